@@ -1,0 +1,69 @@
+/**
+ * Turns a failed zod parse into one line that names the field path and what
+ * was expected (`data.id: expected integer, got string`).
+ */
+import type * as z from 'zod/mini';
+
+type Issue = z.core.$ZodIssue;
+type Schema = z.core.$ZodType;
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out || '(body)';
+}
+
+/** Follows `path` through objects, arrays and wrappers to the schema it names. */
+function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefined {
+  let current: Schema | undefined = schema;
+  const unwrap = () => {
+    while (current && (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable')) {
+      current = (current._zod.def as unknown as { innerType: Schema }).innerType;
+    }
+  };
+  for (const part of path) {
+    unwrap();
+    if (!current) return undefined;
+    const def = current._zod.def as unknown as { type: string; shape?: Record<string, Schema>; element?: Schema };
+    if (def.type === 'object' && typeof part === 'string') current = def.shape?.[part];
+    else if (def.type === 'array' && typeof part === 'number') current = def.element;
+    else return undefined;
+  }
+  unwrap();
+  return current;
+}
+
+function describeExpected(issue: Issue & { expected?: string }, schema: Schema | undefined): string {
+  const def = schema?._zod.def as { type?: string; format?: string } | undefined;
+  if (def?.type === 'number' && def.format?.endsWith('int')) return 'integer';
+  if (issue.expected === 'int') return 'integer';
+  return issue.expected ?? 'a different value';
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+export function formatIssue(issue: Issue, root: Schema): string {
+  const where = formatPath(issue.path);
+  if (issue.code === 'invalid_type') {
+    const expected = describeExpected(issue, schemaAt(root, issue.path));
+    if (issue.input === undefined) return `${where}: missing (expected ${expected})`;
+    return `${where}: expected ${expected}, got ${describeValue(issue.input)}`;
+  }
+  return `${where}: ${issue.message}`;
+}
+
+/** One line for a failed parse: the first issue, and how many more there are. */
+export function formatIssues(issues: readonly Issue[], root: Schema): string {
+  const [first, ...rest] = issues;
+  if (!first) return 'does not match the expected shape';
+  const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
+  return formatIssue(first, root) + more;
+}
