@@ -1,0 +1,22 @@
+/** The stored config file's shape, declared once as zod schemas. */
+import * as z from 'zod/mini';
+
+export const OUTPUT_FORMATS = ['table', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Names safe in a file, a shell and an environment variable. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export const profileSchema = z.looseObject({
+  apiKey: z.optional(z.string()),
+  baseUrl: z.optional(z.string()),
+  format: z.optional(z.enum(OUTPUT_FORMATS)),
+  timeout: z.optional(z.int().check(z.positive())),
+});
+
+export const configFileSchema = z.looseObject({
+  profiles: z.optional(z.record(z.string(), profileSchema)),
+});
+
+export type Profile = z.infer<typeof profileSchema>;
+export type ConfigFile = z.infer<typeof configFileSchema>;

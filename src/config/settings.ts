@@ -1,0 +1,151 @@
+/**
+ * Where each setting comes from. Precedence, highest first: a command-line
+ * flag, then the environment, then the stored profile, then the default.
+ * Pure functions of their inputs, so the rules are tested on their own.
+ */
+import { DEFAULT_TIMEOUT_MS } from '../api/defaults.js';
+import { usageError } from '../api/errors.js';
+import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat, type Profile } from './schema.js';
+
+export const DEFAULT_PROFILE = 'default';
+
+/** The global options as commander hands them over. */
+export interface GlobalFlags {
+  json?: boolean;
+  baseUrl?: string;
+  profile?: string;
+  sandbox?: boolean;
+  timeout?: string;
+  color?: boolean;
+}
+
+export type Source = 'flag' | 'env' | 'config' | 'default';
+
+export interface Setting<T> {
+  value: T;
+  source: Source;
+  /** The flag or variable it came from, for messages. */
+  origin?: string;
+}
+
+export interface ResolvedSettings {
+  profile: Setting<string>;
+  baseUrl: Setting<string> | undefined;
+  apiKey: Setting<string> | undefined;
+  format: Setting<OutputFormat>;
+  timeoutMs: Setting<number>;
+}
+
+function first<T>(...candidates: Array<Setting<T> | undefined>): Setting<T> | undefined {
+  return candidates.find((candidate) => candidate !== undefined);
+}
+
+const fromValue = <T>(value: T | undefined, source: Source, origin?: string): Setting<T> | undefined =>
+  value === undefined || value === '' ? undefined : { value, source, ...(origin ? { origin } : {}) };
+
+export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): Setting<string> {
+  const chosen = first(
+    fromValue(flags.profile, 'flag', '--profile'),
+    fromValue(env.GYMCTL_PROFILE, 'env', 'GYMCTL_PROFILE'),
+  ) ?? { value: DEFAULT_PROFILE, source: 'default' };
+  if (!PROFILE_NAME.test(chosen.value)) {
+    throw usageError(
+      `invalid profile name ${JSON.stringify(chosen.value)}${chosen.origin ? ` (from ${chosen.origin})` : ''}: use letters, digits, '-' and '_' (at most 64)`,
+    );
+  }
+  return chosen;
+}
+
+/**
+ * Checks a base URL: an absolute http(s) URL with no credentials, query or
+ * fragment, since the key is sent to it and paths are appended to it.
+ */
+export function parseBaseUrl(text: string, origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw usageError(`invalid base URL ${JSON.stringify(text)} (from ${origin}): expected an absolute URL such as https://api.example.com`);
+  }
+  const problem =
+    url.protocol !== 'https:' && url.protocol !== 'http:'
+      ? `its scheme must be https: or http:, not ${url.protocol}`
+      : url.username || url.password
+        ? 'it must not contain credentials'
+        : url.search || text.includes('?')
+          ? 'it must not contain a query'
+          : url.hash || text.includes('#')
+            ? 'it must not contain a fragment'
+            : undefined;
+  if (problem) throw usageError(`invalid base URL (from ${origin}): ${problem}`);
+  return url.href.replace(/\/+$/, '');
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export function parseTimeout(text: string, origin: string): number {
+  const value = /^[1-9][0-9]*$/.test(text) ? Number(text) : NaN;
+  if (!(value <= MAX_TIMEOUT_MS)) {
+    throw usageError(`invalid timeout ${JSON.stringify(text)} (from ${origin}): expected milliseconds, a whole number from 1 to ${MAX_TIMEOUT_MS}`);
+  }
+  return value;
+}
+
+export function parseFormat(text: string, origin: string): OutputFormat {
+  if ((OUTPUT_FORMATS as readonly string[]).includes(text)) return text as OutputFormat;
+  throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
+}
+
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  profileName: Setting<string>,
+  profile: Profile | undefined,
+): ResolvedSettings {
+  const configOrigin = `profile "${profileName.value}"`;
+  const baseUrl = first(
+    fromValue(flags.baseUrl, 'flag', '--base-url'),
+    fromValue(env.GYMCTL_BASE_URL, 'env', 'GYMCTL_BASE_URL'),
+    fromValue(profile?.baseUrl, 'config', configOrigin),
+  );
+  const timeout = fromValue(flags.timeout, 'flag', '--timeout');
+  const timeoutMs: Setting<number> = timeout
+    ? { ...timeout, value: parseTimeout(timeout.value, '--timeout') }
+    : (fromValue(profile?.timeout, 'config', configOrigin) ?? { value: DEFAULT_TIMEOUT_MS, source: 'default' });
+  const format: Setting<OutputFormat> = flags.json
+    ? { value: 'json', source: 'flag', origin: '--json' }
+    : (fromValue(profile?.format, 'config', configOrigin) ?? { value: 'table', source: 'default' });
+  return {
+    profile: profileName,
+    baseUrl: baseUrl && { ...baseUrl, value: parseBaseUrl(baseUrl.value, baseUrl.origin ?? baseUrl.source) },
+    // Surrounding whitespace is never part of a key (a pasted key often has a newline).
+    apiKey: first(
+      fromValue(env.GYMCTL_API_KEY?.trim(), 'env', 'GYMCTL_API_KEY'),
+      fromValue(profile?.apiKey?.trim(), 'config', configOrigin),
+    ),
+    format,
+    timeoutMs,
+  };
+}
+
+/** The settings `gymctl config` reads and writes, by their public names. */
+export const CONFIG_KEYS = {
+  'base-url': { field: 'baseUrl', parse: (text: string) => parseBaseUrl(text, 'base-url') },
+  format: { field: 'format', parse: (text: string) => parseFormat(text, 'format'), fallback: 'table' },
+  timeout: { field: 'timeout', parse: (text: string) => parseTimeout(text, 'timeout'), fallback: DEFAULT_TIMEOUT_MS },
+} as const satisfies Record<string, { field: keyof Profile; parse: (text: string) => unknown; fallback?: unknown }>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+export function configKey(name: string): ConfigKey {
+  if (Object.hasOwn(CONFIG_KEYS, name)) return name as ConfigKey;
+  if (name === 'api-key' || name === 'key') {
+    throw usageError('the API key is not a config setting: store it with `gymctl auth login`, which keeps it out of the command line');
+  }
+  throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${Object.keys(CONFIG_KEYS).join(', ')}`);
+}
+
+/** The key masked to its last 4 characters; short keys are masked whole. */
+export function maskKey(key: string): string {
+  return key.length >= 12 ? `****${key.slice(-4)}` : '****';
+}
