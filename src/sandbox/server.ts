@@ -1,0 +1,122 @@
+/**
+ * The reference implementation of the API (gym-api.md) on node:http, for
+ * trying gymctl without a key and for testing scripts and gymctl itself.
+ *
+ * Where the spec is silent the sandbox decides, as documented in the README:
+ * errors are 401 `Unauthorized` and 404 `Resource not found`; an academy or
+ * member outside the key's scope is reported as not found; successes are 200.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SPEC_MESSAGES } from '../api/errors.js';
+import type { SandboxData } from './data.js';
+import { DEMO_DATA } from './demo-data.js';
+
+export interface SandboxOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  data?: SandboxData;
+  /** Called with one line per request (method, path, status, time); never with headers. */
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  /** The base URL to point gymctl at. */
+  url: string;
+  data: SandboxData;
+  close(): Promise<void>;
+}
+
+/** A UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. */
+export function uuidv7(now = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
+const notFound = (): Reply => ({ status: 404, body: { message: SPEC_MESSAGES.notFound } });
+
+function route(data: SandboxData, method: string, pathname: string, apiKey: string | undefined): Reply {
+  if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: { message: 'Method not allowed' } };
+  const caller = data.keys.find((k) => k.secret === apiKey);
+  if (!caller) return { status: 401, body: { message: SPEC_MESSAGES.unauthorized } };
+  const scope = new Set(caller.key.academyIds);
+
+  if (pathname === '/me') return { status: 200, body: { data: caller.key } };
+
+  const academyMatch = /^\/academies\/([0-9]+)$/.exec(pathname);
+  if (academyMatch) {
+    const id = Number(academyMatch[1]);
+    const academy = data.academies.find((a) => a.id === id);
+    return academy && scope.has(academy.id) ? { status: 200, body: { data: academy } } : notFound();
+  }
+
+  const familyMatch = /^\/members\/([0-9]+)\/family$/.exec(pathname);
+  if (familyMatch) {
+    const id = Number(familyMatch[1]);
+    const member = data.members.find((m) => m.id === id);
+    if (!member || !scope.has(member.academyId)) return notFound();
+    const family = data.families.find((f) => f.includes(id)) ?? [];
+    const others = family.filter((otherId) => otherId !== id);
+    return { status: 200, body: { data: data.members.filter((m) => others.includes(m.id)) } };
+  }
+
+  return notFound();
+}
+
+export function createSandboxServer(data: SandboxData = DEMO_DATA, log?: (line: string) => void): http.Server {
+  return http.createServer((request, response) => {
+    const started = process.hrtime.bigint();
+    const { pathname } = new URL(request.url ?? '/', 'http://sandbox');
+    const header = request.headers['x-api-key'];
+    const reply = route(data, request.method ?? 'GET', pathname, Array.isArray(header) ? header[0] : header);
+    const correlationId = uuidv7();
+    const body = reply.status >= 400 ? { ...(reply.body as object), correlationId } : reply.body;
+    const text = JSON.stringify(body);
+    response.writeHead(reply.status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+      'X-Correlation-Id': correlationId,
+      ...(reply.status === 405 ? { Allow: 'GET, HEAD' } : {}),
+    });
+    response.end(request.method === 'HEAD' ? undefined : text);
+    if (log) {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log(`${request.method} ${pathname} ${reply.status} ${ms.toFixed(1)}ms`);
+    }
+  });
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const data = options.data ?? DEMO_DATA;
+  const server = createSandboxServer(data, options.log);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const shownHost = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${shownHost}:${port}`,
+    data,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
