@@ -1,0 +1,65 @@
+/**
+ * The entry point: runs the program, reports any failure on stderr, and
+ * sets the exit code. The only place that maps errors to exit codes.
+ */
+import { CommanderError } from 'commander';
+import { GymApiError, usageError, type ErrorKind } from './api/errors.js';
+import { Context } from './context.js';
+import { Interrupted } from './interrupt.js';
+import { createIO } from './io.js';
+import { formatErrorJson, formatErrorLine } from './output/errors.js';
+import { buildProgram } from './program.js';
+
+export const EXIT_CODES: Record<ErrorKind, number> = {
+  internal: 1,
+  usage: 2,
+  not_found: 3,
+  unauthorized: 4,
+  unavailable: 5,
+  invalid_response: 6,
+};
+
+export const EXIT_INTERRUPTED = 130;
+
+function toGymError(error: unknown): GymApiError | number {
+  if (error instanceof GymApiError) return error;
+  if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+    // Help shown because a command group was called without a subcommand.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_CODES.usage;
+    return usageError(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { env } = process;
+  // A reader that stops early (`| head`) is not a failure: exit quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const io = createIO(
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    { env, colorFlag: !argv.includes('--no-color') },
+  );
+  const ctx = new Context(io, env);
+  let exitCode = 0;
+  try {
+    await buildProgram(ctx).parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
+  } catch (error) {
+    const failure = toGymError(error);
+    if (typeof failure === 'number') {
+      exitCode = failure;
+    } else {
+      const json = ctx.format === 'json' || argv.includes('--json');
+      io.err(json ? formatErrorJson(failure) : formatErrorLine(failure));
+      exitCode = EXIT_CODES[failure.kind];
+    }
+  } finally {
+    await ctx.dispose();
+  }
+  process.exitCode = exitCode;
+}

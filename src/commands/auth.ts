@@ -1,0 +1,132 @@
+/** `gymctl auth login | status | logout`: the key of the active profile. */
+import { GymApiError, usageError } from '../api/errors.js';
+import { API_KEY_FORM } from '../api/defaults.js';
+import { maskKey, type Setting } from '../config/settings.js';
+import type { Context } from '../context.js';
+import { promptHidden, readStdin } from '../prompt.js';
+import { sanitizeLine } from '../output/sanitize.js';
+import type { ApiKey } from '../api/schemas.js';
+
+export interface LoginOptions {
+  withKey?: boolean;
+}
+
+const describeSource = (setting: Setting<unknown>, configPath: string) =>
+  setting.source === 'env' ? `from ${setting.origin}` : setting.source === 'config' ? `from ${configPath}` : `from ${setting.origin ?? setting.source}`;
+
+const academyList = (ids: readonly number[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
+
+function ownerLine(key: ApiKey): string {
+  const name = key.user?.name ? sanitizeLine(key.user.name) : 'an unnamed user';
+  return key.user?.email ? `${name} <${sanitizeLine(key.user.email)}>` : name;
+}
+
+async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
+  let text: string;
+  if (options.withKey) {
+    text = await readStdin(ctx.io);
+  } else if (ctx.io.stdinIsTTY) {
+    text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ');
+  } else {
+    throw new GymApiError(
+      'unauthorized',
+      'stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`',
+    );
+  }
+  const key = text.trim();
+  if (key === '') throw usageError('no API key was given');
+  if (!API_KEY_FORM.test(key)) throw usageError('that API key contains spaces or control characters (the key is not shown)');
+  return key;
+}
+
+export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
+  if (ctx.flags.sandbox) {
+    throw usageError('--sandbox cannot be used with auth login: run `gymctl sandbox` and log in against the base URL it prints');
+  }
+  const settings = await ctx.settings();
+  const profile = settings.profile.value;
+  if (!settings.baseUrl) {
+    throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
+  }
+  const key = await readKey(ctx, options);
+  const client = await ctx.createClient(settings.baseUrl.value, key, settings.timeoutMs.value);
+  const me = await client.getMe();
+  const store = await ctx.store();
+  // A base URL given as a flag is the server this key belongs to: keep it with the key.
+  const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
+  store.updateProfile(profile, (stored) => ({ ...stored, apiKey: key, ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}) }));
+  const { io } = ctx;
+  io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
+  io.err(`Key "${sanitizeLine(me.name ?? '')}" (id ${me.id}) sees ${academyList(me.academyIds)}.\n`);
+  io.err(`Saved to ${store.path}.\n`);
+  if (ctx.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
+}
+
+export interface StatusOptions {
+  json?: boolean;
+}
+
+export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
+  const settings = await ctx.settings();
+  const store = await ctx.store();
+  const profile = settings.profile.value;
+  const { apiKey } = settings;
+  if (!apiKey) {
+    throw new GymApiError('unauthorized', `not logged in: no API key for profile "${profile}"; run \`gymctl auth login\` or set GYMCTL_API_KEY`);
+  }
+  const keyShown = `${maskKey(apiKey.value)} ${describeSource(apiKey, store.path)}`;
+  if (!settings.baseUrl) {
+    throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
+  }
+  const client = await ctx.createClient(settings.baseUrl.value, apiKey.value, settings.timeoutMs.value);
+  let me: ApiKey;
+  try {
+    me = await client.getMe();
+  } catch (error) {
+    if (error instanceof GymApiError && error.kind === 'unauthorized') {
+      throw new GymApiError('unauthorized', `the server refused the API key ${keyShown} (profile "${profile}")`, {
+        status: error.status,
+        correlationId: error.correlationId,
+      });
+    }
+    throw error;
+  }
+  if (options.json || settings.format.value === 'json') {
+    const status = {
+      profile,
+      baseUrl: settings.baseUrl.value,
+      baseUrlSource: settings.baseUrl.source,
+      key: maskKey(apiKey.value),
+      keySource: apiKey.source,
+      keyId: me.id,
+      keyName: me.name ?? null,
+      academyIds: me.academyIds,
+      user: me.user ?? null,
+    };
+    ctx.io.out(`${JSON.stringify(status, null, 2)}\n`);
+    return;
+  }
+  const rows: Array<[string, string]> = [
+    ['Profile', profile],
+    ['Base URL', `${settings.baseUrl.value} (${describeSource(settings.baseUrl, store.path)})`],
+    ['Key', keyShown],
+    ['Key name', `${sanitizeLine(me.name ?? '')} (id ${me.id})`],
+    ['Owner', ownerLine(me)],
+    ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  ctx.io.out(rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join(''));
+}
+
+export async function runLogout(ctx: Context): Promise<void> {
+  const profile = ctx.profileName().value;
+  const store = await ctx.store();
+  const stored = store.profile(profile);
+  if (stored?.apiKey === undefined) {
+    ctx.io.err(`No API key is stored for profile "${profile}".\n`);
+  } else {
+    store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);
+    ctx.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
+  }
+  if (ctx.env.GYMCTL_API_KEY) ctx.io.err('Note: GYMCTL_API_KEY is still set in the environment.\n');
+}

@@ -1,0 +1,89 @@
+/** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
+import { readFileSync } from 'node:fs';
+import { GymApiError, usageError } from '../api/errors.js';
+import type { Context } from '../context.js';
+import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
+import { DEMO_DATA } from '../sandbox/demo-data.js';
+import { startSandbox } from '../sandbox/server.js';
+
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+export interface SandboxCommandOptions {
+  port?: string;
+  host?: string;
+  data?: string;
+}
+
+function parsePort(text: string): number {
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port <= 65535)) throw usageError(`invalid port ${JSON.stringify(text)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
+  return port;
+}
+
+function loadData(file: string): SandboxData {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read sandbox data ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`sandbox data ${file} is not valid JSON (${(error as Error).message})`);
+  }
+  try {
+    return parseSandboxData(json);
+  } catch (error) {
+    throw usageError(`invalid sandbox data in ${file}: ${(error as Error).message}`);
+  }
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+export async function runSandbox(ctx: Context, options: SandboxCommandOptions): Promise<void> {
+  const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
+  const host = options.host ?? '127.0.0.1';
+  const data = options.data ? loadData(options.data) : DEMO_DATA;
+  const { io } = ctx;
+  if (!isLoopback(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ host, port, data, log: (line) => io.err(`${line}\n`) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? `port ${port} is in use (choose another with --port)` : (code ?? String(error));
+    throw new GymApiError('internal', `cannot start the sandbox on ${host}:${port}: ${why}`);
+  }
+  const keyWidth = Math.max(...data.keys.map((k) => k.secret.length));
+  io.out(
+    [
+      `Sandbox API listening on ${sandbox.url}`,
+      '',
+      'Keys:',
+      ...data.keys.map(
+        ({ secret, key }) =>
+          `  ${secret.padEnd(keyWidth)}  ${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`,
+      ),
+      '',
+      'Try:',
+      `  export GYMCTL_BASE_URL=${sandbox.url}`,
+      `  export GYMCTL_API_KEY=${data.keys[0]?.secret ?? '<key>'}`,
+      '  gymctl whoami',
+      '',
+    ].join('\n'),
+  );
+  io.err('Press Ctrl-C to stop.\n');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sandbox.close();
+  io.err('Sandbox stopped.\n');
+}

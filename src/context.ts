@@ -1,0 +1,125 @@
+/**
+ * The dependencies of a command, each built the first time it is asked for:
+ * `--help` or `config path` never read the key, load the HTTP client or
+ * start a server.
+ */
+import type { GymClient } from './api/client.js';
+import { GymApiError, usageError } from './api/errors.js';
+import type { ConfigStore } from './config/store.js';
+import type { OutputFormat } from './config/schema.js';
+import {
+  resolveProfileName,
+  resolveSettings,
+  type GlobalFlags,
+  type ResolvedSettings,
+  type Setting,
+} from './config/settings.js';
+import type { IO } from './io.js';
+import { VERSION } from './version.js';
+
+export interface ApiSession {
+  client: GymClient;
+  settings: ResolvedSettings;
+  baseUrl: string;
+  apiKey: Setting<string>;
+}
+
+export class Context {
+  readonly io: IO;
+  readonly env: NodeJS.ProcessEnv;
+  #flags: GlobalFlags = {};
+  #store: ConfigStore | undefined;
+  #settings: ResolvedSettings | undefined;
+  #disposers: Array<() => Promise<void>> = [];
+
+  constructor(io: IO, env: NodeJS.ProcessEnv) {
+    this.io = io;
+    this.env = env;
+  }
+
+  setFlags(flags: GlobalFlags): void {
+    this.#flags = flags;
+  }
+
+  get flags(): GlobalFlags {
+    return this.#flags;
+  }
+
+  /** The output format as far as it is known, for reporting errors. */
+  get format(): OutputFormat {
+    return this.#settings?.format.value ?? (this.#flags.json ? 'json' : 'table');
+  }
+
+  profileName(): Setting<string> {
+    return resolveProfileName(this.#flags, this.env);
+  }
+
+  async store(): Promise<ConfigStore> {
+    if (!this.#store) {
+      const { ConfigStore, configDir } = await import('./config/store.js');
+      this.#store = new ConfigStore(configDir(this.env));
+    }
+    return this.#store;
+  }
+
+  async settings(): Promise<ResolvedSettings> {
+    if (!this.#settings) {
+      const profileName = this.profileName();
+      const profile = (await this.store()).profile(profileName.value);
+      this.#settings = resolveSettings(this.#flags, this.env, profileName, profile);
+    }
+    return this.#settings;
+  }
+
+  /** A client for one base URL and key; closed when the command ends. */
+  async createClient(baseUrl: string, apiKey: string, timeoutMs: number): Promise<GymClient> {
+    const { createClient } = await import('./api/client.js');
+    const client = createClient({ baseUrl, apiKey, timeoutMs, userAgent: `gymctl/${VERSION}` });
+    this.onDispose(() => client.close());
+    return client;
+  }
+
+  /**
+   * The client for an API command, with the settings it was made from. With
+   * --sandbox, a sandbox is started in-process and used with the demo key.
+   * With no key, or no base URL, nothing is sent.
+   */
+  async api(): Promise<ApiSession> {
+    const settings = await this.settings();
+    let baseUrl = settings.baseUrl?.value;
+    let apiKey = settings.apiKey;
+    if (this.#flags.sandbox) {
+      if (this.#flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
+      const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([
+        import('./sandbox/server.js'),
+        import('./sandbox/demo-data.js'),
+      ]);
+      const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+      this.onDispose(() => sandbox.close());
+      baseUrl = sandbox.url;
+      apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
+    }
+    if (!apiKey) {
+      throw new GymApiError(
+        'unauthorized',
+        `no API key for profile "${settings.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`,
+      );
+    }
+    if (!baseUrl) {
+      throw usageError(
+        `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
+      );
+    }
+    const client = await this.createClient(baseUrl, apiKey.value, settings.timeoutMs.value);
+    return { client, settings, baseUrl, apiKey };
+  }
+
+  onDispose(dispose: () => Promise<void>): void {
+    this.#disposers.push(dispose);
+  }
+
+  /** Closes clients and servers, last opened first. */
+  async dispose(): Promise<void> {
+    for (const dispose of this.#disposers.splice(0).reverse()) await dispose().catch(() => {});
+  }
+}

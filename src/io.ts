@@ -1,0 +1,52 @@
+/**
+ * One object owns the standard streams and every decision that depends on
+ * them: whether output goes to a terminal, whether it gets colour, how wide
+ * it is. Commands write through it and nowhere else.
+ */
+export interface IOStreams {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export interface IO extends IOStreams {
+  /** stdout is a terminal (or GYMCTL_FORCE_TTY says to act as if). */
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** Colour on stdout. */
+  readonly color: boolean;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface IOOptions {
+  env: NodeJS.ProcessEnv;
+  /** False when --no-color was given. */
+  colorFlag?: boolean;
+}
+
+/**
+ * Colour only on a terminal, never with --no-color or NO_COLOR (any
+ * non-empty value), and on demand with FORCE_COLOR (any value but 0/false).
+ */
+export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
+  if (!colorFlag) return false;
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return isTTY && env.TERM !== 'dumb';
+}
+
+export function createIO(streams: IOStreams, options: IOOptions): IO {
+  const forced = Boolean(options.env.GYMCTL_FORCE_TTY);
+  const stdoutIsTTY = forced || Boolean(streams.stdout.isTTY);
+  return {
+    ...streams,
+    stdoutIsTTY,
+    stderrIsTTY: forced || Boolean(streams.stderr.isTTY),
+    stdinIsTTY: Boolean(streams.stdin.isTTY),
+    color: decideColor(stdoutIsTTY, options.env, options.colorFlag),
+    out: (text) => void streams.stdout.write(text),
+    err: (text) => void streams.stderr.write(text),
+  };
+}

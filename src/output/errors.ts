@@ -1,0 +1,30 @@
+/** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
+import type { GymApiError } from '../api/errors.js';
+import { sanitizeLine } from './sanitize.js';
+
+/** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
+export function formatErrorLine(error: GymApiError): string {
+  const details = [
+    error.status !== undefined ? `HTTP ${error.status}` : undefined,
+    error.correlationId ? `correlation ID ${error.correlationId}` : undefined,
+  ].filter((part) => part !== undefined);
+  return `${sanitizeLine(`gymctl: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`)}\n`;
+}
+
+/**
+ * `{"error":{"message","correlationId","status","kind","id"}}` on one line.
+ * JSON.stringify escapes C0 controls; C1 controls and DEL are escaped too, so
+ * the line is as safe for a terminal as the text form.
+ */
+export function formatErrorJson(error: GymApiError): string {
+  const line = JSON.stringify({
+    error: {
+      message: error.message,
+      correlationId: error.correlationId ?? null,
+      status: error.status ?? null,
+      kind: error.kind,
+      id: error.id ?? null,
+    },
+  });
+  return `${line.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
