@@ -251,9 +251,21 @@ function errorMessage(
   }
 }
 
+/** The first error code along the cause chain (fetch wraps socket errors in a TypeError). */
+function errorCode(error: unknown): { code: string | undefined; detail: string } {
+  let current: unknown = error;
+  let detail = error instanceof Error ? error.message : String(error);
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof message === 'string' && message) detail = message;
+    if (typeof code === 'string') return { code, detail };
+    current = cause;
+  }
+  return { code: undefined, detail };
+}
+
 function networkError(error: unknown, url: string, operation: Operation<unknown>): GymApiError {
-  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  const code = cause?.code;
+  const { code, detail } = errorCode(error);
   const { host } = new URL(url);
   const reason =
     code === 'ECONNREFUSED'
@@ -262,6 +274,6 @@ function networkError(error: unknown, url: string, operation: Operation<unknown>
         ? `could not resolve ${host}`
         : code === 'UND_ERR_CONNECT_TIMEOUT'
           ? `could not connect to ${host} (connect timed out)`
-          : `the connection to ${host} failed (${code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))})`;
+          : `the connection to ${host} failed (${code ?? detail})`;
   return new GymApiError('unavailable', `${operation.subject}: ${reason}`, { id: operation.id, cause: error });
 }

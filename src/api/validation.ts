@@ -27,8 +27,14 @@ function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefi
   for (const part of path) {
     unwrap();
     if (!current) return undefined;
-    const def = current._zod.def as unknown as { type: string; shape?: Record<string, Schema>; element?: Schema };
+    const def = current._zod.def as unknown as {
+      type: string;
+      shape?: Record<string, Schema>;
+      element?: Schema;
+      valueType?: Schema;
+    };
     if (def.type === 'object' && typeof part === 'string') current = def.shape?.[part];
+    else if (def.type === 'record') current = def.valueType;
     else if (def.type === 'array' && typeof part === 'number') current = def.element;
     else return undefined;
   }

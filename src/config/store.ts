@@ -32,17 +32,26 @@ export class ConfigStore {
     this.path = path.join(dir, CONFIG_FILE_NAME);
   }
 
-  /** The whole file, validated; an empty config when there is no file yet. */
+  /**
+   * The whole file, validated; an empty config when there is no file yet.
+   * Read directly rather than through conf, which turns a top-level array
+   * into an object and creates the folder when it finds no file.
+   */
   read(): ConfigFile {
-    // conf creates the folder when it finds no file; a read must not.
-    if (!fs.existsSync(this.path)) return {};
-    let store: unknown;
+    let text: string;
     try {
-      store = this.#open().store;
+      text = fs.readFileSync(this.path, 'utf8');
     } catch (error) {
-      throw error instanceof GymApiError ? error : this.#readError(error);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw this.#readError(error);
     }
-    const parsed = z.safeParse(configFileSchema, store, { reportInput: true });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw this.#readError(error);
+    }
+    const parsed = z.safeParse(configFileSchema, json, { reportInput: true });
     if (!parsed.success) {
       throw new GymApiError(
         'internal',
@@ -58,7 +67,8 @@ export class ConfigStore {
   }
 
   /**
-   * Changes one profile and writes the file. `change` gets a copy of the
+   * Changes one profile and writes the file through conf (atomically, mode
+   * 0600). `change` gets a copy of the
    * profile (empty if new) and returns it changed; everything else in the
    * file, including fields gymctl does not know, is kept.
    */

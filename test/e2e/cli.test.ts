@@ -1,0 +1,488 @@
+/**
+ * The built binary, spawned as a user runs it, against the sandbox over
+ * loopback, each test with its own empty config folder.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, cleanEnv, runCli, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let requests: string[] = [];
+let config: { dir: string; remove: () => void };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ log: (line) => requests.push(line) });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  requests = [];
+  config = tempConfigDir();
+});
+afterEach(() => config.remove());
+
+const apiEnv = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: key });
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, options);
+const configFile = () => path.join(config.dir, 'config.json');
+const academy1 = DEMO_DATA.academies[0]!;
+
+/** A failure: nothing on stdout, one line on stderr, no stack trace. */
+function expectFailure(result: CliResult, code: number, message: RegExp) {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+const ERROR_LINE = /^gymctl: .+\n$/;
+const WITH_STATUS = (status: number) => new RegExp(`\\(HTTP ${status}, correlation ID [0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\)\\n$`);
+
+describe('basics', () => {
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8'));
+    const result = await gymctl(['--version']);
+    expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('no arguments prints help on stdout', async () => {
+    const result = await gymctl([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: gymctl');
+    for (const command of ['whoami', 'academy', 'family', 'auth', 'config', 'sandbox']) expect(result.stdout).toContain(command);
+  });
+
+  it('an unknown command is a usage error that suggests the closest one', async () => {
+    expectFailure(await gymctl(['whoam']), 2, /^gymctl: unknown command 'whoam' \(Did you mean whoami\?\)\n$/);
+  });
+
+  it('an unknown option is a usage error', async () => {
+    expectFailure(await gymctl(['whoami', '--frobnicate']), 2, /unknown option '--frobnicate'/);
+  });
+});
+
+describe('--sandbox: trying it with no key and no network', () => {
+  it('academy 1 --sandbox prints the academy', async () => {
+    const result = await gymctl(['academy', '1', '--sandbox']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Alfama Jiu-Jitsu');
+  });
+
+  it('whoami --sandbox --json prints the demo key', async () => {
+    const result = await gymctl(['whoami', '--sandbox', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(DEMO_DATA.keys[0]!.key);
+  });
+
+  it('--sandbox does not read or need a stored key', async () => {
+    const result = await gymctl(['family', '501', '--sandbox', '--json'], { env: { GYMCTL_API_KEY: 'not-a-demo-key-xyz' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).map((m: { id: number }) => m.id)).toEqual([502, 503]);
+  });
+});
+
+describe('whoami, academy, family against the sandbox', () => {
+  it('whoami --json prints data exactly as received', async () => {
+    const result = await gymctl(['whoami', '--json'], { env: apiEnv() });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(`${JSON.stringify(DEMO_DATA.keys[0]!.key, null, 2)}\n`);
+  });
+
+  it('academy --json prints data exactly as received, nulls included', async () => {
+    const result = await gymctl(['academy', '1', '--json'], { env: apiEnv() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${JSON.stringify(academy1, null, 2)}\n`);
+    expect(result.stdout).toContain('"line2": null');
+  });
+
+  it('family --json prints the other members, and [] for an empty family', async () => {
+    const family = await gymctl(['family', '501', '--json'], { env: apiEnv() });
+    const members = DEMO_DATA.members.filter((m) => m.id === 502 || m.id === 503);
+    expect(family.stdout).toBe(`${JSON.stringify(members, null, 2)}\n`);
+    const empty = await gymctl(['family', '520', '--json'], { env: apiEnv() });
+    expect(empty).toMatchObject({ code: 0, stdout: '[]\n' });
+  });
+
+  it('tables in a pipe are tab-separated lines under one header row, with no colour', async () => {
+    const whoami = await gymctl(['whoami'], { env: apiEnv() });
+    expect(whoami.stdout).toBe(
+      'id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n101\tFront desk (demo)\t1,2,3,4\t9001\tRita Moreira\trita.moreira@example.com\n',
+    );
+    const family = await gymctl(['family', '530'], { env: apiEnv() });
+    const lines = family.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember');
+    expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(['531', '532', '533', '534']);
+    const academy = await gymctl(['academy', '3'], { env: apiEnv() });
+    expect(academy.stdout.split('\n')[1]).toContain('3\tShoreditch Martial Arts\tGBP');
+    for (const r of [whoami, family, academy]) expect(r.stdout).not.toMatch(/\u001b/);
+  });
+
+  it('an empty family in a pipe is just the header row', async () => {
+    const result = await gymctl(['family', '520'], { env: apiEnv() });
+    expect(result).toMatchObject({ code: 0, stdout: 'id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember\n' });
+  });
+
+  it('on a terminal, tables are drawn, with colour unless it is turned off', async () => {
+    const tty = { ...apiEnv(), GYMCTL_FORCE_TTY: '1' };
+    const coloured = await gymctl(['family', '501'], { env: tty });
+    expect(coloured.stdout).toMatch(/┌.*┐/);
+    expect(coloured.stdout).toContain('\u001b[1m');
+    expect(coloured.stdout).toContain('Bruno');
+    for (const off of [['--no-color'], []]) {
+      const plain = await gymctl(['family', '501', ...off], { env: off.length ? tty : { ...tty, NO_COLOR: '1' } });
+      expect(plain.stdout).toMatch(/┌.*┐/);
+      expect(plain.stdout).not.toContain('\u001b');
+    }
+    const card = await gymctl(['academy', '4', '--no-color'], { env: tty });
+    expect(card.stdout).toMatch(/^Name\s+Shibuya Judo Dojo\s*$/m);
+    const empty = await gymctl(['family', '520'], { env: tty });
+    expect(empty.stdout).toBe('No family members are linked to member 520.\n');
+  });
+
+  it('--base-url beats GYMCTL_BASE_URL', async () => {
+    const result = await gymctl(['whoami', '--json', '--base-url', sandbox.url], {
+      env: { ...apiEnv(), GYMCTL_BASE_URL: 'http://127.0.0.1:1' },
+    });
+    expect(result.code, result.stderr).toBe(0);
+  });
+});
+
+describe('errors and exit codes', () => {
+  it('not found: exit 3, the server message, status and correlation ID on stderr', async () => {
+    const result = await gymctl(['academy', '999'], { env: apiEnv() });
+    expectFailure(result, 3, /^gymctl: academy 999: Resource not found /);
+    expect(result.stderr).toMatch(WITH_STATUS(404));
+    const family = await gymctl(['family', '9999'], { env: apiEnv() });
+    expectFailure(family, 3, /^gymctl: member 9999: Resource not found .*HTTP 404/);
+  });
+
+  it('an academy outside the key scope is not found', async () => {
+    expectFailure(await gymctl(['academy', '5'], { env: apiEnv() }), 3, /academy 5: Resource not found/);
+    expectFailure(await gymctl(['academy', '1'], { env: apiEnv(DEMO_KEY_NO_ACADEMIES) }), 3, /academy 1/);
+  });
+
+  it('a refused key: exit 4', async () => {
+    const result = await gymctl(['whoami'], { env: apiEnv('wrong_key_12345678') });
+    expectFailure(result, 4, /^gymctl: Unauthorized: the server refused the API key /);
+    expect(result.stderr).toMatch(WITH_STATUS(401));
+    expect(result.stderr).not.toContain('wrong_key_12345678');
+  });
+
+  it('with --json, the error is one JSON line on stderr', async () => {
+    const result = await gymctl(['academy', '999', '--json'], { env: apiEnv() });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    const line = JSON.parse(result.stderr);
+    expect(line).toEqual({
+      error: {
+        message: 'academy 999: Resource not found',
+        correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        status: 404,
+        kind: 'not_found',
+        id: 999,
+      },
+    });
+  });
+
+  it('no key anywhere: exit 4 with guidance, and no request is sent', async () => {
+    const result = await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: sandbox.url } });
+    expectFailure(result, 4, /^gymctl: no API key for profile "default": run `gymctl auth login` or set GYMCTL_API_KEY/);
+    expect(requests).toEqual([]);
+  });
+
+  it('no base URL: exit 2 with guidance', async () => {
+    expectFailure(await gymctl(['whoami'], { env: { GYMCTL_API_KEY: DEMO_KEY } }), 2, /no API base URL.*--base-url/);
+  });
+
+  for (const bad of ['abc', '-1', '1.5', '0x10', '1e3', '', '../me', '12345678901234567890', '0', '9007199254740992']) {
+    it(`id ${JSON.stringify(bad)} exits 2 before any request`, async () => {
+      for (const command of ['academy', 'family']) {
+        const result = await gymctl([command, bad], { env: apiEnv() });
+        expectFailure(result, 2, ERROR_LINE);
+      }
+      expect(requests).toEqual([]);
+    });
+  }
+
+  it('a missing id is a usage error', async () => {
+    expectFailure(await gymctl(['academy'], { env: apiEnv() }), 2, /missing required argument 'academyId'/);
+  });
+
+  it('a server that cannot be reached: exit 5', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await gymctl(['whoami'], { env: { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: `http://127.0.0.1:${port}` } });
+    expectFailure(result, 5, /could not connect to 127\.0\.0\.1:\d+ \(connection refused\)/);
+  });
+
+  it('an invalid --timeout or base URL is a usage error', async () => {
+    expectFailure(await gymctl(['whoami', '--timeout', 'soon'], { env: apiEnv() }), 2, /invalid timeout "soon"/);
+    expectFailure(await gymctl(['whoami', '--base-url', 'ftp://x'], { env: apiEnv() }), 2, /scheme must be https: or http:/);
+    expectFailure(await gymctl(['whoami', '--base-url', 'https://u:p@x'], { env: apiEnv() }), 2, /credentials/);
+    expect(requests).toEqual([]);
+  });
+
+  it('a key with a control character is refused without being shown', async () => {
+    const result = await gymctl(['whoami'], { env: apiEnv('secret\u0007value') });
+    expectFailure(result, 2, /control characters/);
+    expect(result.stderr).not.toContain('secret');
+  });
+});
+
+describe('a server that does not keep to the spec', () => {
+  let server: http.Server;
+  let url: string;
+  let reply: { status: number; body: string; type?: string };
+  beforeAll(async () => {
+    server = http.createServer((_request, response) => {
+      response.writeHead(reply.status, { 'content-type': reply.type ?? 'application/json' });
+      response.end(reply.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  const env = () => ({ GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY });
+
+  it('a schema mismatch: exit 6 naming the field', async () => {
+    reply = { status: 200, body: JSON.stringify({ data: { ...academy1, id: 'one' } }) };
+    expectFailure(await gymctl(['academy', '1'], { env: env() }), 6, /unexpected response: data\.id: expected integer, got string \(HTTP 200\)/);
+  });
+
+  it('a 2xx that is not JSON: exit 6; a 5xx HTML page: exit 5, not dumped', async () => {
+    reply = { status: 200, body: '<html>oops</html>', type: 'text/html' };
+    expectFailure(await gymctl(['whoami'], { env: env() }), 6, /not JSON \(content type text\/html\)/);
+    reply = { status: 503, body: '<html>maintenance page</html>', type: 'text/html' };
+    const result = await gymctl(['whoami'], { env: env() });
+    expectFailure(result, 5, /HTTP 503/);
+    expect(result.stderr).not.toContain('maintenance page');
+  });
+
+  it('numbers and key order reach --json exactly as sent', async () => {
+    const body = '{"data":{"id":7,"name":"Exact","coordinates":{"lat":38.70,"lng":-9.10e0},"franchiseId":12,"9":"nine"}}';
+    reply = { status: 200, body };
+    const result = await gymctl(['academy', '7', '--json'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      '{\n  "id": 7,\n  "name": "Exact",\n  "coordinates": {\n    "lat": 38.70,\n    "lng": -9.10e0\n  },\n  "franchiseId": 12,\n  "9": "nine"\n}\n',
+    );
+  });
+
+  it('escape sequences from the server are shown visibly, not sent to the terminal', async () => {
+    reply = { status: 200, body: JSON.stringify({ data: { ...academy1, name: 'Evil\u001b[2J\u001b]0;pwned\u0007Gym' } }) };
+    const table = await gymctl(['academy', '1'], { env: { ...env(), GYMCTL_FORCE_TTY: '1' } });
+    expect(table.stdout).toContain('Evil^[[2J^[]0;pwned^GGym');
+    expect(table.stdout).not.toContain('\u001b[2J');
+    reply = { status: 404, body: JSON.stringify({ message: 'gone\u001b[31m', correlationId: 'c\u009b1' }) };
+    const error = await gymctl(['academy', '1'], { env: env() });
+    expect(error.stderr).toBe('gymctl: academy 1: gone^[[31m (HTTP 404, correlation ID c^[[1)\n');
+  });
+});
+
+describe('auth: login, status, logout', () => {
+  it('login --with-key checks the key, stores it 0600 with the base URL, and says whose it is', async () => {
+    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: `${DEMO_KEY}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toBe('');
+    expect(login.stderr).toContain('as Rita Moreira <rita.moreira@example.com>');
+    expect(login.stderr).toContain('sees academies 1, 2, 3, 4');
+    expect(login.stderr).not.toContain(DEMO_KEY);
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+    expect(statSync(config.dir).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({
+      profiles: { default: { apiKey: DEMO_KEY, baseUrl: sandbox.url } },
+    });
+
+    // The stored key and base URL are used from now on.
+    const whoami = await gymctl(['whoami', '--json']);
+    expect(JSON.parse(whoami.stdout).id).toBe(101);
+
+    const status = await gymctl(['auth', 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('Profile:   default');
+    expect(status.stdout).toContain(`Base URL:  ${sandbox.url} (from ${configFile()})`);
+    expect(status.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from ${configFile()}`);
+    expect(status.stdout).toContain('Owner:     Rita Moreira <rita.moreira@example.com>');
+    expect(status.stdout).not.toContain(DEMO_KEY);
+
+    const json = await gymctl(['auth', 'status', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'default', keySource: 'config', key: `****${DEMO_KEY.slice(-4)}`, keyId: 101 });
+
+    const logout = await gymctl(['auth', 'logout']);
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({ profiles: { default: { baseUrl: sandbox.url } } });
+
+    expectFailure(await gymctl(['auth', 'status']), 4, /not logged in/);
+    expectFailure(await gymctl(['whoami']), 4, /no API key/);
+  });
+
+  it('status says where the key comes from, and the environment beats the file', async () => {
+    await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: DEMO_KEY_NO_ACADEMIES });
+    const status = await gymctl(['auth', 'status'], { env: { GYMCTL_API_KEY: DEMO_KEY } });
+    expect(status.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from GYMCTL_API_KEY`);
+    expect(status.stdout).toContain('Academies: 1, 2, 3, 4');
+  });
+
+  it('status with a refused key: exit 4, the key masked', async () => {
+    const result = await gymctl(['auth', 'status'], { env: apiEnv('revoked_key_abcdef') });
+    expectFailure(result, 4, /the server refused the API key \*\*\*\*cdef from GYMCTL_API_KEY/);
+    expect(result.stderr).not.toContain('revoked_key');
+  });
+
+  it('a refused key is not saved', async () => {
+    const result = await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: 'bad_key_0000000000' });
+    expectFailure(result, 4, /refused the API key/);
+    expect(() => statSync(configFile())).toThrow();
+  });
+
+  it('login never prompts when stdin is not a terminal: exit 4 with guidance', async () => {
+    const result = await gymctl(['auth', 'login', '--base-url', sandbox.url]);
+    expectFailure(result, 4, /--with-key/);
+    expect(requests).toEqual([]);
+  });
+
+  it('login with an empty key on stdin is a usage error', async () => {
+    expectFailure(await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: '\n' }), 2, /no API key/);
+  });
+
+  it('login keeps the other settings of the profile', async () => {
+    expect((await gymctl(['config', 'set', 'timeout', '5000'])).code).toBe(0);
+    await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: DEMO_KEY });
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default).toEqual({
+      timeout: 5000,
+      apiKey: DEMO_KEY,
+      baseUrl: sandbox.url,
+    });
+  });
+
+  it('login reads the key from a hidden prompt on a terminal', async () => {
+    // `script` gives the CLI a real pseudo-terminal; the key is typed into it.
+    const env = cleanEnv(config.dir, { GYMCTL_BASE_URL: sandbox.url });
+    const child = spawn('script', ['-qefc', `'${process.execPath}' '${BIN}' auth login`, '/dev/null'], { env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('input is hidden') && !child.stdin.writableEnded) child.stdin.end(`${DEMO_KEY}\r`);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, output).toBe(0);
+    expect(output).toContain('Logged in to');
+    expect(output).not.toContain(DEMO_KEY);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.apiKey).toBe(DEMO_KEY);
+  });
+
+  it('--profile keeps keys apart', async () => {
+    await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url, '--profile', 'work'], { stdin: DEMO_KEY });
+    expectFailure(await gymctl(['whoami']), 4, /profile "default"/);
+    const work = await gymctl(['whoami', '--json'], { env: { GYMCTL_PROFILE: 'work' } });
+    expect(JSON.parse(work.stdout).id).toBe(101);
+    expectFailure(await gymctl(['whoami', '--profile', '../x']), 2, /invalid profile name/);
+  });
+
+  it('--sandbox with auth login is refused', async () => {
+    expectFailure(await gymctl(['auth', 'login', '--sandbox']), 2, /--sandbox cannot be used with auth login/);
+  });
+});
+
+describe('config', () => {
+  it('set, get, list, unset and path', async () => {
+    expect(await gymctl(['config', 'path'])).toMatchObject({ code: 0, stdout: `${configFile()}\n` });
+    expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
+    expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
+    expect((await gymctl(['config', 'set', 'base-url', `${sandbox.url}/`])).code).toBe(0);
+    expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('json\n');
+    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${sandbox.url}\nformat=json\ntimeout=30000\n`);
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+
+    // The stored format and base URL apply; only the key comes from the environment.
+    const academy = await gymctl(['academy', '2'], { env: { GYMCTL_API_KEY: DEMO_KEY } });
+    expect(JSON.parse(academy.stdout).name).toBe('Eastside Grappling Club');
+
+    expect((await gymctl(['config', 'unset', 'format'])).code).toBe(0);
+    expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
+  });
+
+  it('bad keys and values are usage errors that leave the file as it was', async () => {
+    await gymctl(['config', 'set', 'timeout', '1000']);
+    const before = readFileSync(configFile(), 'utf8');
+    expectFailure(await gymctl(['config', 'set', 'colour', 'red']), 2, /unknown config key "colour"/);
+    expectFailure(await gymctl(['config', 'set', 'timeout', '-3']), 2, /invalid timeout/);
+    expectFailure(await gymctl(['config', 'set', 'format', 'xml']), 2, /invalid format/);
+    expectFailure(await gymctl(['config', 'set', 'base-url', 'not a url']), 2, /invalid base URL/);
+    expectFailure(await gymctl(['config', 'set', 'api-key', 'k']), 2, /auth login/);
+    expect(readFileSync(configFile(), 'utf8')).toBe(before);
+  });
+
+  it('a corrupt config file: exit 1 naming it, left byte for byte', async () => {
+    mkdirSync(config.dir, { recursive: true });
+    const corrupt = '{"profiles": {"default": {"apiKey": "k",';
+    writeFileSync(configFile(), corrupt, { mode: 0o600 });
+    for (const args of [['whoami'], ['config', 'set', 'format', 'json'], ['auth', 'logout']]) {
+      expectFailure(await gymctl(args, { env: { GYMCTL_BASE_URL: sandbox.url } }), 1, new RegExp(`config file ${configFile()} is not valid JSON`));
+    }
+    expect(readFileSync(configFile(), 'utf8')).toBe(corrupt);
+  });
+});
+
+describe('gymctl sandbox', () => {
+  async function startCli(args: string[]) {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: cleanEnv(config.dir) });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child.on('close', () => reject(new Error(`sandbox exited: ${stderr}`)));
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { child, url, stdout: () => stdout, stderr: () => stderr, closed };
+  }
+
+  it('serves the API, prints the base URL and demo keys, and stops cleanly on Ctrl-C', async () => {
+    const server = await startCli([]);
+    expect(server.stdout()).toContain(DEMO_KEY);
+    expect(server.stdout()).toContain(DEMO_KEY_NO_ACADEMIES);
+    const response = await fetch(`${server.url}/academies/2`, { headers: { 'X-API-Key': DEMO_KEY } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: { currency: string } }).data.currency).toBe('USD');
+    const refused = await fetch(`${server.url}/me`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-correlation-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    expect(await refused.json()).toEqual({ message: 'Unauthorized', correlationId: refused.headers.get('x-correlation-id') });
+    server.child.kill('SIGINT');
+    expect(await server.closed).toBe(0);
+    expect(server.stderr()).toContain('GET /academies/2 200');
+    expect(server.stderr()).toContain('Sandbox stopped.');
+  });
+
+  it('--data serves your own fixtures', async () => {
+    const file = path.join(config.dir, '..', 'fixtures.json');
+    const data = { ...DEMO_DATA, keys: [{ secret: 'my_fixture_key_1', key: { id: 7, name: 'Mine', academyIds: [2], user: null } }] };
+    writeFileSync(file, JSON.stringify(data));
+    const server = await startCli(['--data', file]);
+    const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: 'my_fixture_key_1' } });
+    expect(JSON.parse(result.stdout)).toEqual({ id: 7, name: 'Mine', academyIds: [2], user: null });
+    server.child.kill('SIGINT');
+    expect(await server.closed).toBe(0);
+  });
+
+  it('--data with a bad field: exit 2 naming the file and the field', async () => {
+    const file = path.join(config.dir, '..', 'bad.json');
+    const data = { ...DEMO_DATA, academies: [{ ...academy1, id: '1' }] };
+    writeFileSync(file, JSON.stringify(data));
+    const result = await gymctl(['sandbox', '--port', '0', '--data', file]);
+    expectFailure(result, 2, new RegExp(`invalid sandbox data in ${file}: academies\\[0\\]\\.id: expected integer, got string`));
+    expectFailure(await gymctl(['sandbox', '--port', 'x']), 2, /invalid port/);
+  });
+});

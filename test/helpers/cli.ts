@@ -1,0 +1,65 @@
+/** Runs the built CLI as a user would: a child process with its own config folder. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'bin', 'gymctl.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  timeoutMs?: number;
+}
+
+/** An environment with nothing of the caller's gymctl settings, colour or TTY forcing. */
+export function cleanEnv(configDir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(GYMCTL_|NO_COLOR$|FORCE_COLOR$|XDG_CONFIG_HOME$)/.test(key)) continue;
+    env[key] = value;
+  }
+  env.GYMCTL_CONFIG_DIR = configDir;
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export function runCli(args: string[], configDir: string, options: RunOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: cleanEnv(configDir, options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** A fresh, empty config folder; removed by the returned function. */
+export function tempConfigDir(): { dir: string; remove: () => void } {
+  const base = mkdtempSync(path.join(tmpdir(), 'gymctl-test-'));
+  const dir = path.join(base, 'config');
+  return { dir, remove: () => rmSync(base, { recursive: true, force: true }) };
+}

@@ -1,0 +1,68 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { GymApiError } from '../../src/api/errors.js';
+import { Interrupted } from '../../src/interrupt.js';
+import { createIO } from '../../src/io.js';
+import { promptHidden, readStdin } from '../../src/prompt.js';
+
+function fakeTerminal() {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, rawModes: [] as boolean[] });
+  const setRawMode = (mode: boolean) => stdin.rawModes.push(mode);
+  const stderr = new PassThrough();
+  let written = '';
+  stderr.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  const io = createIO({ stdin: Object.assign(stdin, { setRawMode }), stdout: new PassThrough(), stderr }, { env: {} });
+  return { io, stdin, written: () => written };
+}
+
+describe('promptHidden', () => {
+  it('reads a line in raw mode and echoes none of it', async () => {
+    const t = fakeTerminal();
+    const answer = promptHidden(t.io, 'Key: ');
+    t.stdin.write('sk_live_');
+    t.stdin.write('abc\r');
+    await expect(answer).resolves.toBe('sk_live_abc');
+    expect(t.stdin.rawModes).toEqual([true, false]);
+    expect(t.written()).toBe('Key: \n');
+  });
+
+  it('handles backspace, ignores control characters, and stops at the first newline', async () => {
+    const t = fakeTerminal();
+    const answer = promptHidden(t.io, '');
+    t.stdin.write('abx\u007fc\u001bd\nignored');
+    await expect(answer).resolves.toBe('abcd');
+  });
+
+  it('Ctrl-C interrupts and leaves raw mode', async () => {
+    const t = fakeTerminal();
+    const answer = promptHidden(t.io, '');
+    t.stdin.write('ab\u0003');
+    await expect(answer).rejects.toBeInstanceOf(Interrupted);
+    expect(t.stdin.rawModes.at(-1)).toBe(false);
+  });
+
+  it('Ctrl-D on an empty line gives up with a usage error', async () => {
+    const t = fakeTerminal();
+    const answer = promptHidden(t.io, '');
+    t.stdin.write('\u0004');
+    const error = await answer.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GymApiError);
+    expect((error as GymApiError).kind).toBe('usage');
+  });
+});
+
+describe('readStdin', () => {
+  it('reads everything piped in', async () => {
+    const t = fakeTerminal();
+    const text = readStdin(t.io);
+    t.stdin.end('key-from-pipe\n');
+    await expect(text).resolves.toBe('key-from-pipe\n');
+  });
+
+  it('refuses more than a key could be', async () => {
+    const t = fakeTerminal();
+    const text = readStdin(t.io);
+    t.stdin.end('x'.repeat(70 * 1024));
+    await expect(text).rejects.toBeInstanceOf(GymApiError);
+  });
+});

@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GymApiError } from '../../src/api/errors.js';
+import { ConfigStore, configDir } from '../../src/config/store.js';
+import { tempConfigDir } from '../helpers/cli.js';
+
+const cleanups: Array<() => void> = [];
+function newDir(): string {
+  const { dir, remove } = tempConfigDir();
+  cleanups.push(remove);
+  return dir;
+}
+afterEach(() => cleanups.splice(0).forEach((remove) => remove()));
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+
+describe('configDir', () => {
+  it('uses GYMCTL_CONFIG_DIR, then XDG_CONFIG_HOME/gymctl, then ~/.config/gymctl', () => {
+    expect(configDir({ GYMCTL_CONFIG_DIR: '/a/b', XDG_CONFIG_HOME: '/x' })).toBe('/a/b');
+    expect(configDir({ XDG_CONFIG_HOME: '/x' })).toBe('/x/gymctl');
+    expect(configDir({})).toMatch(/\.config\/gymctl$/);
+  });
+});
+
+describe('ConfigStore', () => {
+  it('reading a missing file gives an empty config and creates nothing', () => {
+    const dir = newDir();
+    const store = new ConfigStore(dir);
+    expect(store.read()).toEqual({});
+    expect(store.profile('default')).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('writes the file 0600 in a folder 0700, and reads back what it wrote', () => {
+    const dir = newDir();
+    const store = new ConfigStore(dir);
+    store.updateProfile('default', (p) => ({ ...p, apiKey: 'k_1234567890', baseUrl: 'https://api.test' }));
+    expect(mode(store.path)).toBe(0o600);
+    expect(mode(dir)).toBe(0o700);
+    expect(new ConfigStore(dir).profile('default')).toEqual({ apiKey: 'k_1234567890', baseUrl: 'https://api.test' });
+  });
+
+  it('tightens a file that was left readable by others when it next writes it', () => {
+    const dir = newDir();
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, '{"profiles":{}}', { mode: 0o644 });
+    new ConfigStore(dir).updateProfile('work', () => ({ apiKey: 'k_abcdefghijkl' }));
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('keeps other profiles and fields it does not know', () => {
+    const dir = newDir();
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ future: { x: 1 }, profiles: { other: { apiKey: 'o', color: 'blue' } } }));
+    const store = new ConfigStore(dir);
+    store.updateProfile('default', () => ({ format: 'json' }));
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written).toEqual({
+      future: { x: 1 },
+      profiles: { other: { apiKey: 'o', color: 'blue' }, default: { format: 'json' } },
+    });
+  });
+
+  for (const [label, content, expected] of [
+    ['invalid JSON', '{"profiles": {', 'is not valid JSON'],
+    ['a wrong shape', '{"profiles": {"default": {"timeout": "soon"}}}', 'profiles.default.timeout: expected integer, got string'],
+    ['a wrong top level', '[1, 2]', 'is not valid'],
+  ] as const) {
+    it(`a file with ${label} is an internal error naming the file, and is left byte for byte`, () => {
+      const dir = newDir();
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, 'config.json');
+      writeFileSync(file, content, { mode: 0o600 });
+      const store = new ConfigStore(dir);
+      for (const attempt of [() => store.read(), () => store.updateProfile('default', (p) => ({ ...p, format: 'json' }))]) {
+        let error: unknown;
+        try {
+          attempt();
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(GymApiError);
+        expect((error as GymApiError).kind).toBe('internal');
+        expect((error as GymApiError).message).toContain(file);
+        expect((error as GymApiError).message).toContain(expected);
+      }
+      expect(readFileSync(file, 'utf8')).toBe(content);
+    });
+  }
+});

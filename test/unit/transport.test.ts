@@ -1,0 +1,212 @@
+/**
+ * The transport's real code against HTTP intercepted by nock (which hooks
+ * Node's global fetch, the transport's default, dispatcher and all).
+ */
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, operations } from '../../src/api/client.js';
+import { GymApiError } from '../../src/api/errors.js';
+import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+
+const BASE = 'https://api.gym.test';
+const KEY = 'test_key_0123456789abcdef';
+const academy = DEMO_DATA.academies[0]!;
+const me = DEMO_DATA.keys[0]!.key;
+
+const client = (options: { timeoutMs?: number; maxBodyBytes?: number; baseUrl?: string } = {}) =>
+  createClient({ baseUrl: options.baseUrl ?? BASE, apiKey: KEY, userAgent: 'gymctl/test', ...options });
+
+async function failure(promise: Promise<unknown>): Promise<GymApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GymApiError);
+  return error as GymApiError;
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  expect(pending, 'every stub is used').toEqual([]);
+});
+afterAll(() => nock.enableNetConnect());
+
+describe('requests', () => {
+  it('sends the key, Accept and User-Agent headers to base URL + path', async () => {
+    nock(BASE, {
+      reqheaders: { 'x-api-key': KEY, accept: 'application/json', 'user-agent': 'gymctl/test' },
+    })
+      .get('/me')
+      .reply(200, { data: me });
+    await expect(client().getMe()).resolves.toEqual(me);
+  });
+
+  it('keeps the base URL path and encodes path parameters', async () => {
+    nock(BASE).get('/v2/academies/7').reply(200, { data: { ...academy, id: 7 } });
+    nock(BASE).get('/v2/members/9/family').reply(200, { data: [] });
+    const c = client({ baseUrl: `${BASE}/v2/` });
+    expect((await c.getAcademy(7)).id).toBe(7);
+    expect(await c.listFamily(9)).toEqual([]);
+  });
+
+  it('refuses an id that is not a positive safe integer before any request', async () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, 2 ** 53]) {
+      const error = await failure(client().getAcademy(bad));
+      expect(error.kind).toBe('usage');
+    }
+  });
+
+  it('refuses a key that cannot be a header value, without quoting it', () => {
+    let error: unknown;
+    try {
+      createClient({ baseUrl: BASE, apiKey: 'secret\nvalue' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GymApiError);
+    expect((error as GymApiError).kind).toBe('usage');
+    expect((error as GymApiError).message).not.toContain('secret');
+  });
+
+  it('returns the data member raw, exactly as sent', async () => {
+    const body = '{"data":{"id":1,"name":"A","coordinates":{"lat":38.70,"lng":-9.1e0},"2":"x"},"meta":1}';
+    nock(BASE).get('/academies/1').reply(200, body, { 'content-type': 'application/json' });
+    const response = await client().request(operations.academy(1));
+    expect(response.rawData).toBe('{"id":1,"name":"A","coordinates":{"lat":38.70,"lng":-9.1e0},"2":"x"}');
+    expect(response.data.name).toBe('A');
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('error classification', () => {
+  const cases: Array<[number, object, GymApiError['kind']]> = [
+    [401, { message: 'Unauthorized', correlationId: 'c-1' }, 'unauthorized'],
+    [403, { message: 'Forbidden', correlationId: 'c-1' }, 'unauthorized'],
+    [404, { message: 'Resource not found', correlationId: 'c-1' }, 'not_found'],
+    [500, { message: 'boom', correlationId: 'c-1' }, 'unavailable'],
+    [503, { message: 'down', correlationId: 'c-1' }, 'unavailable'],
+    [429, { message: 'slow down', correlationId: 'c-1' }, 'unavailable'],
+    // The spec fixes no status codes: its message strings decide.
+    [400, { message: 'Unauthorized', correlationId: 'c-1' }, 'unauthorized'],
+    [422, { message: 'Resource not found', correlationId: 'c-1' }, 'not_found'],
+    [200, { message: 'Unauthorized', correlationId: 'c-1' }, 'unauthorized'],
+    [200, { message: 'Resource not found', correlationId: 'c-1' }, 'not_found'],
+    [400, { message: 'Bad request', correlationId: 'c-1' }, 'invalid_response'],
+  ];
+  for (const [status, body, kind] of cases) {
+    it(`${status} ${JSON.stringify(body)} is ${kind}`, async () => {
+      nock(BASE).get('/academies/3').reply(status, body);
+      const error = await failure(client().getAcademy(3));
+      expect(error.kind).toBe(kind);
+      expect(error.status).toBe(status);
+      expect(error.correlationId).toBe('c-1');
+      expect(error.id).toBe(3);
+    });
+  }
+
+  it('names the academy and keeps the server message for not found', async () => {
+    nock(BASE).get('/academies/42').reply(404, { message: 'Resource not found', correlationId: 'c-9' });
+    const error = await failure(client().getAcademy(42));
+    expect(error.message).toBe('academy 42: Resource not found');
+  });
+
+  it('takes the correlation ID from the X-Correlation-Id header when the body has none', async () => {
+    nock(BASE).get('/me').reply(401, { message: 'Unauthorized' }, { 'X-Correlation-Id': 'hdr-123' });
+    const error = await failure(client().getMe());
+    expect(error.kind).toBe('unauthorized');
+    expect(error.correlationId).toBe('hdr-123');
+  });
+
+  it('prefers the body correlation ID over the header', async () => {
+    nock(BASE).get('/me').reply(401, { message: 'Unauthorized', correlationId: 'body-1' }, { 'X-Correlation-Id': 'hdr-1' });
+    expect((await failure(client().getMe())).correlationId).toBe('body-1');
+  });
+
+  it('reports an HTML error page by status and content type, without its text', async () => {
+    nock(BASE).get('/me').reply(502, '<html><body>Bad gateway secret-page</body></html>', { 'content-type': 'text/html' });
+    const error = await failure(client().getMe());
+    expect(error.kind).toBe('unavailable');
+    expect(error.status).toBe(502);
+    expect(error.message).not.toContain('secret-page');
+  });
+
+  it('does not follow a redirect, and names where it pointed', async () => {
+    nock(BASE).get('/me').reply(302, '', { Location: 'https://elsewhere.test/me' });
+    const error = await failure(client().getMe());
+    expect(error.kind).toBe('invalid_response');
+    expect(error.status).toBe(302);
+    expect(error.message).toContain('https://elsewhere.test/me');
+  });
+});
+
+describe('invalid responses', () => {
+  it('a 2xx body that is not JSON', async () => {
+    nock(BASE).get('/me').reply(200, 'hello', { 'content-type': 'text/plain' });
+    const error = await failure(client().getMe());
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toContain('not JSON');
+    expect(error.message).toContain('text/plain');
+  });
+
+  it('truncated JSON', async () => {
+    nock(BASE).get('/me').reply(200, '{"data":{"id":1,', { 'content-type': 'application/json' });
+    expect((await failure(client().getMe())).kind).toBe('invalid_response');
+  });
+
+  it('a schema mismatch names the field path and the expected type', async () => {
+    nock(BASE).get('/academies/1').reply(200, { data: { ...academy, id: '1' } });
+    const error = await failure(client().getAcademy(1));
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toContain('data.id: expected integer, got string');
+  });
+
+  it('a family that is not an array', async () => {
+    nock(BASE).get('/members/5/family').reply(200, { data: { id: 1 } });
+    const error = await failure(client().listFamily(5));
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toContain('data: expected array, got object');
+  });
+
+  it('a body without data', async () => {
+    nock(BASE).get('/me').reply(200, { result: me });
+    expect((await failure(client().getMe())).message).toContain('data: missing');
+  });
+
+  it('a body larger than the cap', async () => {
+    nock(BASE).get('/me').reply(200, JSON.stringify({ data: me, pad: 'x'.repeat(5000) }));
+    const error = await failure(client({ maxBodyBytes: 1024 }).getMe());
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toContain('larger than 1 KiB');
+  });
+
+  it('accepts unknown fields, nulls and absent strings', async () => {
+    const drifted = { id: 1, academyIds: [], name: null, user: { id: 2 }, extra: { nested: true } };
+    nock(BASE).get('/me').reply(200, { data: drifted });
+    await expect(client().getMe()).resolves.toEqual(drifted);
+  });
+});
+
+describe('time limits', () => {
+  it('a response slower than the timeout is unavailable, saying how long it waited', async () => {
+    nock(BASE).get('/me').delay(2000).reply(200, { data: me });
+    const error = await failure(client({ timeoutMs: 100 }).getMe());
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toContain('timed out after 100 ms');
+  });
+
+  it('a network failure is unavailable', async () => {
+    nock(BASE).get('/me').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const error = await failure(client().getMe());
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toContain('ECONNRESET');
+  });
+
+  it('a refused connection names the host', async () => {
+    nock(BASE).get('/me').replyWithError(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
+    const error = await failure(client().getMe());
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toBe('GET /me: could not connect to api.gym.test (connection refused)');
+  });
+});
