@@ -1,5 +1,7 @@
 /** Limits of one request, unless the caller sets others. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The longest timer Node can set (2^31−1 ms, about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** Visible ASCII: what an API key can be, as an HTTP header value. */

@@ -1,5 +1,6 @@
 /** The stored config file's shape, declared once as zod schemas. */
 import * as z from 'zod/mini';
+import { MAX_TIMEOUT_MS } from '../api/defaults.js';
 
 export const OUTPUT_FORMATS = ['table', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -11,7 +12,7 @@ export const profileSchema = z.looseObject({
   apiKey: z.optional(z.string()),
   baseUrl: z.optional(z.string()),
   format: z.optional(z.enum(OUTPUT_FORMATS)),
-  timeout: z.optional(z.int().check(z.positive())),
+  timeout: z.optional(z.int().check(z.positive(), z.lte(MAX_TIMEOUT_MS))),
 });
 
 export const configFileSchema = z.looseObject({

@@ -3,7 +3,7 @@
  * flag, then the environment, then the stored profile, then the default.
  * Pure functions of their inputs, so the rules are tested on their own.
  */
-import { DEFAULT_TIMEOUT_MS } from '../api/defaults.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../api/errors.js';
 import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat, type Profile } from './schema.js';
 
@@ -80,8 +80,6 @@ export function parseBaseUrl(text: string, origin: string): string {
   if (problem) throw usageError(`invalid base URL (from ${origin}): ${problem}`);
   return url.href.replace(/\/+$/, '');
 }
-
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function parseTimeout(text: string, origin: string): number {
   const value = /^[1-9][0-9]*$/.test(text) ? Number(text) : NaN;

@@ -63,5 +63,6 @@ export function renderCard<T>(io: IO, columns: readonly Column<T>[], record: T):
   const paint = painter(io);
   const table = new Table({ chars: NO_BORDERS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 1 } });
   for (const column of columns) table.push([paint.label(column.label), paint.cell(column.value(record))]);
-  return `${table.toString()}\n`;
+  // Without borders, the padding of the last column is only trailing blanks.
+  return `${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
 }

@@ -91,3 +91,12 @@ describe('ConfigStore', () => {
     });
   }
 });
+
+describe('stored values out of range', () => {
+  it('a stored timeout longer than a timer can be is refused, naming the field', () => {
+    const dir = newDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'config.json'), '{"profiles":{"default":{"timeout":99999999999}}}');
+    expect(() => new ConfigStore(dir).profile('default')).toThrow(/profiles\.default\.timeout/);
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { GymApiError } from '../../src/api/errors.js';
+import { isValidId, parseId } from '../../src/api/ids.js';
+
+function caught(fn: () => unknown): GymApiError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GymApiError);
+    return error as GymApiError;
+  }
+  throw new Error('expected a GymApiError, but nothing was thrown');
+}
+
+describe('parseId', () => {
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    ['9007199254740991', 9007199254740991],
+    ['10', 10],
+    ['501', 501],
+  ])('accepts %s', (text, value) => {
+    expect(parseId(text)).toBe(value);
+  });
+
+  const invalid = [
+    'abc',
+    '-1',
+    '1.5',
+    '0x10',
+    '1e3',
+    '',
+    '../me',
+    '12345678901234567890',
+    '9007199254740992',
+    '0',
+    '01',
+    ' 1',
+    '1 ',
+    '+1',
+    '١',
+    '1/2',
+    '1\n',
+    '1?x=1',
+    '%31',
+    'Infinity',
+    'NaN',
+  ];
+
+  it.each(invalid)('rejects %j with a usage error', (text) => {
+    const error = caught(() => parseId(text));
+    expect(error.kind).toBe('usage');
+    expect(error.status).toBeUndefined();
+  });
+
+  it.each(invalid.filter((text) => text !== ''))('names the given text %j in the message', (text) => {
+    expect(caught(() => parseId(text)).message).toContain(JSON.stringify(text));
+  });
+
+  it('says when the text was empty', () => {
+    expect(caught(() => parseId('')).message).toMatch(/empty/);
+  });
+
+  it('states the accepted range', () => {
+    expect(caught(() => parseId('0')).message).toContain('9007199254740991');
+  });
+
+  it('names what was being parsed', () => {
+    expect(caught(() => parseId('x', 'academy id')).message).toMatch(/^invalid academy id "x"/);
+    expect(caught(() => parseId('x')).message).toMatch(/^invalid id "x"/);
+  });
+
+  it('shortens very long input in the message', () => {
+    const long = 'a'.repeat(500);
+    const message = caught(() => parseId(long)).message;
+    expect(message).toContain('a'.repeat(40));
+    expect(message).not.toContain('a'.repeat(41));
+    expect(message.length).toBeLessThan(200);
+  });
+});
+
+describe('isValidId', () => {
+  it.each([1, 42, 9007199254740991])('accepts %s', (value) => {
+    expect(isValidId(value)).toBe(true);
+  });
+
+  it.each([0, -1, 1.5, 9007199254740992, NaN, Infinity, '1', null, undefined, 1n, [1], {}])('rejects %s', (value) => {
+    expect(isValidId(value)).toBe(false);
+  });
+});

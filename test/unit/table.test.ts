@@ -1,0 +1,343 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Academy, ApiKey, FamilyMember } from '../../src/api/schemas.js';
+import { createIO, decideColor, type IO } from '../../src/io.js';
+import { renderCard, renderTable, type Column } from '../../src/output/table.js';
+import { academyColumns, apiKeyColumns, familyColumns, formatAddress } from '../../src/output/views.js';
+import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+
+const ESC = '\u001b';
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // all but \t and \n
+const BOX = /[┌┐└┘│─┬┴┼]/;
+
+class Sink extends Writable {
+  text = '';
+  isTTY?: boolean;
+  columns?: number;
+  constructor(isTTY: boolean) {
+    super();
+    if (isTTY) {
+      this.isTTY = true;
+      this.columns = 120;
+    }
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void) {
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+function fakeIO(isTTY: boolean, env: NodeJS.ProcessEnv = {}, colorFlag?: boolean): IO & { stdout: Sink; stderr: Sink } {
+  const io = createIO({ stdin: new PassThrough(), stdout: new Sink(isTTY), stderr: new Sink(isTTY) }, { env, ...(colorFlag === undefined ? {} : { colorFlag }) });
+  return io as IO & { stdout: Sink; stderr: Sink };
+}
+
+const pipe = () => fakeIO(false);
+const ttyPlain = () => fakeIO(true, { NO_COLOR: '1' });
+const ttyColor = () => fakeIO(true, { FORCE_COLOR: '1' });
+
+/** ESC sequences other than the bold/dim that the table itself adds. */
+const stripOwnStyles = (text: string) => text.replace(/\u001b\[(1|2|22)m/g, '');
+
+interface Row {
+  id: number;
+  name: string | null | undefined;
+  note?: string | null;
+}
+
+const rowColumns: Column<Row>[] = [
+  { key: 'id', label: 'ID', value: (r) => r.id },
+  { key: 'name', label: 'Name', value: (r) => r.name },
+  { key: 'note', label: 'Note', value: (r) => r.note },
+];
+
+const HOSTILE = '\u001b[31mred\u001b[0m \u001b]0;pwned\u0007 \u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\ \u009b2J';
+
+describe('the fake IO', () => {
+  it('reports what the streams are', () => {
+    expect(pipe()).toMatchObject({ stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: false });
+    expect(ttyPlain()).toMatchObject({ stdoutIsTTY: true, color: false });
+    expect(ttyColor()).toMatchObject({ stdoutIsTTY: true, color: true });
+  });
+
+  it('writes through to the streams', () => {
+    const io = pipe();
+    io.out('result\n');
+    io.err('warning\n');
+    expect(io.stdout.text).toBe('result\n');
+    expect(io.stderr.text).toBe('warning\n');
+  });
+
+  it('acts as a TTY when GYMCTL_FORCE_TTY is set', () => {
+    const io = fakeIO(false, { GYMCTL_FORCE_TTY: '1' });
+    expect(io.stdoutIsTTY).toBe(true);
+    expect(io.stderrIsTTY).toBe(true);
+  });
+});
+
+describe('renderTable when stdout is not a terminal', () => {
+  const rows: Row[] = [
+    { id: 1, name: 'Alfama Jiu-Jitsu', note: 'ok' },
+    { id: 2, name: 'José 東京 🥋', note: 'fine' },
+  ];
+
+  it('gives tab-separated lines under one header row of column keys', () => {
+    expect(renderTable(pipe(), rowColumns, rows)).toBe('id\tname\tnote\n1\tAlfama Jiu-Jitsu\tok\n2\tJosé 東京 🥋\tfine\n');
+  });
+
+  it('has no borders and no ANSI escapes', () => {
+    const out = renderTable(pipe(), academyColumns, DEMO_DATA.academies);
+    expect(out).not.toContain(ESC);
+    expect(out).not.toMatch(BOX);
+  });
+
+  it('gives one line per record plus the header, each with one cell per column', () => {
+    const out = renderTable(pipe(), academyColumns, DEMO_DATA.academies);
+    const lines = out.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(DEMO_DATA.academies.length + 1);
+    expect(lines[0]).toBe(academyColumns.map((c) => c.key).join('\t'));
+    for (const line of lines) expect(line.split('\t')).toHaveLength(academyColumns.length);
+  });
+
+  it('gives only the header for no records', () => {
+    expect(renderTable(pipe(), rowColumns, [])).toBe('id\tname\tnote\n');
+  });
+
+  it('replaces tabs and newlines inside values', () => {
+    const out = renderTable(pipe(), rowColumns, [{ id: 1, name: 'a\tb\nc', note: 'd\r\ne\rf' }]);
+    expect(out).toBe('id\tname\tnote\n1\ta b c\td e f\n');
+  });
+
+  it('renders null and absent values as empty', () => {
+    const out = renderTable(pipe(), rowColumns, [{ id: 1, name: null }, { id: 2, name: undefined, note: null }]);
+    expect(out).toBe('id\tname\tnote\n1\t\t\n2\t\t\n');
+  });
+
+  it('renders false, 0 and empty strings as themselves', () => {
+    const columns: Column<{ a: boolean; b: number; c: string }>[] = [
+      { key: 'a', label: 'A', value: (r) => r.a },
+      { key: 'b', label: 'B', value: (r) => r.b },
+      { key: 'c', label: 'C', value: (r) => r.c },
+    ];
+    expect(renderTable(pipe(), columns, [{ a: false, b: 0, c: '' }])).toBe('a\tb\tc\nfalse\t0\t\n');
+  });
+
+  it('shows hostile server text visibly', () => {
+    const out = renderTable(pipe(), rowColumns, [{ id: 1, name: HOSTILE }]);
+    expect(out).not.toContain(ESC);
+    expect(out).not.toContain('\u009b');
+    expect(out).not.toContain('\u0007');
+    expect(out).not.toMatch(RAW_CONTROL);
+    expect(out).toContain('^[[31mred^[[0m');
+    expect(out).toContain('^[]0;pwned^G');
+    expect(out).toContain('^[]8;;https://evil.example^[\\link');
+    expect(out).toContain('^[[2J');
+  });
+
+  it('ignores colour settings', () => {
+    const io = fakeIO(false, { FORCE_COLOR: '1' });
+    expect(io.color).toBe(true);
+    const out = renderTable(io, rowColumns, [{ id: 1, name: null }]);
+    expect(out).toBe('id\tname\tnote\n1\t\t\n');
+  });
+});
+
+describe('renderTable on a terminal', () => {
+  const rows: Row[] = [{ id: 1, name: 'Alfama', note: null }, { id: 22, name: 'Eastside', note: 'n' }];
+
+  it('without colour has box characters, labels and no ANSI escapes', () => {
+    const out = renderTable(ttyPlain(), rowColumns, rows);
+    expect(out).toMatch(BOX);
+    expect(out).toContain('ID');
+    expect(out).toContain('Name');
+    expect(out).toContain('Eastside');
+    expect(out).not.toContain(ESC);
+    expect(out.endsWith('\n')).toBe(true);
+  });
+
+  it('without colour shows an empty value as a dash', () => {
+    const out = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: null }]);
+    const row = out.split('\n').find((line) => line.includes(' 1 '))!;
+    expect(row.split('│').map((s) => s.trim())).toEqual(['', '1', '-', '-', '']);
+  });
+
+  it('has no tabs', () => {
+    expect(renderTable(ttyPlain(), rowColumns, [{ id: 1, name: 'a\tb' }])).not.toContain('\t');
+  });
+
+  it('with colour makes the header bold', () => {
+    const out = renderTable(ttyColor(), rowColumns, rows);
+    expect(out).toContain(`${ESC}[1mID${ESC}[22m`);
+    expect(out).toMatch(BOX);
+  });
+
+  it('without colour shows hostile server text visibly', () => {
+    const out = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: HOSTILE }]);
+    expect(out).not.toContain(ESC);
+    expect(out).not.toMatch(RAW_CONTROL);
+    expect(out).toContain('^[[31mred');
+    expect(out).toContain('^[]0;pwned^G');
+    expect(out).toContain('^[[2J');
+  });
+
+  it('with colour shows hostile server text visibly, adding no escapes but its own', () => {
+    const out = renderTable(ttyColor(), rowColumns, [{ id: 1, name: HOSTILE }]);
+    const rest = stripOwnStyles(out);
+    expect(rest).not.toContain(ESC);
+    expect(rest).not.toMatch(RAW_CONTROL);
+    expect(out).not.toContain('\u009b');
+    expect(out).toContain('^[[31mred');
+    expect(out).toContain('^[]8;;https://evil.example^[\\link');
+  });
+
+  it('keeps a newline in a value from breaking the row', () => {
+    const out = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: 'two\nlines' }]);
+    expect(out).toContain('two lines');
+  });
+});
+
+describe('renderCard', () => {
+  const academy = DEMO_DATA.academies[0]! as Academy;
+
+  it('in a pipe gives one header row and one line', () => {
+    const out = renderCard(pipe(), academyColumns, academy);
+    const lines = out.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(academyColumns.map((c) => c.key).join('\t'));
+    expect(lines[1]!.split('\t')).toEqual([
+      '1',
+      'Alfama Jiu-Jitsu',
+      'EUR',
+      'ola@alfama-bjj.example.com',
+      '+351213000001',
+      'Rua dos Remédios 12, 1100-443 Lisboa, PT',
+      '38.7118,-9.1299',
+      '10',
+      'https://images.example.com/academies/1/logo.png',
+      '2019-03-04T09:30:00Z',
+    ]);
+    expect(out).not.toContain(ESC);
+  });
+
+  it('in a pipe renders nulls as empty', () => {
+    const out = renderCard(pipe(), academyColumns, { id: 7, name: null, address: null, coordinates: null } as Academy);
+    expect(out.split('\n')[1]).toBe('7' + '\t'.repeat(academyColumns.length - 1));
+  });
+
+  it('on a terminal without colour has labels and values, no escapes', () => {
+    const out = renderCard(ttyPlain(), academyColumns, academy);
+    expect(out).toMatch(/^ID +1 *$/m);
+    expect(out).toMatch(/^Name +Alfama Jiu-Jitsu *$/m);
+    expect(out).not.toContain('\t');
+    expect(out).not.toContain(ESC);
+    expect(out.trimEnd().split('\n')).toHaveLength(academyColumns.length);
+  });
+
+  it('on a terminal with colour makes labels bold', () => {
+    const out = renderCard(ttyColor(), academyColumns, academy);
+    expect(out).toContain(`${ESC}[1mName${ESC}[22m`);
+  });
+
+  it('shows hostile server text visibly in both modes', () => {
+    const record = { ...academy, name: HOSTILE, phone: 'a\nb' } as Academy;
+    for (const io of [pipe(), ttyPlain(), ttyColor()]) {
+      const out = renderCard(io, academyColumns, record);
+      expect(stripOwnStyles(out)).not.toContain(ESC);
+      expect(stripOwnStyles(out)).not.toMatch(RAW_CONTROL);
+      expect(out).toContain('^[[31mred');
+      expect(out).toContain('a b');
+    }
+  });
+});
+
+describe('views', () => {
+  it('apiKeyColumns show the key, its academies and its owner', () => {
+    const key = DEMO_DATA.keys[0]!.key as ApiKey;
+    expect(renderCard(pipe(), apiKeyColumns, key)).toBe(
+      'id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n101\tFront desk (demo)\t1,2,3,4\t9001\tRita Moreira\trita.moreira@example.com\n',
+    );
+  });
+
+  it('apiKeyColumns cope with no owner and no academies', () => {
+    expect(renderCard(pipe(), apiKeyColumns, { id: 5, academyIds: [] } as ApiKey)).toBe(
+      'id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n5\t\t\t\t\t\n',
+    );
+  });
+
+  it('familyColumns list members', () => {
+    const members = DEMO_DATA.members.slice(0, 2) as FamilyMember[];
+    expect(renderTable(pipe(), familyColumns, members)).toBe(
+      'id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember\n501\tAna\tCosta\t1\ttrue\n502\tBruno\tCosta\t1\tfalse\n',
+    );
+  });
+
+  it('formatAddress joins the parts that are there', () => {
+    expect(formatAddress(null)).toBe('');
+    expect(formatAddress(undefined)).toBe('');
+    expect(formatAddress({})).toBe('');
+    expect(formatAddress({ line1: '1801 E 6th St', line2: 'Suite 200', city: 'Austin', state: 'TX', postalCode: '78702', country: 'US' })).toBe(
+      '1801 E 6th St, Suite 200, 78702 Austin, TX, US',
+    );
+    expect(formatAddress({ line1: 'A', line2: null, city: 'B', state: '', postalCode: null, country: 'C' })).toBe('A, B, C');
+  });
+
+  it('coordinates show both parts, or what there is', () => {
+    const coordinates = academyColumns.find((c) => c.key === 'coordinates')!;
+    expect(coordinates.value({ id: 1, coordinates: { lat: 0, lng: -9.5 } } as Academy)).toBe('0,-9.5');
+    expect(coordinates.value({ id: 1, coordinates: { lat: 1.5, lng: null } } as Academy)).toBe('1.5');
+    expect(coordinates.value({ id: 1, coordinates: null } as Academy)).toBe('');
+  });
+});
+
+describe('decideColor', () => {
+  it('colours a terminal by default', () => {
+    expect(decideColor(true, {})).toBe(true);
+  });
+
+  it('does not colour a pipe by default', () => {
+    expect(decideColor(false, {})).toBe(false);
+  });
+
+  it('obeys --no-color, even over FORCE_COLOR', () => {
+    expect(decideColor(true, {}, false)).toBe(false);
+    expect(decideColor(true, { FORCE_COLOR: '1' }, false)).toBe(false);
+  });
+
+  it('obeys NO_COLOR with any non-empty value, even over FORCE_COLOR', () => {
+    expect(decideColor(true, { NO_COLOR: '1' })).toBe(false);
+    expect(decideColor(true, { NO_COLOR: '0' })).toBe(false);
+    expect(decideColor(true, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(false);
+  });
+
+  it('ignores an empty NO_COLOR', () => {
+    expect(decideColor(true, { NO_COLOR: '' })).toBe(true);
+  });
+
+  it('FORCE_COLOR=1 colours a pipe', () => {
+    expect(decideColor(false, { FORCE_COLOR: '1' })).toBe(true);
+    expect(decideColor(false, { FORCE_COLOR: 'true' })).toBe(true);
+  });
+
+  it('FORCE_COLOR=0 or false turns colour off on a terminal', () => {
+    expect(decideColor(true, { FORCE_COLOR: '0' })).toBe(false);
+    expect(decideColor(true, { FORCE_COLOR: 'false' })).toBe(false);
+  });
+
+  it('an empty FORCE_COLOR changes nothing', () => {
+    expect(decideColor(true, { FORCE_COLOR: '' })).toBe(true);
+    expect(decideColor(false, { FORCE_COLOR: '' })).toBe(false);
+  });
+
+  it('TERM=dumb turns colour off on a terminal', () => {
+    expect(decideColor(true, { TERM: 'dumb' })).toBe(false);
+    expect(decideColor(true, { TERM: 'xterm-256color' })).toBe(true);
+  });
+
+  it('createIO decides colour from stdout and the flag', () => {
+    expect(fakeIO(true, {}).color).toBe(true);
+    expect(fakeIO(true, {}, false).color).toBe(false);
+    expect(fakeIO(false, {}).color).toBe(false);
+    expect(fakeIO(true, { TERM: 'dumb' }).color).toBe(false);
+  });
+});
