@@ -20,7 +20,7 @@ import { VERSION } from './version.js';
 export interface ApiSession {
   client: GymClient;
   settings: ResolvedSettings;
-  baseUrl: string;
+  baseUrl: Setting<string>;
   apiKey: Setting<string>;
 }
 
@@ -86,8 +86,7 @@ export class Context {
    */
   async api(): Promise<ApiSession> {
     const settings = await this.settings();
-    let baseUrl = settings.baseUrl?.value;
-    let apiKey = settings.apiKey;
+    let { baseUrl, apiKey } = settings;
     if (this.#flags.sandbox) {
       if (this.#flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
       const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([
@@ -96,7 +95,7 @@ export class Context {
       ]);
       const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
       this.onDispose(() => sandbox.close());
-      baseUrl = sandbox.url;
+      baseUrl = { value: sandbox.url, source: 'flag', origin: '--sandbox' };
       apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
     }
     if (!apiKey) {
@@ -110,7 +109,7 @@ export class Context {
         `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
       );
     }
-    const client = await this.createClient(baseUrl, apiKey.value, settings.timeoutMs.value);
+    const client = await this.createClient(baseUrl.value, apiKey.value, settings.timeoutMs.value);
     return { client, settings, baseUrl, apiKey };
   }
 

@@ -67,18 +67,10 @@ export interface StatusOptions {
 }
 
 export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
-  const settings = await ctx.settings();
+  const { client, settings, baseUrl, apiKey } = await ctx.api();
   const store = await ctx.store();
   const profile = settings.profile.value;
-  const { apiKey } = settings;
-  if (!apiKey) {
-    throw new GymApiError('unauthorized', `not logged in: no API key for profile "${profile}"; run \`gymctl auth login\` or set GYMCTL_API_KEY`);
-  }
   const keyShown = `${maskKey(apiKey.value)} ${describeSource(apiKey, store.path)}`;
-  if (!settings.baseUrl) {
-    throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
-  }
-  const client = await ctx.createClient(settings.baseUrl.value, apiKey.value, settings.timeoutMs.value);
   let me: ApiKey;
   try {
     me = await client.getMe();
@@ -94,8 +86,8 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   if (options.json || settings.format.value === 'json') {
     const status = {
       profile,
-      baseUrl: settings.baseUrl.value,
-      baseUrlSource: settings.baseUrl.source,
+      baseUrl: baseUrl.value,
+      baseUrlSource: baseUrl.source,
       key: maskKey(apiKey.value),
       keySource: apiKey.source,
       keyId: me.id,
@@ -108,7 +100,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   }
   const rows: Array<[string, string]> = [
     ['Profile', profile],
-    ['Base URL', `${settings.baseUrl.value} (${describeSource(settings.baseUrl, store.path)})`],
+    ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
     ['Key', keyShown],
     ['Key name', `${sanitizeLine(me.name ?? '')} (id ${me.id})`],
     ['Owner', ownerLine(me)],
@@ -119,6 +111,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
 }
 
 export async function runLogout(ctx: Context): Promise<void> {
+  if (ctx.flags.sandbox) throw usageError('--sandbox cannot be used with auth logout: the sandbox keeps no key');
   const profile = ctx.profileName().value;
   const store = await ctx.store();
   const stored = store.profile(profile);

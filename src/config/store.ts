@@ -80,11 +80,6 @@ export class ConfigStore {
     this.#open().set('profiles', profiles);
   }
 
-  /** True when the file exists (reads never create it). */
-  exists(): boolean {
-    return fs.existsSync(this.path);
-  }
-
   #open(): Conf<ConfigFile> {
     if (this.#conf) return this.#conf;
     try {

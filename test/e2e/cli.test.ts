@@ -319,7 +319,7 @@ describe('auth: login, status, logout', () => {
     expect(logout.code).toBe(0);
     expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({ profiles: { default: { baseUrl: sandbox.url } } });
 
-    expectFailure(await gymctl(['auth', 'status']), 4, /not logged in/);
+    expectFailure(await gymctl(['auth', 'status']), 4, /no API key for profile "default": run `gymctl auth login`/);
     expectFailure(await gymctl(['whoami']), 4, /no API key/);
   });
 
@@ -386,8 +386,17 @@ describe('auth: login, status, logout', () => {
     expectFailure(await gymctl(['whoami', '--profile', '../x']), 2, /invalid profile name/);
   });
 
-  it('--sandbox with auth login is refused', async () => {
+  it('--sandbox with auth login or logout is refused', async () => {
     expectFailure(await gymctl(['auth', 'login', '--sandbox']), 2, /--sandbox cannot be used with auth login/);
+    expectFailure(await gymctl(['auth', 'logout', '--sandbox']), 2, /--sandbox cannot be used with auth logout/);
+  });
+
+  it('auth status --sandbox shows the demo key, masked', async () => {
+    const result = await gymctl(['auth', 'status', '--sandbox']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Base URL:  http:\/\/127\.0\.0\.1:\d+ \(from --sandbox\)$/m);
+    expect(result.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from --sandbox`);
+    expect(result.stdout).not.toContain(DEMO_KEY);
   });
 });
 
