@@ -4,10 +4,11 @@
  */
 import { CommanderError } from 'commander';
 import { GymApiError, usageError, type ErrorKind } from './api/errors.js';
+import type { GlobalFlags } from './config/settings.js';
 import { Context } from './context.js';
-import { Interrupted } from './interrupt.js';
+import { AlreadyReported, Interrupted } from './failures.js';
 import { createIO } from './io.js';
-import { formatErrorJson, formatErrorLine } from './output/errors.js';
+import { formatError } from './output/errors.js';
 import { buildProgram } from './program.js';
 
 export const EXIT_CODES: Record<ErrorKind, number> = {
@@ -24,6 +25,7 @@ export const EXIT_INTERRUPTED = 130;
 function toGymError(error: unknown): GymApiError | number {
   if (error instanceof GymApiError) return error;
   if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+  if (error instanceof AlreadyReported) return EXIT_CODES[error.kind];
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
@@ -32,6 +34,15 @@ function toGymError(error: unknown): GymApiError | number {
   }
   const message = error instanceof Error ? error.message : String(error);
   return new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
+}
+
+function scanFormatFlags(argv: readonly string[]): GlobalFlags {
+  const flags: GlobalFlags = { json: argv.includes('--json') };
+  argv.forEach((arg, i) => {
+    if (arg === '--format') flags.format = argv[i + 1];
+    else if (arg.startsWith('--format=')) flags.format = arg.slice('--format='.length);
+  });
+  return flags;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -46,6 +57,8 @@ export async function main(argv: string[]): Promise<void> {
     { env, colorFlag: !argv.includes('--no-color') },
   );
   const ctx = new Context(io, env);
+  // Until the parser has run, errors (including its own) take the format from a plain scan.
+  ctx.setFlags(scanFormatFlags(argv));
   let exitCode = 0;
   try {
     await buildProgram(ctx).parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
@@ -54,8 +67,7 @@ export async function main(argv: string[]): Promise<void> {
     if (typeof failure === 'number') {
       exitCode = failure;
     } else {
-      const json = ctx.format === 'json' || argv.includes('--json');
-      io.err(json ? formatErrorJson(failure) : formatErrorLine(failure));
+      io.err(formatError(failure, ctx.format));
       exitCode = EXIT_CODES[failure.kind];
     }
   } finally {

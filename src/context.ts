@@ -8,6 +8,7 @@ import { GymApiError, usageError } from './api/errors.js';
 import type { ConfigStore } from './config/store.js';
 import type { OutputFormat } from './config/schema.js';
 import {
+  resolveFormat,
   resolveProfileName,
   resolveSettings,
   type GlobalFlags,
@@ -47,7 +48,12 @@ export class Context {
 
   /** The output format as far as it is known, for reporting errors. */
   get format(): OutputFormat {
-    return this.#settings?.format.value ?? (this.#flags.json ? 'json' : 'table');
+    if (this.#settings) return this.#settings.format.value;
+    try {
+      return resolveFormat(this.#flags)?.value ?? 'table';
+    } catch {
+      return 'table';
+    }
   }
 
   profileName(): Setting<string> {
@@ -72,9 +78,9 @@ export class Context {
   }
 
   /** A client for one base URL and key; closed when the command ends. */
-  async createClient(baseUrl: string, apiKey: string, timeoutMs: number): Promise<GymClient> {
+  async createClient(baseUrl: string, apiKey: string, timeoutMs: number, maxConnections?: number): Promise<GymClient> {
     const { createClient } = await import('./api/client.js');
-    const client = createClient({ baseUrl, apiKey, timeoutMs, userAgent: `gymctl/${VERSION}` });
+    const client = createClient({ baseUrl, apiKey, timeoutMs, maxConnections, userAgent: `gymctl/${VERSION}` });
     this.onDispose(() => client.close());
     return client;
   }
@@ -82,9 +88,10 @@ export class Context {
   /**
    * The client for an API command, with the settings it was made from. With
    * --sandbox, a sandbox is started in-process and used with the demo key.
-   * With no key, or no base URL, nothing is sent.
+   * With no key, or no base URL, nothing is sent. `maxConnections` bounds
+   * the connection pool, for a batch of that concurrency.
    */
-  async api(): Promise<ApiSession> {
+  async api(maxConnections?: number): Promise<ApiSession> {
     const settings = await this.settings();
     let { baseUrl, apiKey } = settings;
     if (this.#flags.sandbox) {
@@ -109,7 +116,7 @@ export class Context {
         `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
       );
     }
-    const client = await this.createClient(baseUrl.value, apiKey.value, settings.timeoutMs.value);
+    const client = await this.createClient(baseUrl.value, apiKey.value, settings.timeoutMs.value, maxConnections);
     return { client, settings, baseUrl, apiKey };
   }
 

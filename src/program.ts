@@ -11,7 +11,8 @@ export function buildProgram(ctx: Context): Command {
   const program = new Command('gymctl')
     .description('Read the gym (academy) management API: your key, academies and family links.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--json', 'print JSON: the response data exactly as received')
+    .option('--format <format>', 'output format: table, json, ndjson or csv (default table)')
+    .option('--json', 'print JSON: the response data exactly as received (same as --format json)')
     .option('--base-url <url>', 'API base address (env GYMCTL_BASE_URL)')
     .option('--profile <name>', 'stored profile to use (env GYMCTL_PROFILE; default "default")')
     .option('--sandbox', 'run against an in-process sandbox API with the demo key')
@@ -38,9 +39,18 @@ export function buildProgram(ctx: Context): Command {
 
   program
     .command('academy')
-    .description('show one academy')
-    .argument('<academyId>', 'academy id, a positive whole number')
-    .action(async (academyId: string) => (await import('./commands/academy.js')).runAcademy(ctx, academyId));
+    .description('show academies by id, in argument order; - reads ids from stdin')
+    .argument('<academyId...>', 'academy ids (positive whole numbers), or - to read them from stdin')
+    .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
+    .action(async (academyIds: string[], options: { concurrency?: string }) =>
+      (await import('./commands/academy.js')).runAcademy(ctx, academyIds, options),
+    );
+
+  program
+    .command('academies')
+    .description('show every academy the key is scoped to, in the order of its academyIds')
+    .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
+    .action(async (options: { concurrency?: string }) => (await import('./commands/academies.js')).runAcademies(ctx, options));
 
   program
     .command('family')

@@ -1,9 +1,10 @@
 /** Reading a secret: from a hidden prompt on a terminal, or from piped stdin. */
 import { usageError } from './api/errors.js';
-import { Interrupted } from './interrupt.js';
+import { Interrupted } from './failures.js';
 import type { IO } from './io.js';
 
-const MAX_STDIN_BYTES = 64 * 1024;
+/** Enough for any API key. */
+export const MAX_KEY_BYTES = 64 * 1024;
 
 /**
  * Asks on stderr and reads a line from the terminal in raw mode, echoing
@@ -31,21 +32,22 @@ export function promptHidden(io: IO, question: string): Promise<string> {
         else if (char >= ' ') value += char;
       }
     };
-    io.err(question);
+    // Echo goes off before the question appears, so nothing typed at once is shown.
     stdin.setRawMode?.(true);
     stdin.on('data', onData);
     stdin.resume();
+    io.err(question);
   });
 }
 
-/** All of stdin, up to a bound a secret never reaches. */
-export async function readStdin(io: IO): Promise<string> {
+/** All of stdin, up to `maxBytes` (by default, more than a key can be). */
+export async function readStdin(io: IO, maxBytes = MAX_KEY_BYTES, what = 'an API key'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of io.stdin) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_STDIN_BYTES) throw usageError(`stdin holds more than ${MAX_STDIN_BYTES / 1024} KiB: that is not an API key`);
+    if (size > maxBytes) throw usageError(`stdin holds more than ${maxBytes / 1024} KiB: that is not ${what}`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

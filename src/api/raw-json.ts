@@ -112,3 +112,30 @@ export function rawMember(json: string, name: string): string | undefined {
     if (start >= 0 && JSON.parse(key.value.text) === name) found = json.slice(start, end);
   }
 }
+
+/** The raw text of each element of the JSON array `json`, in order; [] when it is not an array. */
+export function rawArrayItems(json: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let end = -1;
+  for (const token of tokens(json)) {
+    const { text } = token;
+    if (depth === 0) {
+      if (text !== '[') return [];
+      depth = 1;
+      continue;
+    }
+    if (depth === 1 && (text === ',' || text === ']')) {
+      if (start >= 0) items.push(json.slice(start, end));
+      start = -1;
+      if (text === ']') return items;
+      continue;
+    }
+    if (start < 0) start = token.start;
+    if (text === '{' || text === '[') depth++;
+    else if (text === '}' || text === ']') depth--;
+    end = token.end;
+  }
+  return items;
+}

@@ -28,6 +28,8 @@ export interface TransportOptions {
   userAgent?: string;
   /** The connection pool; by default one undici Agent per transport. */
   dispatcher?: Dispatcher;
+  /** With the default pool: at most this many connections to the server (default: no limit). */
+  maxConnections?: number;
   /** The fetch to call; by default Node's global fetch. */
   fetch?: FetchLike;
 }
@@ -80,7 +82,13 @@ export class Transport {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
-      options.dispatcher ?? new Agent({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout });
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        ...(options.maxConnections ? { connections: options.maxConnections } : {}),
+      });
     this.#fetch = options.fetch ?? (globalThis.fetch as FetchLike);
   }
 

@@ -1,13 +1,31 @@
-/** `gymctl academy <academyId>`: one academy (GET /academies/{id}). */
+/** `gymctl academy <academyId...>`: academies by id (GET /academies/{id} each), `-` reads ids from stdin. */
 import { operations } from '../api/client.js';
-import { parseId } from '../api/ids.js';
-import type { Context } from '../context.js';
-import { printOne } from '../output/print.js';
-import { academyColumns } from '../output/views.js';
+import { parseConcurrency } from '../batch.js';
+import type { ApiSession, Context } from '../context.js';
+import type { Shape } from '../output/emit.js';
+import { academyView } from '../output/views.js';
+import { collectIds, fetchAll } from './read.js';
 
-export async function runAcademy(ctx: Context, academyIdText: string): Promise<void> {
-  const academyId = parseId(academyIdText, 'academy id');
-  const { client, settings } = await ctx.api();
-  const response = await client.request(operations.academy(academyId));
-  await printOne(ctx.io, settings.format.value, response, academyColumns);
+export interface AcademyOptions {
+  concurrency?: string;
+}
+
+/** Fetches and prints academies; shared with `gymctl academies`. */
+export function printAcademies(ctx: Context, session: ApiSession, ids: readonly number[], shape: Shape, concurrency: number) {
+  return fetchAll(ctx, {
+    ids,
+    shape,
+    format: session.settings.format.value,
+    concurrency,
+    view: academyView,
+    request: (id) => session.client.request(operations.academy(id)),
+    label: 'Fetching academies',
+  });
+}
+
+export async function runAcademy(ctx: Context, idTexts: readonly string[], options: AcademyOptions): Promise<void> {
+  const concurrency = parseConcurrency(options.concurrency);
+  const { ids, shape } = await collectIds(ctx, idTexts, 'academy id');
+  const session = await ctx.api(concurrency);
+  await printAcademies(ctx, session, ids, shape, concurrency);
 }

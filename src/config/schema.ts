@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { MAX_TIMEOUT_MS } from '../api/defaults.js';
 
-export const OUTPUT_FORMATS = ['table', 'json'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** Names safe in a file, a shell and an environment variable. */

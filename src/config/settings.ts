@@ -12,6 +12,7 @@ export const DEFAULT_PROFILE = 'default';
 /** The global options as commander hands them over. */
 export interface GlobalFlags {
   json?: boolean;
+  format?: string;
   baseUrl?: string;
   profile?: string;
   sandbox?: boolean;
@@ -94,6 +95,16 @@ export function parseFormat(text: string, origin: string): OutputFormat {
   throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
 }
 
+/** The format the flags ask for: `--format`, or `--json` (which is `--format json`). */
+export function resolveFormat(flags: GlobalFlags): Setting<OutputFormat> | undefined {
+  const format = flags.format === undefined ? undefined : parseFormat(flags.format, '--format');
+  if (flags.json && format !== undefined && format !== 'json') {
+    throw usageError(`--json and --format ${format} ask for different formats: give one of them`);
+  }
+  if (flags.json) return { value: 'json', source: 'flag', origin: '--json' };
+  return format && { value: format, source: 'flag', origin: '--format' };
+}
+
 export function resolveSettings(
   flags: GlobalFlags,
   env: NodeJS.ProcessEnv,
@@ -110,9 +121,7 @@ export function resolveSettings(
   const timeoutMs: Setting<number> = timeout
     ? { ...timeout, value: parseTimeout(timeout.value, '--timeout') }
     : (fromValue(profile?.timeout, 'config', configOrigin) ?? { value: DEFAULT_TIMEOUT_MS, source: 'default' });
-  const format: Setting<OutputFormat> = flags.json
-    ? { value: 'json', source: 'flag', origin: '--json' }
-    : (fromValue(profile?.format, 'config', configOrigin) ?? { value: 'table', source: 'default' });
+  const format = resolveFormat(flags) ?? fromValue(profile?.format, 'config', configOrigin) ?? { value: 'table', source: 'default' };
   return {
     profile: profileName,
     baseUrl: baseUrl && { ...baseUrl, value: parseBaseUrl(baseUrl.value, baseUrl.origin ?? baseUrl.source) },

@@ -1,5 +1,6 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
 import type { GymApiError } from '../api/errors.js';
+import type { OutputFormat } from '../config/schema.js';
 import { sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
@@ -27,4 +28,9 @@ export function formatErrorJson(error: GymApiError): string {
     },
   });
   return `${line.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+/** Text for people (table format); JSON for scripts (json, ndjson, csv). */
+export function formatError(error: GymApiError, format: OutputFormat): string {
+  return format === 'table' ? formatErrorLine(error) : formatErrorJson(error);
 }

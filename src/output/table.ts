@@ -1,23 +1,14 @@
 /**
  * Tables for people, lines for pipes. On a terminal, records are drawn with
- * cli-table3 and emphasised with chalk; otherwise they are plain
- * tab-separated lines under one header row, with no borders and no colour,
- * as gh does. Every cell is sanitised: it may hold text from the server.
+ * cli-table3 and emphasised with chalk; otherwise they are tab-separated
+ * lines (tsv.ts). Every cell is sanitised: it may hold text from the server.
  */
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { IO } from '../io.js';
-import { sanitizeCell } from './sanitize.js';
+import { cellText, tsvHeader, tsvRow, type Cell, type Column } from './tsv.js';
 
-export type Cell = string | number | boolean | null | undefined;
-
-export interface Column<T> {
-  /** The header of tab-separated output: a field name for scripts. */
-  key: string;
-  /** The header on a terminal. */
-  label: string;
-  value: (record: T) => Cell;
-}
+export type { Cell, Column } from './tsv.js';
 
 const NO_BORDERS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -27,20 +18,15 @@ const NO_BORDERS = {
 
 const ROW_SEPARATORS_OFF = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
-function text(cell: Cell): string {
-  return cell === null || cell === undefined ? '' : sanitizeCell(String(cell));
-}
-
 function tsv<T>(columns: readonly Column<T>[], records: readonly T[]): string {
-  const lines = [columns.map((c) => c.key), ...records.map((r) => columns.map((c) => text(c.value(r))))];
-  return lines.map((cells) => `${cells.join('\t')}\n`).join('');
+  return tsvHeader(columns) + records.map((r) => tsvRow(columns, r)).join('');
 }
 
 function painter(io: IO) {
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
   return {
     label: (s: string) => chalk.bold(s),
-    cell: (cell: Cell) => (cell === null || cell === undefined || cell === '' ? chalk.dim('-') : text(cell)),
+    cell: (cell: Cell) => (cell === null || cell === undefined || cell === '' ? chalk.dim('-') : cellText(cell)),
   };
 }
 

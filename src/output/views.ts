@@ -1,6 +1,8 @@
-/** What the table output shows of each resource, and in which order. */
-import type { Academy, Address, ApiKey, FamilyMember } from '../api/schemas.js';
-import type { Column } from './table.js';
+/** What the table and CSV output show of each resource, and in which order. */
+import * as z from 'zod/mini';
+import { academySchema, apiKeySchema, familyMemberSchema, type Academy, type Address, type ApiKey, type FamilyMember } from '../api/schemas.js';
+import { csvColumns, type CsvColumn } from './csv.js';
+import type { Column } from './tsv.js';
 
 const joined = (parts: ReadonlyArray<string | null | undefined>, separator: string) =>
   parts.filter((part): part is string => typeof part === 'string' && part !== '').join(separator);
@@ -11,7 +13,7 @@ export function formatAddress(address: Address | null | undefined): string {
   return joined([line1, line2, joined([postalCode, city], ' '), state, country], ', ');
 }
 
-export const apiKeyColumns: Column<ApiKey>[] = [
+const apiKeyColumns: Column<ApiKey>[] = [
   { key: 'id', label: 'Key ID', value: (k) => k.id },
   { key: 'name', label: 'Key name', value: (k) => k.name },
   { key: 'academyIds', label: 'Academies', value: (k) => k.academyIds.join(',') },
@@ -20,7 +22,7 @@ export const apiKeyColumns: Column<ApiKey>[] = [
   { key: 'user.email', label: 'Owner email', value: (k) => k.user?.email },
 ];
 
-export const academyColumns: Column<Academy>[] = [
+const academyColumns: Column<Academy>[] = [
   { key: 'id', label: 'ID', value: (a) => a.id },
   { key: 'name', label: 'Name', value: (a) => a.name },
   { key: 'currency', label: 'Currency', value: (a) => a.currency },
@@ -33,10 +35,43 @@ export const academyColumns: Column<Academy>[] = [
   { key: 'createdAt', label: 'Created', value: (a) => a.createdAt },
 ];
 
-export const familyColumns: Column<FamilyMember>[] = [
+const familyColumns: Column<FamilyMember>[] = [
   { key: 'id', label: 'ID', value: (m) => m.id },
   { key: 'firstName', label: 'First name', value: (m) => m.firstName },
   { key: 'lastName', label: 'Last name', value: (m) => m.lastName },
   { key: 'academyId', label: 'Academy', value: (m) => m.academyId },
   { key: 'primaryFamilyMember', label: 'Primary', value: (m) => m.primaryFamilyMember },
 ];
+
+/** The columns of a list of academies (`academies`, `academy` with several ids). */
+const academyListColumns: Column<Academy>[] = [
+  { key: 'id', label: 'ID', value: (a) => a.id },
+  { key: 'name', label: 'Name', value: (a) => a.name },
+  { key: 'city', label: 'City', value: (a) => a.address?.city },
+  { key: 'country', label: 'Country', value: (a) => a.address?.country },
+  { key: 'currency', label: 'Currency', value: (a) => a.currency },
+];
+
+export interface ResourceView<T> {
+  /** The fields of one record shown as a card (or one line in a pipe). */
+  card: readonly Column<T>[];
+  /** The columns of a table of several records. */
+  list: readonly Column<T>[];
+  /** The CSV columns: every field of the schema, flattened, in schema order. */
+  csv: () => readonly CsvColumn[];
+}
+
+const once = <T>(make: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= make());
+};
+
+const view = <T>(schema: z.core.$ZodType, card: Column<T>[], list: Column<T>[]): ResourceView<T> => ({
+  card,
+  list,
+  csv: once(() => csvColumns(schema)),
+});
+
+export const apiKeyView = view<ApiKey>(apiKeySchema, apiKeyColumns, apiKeyColumns);
+export const academyView = view<Academy>(academySchema, academyColumns, academyListColumns);
+export const familyView = view<FamilyMember>(familyMemberSchema, familyColumns, familyColumns);

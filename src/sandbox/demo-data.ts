@@ -3,7 +3,7 @@
  * name it. Two keys (one scoped to four academies, one to none), five
  * academies in five countries and currencies (the fifth outside every key's
  * scope), and families of several sizes, one with a primary member, one
- * empty. Some optional fields are null or absent, as the spec allows.
+ * empty, one whose names hold commas, quotes and a line break. Some optional fields are null or absent, as the spec allows.
  */
 import type { SandboxData } from './data.js';
 
@@ -115,6 +115,10 @@ export const DEMO_DATA: SandboxData = {
     member(532, 4, 'Ines', 'Adeyemi'),
     member(533, 4, 'Jomo', 'Adeyemi'),
     member(534, 3, 'Kemi', 'Adeyemi'),
+    // Names that test quoting: commas, quotes and a line break.
+    member(550, 2, 'Ana, "Nana"', "O'Brien", true),
+    member(551, 2, 'Line\nBreak', 'Smith, Jr.'),
+    member(552, 2, 'Zoë', '"The Hammer" Kowalski'),
     // A family in the academy no demo key is scoped to.
     member(540, 5, 'Lucas', 'Pereira', true),
     member(541, 5, 'Marina', 'Pereira'),
@@ -123,6 +127,7 @@ export const DEMO_DATA: SandboxData = {
     [501, 502, 503],
     [510, 511],
     [530, 531, 532, 533, 534],
+    [550, 551, 552],
     [540, 541],
   ],
 };

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { GymApiError } from '../../src/api/errors.js';
-import { Interrupted } from '../../src/interrupt.js';
+import { Interrupted } from '../../src/failures.js';
 import { createIO } from '../../src/io.js';
 import { promptHidden, readStdin } from '../../src/prompt.js';
 

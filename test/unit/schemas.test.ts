@@ -256,8 +256,9 @@ describe('parseSandboxData', () => {
 
   it('refuses a member in two families', () => {
     const input = data();
-    input.families[3]!.push(501);
-    expect(() => parseSandboxData(input)).toThrow('families[3][2]: member 501 is in more than one family');
+    const last = input.families.length - 1;
+    input.families[last]!.push(501);
+    expect(() => parseSandboxData(input)).toThrow(`families[${last}][${input.families[last]!.length - 1}]: member 501 is in more than one family`);
   });
 
   it('refuses a non-integer family entry', () => {

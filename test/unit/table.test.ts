@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Academy, ApiKey, FamilyMember } from '../../src/api/schemas.js';
 import { createIO, decideColor, type IO } from '../../src/io.js';
 import { renderCard, renderTable, type Column } from '../../src/output/table.js';
-import { academyColumns, apiKeyColumns, familyColumns, formatAddress } from '../../src/output/views.js';
+import { academyView, apiKeyView, familyView, formatAddress } from '../../src/output/views.js';
+
+const academyColumns = academyView.card;
+const apiKeyColumns = apiKeyView.card;
+const familyColumns = familyView.list;
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
 const ESC = '\u001b';

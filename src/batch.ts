@@ -1,0 +1,74 @@
+/**
+ * Runs one request per id with bounded concurrency and hands the results
+ * over in argument order, each as soon as it and everything before it are
+ * done. At most `window` results are held at once, so memory stays flat
+ * however many ids there are. Failures are reported the moment they
+ * happen; the first failure in argument order is returned.
+ */
+import { GymApiError } from './api/errors.js';
+
+export interface BatchOptions<R> {
+  ids: readonly number[];
+  concurrency: number;
+  request: (id: number) => Promise<R>;
+  /** Each success, in argument order. */
+  onResult: (result: R, id: number) => void;
+  /** Each failure, when it happens. */
+  onError: (error: GymApiError, id: number) => void;
+}
+
+type Settled<R> = { ok: true; value: R } | { ok: false; error: GymApiError };
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+export async function runBatch<R>(options: BatchOptions<R>): Promise<GymApiError | undefined> {
+  const { ids, concurrency, request } = options;
+  const window = Math.max(concurrency * 4, 16);
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = async () => {
+    while (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+  };
+  const release = () => {
+    active--;
+    waiting.shift()?.();
+  };
+  const start = async (id: number): Promise<Settled<R>> => {
+    await acquire();
+    try {
+      return { ok: true, value: await request(id) };
+    } catch (caught) {
+      const error =
+        caught instanceof GymApiError
+          ? caught
+          : new GymApiError('internal', `unexpected error: ${caught instanceof Error ? caught.message : String(caught)}`, { id, cause: caught });
+      options.onError(error, id);
+      return { ok: false, error };
+    } finally {
+      release();
+    }
+  };
+
+  const pending: Array<Promise<Settled<R>>> = [];
+  let next = 0;
+  while (next < ids.length && pending.length < window) pending.push(start(ids[next++]!));
+  let firstFailure: GymApiError | undefined;
+  for (const id of ids) {
+    const settled = await pending.shift()!;
+    if (next < ids.length) pending.push(start(ids[next++]!));
+    if (settled.ok) options.onResult(settled.value, id);
+    else firstFailure ??= settled.error;
+  }
+  return firstFailure;
+}
+
+export function parseConcurrency(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_CONCURRENCY;
+  const value = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1 && value <= MAX_CONCURRENCY)) {
+    throw new GymApiError('usage', `invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return value;
+}

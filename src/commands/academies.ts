@@ -1,0 +1,11 @@
+/** `gymctl academies`: every academy the key is scoped to (GET /me, then each academy in order). */
+import { parseConcurrency } from '../batch.js';
+import type { Context } from '../context.js';
+import { printAcademies, type AcademyOptions } from './academy.js';
+
+export async function runAcademies(ctx: Context, options: AcademyOptions): Promise<void> {
+  const concurrency = parseConcurrency(options.concurrency);
+  const session = await ctx.api(concurrency);
+  const me = await session.client.getMe();
+  await printAcademies(ctx, session, me.academyIds, 'many', concurrency);
+}

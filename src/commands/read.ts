@@ -1,0 +1,79 @@
+/**
+ * What the read commands share: collecting ids (arguments and `-` for
+ * stdin), and fetching a batch of them into the chosen output format.
+ */
+import { parseId, parseIdList } from '../api/ids.js';
+import { usageError } from '../api/errors.js';
+import type { ApiResponse } from '../api/transport.js';
+import { runBatch } from '../batch.js';
+import type { Context } from '../context.js';
+import { AlreadyReported } from '../failures.js';
+import { createEmitter, type EmitOptions, type Shape } from '../output/emit.js';
+import { formatError } from '../output/errors.js';
+import { createProgress } from '../output/progress.js';
+import type { ResourceView } from '../output/views.js';
+import { readStdin } from '../prompt.js';
+import type { OutputFormat } from '../config/schema.js';
+
+/** Room for millions of ids on stdin; they are all read and checked before anything is sent. */
+const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;
+
+export interface IdList {
+  ids: number[];
+  /** Several ids or `-`: the output is a list even when it holds one record. */
+  shape: Shape;
+}
+
+export async function collectIds(ctx: Context, texts: readonly string[], what: string): Promise<IdList> {
+  if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
+  const fromArguments = texts.map((text) => (text === '-' ? undefined : parseId(text, what)));
+  const ids: number[] = [];
+  for (const id of fromArguments) {
+    if (id !== undefined) ids.push(id);
+    else ids.push(...parseIdList(await readStdin(ctx.io, MAX_ID_INPUT_BYTES, 'a list of ids'), what));
+  }
+  return { ids, shape: texts.length > 1 || texts.includes('-') ? 'many' : 'one' };
+}
+
+export interface FetchAllOptions<T> {
+  ids: readonly number[];
+  shape: Shape;
+  format: OutputFormat;
+  concurrency: number;
+  view: ResourceView<T>;
+  request: (id: number) => Promise<ApiResponse<T>>;
+  /** Names the items on the progress line. */
+  label: string;
+  emit?: EmitOptions;
+}
+
+/**
+ * Fetches every id and prints each result in argument order as soon as it
+ * can. Failures go to stderr as they happen; successes are still printed;
+ * the command then fails with the first failure's kind, in argument order.
+ */
+export async function fetchAll<T>(ctx: Context, options: FetchAllOptions<T>): Promise<void> {
+  const { io } = ctx;
+  const emitter = await createEmitter(io, options.format, options.view, options.shape, options.emit);
+  const progress = createProgress(io, options.ids.length, options.format, options.label);
+  let firstFailure;
+  try {
+    firstFailure = await runBatch({
+      ids: options.ids,
+      concurrency: options.concurrency,
+      request: options.request,
+      onResult: (response) => {
+        emitter.write({ data: response.data, raw: response.rawData });
+        progress.tick();
+      },
+      onError: (error) => {
+        progress.above(() => io.err(formatError(error, options.format)));
+        progress.tick();
+      },
+    });
+  } finally {
+    progress.done();
+  }
+  emitter.end(firstFailure !== undefined);
+  if (firstFailure) throw new AlreadyReported(firstFailure.kind);
+}

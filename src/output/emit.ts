@@ -1,0 +1,93 @@
+/**
+ * Writes a command's records to stdout in the chosen format, one at a time
+ * as they arrive, so a batch of any size streams in bounded memory (except
+ * a table on a terminal, which needs every row to size its columns).
+ *
+ * Nothing is written before the first record: when every request of a
+ * command fails, stdout stays empty. An empty but successful result still
+ * gets its frame (`[]`, a CSV or tab-separated header, an empty table).
+ */
+import { formatJson } from '../api/raw-json.js';
+import type { OutputFormat } from '../config/schema.js';
+import type { IO } from '../io.js';
+import { csvHeader, csvRow } from './csv.js';
+import { tsvHeader, tsvRow } from './tsv.js';
+import type { ResourceView } from './views.js';
+
+/** A record: its validated data, and its JSON text exactly as the server sent it. */
+export interface OutputItem<T> {
+  data: T;
+  raw: string;
+}
+
+export interface Emitter<T> {
+  write(item: OutputItem<T>): void;
+  /** Closes the output; `failed` when the command failed, so an empty result gets no frame. */
+  end(failed: boolean): void;
+}
+
+/** `one`: a single record (or one JSON value); `many`: a list of records. */
+export type Shape = 'one' | 'many';
+
+export interface EmitOptions {
+  /** On a terminal, said instead of an empty table. */
+  emptyMessage?: string;
+}
+
+/** One JSON value as received: 2-space indent, one trailing newline. */
+export const jsonValue = (raw: string) => `${formatJson(raw, 2)}\n`;
+
+/** Indents formatted JSON one level, for an element of a top-level array. */
+const indented = (raw: string) => `  ${formatJson(raw, 2).replace(/\n/g, '\n  ')}`;
+
+export async function createEmitter<T>(
+  io: IO,
+  format: OutputFormat,
+  view: ResourceView<T>,
+  shape: Shape,
+  options: EmitOptions = {},
+): Promise<Emitter<T>> {
+  let count = 0;
+  const framed = (header: () => string, row: (item: OutputItem<T>) => string): Emitter<T> => ({
+    write(item) {
+      io.out((count++ === 0 ? header() : '') + row(item));
+    },
+    end(failed) {
+      if (count === 0 && !failed) io.out(header());
+    },
+  });
+
+  if (format === 'ndjson') return framed(() => '', (item) => `${formatJson(item.raw, 0)}\n`);
+  if (format === 'csv') {
+    const columns = view.csv();
+    return framed(() => csvHeader(columns), (item) => csvRow(columns, item.data));
+  }
+  if (format === 'json') {
+    if (shape === 'one') return framed(() => '', (item) => jsonValue(item.raw));
+    return {
+      write(item) {
+        io.out(`${count++ === 0 ? '[\n' : ',\n'}${indented(item.raw)}`);
+      },
+      end(failed) {
+        if (count > 0) io.out('\n]\n');
+        else if (!failed) io.out('[]\n');
+      },
+    };
+  }
+  const columns = shape === 'one' ? view.card : view.list;
+  if (!io.stdoutIsTTY) return framed(() => tsvHeader(columns), (item) => tsvRow(columns, item.data));
+
+  const { renderCard, renderTable } = await import('./table.js');
+  if (shape === 'one') return framed(() => '', (item) => renderCard(io, columns, item.data));
+  const rows: T[] = [];
+  return {
+    write(item) {
+      rows.push(item.data);
+    },
+    end(failed) {
+      if (rows.length === 0 && failed) return;
+      if (rows.length === 0 && options.emptyMessage) io.out(`${options.emptyMessage}\n`);
+      else io.out(renderTable(io, columns, rows));
+    },
+  };
+}

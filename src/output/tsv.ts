@@ -1,0 +1,24 @@
+/**
+ * Tables in a pipe: tab-separated lines under one header row of field
+ * names, no borders, no colour, as gh does. Cells are sanitised (they may
+ * hold text from the server), with tabs and line breaks turned to spaces.
+ */
+import { sanitizeCell } from './sanitize.js';
+
+export type Cell = string | number | boolean | null | undefined;
+
+export interface Column<T> {
+  /** The header of tab-separated output: a field name for scripts. */
+  key: string;
+  /** The header on a terminal. */
+  label: string;
+  value: (record: T) => Cell;
+}
+
+export function cellText(cell: Cell): string {
+  return cell === null || cell === undefined ? '' : sanitizeCell(String(cell));
+}
+
+export const tsvHeader = <T>(columns: readonly Column<T>[]) => `${columns.map((c) => c.key).join('\t')}\n`;
+
+export const tsvRow = <T>(columns: readonly Column<T>[], record: T) => `${columns.map((c) => cellText(c.value(record))).join('\t')}\n`;

@@ -1,0 +1,320 @@
+/**
+ * gymctl in scripts: batches, ids on stdin, every output format, partial
+ * failure, pipes that close early, and `academies`. The built binary against
+ * the sandbox (or a small scripted server) on loopback.
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, cleanEnv, runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+
+let sandbox: Sandbox;
+let requests: string[] = [];
+let config: { dir: string; remove: () => void };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ log: (line) => requests.push(line) });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  requests = [];
+  config = tempConfigDir();
+});
+afterEach(() => config.remove());
+
+const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: key });
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, { ...options, env: { ...env(), ...options.env } });
+const academy = (id: number) => DEMO_DATA.academies.find((a) => a.id === id)!;
+const family = (ids: number[]) => DEMO_DATA.members.filter((m) => ids.includes(m.id));
+
+/** Runs a bash pipeline with gymctl as `$GYMCTL`; prints gymctl's exit status last on stderr. */
+function pipeline(script: string): Promise<{ stdout: string; stderr: string; gymctlStatus: number }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `${script}; echo "status=\${PIPESTATUS[0]}" >&2`], {
+      env: { ...cleanEnv(config.dir, env()), GYMCTL: `${process.execPath} ${BIN}` },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', () => {
+      const match = /status=(\d+)\n$/.exec(stderr);
+      resolve({ stdout, stderr: stderr.replace(/status=\d+\n$/, ''), gymctlStatus: Number(match?.[1]) });
+    });
+  });
+}
+
+/** A small RFC 4180 reader, to check what a spreadsheet would read. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    } else field += c;
+  }
+  expect(field, 'every record ends with CRLF').toBe('');
+  return rows;
+}
+
+describe('batches of ids', () => {
+  it('several ids print in argument order: a tab-separated table, a JSON array, ndjson lines', async () => {
+    const table = await gymctl(['academy', '3', '1', '2']);
+    expect(table.stdout).toBe(
+      'id\tname\tcity\tcountry\tcurrency\n3\tShoreditch Martial Arts\tLondon\tGB\tGBP\n1\tAlfama Jiu-Jitsu\tLisboa\tPT\tEUR\n2\tEastside Grappling Club\tAustin\tUS\tUSD\n',
+    );
+    const json = await gymctl(['academy', '3', '1', '2', '--json']);
+    expect(json.stdout).toBe(`${JSON.stringify([academy(3), academy(1), academy(2)], null, 2)}\n`);
+    const ndjson = await gymctl(['academy', '3', '1', '--format', 'ndjson']);
+    expect(ndjson.stdout).toBe(`${JSON.stringify(academy(3))}\n${JSON.stringify(academy(1))}\n`);
+  });
+
+  it('one id gives the object; - gives an array even for one id', async () => {
+    expect(JSON.parse((await gymctl(['academy', '2', '--json'])).stdout)).toEqual(academy(2));
+    expect(JSON.parse((await gymctl(['academy', '-', '--json'], { stdin: '2\n' })).stdout)).toEqual([academy(2)]);
+  });
+
+  it('- reads ids from stdin: any white space, blank lines and # comments skipped, mixed with arguments', async () => {
+    const result = await gymctl(['academy', '4', '-', '1', '--format', 'ndjson'], { stdin: '# academies to check\n2 3\n\n\t1   # Lisbon\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual([4, 2, 3, 1, 1]);
+  });
+
+  it('an invalid id on stdin or in the arguments exits 2 before any request', async () => {
+    for (const [args, stdin] of [
+      [['academy', '-'], '1\n2\nthree\n'],
+      [['academy', '1', '-'], '0x2\n'],
+      [['academy', '1', 'abc', '2'], ''],
+      [['academy', '-', '-'], '1\n'],
+    ] as const) {
+      const result = await gymctl([...args], { stdin });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+    }
+    expect(requests).toEqual([]);
+  });
+
+  it('1,000 ids through stdin stream out as 1,000 ndjson lines, in order', async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => (i % 4) + 1);
+    const result = await gymctl(['academy', '-', '--format', 'ndjson'], { stdin: ids.join('\n') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1000);
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual(ids);
+    expect(lines[0]).toBe(JSON.stringify(academy(1)));
+  });
+
+  it('the same input gives the same bytes', async () => {
+    const args = ['academy', '-', '--format', 'csv'];
+    const stdin = '4 3 2 1 2 3 4\n';
+    const [a, b] = await Promise.all([gymctl(args, { stdin }), gymctl(args, { stdin })]);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout.length).toBeGreaterThan(0);
+  });
+
+  it('--concurrency must be a whole number from 1 to 64', async () => {
+    for (const bad of ['0', '65', 'lots']) {
+      const result = await gymctl(['academy', '1', '--concurrency', bad]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/invalid --concurrency/);
+    }
+  });
+});
+
+describe('batches against a scripted server', () => {
+  let server: http.Server;
+  let url: string;
+  let active = 0;
+  let peak = 0;
+  let connections = 0;
+  let handler: (id: number, response: http.ServerResponse) => void;
+  const body = (id: number) => JSON.stringify({ data: { ...academy(1), id } });
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      const id = Number(/\/academies\/(\d+)/.exec(request.url ?? '')?.[1]);
+      peak = Math.max(peak, ++active);
+      response.on('close', () => active--);
+      handler(id, response);
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  beforeEach(() => {
+    peak = 0;
+    connections = 0;
+  });
+  const scripted = (args: string[], options: RunOptions = {}) =>
+    gymctl(args, { ...options, env: { GYMCTL_BASE_URL: url, ...options.env } });
+
+  it('runs --concurrency requests at once over that many kept-alive connections', async () => {
+    handler = (id, response) => setTimeout(() => response.end(body(id)), 20);
+    const ids = Array.from({ length: 40 }, (_, i) => i + 1);
+    const result = await scripted(['academy', '-', '--format', 'ndjson', '--concurrency', '4'], { stdin: ids.join(' ') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual(ids);
+    expect(peak).toBe(4);
+    expect(connections).toBeLessThanOrEqual(4);
+  });
+
+  it('partial failure: successes printed, each failure on stderr naming its id, exit code of the first in argument order', async () => {
+    // 11 fails late with a 503; 12 fails at once with a 404.
+    handler = (id, response) => {
+      if (id === 11) setTimeout(() => response.writeHead(503).end(JSON.stringify({ message: 'down', correlationId: 'c-11' })), 200);
+      else if (id === 12) response.writeHead(404).end(JSON.stringify({ message: 'Resource not found', correlationId: 'c-12' }));
+      else response.end(body(id));
+    };
+    const text = await scripted(['academy', '10', '11', '12', '13']);
+    expect(text.code).toBe(5);
+    expect(text.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['id', '10', '13']);
+    expect(text.stderr).toBe(
+      'gymctl: academy 12: Resource not found (HTTP 404, correlation ID c-12)\ngymctl: academy 11: the server is unavailable (down) (HTTP 503, correlation ID c-11)\n',
+    );
+
+    for (const format of ['json', 'ndjson', 'csv']) {
+      const result = await scripted(['academy', '10', '11', '12', '13', '--format', format]);
+      expect(result.code).toBe(5);
+      const errors = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line).error);
+      expect(errors).toEqual([
+        { message: 'academy 12: Resource not found', correlationId: 'c-12', status: 404, kind: 'not_found', id: 12 },
+        { message: 'academy 11: the server is unavailable (down)', correlationId: 'c-11', status: 503, kind: 'unavailable', id: 11 },
+      ]);
+      expect(result.stdout).toMatch(/"id": ?10[\s\S]*"id": ?13|^10,[\s\S]*\r\n13,/m);
+    }
+  });
+
+  it('when every id fails, stdout stays empty', async () => {
+    handler = (_id, response) => response.writeHead(404).end(JSON.stringify({ message: 'Resource not found', correlationId: 'x' }));
+    for (const format of ['json', 'csv', 'table']) {
+      const result = await scripted(['academy', '1', '2', '--format', format]);
+      expect(result.code).toBe(3);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('csv columns do not depend on which fields the first row has', async () => {
+    handler = (id, response) =>
+      response.end(id === 1 ? JSON.stringify({ data: { id: 1, name: 'Bare' } }) : body(id));
+    const result = await scripted(['academy', '1', '2', '--format', 'csv']);
+    const rows = parseCsv(result.stdout);
+    expect(rows[0]).toHaveLength(16);
+    expect(rows[0]!.slice(5, 8)).toEqual(['address.line1', 'address.line2', 'address.city']);
+    expect(rows[1]).toEqual(['1', 'Bare', ...Array(14).fill('')]);
+    expect(rows[2]![7]).toBe('Lisboa');
+  });
+});
+
+describe('formats of the other commands', () => {
+  it('family in ndjson is one member a line', async () => {
+    const result = await gymctl(['family', '530', '--format', 'ndjson']);
+    expect(result.stdout).toBe(family([531, 532, 533, 534]).map((m) => `${JSON.stringify(m)}\n`).join(''));
+  });
+
+  it('csv quotes names with commas, quotes and line breaks as RFC 4180 says', async () => {
+    const result = await gymctl(['family', '552', '--format', 'csv']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"Ana, ""Nana"""');
+    expect(result.stdout).toContain('"Line\nBreak","Smith, Jr."');
+    const rows = parseCsv(result.stdout);
+    expect(rows[0]).toEqual(['id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember']);
+    expect(rows.slice(1).map((r) => [r[0], r[2], r[3], r[6]])).toEqual(
+      family([550, 551]).map((m) => [String(m.id), m.firstName, m.lastName, String(m.primaryFamilyMember)]),
+    );
+  });
+
+  it('whoami in csv flattens the owner and joins the academy ids', async () => {
+    const result = await gymctl(['whoami', '--format', 'csv']);
+    expect(result.stdout).toBe('id,name,academyIds,user.id,user.name,user.email\r\n101,Front desk (demo),1;2;3;4,9001,Rita Moreira,rita.moreira@example.com\r\n');
+  });
+
+  it('--format is checked, and --json with another --format is refused', async () => {
+    expect((await gymctl(['whoami', '--format', 'yaml'])).code).toBe(2);
+    expect((await gymctl(['whoami', '--json', '--format', 'csv'])).code).toBe(2);
+    expect(requests).toEqual([]);
+  });
+
+  it('the format can be stored in the profile, and a flag overrides it', async () => {
+    expect((await gymctl(['config', 'set', 'format', 'ndjson'])).code).toBe(0);
+    expect((await gymctl(['academy', '1', '2'])).stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect((await gymctl(['academy', '1', '--format', 'table'])).stdout).toMatch(/^id\tname\t/);
+  });
+});
+
+describe('academies', () => {
+  it('prints every academy of the key, in the order of academyIds', async () => {
+    const table = await gymctl(['academies']);
+    expect(table.stdout.trimEnd().split('\n').map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual([
+      'id name',
+      '1 Alfama Jiu-Jitsu',
+      '2 Eastside Grappling Club',
+      '3 Shoreditch Martial Arts',
+      '4 Shibuya Judo Dojo',
+    ]);
+    const json = await gymctl(['academies', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([1, 2, 3, 4].map(academy));
+    expect(requests.filter((line) => line.startsWith('GET /me'))).toHaveLength(2);
+  });
+
+  it('an empty scope is an empty table, [] in JSON, and exit 0', async () => {
+    const noScope = { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } };
+    expect(await gymctl(['academies'], noScope)).toMatchObject({ code: 0, stdout: 'id\tname\tcity\tcountry\tcurrency\n' });
+    expect(await gymctl(['academies', '--json'], noScope)).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(await gymctl(['academies', '--format', 'ndjson'], noScope)).toMatchObject({ code: 0, stdout: '' });
+    expect(await gymctl(['academies', '--format', 'csv'], noScope)).toMatchObject({ code: 0 });
+    const tty = await gymctl(['academies', '--no-color'], { env: { ...noScope.env, GYMCTL_FORCE_TTY: '1' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/│ ID │ Name │ City │ Country │ Currency │/);
+  });
+
+  it('a refused key fails at GET /me with exit 4', async () => {
+    const result = await gymctl(['academies'], { env: { GYMCTL_API_KEY: 'nope_nope_nope' } });
+    expect(result).toMatchObject({ code: 4, stdout: '' });
+  });
+});
+
+describe('progress on a terminal', () => {
+  it('a batch longer than a screen shows done/total on stderr, erased at the end', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) => (i % 4) + 1).join(' ');
+    const tty = await gymctl(['academy', '-', '--no-color'], { stdin: ids, env: { GYMCTL_FORCE_TTY: '1' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/^\rFetching academies \d+\/60/);
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+  });
+
+  it('never when stderr is not a terminal, nor for a short batch', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) => (i % 4) + 1).join(' ');
+    expect((await gymctl(['academy', '-'], { stdin: ids })).stderr).toBe('');
+    expect((await gymctl(['academy', '1', '2'], { env: { GYMCTL_FORCE_TTY: '1' } })).stderr).toBe('');
+  });
+});
+
+describe('pipes that close early', () => {
+  it('family … --format ndjson | head -1 ends quietly with exit 0', async () => {
+    const result = await pipeline('$GYMCTL family 530 --format ndjson | head -1');
+    expect(JSON.parse(result.stdout).id).toBe(531);
+    expect(result.stderr).toBe('');
+    expect(result.gymctlStatus).toBe(0);
+  });
+
+  it('a 1,000-id batch into head -1 stops early, quietly, with exit 0', async () => {
+    const result = await pipeline('seq 1000 | sed "s/.*/2/" | $GYMCTL academy - --format ndjson | head -1');
+    expect(JSON.parse(result.stdout).id).toBe(2);
+    expect(result.stderr).toBe('');
+    expect(result.gymctlStatus).toBe(0);
+    expect(requests.length).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { academySchema, apiKeySchema, familyMemberSchema } from '../../src/api/schemas.js';
+import { csvColumns, csvField, csvHeader, csvRow } from '../../src/output/csv.js';
+
+describe('csvField (RFC 4180)', () => {
+  it('leaves plain text alone and quotes commas, quotes and line breaks', () => {
+    expect(csvField('plain text')).toBe('plain text');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('cr\rhere')).toBe('"cr\rhere"');
+    expect(csvField('')).toBe('');
+  });
+});
+
+describe('csvColumns', () => {
+  it('flattens nested objects to dotted names in schema order', () => {
+    expect(csvColumns(academySchema).map((c) => c.name)).toEqual([
+      'id', 'name', 'currency', 'email', 'phone',
+      'address.line1', 'address.line2', 'address.city', 'address.state', 'address.postalCode', 'address.country',
+      'coordinates.lat', 'coordinates.lng', 'franchiseId', 'logoUrl', 'createdAt',
+    ]);
+    expect(csvColumns(familyMemberSchema).map((c) => c.name)).toEqual([
+      'id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember',
+    ]);
+    expect(csvColumns(apiKeySchema).map((c) => c.name)).toEqual(['id', 'name', 'academyIds', 'user.id', 'user.name', 'user.email']);
+  });
+});
+
+describe('csvRow', () => {
+  const columns = csvColumns(academySchema);
+  it('gives every column a field, empty where the record has nothing, whatever the record holds', () => {
+    const row = csvRow(columns, { id: 3, name: 'No address', address: null, extra: 'dropped' });
+    expect(row).toBe(`3,No address${','.repeat(columns.length - 2)}\r\n`);
+    expect(csvHeader(columns).split(',')).toHaveLength(columns.length);
+  });
+  it('writes numbers, booleans and lists as text', () => {
+    const keyColumns = csvColumns(apiKeySchema);
+    expect(csvRow(keyColumns, { id: 1, name: 'k', academyIds: [1, 2, 3], user: { id: 9, name: 'A, B', email: null } })).toBe(
+      '1,k,1;2;3,9,"A, B",\r\n',
+    );
+  });
+});
