@@ -4,7 +4,7 @@
  */
 import { CommanderError } from 'commander';
 import { GymApiError, usageError, type ErrorKind } from './api/errors.js';
-import type { GlobalFlags } from './config/settings.js';
+import { isDebug, type GlobalFlags } from './config/settings.js';
 import { Context } from './context.js';
 import { AlreadyReported, Interrupted } from './failures.js';
 import { createIO } from './io.js';
@@ -36,8 +36,15 @@ function toGymError(error: unknown): GymApiError | number {
   return new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
 }
 
+/** An unexpected error: one line, and the stack only when asked for. */
+export function describeUnexpected(failure: GymApiError, debug: boolean): { error: GymApiError; stack?: string } {
+  if (failure.kind !== 'internal' || !(failure.cause instanceof Error) || failure.cause instanceof GymApiError) return { error: failure };
+  if (debug) return { error: failure, stack: failure.cause.stack };
+  return { error: new GymApiError('internal', `${failure.message} (run with --debug for details)`) };
+}
+
 function scanFormatFlags(argv: readonly string[]): GlobalFlags {
-  const flags: GlobalFlags = { json: argv.includes('--json') };
+  const flags: GlobalFlags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   argv.forEach((arg, i) => {
     if (arg === '--format') flags.format = argv[i + 1];
     else if (arg.startsWith('--format=')) flags.format = arg.slice('--format='.length);
@@ -67,7 +74,9 @@ export async function main(argv: string[]): Promise<void> {
     if (typeof failure === 'number') {
       exitCode = failure;
     } else {
-      io.err(formatError(failure, ctx.format));
+      const { error: shown, stack } = describeUnexpected(failure, isDebug(ctx.flags, env));
+      io.err(formatError(shown, ctx.format));
+      if (stack) io.err(`${stack}\n`);
       exitCode = EXIT_CODES[failure.kind];
     }
   } finally {

@@ -8,6 +8,7 @@ import { GymApiError, usageError } from './api/errors.js';
 import type { ConfigStore } from './config/store.js';
 import type { OutputFormat } from './config/schema.js';
 import {
+  isInsecureBaseUrl,
   resolveFormat,
   resolveProfileName,
   resolveSettings,
@@ -32,6 +33,7 @@ export class Context {
   #store: ConfigStore | undefined;
   #settings: ResolvedSettings | undefined;
   #disposers: Array<() => Promise<void>> = [];
+  readonly #interrupt = new AbortController();
 
   constructor(io: IO, env: NodeJS.ProcessEnv) {
     this.io = io;
@@ -63,7 +65,7 @@ export class Context {
   async store(): Promise<ConfigStore> {
     if (!this.#store) {
       const { ConfigStore, configDir } = await import('./config/store.js');
-      this.#store = new ConfigStore(configDir(this.env));
+      this.#store = new ConfigStore(configDir(this.env), { warn: (message) => this.io.err(`gymctl: ${message}\n`) });
     }
     return this.#store;
   }
@@ -77,12 +79,41 @@ export class Context {
     return this.#settings;
   }
 
-  /** A client for one base URL and key; closed when the command ends. */
-  async createClient(baseUrl: string, apiKey: string, timeoutMs: number, maxConnections?: number): Promise<GymClient> {
+  /**
+   * A client for one base URL and key; closed when the command ends. Ctrl-C
+   * aborts its requests and ends gymctl with exit code 130.
+   */
+  async createClient(baseUrl: string, apiKey: string, maxConnections?: number): Promise<GymClient> {
+    const settings = await this.settings();
+    if (isInsecureBaseUrl(baseUrl)) this.io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
     const { createClient } = await import('./api/client.js');
-    const client = createClient({ baseUrl, apiKey, timeoutMs, maxConnections, userAgent: `gymctl/${VERSION}` });
+    const client = createClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: settings.timeoutMs.value,
+      retries: settings.retries.value,
+      maxConnections,
+      userAgent: `gymctl/${VERSION}`,
+      signal: this.#interrupt.signal,
+      ...(settings.debug ? { debug: (line: string) => this.io.err(`debug: ${line}\n`) } : {}),
+    });
+    this.#onInterrupt();
     this.onDispose(() => client.close());
     return client;
+  }
+
+  #interruptHandler: (() => void) | undefined;
+
+  #onInterrupt(): void {
+    if (this.#interruptHandler) return;
+    this.#interruptHandler = () => {
+      this.#interrupt.abort();
+      process.exit(130);
+    };
+    process.once('SIGINT', this.#interruptHandler);
+    this.onDispose(async () => {
+      if (this.#interruptHandler) process.off('SIGINT', this.#interruptHandler);
+    });
   }
 
   /**
@@ -116,7 +147,7 @@ export class Context {
         `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
       );
     }
-    const client = await this.createClient(baseUrl.value, apiKey.value, settings.timeoutMs.value, maxConnections);
+    const client = await this.createClient(baseUrl.value, apiKey.value, maxConnections);
     return { client, settings, baseUrl, apiKey };
   }
 

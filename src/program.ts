@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { GlobalFlags } from './config/settings.js';
 import type { Context } from './context.js';
+import { FAULTS } from './sandbox/faults.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(ctx: Context): Command {
@@ -17,6 +18,9 @@ export function buildProgram(ctx: Context): Command {
     .option('--profile <name>', 'stored profile to use (env GYMCTL_PROFILE; default "default")')
     .option('--sandbox', 'run against an in-process sandbox API with the demo key')
     .option('--timeout <ms>', 'time limit of each request in milliseconds (default 30000)')
+    .option('--retries <n>', 'retries of 429, 502, 503, 504 and dropped connections, 0 to 10 (default 2)')
+    .option('--allow-http', 'allow a plain http base URL that is not loopback (the key is sent in clear)')
+    .option('--debug', 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)')
     .option('--no-color', 'no colour in tables (also NO_COLOR=1)')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
@@ -73,7 +77,7 @@ export function buildProgram(ctx: Context): Command {
     .description("forget the profile's stored API key (other settings stay)")
     .action(async () => (await import('./commands/auth.js')).runLogout(ctx));
 
-  const config = program.command('config').description('read and change settings of the profile (base-url, format, timeout)');
+  const config = program.command('config').description('read and change settings of the profile (base-url, format, timeout, retries)');
   const configCommands = () => import('./commands/config.js');
   config
     .command('list')
@@ -82,18 +86,18 @@ export function buildProgram(ctx: Context): Command {
   config
     .command('get')
     .description('print one setting')
-    .argument('<key>', 'base-url, format or timeout')
+    .argument('<key>', 'base-url, format, timeout or retries')
     .action(async (key: string) => (await configCommands()).runConfigGet(ctx, key));
   config
     .command('set')
     .description('change one setting')
-    .argument('<key>', 'base-url, format or timeout')
+    .argument('<key>', 'base-url, format, timeout or retries')
     .argument('<value>', 'the new value')
     .action(async (key: string, value: string) => (await configCommands()).runConfigSet(ctx, key, value));
   config
     .command('unset')
     .description('remove one setting, so its default applies')
-    .argument('<key>', 'base-url, format or timeout')
+    .argument('<key>', 'base-url, format, timeout or retries')
     .action(async (key: string) => (await configCommands()).runConfigUnset(ctx, key));
   config
     .command('path')
@@ -106,7 +110,13 @@ export function buildProgram(ctx: Context): Command {
     .option('--port <n>', 'port to listen on, 0 for any free one (default 4010)')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--data <file>', 'serve this JSON file of keys, academies, members and families instead of the demo data')
-    .action(async (options: { port?: string; host?: string; data?: string }) =>
+    .option(
+      '--fault <spec>',
+      `misbehave, for testing: KIND[=VALUE][*TIMES], KIND one of ${Object.keys(FAULTS).join(', ')} (repeatable)`,
+      (spec: string, previous: string[]) => [...previous, spec],
+      [] as string[],
+    )
+    .action(async (options: { port?: string; host?: string; data?: string; fault?: string[] }) =>
       (await import('./commands/sandbox.js')).runSandbox(ctx, options),
     );
 

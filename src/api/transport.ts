@@ -1,14 +1,22 @@
 /**
  * The HTTP transport: the only module that talks to the network. It sends
- * one GET through Node's fetch with an undici Agent as the dispatcher (a
- * keep-alive connection pool with connect, header and body time limits),
+ * one GET through Node's fetch with an undici EnvHttpProxyAgent as the
+ * dispatcher (a keep-alive connection pool with connect, header and body
+ * time limits, through the proxy the environment names, if any),
  * does not follow redirects, reads the body under a size cap, parses it and
  * validates it against the operation's schema. Every failure leaves as a
  * GymApiError.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import * as z from 'zod/mini';
-import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './defaults.js';
+import {
+  API_KEY_FORM,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+} from './defaults.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from './errors.js';
 import { rawMember } from './raw-json.js';
 import { errorBodySchema } from './schemas.js';
@@ -32,6 +40,16 @@ export interface TransportOptions {
   maxConnections?: number;
   /** The fetch to call; by default Node's global fetch. */
   fetch?: FetchLike;
+  /** Retries of 429, 502, 503, 504 and dropped or refused connections (default 2). */
+  retries?: number;
+  /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
+  retryBaseDelayMs?: number;
+  /** The longest Retry-After gymctl waits; a longer one fails at once (default 20 s). */
+  maxRetryAfterMs?: number;
+  /** Called with one line per step of each request, for --debug. The key is never in it. */
+  debug?: (line: string) => void;
+  /** Aborts every request of this transport (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 /** A request the client can make: where, what it returns, what it is about. */
@@ -63,6 +81,64 @@ export function joinUrl(baseUrl: string | URL, path: string): string {
   return base.origin + base.pathname.replace(/\/+$/, '') + path;
 }
 
+/** What a failed attempt says about retrying it. */
+interface RetryInfo {
+  retryAfterMs?: number;
+}
+
+/** Failures worth another attempt, with what the server said about waiting. */
+const RETRYABLE = new WeakMap<GymApiError, RetryInfo>();
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Certificate errors that a missing CA explains. */
+const TLS_TRUST_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** Retry-After as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const describeWait = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+
+function withMessage(error: GymApiError, message: string): GymApiError {
+  return new GymApiError(error.kind, message, { status: error.status, correlationId: error.correlationId, id: error.id, cause: error });
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Header names whose values are secrets: shown as [redacted] in traces. */
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
+}
+
 const MESSAGE_LIMIT = 300;
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
 
@@ -81,9 +157,11 @@ export class Transport {
     this.#options = options;
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#ownsDispatcher = options.dispatcher === undefined;
+    // EnvHttpProxyAgent is undici's Agent that honours HTTP_PROXY, HTTPS_PROXY
+    // and NO_PROXY (Node's own fetch ignores them).
     this.#dispatcher =
       options.dispatcher ??
-      new Agent({
+      new EnvHttpProxyAgent({
         connect: { timeout },
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -92,7 +170,43 @@ export class Transport {
     this.#fetch = options.fetch ?? (globalThis.fetch as FetchLike);
   }
 
+  /**
+   * Sends the operation, retrying what is worth retrying: 429, 502, 503,
+   * 504 and dropped or refused connections (a GET changes nothing, so a
+   * retry is safe). Waits back off exponentially with jitter, or as long as
+   * Retry-After says, up to a bound; a longer Retry-After fails at once.
+   */
   async get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
+    const retries = this.#options.retries ?? DEFAULT_RETRIES;
+    const signals = [signal, this.#options.signal].filter((s): s is AbortSignal => s !== undefined);
+    const combined = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#attempt(operation, combined, attempt);
+      } catch (error) {
+        const retry = error instanceof GymApiError ? RETRYABLE.get(error) : undefined;
+        if (!retry || !(error instanceof GymApiError) || combined?.aborted) throw error;
+        const maxWait = this.#options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+        if (retry.retryAfterMs !== undefined && retry.retryAfterMs > maxWait) {
+          throw withMessage(error, `${error.message}; the server asks to wait ${describeWait(retry.retryAfterMs)}, longer than gymctl waits (${describeWait(maxWait)}): try again after ${new Date(Date.now() + retry.retryAfterMs).toISOString()}`);
+        }
+        if (attempt > retries) {
+          throw attempt > 1 ? withMessage(error, `${error.message} (gave up after ${attempt} attempts)`) : error;
+        }
+        const base = this.#options.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
+        const backoff = Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
+        const wait = retry.retryAfterMs ?? backoff;
+        this.#debug(`retrying in ${wait} ms (attempt ${attempt + 1} of ${retries + 1}): ${error.message}`);
+        await sleep(wait, combined);
+      }
+    }
+  }
+
+  #debug(line: string): void {
+    this.#options.debug?.(line);
+  }
+
+  async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
     const url = joinUrl(this.#options.baseUrl, operation.path);
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const controller = new AbortController();
@@ -103,30 +217,49 @@ export class Transport {
     }, timeoutMs);
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    const headers = {
+      'X-API-Key': this.#options.apiKey,
+      Accept: 'application/json',
+      'User-Agent': this.#options.userAgent ?? 'gymctl',
+    };
+    const started = performance.now();
+    const elapsed = () => `${Math.round(performance.now() - started)} ms`;
+    if (this.#options.debug) {
+      this.#debug(`> GET ${url}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
+    }
     try {
       const response = await this.#fetch(url, {
         method: 'GET',
-        headers: {
-          'X-API-Key': this.#options.apiKey,
-          Accept: 'application/json',
-          'User-Agent': this.#options.userAgent ?? 'gymctl',
-        },
+        headers,
         redirect: 'manual',
         signal: controller.signal,
         dispatcher: this.#dispatcher,
       });
       const body = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, controller, operation);
+      if (this.#options.debug) {
+        const correlationId = headerCorrelationId(response.headers);
+        this.#debug(
+          `< ${response.status} ${response.statusText} in ${elapsed()}, ${body.length} characters, ${describeContentType(response)}${correlationId ? `, correlation ID ${correlationId}` : ''}`,
+        );
+      }
       return interpret(response, body, operation);
     } catch (error) {
-      if (error instanceof GymApiError) throw error;
+      if (error instanceof GymApiError) {
+        if (error.status === undefined) this.#debug(`< failed in ${elapsed()}: ${error.message}`);
+        throw error;
+      }
       if (timedOut) {
+        this.#debug(`< timed out after ${timeoutMs} ms`);
         throw new GymApiError('unavailable', `${operation.subject}: timed out after ${timeoutMs} ms`, {
           id: operation.id,
           cause: error,
         });
       }
       if (signal?.aborted) throw signal.reason ?? error;
-      throw networkError(error, url, operation);
+      const failure = networkError(error, url, operation);
+      this.#debug(`< failed in ${elapsed()}: ${failure.message}`);
+      throw failure;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -208,7 +341,9 @@ function interpret<T>(response: Response, text: string, operation: Operation<T>)
     isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
   if (!isSuccess || isSpecError) {
     const kind = classifyStatus(status, message);
-    throw new GymApiError(kind, errorMessage(kind, response, operation, isJson ? message : undefined), meta);
+    const error = new GymApiError(kind, errorMessage(kind, response, operation, isJson ? message : undefined, isJson), meta);
+    if (RETRYABLE_STATUSES.has(status)) RETRYABLE.set(error, { retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) });
+    throw error;
   }
   if (!isJson) {
     throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON (${describeContentType(response)})`, meta);
@@ -239,8 +374,10 @@ function errorMessage(
   response: Response,
   operation: Operation<unknown>,
   message: string | null | undefined,
+  isJson: boolean,
 ): string {
-  const said = message ? clip(message) : undefined;
+  // A body that is not JSON (an HTML page from a proxy) is described, never shown.
+  const said = message ? clip(message) : isJson ? undefined : describeContentType(response);
   const { status } = response;
   switch (kind) {
     case 'unauthorized':
@@ -249,7 +386,7 @@ function errorMessage(
       return `${operation.subject}: ${said ?? SPEC_MESSAGES.notFound}`;
     case 'unavailable':
       if (status === 429) return `${operation.subject}: rate limited by the server${said ? ` (${said})` : ''}`;
-      return `${operation.subject}: the server is unavailable (${said ?? (response.statusText || describeContentType(response))})`;
+      return `${operation.subject}: the server is unavailable (${said ?? (response.statusText || `HTTP ${status}`)})`;
     default:
       if (status >= 300 && status < 400) {
         const location = response.headers.get('location');
@@ -282,6 +419,10 @@ function networkError(error: unknown, url: string, operation: Operation<unknown>
         ? `could not resolve ${host}`
         : code === 'UND_ERR_CONNECT_TIMEOUT'
           ? `could not connect to ${host} (connect timed out)`
-          : `the connection to ${host} failed (${code ?? detail})`;
-  return new GymApiError('unavailable', `${operation.subject}: ${reason}`, { id: operation.id, cause: error });
+          : code !== undefined && TLS_TRUST_CODES.has(code)
+            ? `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`
+            : `the connection to ${host} failed (${code ?? detail})`;
+  const failure = new GymApiError('unavailable', `${operation.subject}: ${reason}`, { id: operation.id, cause: error });
+  if (code !== undefined && RETRYABLE_CODES.has(code)) RETRYABLE.set(failure, {});
+  return failure;
 }

@@ -49,7 +49,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
   const key = await readKey(ctx, options);
-  const client = await ctx.createClient(settings.baseUrl.value, key, settings.timeoutMs.value);
+  const client = await ctx.createClient(settings.baseUrl.value, key);
   const me = await client.getMe();
   const store = await ctx.store();
   // A base URL given as a flag is the server this key belongs to: keep it with the key.

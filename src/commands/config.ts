@@ -34,7 +34,7 @@ export async function runConfigGet(ctx: Context, name: string): Promise<void> {
 
 export async function runConfigSet(ctx: Context, name: string, value: string): Promise<void> {
   const key = configKey(name);
-  const parsed = CONFIG_KEYS[key].parse(value);
+  const parsed = CONFIG_KEYS[key].parse(value, ctx.flags.allowHttp);
   const { name: profileName, store } = await activeProfile(ctx);
   store.updateProfile(profileName, (profile) => ({ ...profile, [CONFIG_KEYS[key].field]: parsed }));
 }

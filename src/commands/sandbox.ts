@@ -4,6 +4,7 @@ import { GymApiError, usageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
 import { DEMO_DATA } from '../sandbox/demo-data.js';
+import { parseFault, type Fault } from '../sandbox/faults.js';
 import { startSandbox } from '../sandbox/server.js';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
@@ -12,6 +13,7 @@ export interface SandboxCommandOptions {
   port?: string;
   host?: string;
   data?: string;
+  fault?: string[];
 }
 
 function parsePort(text: string): number {
@@ -46,11 +48,18 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
   const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
   const host = options.host ?? '127.0.0.1';
   const data = options.data ? loadData(options.data) : DEMO_DATA;
+  const faults = (options.fault ?? []).map((spec): Fault => {
+    try {
+      return parseFault(spec);
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
+  });
   const { io } = ctx;
   if (!isLoopback(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
   let sandbox;
   try {
-    sandbox = await startSandbox({ host, port, data, log: (line) => io.err(`${line}\n`) });
+    sandbox = await startSandbox({ host, port, data, faults, log: (line) => io.err(`${line}\n`) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? `port ${port} is in use (choose another with --port)` : (code ?? String(error));
@@ -74,6 +83,9 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
       '',
     ].join('\n'),
   );
+  for (const fault of faults) {
+    io.err(`Fault: ${fault.kind}${fault.value ? `=${fault.value}` : ''} on ${fault.times === undefined ? 'every request' : `the next ${fault.times} request${fault.times === 1 ? '' : 's'}`}\n`);
+  }
   io.err('Press Ctrl-C to stop.\n');
   await new Promise<void>((resolve) => {
     const stop = () => {

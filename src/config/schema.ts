@@ -1,6 +1,6 @@
 /** The stored config file's shape, declared once as zod schemas. */
 import * as z from 'zod/mini';
-import { MAX_TIMEOUT_MS } from '../api/defaults.js';
+import { MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -13,6 +13,7 @@ export const profileSchema = z.looseObject({
   baseUrl: z.optional(z.string()),
   format: z.optional(z.enum(OUTPUT_FORMATS)),
   timeout: z.optional(z.int().check(z.positive(), z.lte(MAX_TIMEOUT_MS))),
+  retries: z.optional(z.int().check(z.gte(0), z.lte(MAX_RETRIES))),
 });
 
 export const configFileSchema = z.looseObject({

@@ -3,7 +3,7 @@
  * flag, then the environment, then the stored profile, then the default.
  * Pure functions of their inputs, so the rules are tested on their own.
  */
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../api/defaults.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../api/errors.js';
 import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat, type Profile } from './schema.js';
 
@@ -17,7 +17,10 @@ export interface GlobalFlags {
   profile?: string;
   sandbox?: boolean;
   timeout?: string;
+  retries?: string;
   color?: boolean;
+  debug?: boolean;
+  allowHttp?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
@@ -35,6 +38,9 @@ export interface ResolvedSettings {
   apiKey: Setting<string> | undefined;
   format: Setting<OutputFormat>;
   timeoutMs: Setting<number>;
+  retries: Setting<number>;
+  /** --debug or GYMCTL_DEBUG=1: trace requests on stderr. */
+  debug: boolean;
 }
 
 function first<T>(...candidates: Array<Setting<T> | undefined>): Setting<T> | undefined {
@@ -57,11 +63,23 @@ export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): 
   return chosen;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: where plain http never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** True for a base URL that sends the key in clear text off this machine. */
+export function isInsecureBaseUrl(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+}
+
 /**
- * Checks a base URL: an absolute http(s) URL with no credentials, query or
- * fragment, since the key is sent to it and paths are appended to it.
+ * Checks a base URL: an absolute URL with no credentials, query or
+ * fragment, since the key is sent to it and paths are appended to it; and
+ * https, but for loopback, unless `allowHttp` (--allow-http) says otherwise.
  */
-export function parseBaseUrl(text: string, origin: string): string {
+export function parseBaseUrl(text: string, origin: string, allowHttp = false): string {
   let url: URL;
   try {
     url = new URL(text);
@@ -79,7 +97,20 @@ export function parseBaseUrl(text: string, origin: string): string {
             ? 'it must not contain a fragment'
             : undefined;
   if (problem) throw usageError(`invalid base URL (from ${origin}): ${problem}`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowHttp) {
+    throw usageError(
+      `refusing to send the API key over plain http to ${url.host} (base URL from ${origin}): use https, or pass --allow-http if you must`,
+    );
+  }
   return url.href.replace(/\/+$/, '');
+}
+
+export function parseRetries(text: string, origin: string): number {
+  const value = /^[0-9]{1,2}$/.test(text) ? Number(text) : NaN;
+  if (!(value <= MAX_RETRIES)) {
+    throw usageError(`invalid retries ${JSON.stringify(text)} (from ${origin}): expected a whole number from 0 to ${MAX_RETRIES}`);
+  }
+  return value;
 }
 
 export function parseTimeout(text: string, origin: string): number {
@@ -94,6 +125,9 @@ export function parseFormat(text: string, origin: string): OutputFormat {
   if ((OUTPUT_FORMATS as readonly string[]).includes(text)) return text as OutputFormat;
   throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
 }
+
+export const isDebug = (flags: GlobalFlags, env: NodeJS.ProcessEnv) =>
+  Boolean(flags.debug) || (env.GYMCTL_DEBUG !== undefined && env.GYMCTL_DEBUG !== '' && env.GYMCTL_DEBUG !== '0');
 
 /** The format the flags ask for: `--format`, or `--json` (which is `--format json`). */
 export function resolveFormat(flags: GlobalFlags): Setting<OutputFormat> | undefined {
@@ -121,10 +155,14 @@ export function resolveSettings(
   const timeoutMs: Setting<number> = timeout
     ? { ...timeout, value: parseTimeout(timeout.value, '--timeout') }
     : (fromValue(profile?.timeout, 'config', configOrigin) ?? { value: DEFAULT_TIMEOUT_MS, source: 'default' });
+  const retriesFlag = fromValue(flags.retries, 'flag', '--retries');
+  const retries: Setting<number> = retriesFlag
+    ? { ...retriesFlag, value: parseRetries(retriesFlag.value, '--retries') }
+    : (fromValue(profile?.retries, 'config', configOrigin) ?? { value: DEFAULT_RETRIES, source: 'default' });
   const format = resolveFormat(flags) ?? fromValue(profile?.format, 'config', configOrigin) ?? { value: 'table', source: 'default' };
   return {
     profile: profileName,
-    baseUrl: baseUrl && { ...baseUrl, value: parseBaseUrl(baseUrl.value, baseUrl.origin ?? baseUrl.source) },
+    baseUrl: baseUrl && { ...baseUrl, value: parseBaseUrl(baseUrl.value, baseUrl.origin ?? baseUrl.source, flags.allowHttp) },
     // Surrounding whitespace is never part of a key (a pasted key often has a newline).
     apiKey: first(
       fromValue(env.GYMCTL_API_KEY?.trim(), 'env', 'GYMCTL_API_KEY'),
@@ -132,15 +170,18 @@ export function resolveSettings(
     ),
     format,
     timeoutMs,
+    retries,
+    debug: isDebug(flags, env),
   };
 }
 
 /** The settings `gymctl config` reads and writes, by their public names. */
 export const CONFIG_KEYS = {
-  'base-url': { field: 'baseUrl', parse: (text: string) => parseBaseUrl(text, 'base-url') },
+  'base-url': { field: 'baseUrl', parse: (text: string, allowHttp?: boolean) => parseBaseUrl(text, 'base-url', allowHttp) },
   format: { field: 'format', parse: (text: string) => parseFormat(text, 'format'), fallback: 'table' },
   timeout: { field: 'timeout', parse: (text: string) => parseTimeout(text, 'timeout'), fallback: DEFAULT_TIMEOUT_MS },
-} as const satisfies Record<string, { field: keyof Profile; parse: (text: string) => unknown; fallback?: unknown }>;
+  retries: { field: 'retries', parse: (text: string) => parseRetries(text, 'retries'), fallback: DEFAULT_RETRIES },
+} as const satisfies Record<string, { field: keyof Profile; parse: (text: string, allowHttp?: boolean) => unknown; fallback?: unknown }>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 

@@ -15,6 +15,18 @@ import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
+/** How long a writer waits for another gymctl to finish writing. */
+const LOCK_WAIT_MS = 5_000;
+/** A lock older than this was left by a gymctl that died while writing. */
+const LOCK_STALE_MS = 10_000;
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+export interface ConfigStoreOptions {
+  /** Told about problems worth a warning, such as a file others can read. */
+  warn?: (message: string) => void;
+}
+
 /** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl`, else `~/.config/gymctl`. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.GYMCTL_CONFIG_DIR) return path.resolve(env.GYMCTL_CONFIG_DIR);
@@ -25,11 +37,14 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 export class ConfigStore {
   readonly dir: string;
   readonly path: string;
+  readonly #warn: ((message: string) => void) | undefined;
   #conf: Conf<ConfigFile> | undefined;
+  #warned = false;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: ConfigStoreOptions = {}) {
     this.dir = dir;
     this.path = path.join(dir, CONFIG_FILE_NAME);
+    this.#warn = options.warn;
   }
 
   /**
@@ -45,6 +60,7 @@ export class ConfigStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw this.#readError(error);
     }
+    this.#checkMode();
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -73,11 +89,54 @@ export class ConfigStore {
    * file, including fields gymctl does not know, is kept.
    */
   updateProfile(name: string, change: (profile: Profile) => Profile): void {
-    const file = this.read();
-    const profiles = { ...file.profiles };
-    profiles[name] = change({ ...(Object.hasOwn(profiles, name) ? profiles[name] : {}) });
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.#open().set('profiles', profiles);
+    this.#locked(() => {
+      const file = this.read();
+      const profiles = { ...file.profiles };
+      profiles[name] = change({ ...(Object.hasOwn(profiles, name) ? profiles[name] : {}) });
+      this.#open().set('profiles', profiles);
+    });
+  }
+
+  /**
+   * Runs a read-change-write with a lock file held, so that two gymctl
+   * processes writing at once each see the other's change: neither is lost.
+   */
+  #locked(work: () => void): void {
+    const lock = `${this.path}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw this.#readError(error);
+      }
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) {
+        fs.rmSync(lock, { force: true });
+      } else if (Date.now() > deadline) {
+        throw new GymApiError('internal', `config file ${this.path} is locked by another gymctl; if none is running, remove ${lock}`);
+      } else {
+        sleepSync(5 + Math.random() * 20);
+      }
+    }
+    try {
+      work();
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  }
+
+  /** Warns, as ssh does, when others can read the file that holds the key. */
+  #checkMode(): void {
+    if (this.#warned || !this.#warn || process.platform === 'win32') return;
+    const mode = fs.statSync(this.path, { throwIfNoEntry: false })?.mode;
+    if (mode === undefined || (mode & 0o077) === 0) return;
+    this.#warned = true;
+    this.#warn(
+      `warning: config file ${this.path} can be read by others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}) and may hold your API key; fix it with: chmod 600 ${this.path}`,
+    );
   }
 
   #open(): Conf<ConfigFile> {

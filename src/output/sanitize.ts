@@ -8,6 +8,15 @@
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/**
+ * Characters that reorder text (the bidi embeddings, overrides and isolates
+ * of "Trojan Source") or hide in it (zero-width space, word joiner, byte
+ * order mark): shown as <U+XXXX>. Joiners that emoji and scripts need stay.
+ */
+const INVISIBLE = /[\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+const codePoint = (char: string) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+
 function caret(char: string): string {
   const code = char.charCodeAt(0);
   if (code === 0x7f) return '^?';
@@ -17,10 +26,10 @@ function caret(char: string): string {
 
 /** For a single line: every control character, tab and newline included, shown visibly. */
 export function sanitizeLine(text: string): string {
-  return text.replace(CONTROL, caret);
+  return text.replace(CONTROL, caret).replace(INVISIBLE, codePoint);
 }
 
 /** For a table cell: tabs and line breaks become spaces, other controls shown visibly. */
 export function sanitizeCell(text: string): string {
-  return text.replace(/\r\n|[\t\n\r]/g, ' ').replace(CONTROL, caret);
+  return text.replace(/\r\n|[\t\n\r]/g, ' ').replace(CONTROL, caret).replace(INVISIBLE, codePoint);
 }

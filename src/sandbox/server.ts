@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { SPEC_MESSAGES } from '../api/errors.js';
 import type { SandboxData } from './data.js';
 import { DEMO_DATA } from './demo-data.js';
+import { FaultPlan, type Fault } from './faults.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -20,6 +21,8 @@ export interface SandboxOptions {
   data?: SandboxData;
   /** Called with one line per request (method, path, status, time); never with headers. */
   log?: (line: string) => void;
+  /** Misbehaviour to inject, in order (see faults.ts). */
+  faults?: readonly Fault[];
 }
 
 export interface Sandbox {
@@ -74,32 +77,98 @@ function route(data: SandboxData, method: string, pathname: string, apiKey: stri
   return notFound();
 }
 
-export function createSandboxServer(data: SandboxData = DEMO_DATA, log?: (line: string) => void): http.Server {
-  return http.createServer((request, response) => {
+const ENDLESS_LIMIT_MS = 60_000;
+
+export function createSandboxServer(data: SandboxData = DEMO_DATA, log?: (line: string) => void, faults?: readonly Fault[]): http.Server {
+  return http.createServer(sandboxHandler(data, log, faults));
+}
+
+/** The sandbox as a request handler, for an http or https server of the caller's. */
+export function sandboxHandler(
+  data: SandboxData = DEMO_DATA,
+  log?: (line: string) => void,
+  faults?: readonly Fault[],
+): http.RequestListener {
+  const plan = new FaultPlan(faults);
+  return (request, response) => {
     const started = process.hrtime.bigint();
     const { pathname } = new URL(request.url ?? '/', 'http://sandbox');
-    const header = request.headers['x-api-key'];
-    const reply = route(data, request.method ?? 'GET', pathname, Array.isArray(header) ? header[0] : header);
     const correlationId = uuidv7();
-    const body = reply.status >= 400 ? { ...(reply.body as object), correlationId } : reply.body;
-    const text = JSON.stringify(body);
-    response.writeHead(reply.status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(text),
-      'X-Correlation-Id': correlationId,
-      ...(reply.status === 405 ? { Allow: 'GET, HEAD' } : {}),
-    });
-    response.end(request.method === 'HEAD' ? undefined : text);
-    if (log) {
+    const logLine = (status: number | string, note = '') => {
+      if (!log) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log(`${request.method} ${pathname} ${reply.status} ${ms.toFixed(1)}ms`);
+      log(`${request.method} ${pathname} ${status} ${ms.toFixed(1)}ms${note}`);
+    };
+    const send = (status: number, text: string, headers: http.OutgoingHttpHeaders = {}, note = '') => {
+      response.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+        'X-Correlation-Id': correlationId,
+        ...headers,
+      });
+      response.end(request.method === 'HEAD' ? undefined : text);
+      logLine(status, note);
+    };
+    const answer = (reply: Reply, note = '') => {
+      const body = reply.status >= 400 ? { ...(reply.body as object), correlationId } : reply.body;
+      send(reply.status, JSON.stringify(body), reply.status === 405 ? { Allow: 'GET, HEAD' } : {}, note);
+    };
+    const header = request.headers['x-api-key'];
+    const reply = () => route(data, request.method ?? 'GET', pathname, Array.isArray(header) ? header[0] : header);
+
+    const fault = plan.next();
+    const note = fault ? ` (fault ${fault.kind})` : '';
+    switch (fault?.kind) {
+      case undefined:
+        return answer(reply());
+      case 'rate-limit':
+        return send(429, JSON.stringify({ message: 'Too many requests', correlationId }), { 'Retry-After': fault.value ?? '1' }, note);
+      case 'unavailable':
+        return answer({ status: 503, body: { message: 'Service unavailable' } }, note);
+      case 'slow': {
+        const timer = setTimeout(() => answer(reply(), note), Number(fault.value ?? 2000));
+        response.on('close', () => clearTimeout(timer));
+        return;
+      }
+      case 'truncated': {
+        const text = JSON.stringify(reply().body);
+        return send(200, text.slice(0, Math.floor(text.length / 2)), {}, note);
+      }
+      case 'html':
+        return send(500, '<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>', { 'Content-Type': 'text/html; charset=utf-8' }, note);
+      case 'drift': {
+        const { status, body } = reply();
+        if (status !== 200) return answer({ status, body }, note);
+        const { data: value } = body as { data: unknown };
+        const drifted = Array.isArray(value) ? { members: value } : { ...(value as object), id: String((value as { id: unknown }).id) };
+        return send(200, JSON.stringify({ data: drifted }), {}, note);
+      }
+      case 'redirect':
+        return send(302, '', { Location: fault.value ?? 'https://elsewhere.invalid/moved' }, note);
+      case 'reset':
+        logLine('reset', note);
+        return void request.socket.destroy();
+      case 'endless': {
+        response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-Id': correlationId });
+        response.write('{"data":[');
+        const chunk = `${'0,'.repeat(8191)}0,`;
+        const stopAt = Date.now() + ENDLESS_LIMIT_MS;
+        const pump = () => {
+          while (!response.destroyed && Date.now() < stopAt) {
+            if (!response.write(chunk)) return void response.once('drain', pump);
+          }
+          response.destroy();
+        };
+        response.on('close', () => logLine(200, note));
+        return pump();
+      }
     }
-  });
+  };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const data = options.data ?? DEMO_DATA;
-  const server = createSandboxServer(data, options.log);
+  const server = createSandboxServer(data, options.log, options.faults);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

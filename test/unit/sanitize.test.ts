@@ -100,3 +100,10 @@ describe('sanitizeCell', () => {
     expect(sanitizeCell('\u001b]8;;https://x.example\u001b\\x\u001b]8;;\u001b\\')).toBe('^[]8;;https://x.example^[\\x^[]8;;^[\\');
   });
 });
+
+describe('text that reorders or hides itself', () => {
+  it('shows bidi overrides and isolates, zero-width spaces and BOMs as code points', () => {
+    expect(sanitizeLine('admin\u202egnp.exe')).toBe('admin<U+202E>gnp.exe');
+    expect(sanitizeCell('a\u2066b\u2069c\u200bd\ufeff')).toBe('a<U+2066>b<U+2069>c<U+200B>d<U+FEFF>');
+  });
+});

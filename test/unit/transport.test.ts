@@ -6,6 +6,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, operations } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
+import { parseRetryAfter, redactHeaders } from '../../src/api/transport.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
 const BASE = 'https://api.gym.test';
@@ -13,8 +14,18 @@ const KEY = 'test_key_0123456789abcdef';
 const academy = DEMO_DATA.academies[0]!;
 const me = DEMO_DATA.keys[0]!.key;
 
-const client = (options: { timeoutMs?: number; maxBodyBytes?: number; baseUrl?: string } = {}) =>
-  createClient({ baseUrl: options.baseUrl ?? BASE, apiKey: KEY, userAgent: 'gymctl/test', ...options });
+interface TestOptions {
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  baseUrl?: string;
+  retries?: number;
+  maxRetryAfterMs?: number;
+  debug?: (line: string) => void;
+}
+
+/** No retries unless a test asks for them, and short backoffs when it does. */
+const client = (options: TestOptions = {}) =>
+  createClient({ baseUrl: BASE, apiKey: KEY, userAgent: 'gymctl/test', retries: 0, retryBaseDelayMs: 5, ...options });
 
 async function failure(promise: Promise<unknown>): Promise<GymApiError> {
   const error = await promise.then(
@@ -208,5 +219,100 @@ describe('time limits', () => {
     const error = await failure(client().getMe());
     expect(error.kind).toBe('unavailable');
     expect(error.message).toBe('GET /me: could not connect to api.gym.test (connection refused)');
+  });
+});
+
+describe('retries', () => {
+  it('retries 503 and then succeeds', async () => {
+    nock(BASE).get('/me').times(2).reply(503, { message: 'down', correlationId: 'c-1' });
+    nock(BASE).get('/me').reply(200, { data: me });
+    await expect(client({ retries: 2 }).getMe()).resolves.toEqual(me);
+  });
+
+  for (const status of [429, 502, 504]) {
+    it(`retries ${status}`, async () => {
+      nock(BASE).get('/me').reply(status, { message: 'x', correlationId: 'c-1' });
+      nock(BASE).get('/me').reply(200, { data: me });
+      await expect(client({ retries: 1 }).getMe()).resolves.toEqual(me);
+    });
+  }
+
+  it('retries a reset connection', async () => {
+    nock(BASE).get('/me').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    nock(BASE).get('/me').reply(200, { data: me });
+    await expect(client({ retries: 1 }).getMe()).resolves.toEqual(me);
+  });
+
+  it('gives up after the last retry, saying so, with the last status and correlation ID', async () => {
+    nock(BASE).get('/me').reply(503, { message: 'down', correlationId: 'c-1' });
+    nock(BASE).get('/me').reply(503, { message: 'still down', correlationId: 'c-2' });
+    const error = await failure(client({ retries: 1 }).getMe());
+    expect(error).toMatchObject({ kind: 'unavailable', status: 503, correlationId: 'c-2' });
+    expect(error.message).toBe('GET /me: the server is unavailable (still down) (gave up after 2 attempts)');
+  });
+
+  for (const [status, body] of [
+    [500, { message: 'bug', correlationId: 'c' }],
+    [404, { message: 'Resource not found', correlationId: 'c' }],
+    [401, { message: 'Unauthorized', correlationId: 'c' }],
+  ] as const) {
+    it(`does not retry ${status}`, async () => {
+      nock(BASE).get('/me').reply(status, body);
+      await failure(client({ retries: 3 }).getMe());
+    });
+  }
+
+  it('waits as long as Retry-After says, in seconds', async () => {
+    nock(BASE).get('/me').reply(429, { message: 'slow down', correlationId: 'c' }, { 'Retry-After': '1' });
+    nock(BASE).get('/me').reply(200, { data: me });
+    const started = Date.now();
+    await client({ retries: 1 }).getMe();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a Retry-After beyond the bound fails at once and says when to try again', async () => {
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    nock(BASE).get('/me').reply(429, { message: 'slow down', correlationId: 'c-9' }, { 'Retry-After': later });
+    const started = Date.now();
+    const error = await failure(client({ retries: 2 }).getMe());
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toMatchObject({ kind: 'unavailable', status: 429, correlationId: 'c-9' });
+    expect(error.message).toMatch(/rate limited by the server .*asks to wait \d+(\.\d)? s, longer than gymctl waits \(20 s\): try again after \d{4}-/);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('3', now)).toBe(3000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('debug trace', () => {
+  it('traces each request and response with the key redacted', async () => {
+    nock(BASE).get('/academies/2').reply(503, { message: 'down', correlationId: 'c-1' }, { 'X-Correlation-Id': 'c-1' });
+    nock(BASE).get('/academies/2').reply(200, { data: { ...academy, id: 2 } });
+    const lines: string[] = [];
+    await client({ retries: 1, debug: (line) => lines.push(line) }).getAcademy(2);
+    const trace = lines.join('\n');
+    expect(trace).toContain(`> GET ${BASE}/academies/2`);
+    expect(trace).toContain('> X-API-Key: [redacted]');
+    expect(trace).toMatch(/< 503 .*correlation ID c-1/);
+    expect(trace).toMatch(/retrying in \d+ ms \(attempt 2 of 2\)/);
+    expect(trace).toMatch(/< 200 /);
+    expect(trace).not.toContain(KEY);
+  });
+
+  it('redactHeaders hides every secret header, whatever its case', () => {
+    expect(redactHeaders({ 'x-api-key': 'k', Authorization: 'Bearer t', Cookie: 'c', Accept: 'a' })).toEqual({
+      'x-api-key': '[redacted]',
+      Authorization: '[redacted]',
+      Cookie: '[redacted]',
+      Accept: 'a',
+    });
   });
 });

@@ -1,0 +1,355 @@
+/**
+ * Faults, hostile input and secrets, end to end: the built binary against
+ * sandboxes with injected faults, a recording proxy and an https server, all
+ * on loopback.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { parseFault } from '../../src/sandbox/faults.js';
+import { sandboxHandler, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, cleanEnv, runCli, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
+
+let config: { dir: string; remove: () => void };
+beforeEach(() => {
+  config = tempConfigDir();
+});
+afterEach(() => config.remove());
+
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, options);
+
+function expectFailure(result: CliResult, code: number, message: RegExp) {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** A sandbox with faults, and the lines it logged. */
+async function faulty(...specs: string[]) {
+  const requests: string[] = [];
+  const sandbox = await startSandbox({ faults: specs.map(parseFault), log: (line) => requests.push(line) });
+  return { sandbox, requests, env: { GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: DEMO_KEY } };
+}
+
+const sandboxes: Sandbox[] = [];
+async function withFaults(...specs: string[]) {
+  const f = await faulty(...specs);
+  sandboxes.push(f.sandbox);
+  return f;
+}
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+});
+
+describe('retries', () => {
+  it('503 twice, then success: exit 0 after three attempts', async () => {
+    const { env, requests } = await withFaults('unavailable*2');
+    const result = await gymctl(['whoami', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).id).toBe(101);
+    expect(requests.map((line) => line.split(' ')[2])).toEqual(['503', '503', '200']);
+  });
+
+  it('when retries run out: exit 5, saying what happened, with the last status and correlation ID', async () => {
+    const { env, requests } = await withFaults('unavailable');
+    const result = await gymctl(['academy', '1', '--retries', '1'], { env });
+    expectFailure(result, 5, /^gymctl: academy 1: the server is unavailable \(Service unavailable\) \(gave up after 2 attempts\) \(HTTP 503, correlation ID [0-9a-f-]{36}\)\n$/);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('--retries 0 does not retry', async () => {
+    const { env, requests } = await withFaults('unavailable');
+    expectFailure(await gymctl(['whoami', '--retries', '0'], { env }), 5, /HTTP 503/);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('429 honours Retry-After, then succeeds', async () => {
+    const { env } = await withFaults('rate-limit=1*1');
+    const started = Date.now();
+    const result = await gymctl(['whoami', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a Retry-After longer than 20 s fails at once and says when to try again', async () => {
+    const { env, requests } = await withFaults('rate-limit=3600');
+    const started = Date.now();
+    const result = await gymctl(['whoami'], { env });
+    expectFailure(result, 5, /rate limited by the server .*asks to wait 3600 s, longer than gymctl waits \(20 s\): try again after \d{4}-\d\d-\d\dT.* \(HTTP 429/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a dropped connection is retried', async () => {
+    const { env, requests } = await withFaults('reset*1');
+    const result = await gymctl(['whoami', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(requests[0]).toMatch(/reset/);
+  });
+
+  it('a server that keeps dropping the connection: exit 5', async () => {
+    const { env } = await withFaults('reset');
+    expectFailure(await gymctl(['whoami', '--retries', '1'], { env }), 5, /connection to 127\.0\.0\.1:\d+ failed .*gave up after 2 attempts/);
+  });
+});
+
+describe('broken responses', () => {
+  it('--timeout bounds each attempt: "timed out after N ms", exit 5', async () => {
+    const { env } = await withFaults('slow=5000');
+    const started = Date.now();
+    expectFailure(await gymctl(['whoami', '--timeout', '300'], { env }), 5, /^gymctl: GET \/me: timed out after 300 ms\n$/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('an HTML 500 page: exit 5 with the status and content type, the page not dumped', async () => {
+    const { env } = await withFaults('html');
+    const result = await gymctl(['whoami', '--retries', '0'], { env });
+    expectFailure(result, 5, /^gymctl: GET \/me: the server is unavailable \(content type text\/html\) \(HTTP 500, correlation ID /);
+    expect(result.stderr).not.toContain('<html');
+  });
+
+  it('truncated JSON: exit 6', async () => {
+    const { env } = await withFaults('truncated');
+    expectFailure(await gymctl(['academy', '1'], { env }), 6, /academy 1: the response is not JSON \(content type application\/json\) \(HTTP 200/);
+  });
+
+  it('a schema-drifted body: exit 6 naming the field', async () => {
+    const { env } = await withFaults('drift');
+    expectFailure(await gymctl(['academy', '2'], { env }), 6, /academy 2: unexpected response: data\.id: expected integer, got string/);
+    expectFailure(await gymctl(['family', '501'], { env }), 6, /member 501: unexpected response: data: expected array, got object/);
+  });
+
+  it('an endless body is cut off at 10 MiB: exit 6', async () => {
+    const { env } = await withFaults('endless');
+    const started = Date.now();
+    expectFailure(await gymctl(['whoami'], { env }), 6, /the response body is larger than 10 MiB/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a redirect is not followed and names where it pointed; the key goes nowhere else', async () => {
+    const elsewhere: http.IncomingHttpHeaders[] = [];
+    const other = http.createServer((request, response) => {
+      elsewhere.push(request.headers);
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const location = `http://127.0.0.1:${(other.address() as AddressInfo).port}/stolen`;
+    const { env } = await withFaults(`redirect=${location}`);
+    expectFailure(await gymctl(['whoami'], { env }), 6, new RegExp(`redirect to ${location}, which gymctl does not follow \\(HTTP 302`));
+    await new Promise((resolve) => other.close(resolve));
+    expect(elsewhere).toEqual([]);
+  });
+});
+
+describe('the base URL', () => {
+  for (const url of ['http://example.com', 'http://192.168.1.10:8080', 'http://[2001:db8::1]/']) {
+    it(`plain http off loopback (${url}) exits 2 before connecting`, async () => {
+      expectFailure(await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } }), 2, /refusing to send the API key over plain http to .* use https, or pass --allow-http/);
+    });
+  }
+
+  it('http is fine on loopback: 127.0.0.0/8, localhost and ::1', async () => {
+    const { sandbox } = await withFaults();
+    const port = new URL(sandbox.url).port;
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: `http://${host}:${port}`, GYMCTL_API_KEY: DEMO_KEY } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toBe('');
+    }
+  });
+
+  for (const [url, why] of [
+    ['https://user:pass@api.example.com', /credentials/],
+    ['https://api.example.com/?key=1', /query/],
+    ['https://api.example.com/#x', /fragment/],
+    ['file:///etc/passwd', /scheme must be https: or http:/],
+  ] as const) {
+    it(`${url} is refused`, async () => {
+      expectFailure(await gymctl(['whoami', '--base-url', url], { env: { GYMCTL_API_KEY: DEMO_KEY } }), 2, why);
+    });
+  }
+
+  it('config set base-url applies the same rule', async () => {
+    expectFailure(await gymctl(['config', 'set', 'base-url', 'http://api.example.com']), 2, /--allow-http/);
+    expect((await gymctl(['config', 'set', 'base-url', 'http://api.example.com', '--allow-http'])).code).toBe(0);
+  });
+});
+
+describe('proxies', () => {
+  let proxy: net.Server;
+  let proxyUrl: string;
+  let tunnels: string[];
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    const target = Number(new URL(sandbox.url).port);
+    // A CONNECT proxy that records where it was asked to go, and always goes to the sandbox.
+    const server = http.createServer((_request, response) => response.writeHead(405).end());
+    server.on('connect', (request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+      tunnels.push(request.url ?? '');
+      const upstream = net.connect(target, '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    proxy = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.close(resolve));
+    await sandbox.close();
+  });
+  beforeEach(() => {
+    tunnels = [];
+  });
+
+  it('HTTP_PROXY is honoured, and NO_PROXY bypasses it', async () => {
+    const env = { GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: DEMO_KEY, HTTP_PROXY: proxyUrl };
+    const result = await gymctl(['whoami', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(tunnels).toEqual([new URL(sandbox.url).host]);
+    tunnels = [];
+    const bypass = await gymctl(['whoami', '--json'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
+    expect(bypass.code, bypass.stderr).toBe(0);
+    expect(tunnels).toEqual([]);
+  });
+
+  it('--allow-http sends to a plain http host, with a warning', async () => {
+    const env = { GYMCTL_BASE_URL: 'http://gym.test', GYMCTL_API_KEY: DEMO_KEY, HTTP_PROXY: proxyUrl };
+    const result = await gymctl(['whoami', '--json', '--allow-http'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('gymctl: warning: sending the API key over plain http to gym.test (--allow-http)\n');
+    expect(tunnels).toEqual(['gym.test:80']);
+  });
+});
+
+describe('a custom CA', () => {
+  let server: https.Server;
+  let url: string;
+  let caFile: string;
+  beforeAll(async () => {
+    const dir = path.join(config.dir, '..', 'tls');
+    mkdirSync(dir, { recursive: true });
+    const key = path.join(dir, 'key.pem');
+    caFile = path.join(dir, 'cert.pem');
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=gymctl test CA', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout', key, '-out', caFile,
+    ], { stdio: 'ignore' });
+    server = https.createServer({ key: readFileSync(key), cert: readFileSync(caFile) }, sandboxHandler());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    caFile = path.join(path.dirname(config.dir), 'ca.pem');
+    writeFileSync(caFile, readFileSync(path.join(dir, 'cert.pem')));
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('an unknown certificate authority is refused: exit 5', async () => {
+    const result = await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
+    expectFailure(result, 5, /the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \([A-Z_]+\); .*NODE_EXTRA_CA_CERTS/);
+  });
+
+  it('NODE_EXTRA_CA_CERTS makes it trusted', async () => {
+    const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY, NODE_EXTRA_CA_CERTS: caFile } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).id).toBe(101);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('aborts the request in flight and exits 130 within a second', async () => {
+    const { env } = await withFaults('slow=10000');
+    const child = spawn(process.execPath, [BIN, 'whoami'], { env: cleanEnv(config.dir, env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(Date.now() - sent).toBeLessThan(1000);
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('secrets', () => {
+  it('--debug traces requests with the key redacted; GYMCTL_DEBUG=1 too', async () => {
+    const secret = 'sk_live_this_must_never_show_1234';
+    const { sandbox } = await withFaults('unavailable*1');
+    for (const [args, extra] of [
+      [['whoami', '--debug'], {}],
+      [['whoami'], { GYMCTL_DEBUG: '1' }],
+    ] as const) {
+      const result = await gymctl([...args], { env: { GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: secret, ...extra } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('debug: > X-API-Key: [redacted]');
+      expect(result.stderr).toMatch(/debug: > GET http:\/\/127\.0\.0\.1:\d+\/me/);
+      expect(result.stderr).toMatch(/debug: < 401 Unauthorized in \d+ ms.*correlation ID/);
+      expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
+      expect(`${result.stdout}${result.stderr}`).not.toContain('this_must_never_show');
+    }
+  });
+
+  it('a config file others can read earns a warning naming it and the fix', async () => {
+    mkdirSync(config.dir, { recursive: true });
+    const file = path.join(config.dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ profiles: { default: { format: 'json' } } }));
+    chmodSync(file, 0o644);
+    const result = await gymctl(['config', 'get', 'format']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('json\n');
+    expect(result.stderr).toBe(
+      `gymctl: warning: config file ${file} can be read by others (mode 0644) and may hold your API key; fix it with: chmod 600 ${file}\n`,
+    );
+    chmodSync(file, 0o600);
+    expect((await gymctl(['config', 'get', 'format'])).stderr).toBe('');
+  });
+
+  it('two gymctl processes writing the config at once lose neither write', async () => {
+    const writers = Array.from({ length: 8 }, (_, i) => gymctl(['config', 'set', 'timeout', String(1000 + i), '--profile', `p${i}`]));
+    const results = await Promise.all(writers);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const stored = JSON.parse(readFileSync(path.join(config.dir, 'config.json'), 'utf8'));
+    expect(Object.keys(stored.profiles).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `p${i}`));
+    for (let i = 0; i < 8; i++) expect(stored.profiles[`p${i}`]).toEqual({ timeout: 1000 + i });
+  });
+});
+
+describe('gymctl sandbox --fault', () => {
+  it('injects the fault it is given, then answers normally', async () => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--fault', 'unavailable*1'], { env: cleanEnv(config.dir) });
+    let stdout = '';
+    const url = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /listening on (\S+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      }),
+    );
+    const first = await fetch(`${url}/me`, { headers: { 'X-API-Key': DEMO_KEY } });
+    const second = await fetch(`${url}/me`, { headers: { 'X-API-Key': DEMO_KEY } });
+    expect([first.status, second.status]).toEqual([503, 200]);
+    child.kill('SIGINT');
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+  });
+
+  it('an unknown fault is a usage error', async () => {
+    expectFailure(await gymctl(['sandbox', '--fault', 'meltdown']), 2, /unknown fault "meltdown"/);
+  });
+});
