@@ -30,7 +30,12 @@ function toGymError(error: unknown): GymApiError | number {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_CODES.usage;
-    return usageError(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
+    // An unknown `--option=value` may carry a secret typed in the wrong place: never repeat the value.
+    const message = error.message
+      .replace(/^error: /, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/'(-{1,2}[^'=\s]+)=[^']*'/g, "'$1=…'");
+    return usageError(message);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
@@ -57,7 +62,8 @@ export async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`| head`) is not a failure: exit quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
+    process.exit(EXIT_CODES.internal);
   });
   const io = createIO(
     { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
@@ -75,7 +81,7 @@ export async function main(argv: string[]): Promise<void> {
       exitCode = failure;
     } else {
       const { error: shown, stack } = describeUnexpected(failure, isDebug(ctx.flags, env));
-      io.err(formatError(shown, ctx.format));
+      io.err(formatError(shown, await ctx.errorFormat()));
       if (stack) io.err(`${stack}\n`);
       exitCode = EXIT_CODES[failure.kind];
     }

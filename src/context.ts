@@ -4,6 +4,7 @@
  * start a server.
  */
 import type { GymClient } from './api/client.js';
+import { API_KEY_FORM } from './api/defaults.js';
 import { GymApiError, usageError } from './api/errors.js';
 import type { ConfigStore } from './config/store.js';
 import type { OutputFormat } from './config/schema.js';
@@ -48,11 +49,17 @@ export class Context {
     return this.#flags;
   }
 
-  /** The output format as far as it is known, for reporting errors. */
-  get format(): OutputFormat {
+  /**
+   * The output format for reporting an error, whenever it happened: from the
+   * flags, else the stored profile, even when the command failed before it
+   * read its settings, or because of one of them.
+   */
+  async errorFormat(): Promise<OutputFormat> {
     if (this.#settings) return this.#settings.format.value;
     try {
-      return resolveFormat(this.#flags)?.value ?? 'table';
+      const fromFlags = resolveFormat(this.#flags);
+      if (fromFlags) return fromFlags.value;
+      return (await this.store()).profile(this.profileName().value)?.format ?? 'table';
     } catch {
       return 'table';
     }
@@ -140,6 +147,11 @@ export class Context {
       throw new GymApiError(
         'unauthorized',
         `no API key for profile "${settings.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`,
+      );
+    }
+    if (!API_KEY_FORM.test(apiKey.value)) {
+      throw usageError(
+        `the API key from ${apiKey.origin ?? apiKey.source} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`,
       );
     }
     if (!baseUrl) {

@@ -18,7 +18,7 @@ export function parseId(text: string, what = 'id', where = ''): number {
     if (Number.isSafeInteger(value)) return value;
   }
   const shown = text === '' ? 'an empty string' : JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  throw usageError(`invalid ${what} ${shown}${where}: expected a positive whole number no larger than 9007199254740991`);
+  throw usageError(`invalid ${what} ${shown}${where}: expected a positive whole number (no sign, point or leading zero) no larger than 9007199254740991`);
 }
 
 /**

@@ -16,6 +16,8 @@ import {
   DEFAULT_RETRIES,
   DEFAULT_RETRY_BASE_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  MAX_RETRIES,
+  MAX_TIMEOUT_MS,
 } from './defaults.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from './errors.js';
 import { rawMember } from './raw-json.js';
@@ -154,8 +156,16 @@ export class Transport {
     if (!API_KEY_FORM.test(options.apiKey)) {
       throw new GymApiError('usage', 'the API key is empty or contains spaces or control characters (the key is not shown)');
     }
-    this.#options = options;
+    if (!URL.canParse(options.baseUrl)) throw new GymApiError('usage', `invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
+      throw new GymApiError('usage', `invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+    }
+    const retries = options.retries ?? DEFAULT_RETRIES;
+    if (!Number.isSafeInteger(retries) || retries < 0 || retries > MAX_RETRIES) {
+      throw new GymApiError('usage', `invalid retries ${retries}: expected a whole number from 0 to ${MAX_RETRIES}`);
+    }
+    this.#options = options;
     this.#ownsDispatcher = options.dispatcher === undefined;
     // EnvHttpProxyAgent is undici's Agent that honours HTTP_PROXY, HTTPS_PROXY
     // and NO_PROXY (Node's own fetch ignores them).
@@ -200,6 +210,22 @@ export class Transport {
         await sleep(wait, combined);
       }
     }
+  }
+
+  /** A server that echoes the key back in its error text does not get it printed. */
+  #redact(error: GymApiError): GymApiError {
+    const key = this.#options.apiKey;
+    const hides = (text: string | undefined) => key.length >= 8 && text !== undefined && text.includes(key);
+    if (!hides(error.message) && !hides(error.correlationId)) return error;
+    const redact = (text: string) => text.split(key).join('[redacted]');
+    const redacted = new GymApiError(error.kind, redact(error.message), {
+      status: error.status,
+      correlationId: error.correlationId === undefined ? undefined : redact(error.correlationId),
+      id: error.id,
+    });
+    const retry = RETRYABLE.get(error);
+    if (retry) RETRYABLE.set(redacted, retry);
+    return redacted;
   }
 
   #debug(line: string): void {
@@ -247,7 +273,7 @@ export class Transport {
     } catch (error) {
       if (error instanceof GymApiError) {
         if (error.status === undefined) this.#debug(`< failed in ${elapsed()}: ${error.message}`);
-        throw error;
+        throw this.#redact(error);
       }
       if (timedOut) {
         this.#debug(`< timed out after ${timeoutMs} ms`);
@@ -409,20 +435,24 @@ function errorCode(error: unknown): { code: string | undefined; detail: string }
   return { code: undefined, detail };
 }
 
+function describeNetworkFailure(code: string | undefined, detail: string, host: string): string {
+  if (code === 'ECONNREFUSED') return `could not connect to ${host} (connection refused)`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `could not resolve ${host}`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `could not connect to ${host} (connect timed out)`;
+  if (code !== undefined && TLS_TRUST_CODES.has(code)) {
+    return `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`;
+  }
+  return `the connection to ${host} failed (${code ?? detail})`;
+}
+
 function networkError(error: unknown, url: string, operation: Operation<unknown>): GymApiError {
   const { code, detail } = errorCode(error);
-  const { host } = new URL(url);
-  const reason =
-    code === 'ECONNREFUSED'
-      ? `could not connect to ${host} (connection refused)`
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? `could not resolve ${host}`
-        : code === 'UND_ERR_CONNECT_TIMEOUT'
-          ? `could not connect to ${host} (connect timed out)`
-          : code !== undefined && TLS_TRUST_CODES.has(code)
-            ? `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`
-            : `the connection to ${host} failed (${code ?? detail})`;
-  const failure = new GymApiError('unavailable', `${operation.subject}: ${reason}`, { id: operation.id, cause: error });
+  const { host, port } = new URL(url);
+  if (detail === 'bad port') {
+    // fetch refuses the "bad ports" of the fetch standard before connecting.
+    return new GymApiError('usage', `${operation.subject}: fetch refuses to connect to port ${port} (a "bad port" of the fetch standard): serve the API on another port`, { id: operation.id, cause: error });
+  }
+  const failure = new GymApiError('unavailable', `${operation.subject}: ${describeNetworkFailure(code, detail, host)}`, { id: operation.id, cause: error });
   if (code !== undefined && RETRYABLE_CODES.has(code)) RETRYABLE.set(failure, {});
   return failure;
 }

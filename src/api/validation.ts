@@ -52,7 +52,7 @@ function describeExpected(issue: Issue & { expected?: string }, schema: Schema |
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'number') return Number.isFinite(value) ? (Number.isInteger(value) ? 'integer' : 'number') : 'a number out of range';
   return typeof value;
 }
 
@@ -62,6 +62,11 @@ export function formatIssue(issue: Issue, root: Schema): string {
     const expected = describeExpected(issue, schemaAt(root, issue.path));
     if (issue.input === undefined) return `${where}: missing (expected ${expected})`;
     return `${where}: expected ${expected}, got ${describeValue(issue.input)}`;
+  }
+  if (issue.code === 'too_big' || issue.code === 'too_small') {
+    const def = schemaAt(root, issue.path)?._zod.def as { type?: string; format?: string } | undefined;
+    if (def?.type === 'number' && def.format === 'safeint') return `${where}: integer out of range (beyond ±9007199254740991)`;
+    return `${where}: ${issue.code === 'too_big' ? 'too large' : 'too small'}`;
   }
   return `${where}: ${issue.message}`;
 }

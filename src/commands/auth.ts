@@ -24,6 +24,7 @@ function ownerLine(key: ApiKey): string {
 async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
   let text: string;
   if (options.withKey) {
+    if (ctx.io.stdinIsTTY) ctx.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
     text = await readStdin(ctx.io);
   } else if (ctx.io.stdinIsTTY) {
     text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ');

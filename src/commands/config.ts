@@ -3,9 +3,14 @@ import { CONFIG_KEYS, configKey, type ConfigKey } from '../config/settings.js';
 import type { Profile } from '../config/schema.js';
 import type { Context } from '../context.js';
 
-function storedOrFallback(profile: Profile | undefined, key: ConfigKey): string {
+/** The stored value, else the default, else undefined. */
+function effectiveValue(profile: Profile | undefined, key: ConfigKey): unknown {
   const setting = CONFIG_KEYS[key];
-  const value = profile?.[setting.field] ?? ('fallback' in setting ? setting.fallback : undefined);
+  return profile?.[setting.field] ?? ('fallback' in setting ? setting.fallback : undefined);
+}
+
+function storedOrFallback(profile: Profile | undefined, key: ConfigKey): string {
+  const value = effectiveValue(profile, key);
   return value === undefined ? '' : String(value);
 }
 
@@ -19,7 +24,8 @@ export async function runConfigList(ctx: Context, options: { json?: boolean }): 
   const { profile } = await activeProfile(ctx);
   const keys = Object.keys(CONFIG_KEYS) as ConfigKey[];
   if (options.json || ctx.flags.json) {
-    const values = Object.fromEntries(keys.map((key) => [key, profile?.[CONFIG_KEYS[key].field] ?? null]));
+    // The same values as the text form, null where there is none.
+    const values = Object.fromEntries(keys.map((key) => [key, effectiveValue(profile, key) ?? null]));
     ctx.io.out(`${JSON.stringify(values, null, 2)}\n`);
     return;
   }

@@ -1,6 +1,7 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
 import { readFileSync } from 'node:fs';
 import { GymApiError, usageError } from '../api/errors.js';
+import { describeJsonError } from '../json-errors.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
 import { DEMO_DATA } from '../sandbox/demo-data.js';
@@ -32,8 +33,8 @@ function loadData(file: string): SandboxData {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    throw usageError(`sandbox data ${file} is not valid JSON (${(error as Error).message})`);
+  } catch {
+    throw usageError(`sandbox data ${file} is not valid JSON (${describeJsonError(text)})`);
   }
   try {
     return parseSandboxData(json);
@@ -47,6 +48,7 @@ const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /
 export async function runSandbox(ctx: Context, options: SandboxCommandOptions): Promise<void> {
   const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
   const host = options.host ?? '127.0.0.1';
+  if (host.trim() === '') throw usageError('--host needs an address, such as 127.0.0.1 (an empty one would listen on every interface)');
   const data = options.data ? loadData(options.data) : DEMO_DATA;
   const faults = (options.fault ?? []).map((spec): Fault => {
     try {

@@ -146,7 +146,8 @@ export function resolveSettings(
   profile: Profile | undefined,
 ): ResolvedSettings {
   const configOrigin = `profile "${profileName.value}"`;
-  const baseUrl = first(
+  // --sandbox brings its own base URL: others are not even checked.
+  const baseUrl = flags.sandbox ? undefined : first(
     fromValue(flags.baseUrl, 'flag', '--base-url'),
     fromValue(env.GYMCTL_BASE_URL, 'env', 'GYMCTL_BASE_URL'),
     fromValue(profile?.baseUrl, 'config', configOrigin),

@@ -11,6 +11,7 @@ import Conf from 'conf';
 import * as z from 'zod/mini';
 import { GymApiError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
+import { describeJsonError } from '../json-errors.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -64,8 +65,8 @@ export class ConfigStore {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (error) {
-      throw this.#readError(error);
+    } catch {
+      throw new GymApiError('internal', `config file ${this.path} is not valid JSON (${describeJsonError(text)}); fix or remove it`);
     }
     const parsed = z.safeParse(configFileSchema, json, { reportInput: true });
     if (!parsed.success) {
@@ -157,10 +158,7 @@ export class ConfigStore {
   }
 
   #readError(error: unknown): GymApiError {
-    const reason =
-      error instanceof SyntaxError
-        ? `is not valid JSON (${error.message})`
-        : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    return new GymApiError('internal', `config file ${this.path} ${reason}; fix or remove it`, { cause: error });
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+    return new GymApiError('internal', `config file ${this.path} cannot be read (${reason}); fix or remove it`, { cause: error });
   }
 }

@@ -28,6 +28,7 @@ export function parseSandboxData(input: unknown): SandboxData {
   const parsed = z.safeParse(sandboxDataSchema, input, { reportInput: true });
   if (!parsed.success) throw new Error(formatIssues(parsed.error.issues, sandboxDataSchema));
   const data = parsed.data;
+  if (data.keys.length === 0) throw new Error('keys: at least one key is needed, or every request is refused');
   const unique = (ids: number[], where: string) => {
     const seen = new Set<number>();
     ids.forEach((id, i) => {

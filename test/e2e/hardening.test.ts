@@ -4,6 +4,7 @@
  * on loopback.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import fc from 'fast-check';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -351,5 +352,91 @@ describe('gymctl sandbox --fault', () => {
 
   it('an unknown fault is a usage error', async () => {
     expectFailure(await gymctl(['sandbox', '--fault', 'meltdown']), 2, /unknown fault "meltdown"/);
+  });
+});
+
+describe('arbitrary server answers, through the CLI', () => {
+  it('always a documented exit code, never a stack trace, nothing on stdout after a failure', async () => {
+    let reply = { status: 200, body: '', type: 'application/json' };
+    const server = http.createServer((_request, response) => {
+      response.writeHead(reply.status, reply.type ? { 'content-type': reply.type } : {});
+      response.end(reply.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const env = { GYMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, GYMCTL_API_KEY: DEMO_KEY };
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(200, 201, 302, 400, 401, 404, 418, 429, 500, 503),
+          fc.oneof(
+            fc.string(),
+            fc.anything().map((value) => JSON.stringify({ data: value }) ?? ''),
+            fc.record({ message: fc.string(), correlationId: fc.string() }).map((b) => JSON.stringify(b)),
+          ),
+          fc.constantFrom('application/json', 'text/html', ''),
+          fc.constantFrom(['whoami'], ['academy', '1'], ['family', '1'], ['academy', '1', '2', '--format', 'csv']),
+          async (status, body, type, args) => {
+            reply = { status, body, type };
+            const result = await gymctl([...args, '--retries', '0'], { env });
+            expect([0, 3, 4, 5, 6]).toContain(result.code);
+            expect(result.stderr).not.toMatch(/\n\s+at |TypeError|ReferenceError/);
+            if (result.code !== 0) expect(result.stdout).toBe('');
+            if (result.code === 0) expect(result.stderr).toBe('');
+          },
+        ),
+        { numRuns: 24 },
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+});
+
+describe('what the review found', () => {
+  it('a config file that is not JSON is reported by line and column, never quoting it (it may hold the key)', async () => {
+    mkdirSync(config.dir, { recursive: true });
+    writeFileSync(path.join(config.dir, 'config.json'), `{"profiles":{"default":{"apiKey":'k3y_9f8e7d_secret'}}}`, { mode: 0o600 });
+    const result = await gymctl(['auth', 'status']);
+    expectFailure(result, 1, /config file .*config\.json is not valid JSON \(error at line 1, column 34\); fix or remove it\n$/);
+    expect(result.stderr).not.toMatch(/k3y|secret/);
+  });
+
+  it('a failed write to stdout is one line and exit 1, not a stack trace', async () => {
+    const child = spawn('bash', ['-c', `'${process.execPath}' '${BIN}' config path > /dev/full`], { env: cleanEnv(config.dir) });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe('gymctl: cannot write output (ENOSPC)\n');
+  });
+
+  it('--sandbox ignores base URLs it does not use, however broken', async () => {
+    const result = await gymctl(['academy', '1', '--sandbox', '--json'], { env: { GYMCTL_BASE_URL: 'ftp://bad' } });
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('a stored json format makes every error a JSON line, even one found before the settings are read', async () => {
+    expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
+    for (const args of [['academy', 'abc', '--sandbox'], ['academy', '99', '--sandbox'], ['whoami', '--timeout', '0', '--sandbox']]) {
+      const result = await gymctl(args);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr).error.kind).toMatch(/usage|not_found/);
+    }
+  });
+
+  it('an unknown --option=value does not repeat the value', async () => {
+    const result = await gymctl(['auth', 'login', '--with-key=sk_live_SECRET123']);
+    expectFailure(result, 2, /unknown option '--with-key=…'/);
+    expect(result.stderr).not.toContain('SECRET');
+  });
+
+  it('a key with characters no key can have is refused, saying where it came from but not what it is', async () => {
+    const result = await gymctl(['whoami'], { env: { GYMCTL_API_KEY: 'clé_secrète_1234', GYMCTL_BASE_URL: 'http://127.0.0.1:9' } });
+    expectFailure(result, 2, /^gymctl: the API key from GYMCTL_API_KEY contains characters an API key cannot have .*the key is not shown\n$/);
+    expect(result.stderr).not.toContain('secr');
+  });
+
+  it('an empty --host is refused rather than listening everywhere', async () => {
+    expectFailure(await gymctl(['sandbox', '--host', '', '--port', '0']), 2, /--host needs an address/);
   });
 });

@@ -178,7 +178,7 @@ describe('batches against a scripted server', () => {
       else if (id === 12) response.writeHead(404).end(JSON.stringify({ message: 'Resource not found', correlationId: 'c-12' }));
       else response.end(body(id));
     };
-    const text = await scripted(['academy', '10', '11', '12', '13']);
+    const text = await scripted(['academy', '10', '11', '12', '13', '--retries', '0']);
     expect(text.code).toBe(5);
     expect(text.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['id', '10', '13']);
     expect(text.stderr).toBe(
@@ -186,7 +186,7 @@ describe('batches against a scripted server', () => {
     );
 
     for (const format of ['json', 'ndjson', 'csv']) {
-      const result = await scripted(['academy', '10', '11', '12', '13', '--format', format]);
+      const result = await scripted(['academy', '10', '11', '12', '13', '--format', format, '--retries', '0']);
       expect(result.code).toBe(5);
       const errors = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line).error);
       expect(errors).toEqual([

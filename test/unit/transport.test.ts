@@ -316,3 +316,32 @@ describe('debug trace', () => {
     });
   });
 });
+
+describe('what the review found', () => {
+  it('a server that echoes the key back does not get it printed', async () => {
+    nock(BASE).get('/me').reply(401, { message: `bad key ${KEY} refused`, correlationId: KEY });
+    const error = await failure(client().getMe());
+    expect(error.message).toBe('bad key [redacted] refused: the server refused the API key');
+    expect(error.correlationId).toBe('[redacted]');
+  });
+
+  it('a bad base URL, timeout or retry count is a usage error, not a TypeError', () => {
+    for (const options of [{ baseUrl: 'not a url' }, { timeoutMs: 0 }, { timeoutMs: 2 ** 31 }, { retries: -1 }, { retries: 1.5 }]) {
+      let error: unknown;
+      try {
+        createClient({ baseUrl: BASE, apiKey: KEY, ...options });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, JSON.stringify(options)).toBeInstanceOf(GymApiError);
+      expect((error as GymApiError).kind).toBe('usage');
+    }
+  });
+
+  it('an id beyond 2^53 and a number beyond a double get clear messages', async () => {
+    nock(BASE).get('/academies/1').reply(200, '{"data":{"id":12345678901234567890}}', { 'content-type': 'application/json' });
+    expect((await failure(client().getAcademy(1))).message).toContain('data.id: integer out of range');
+    nock(BASE).get('/academies/1').reply(200, '{"data":{"id":1,"coordinates":{"lat":1e999}}}', { 'content-type': 'application/json' });
+    expect((await failure(client().getAcademy(1))).message).toContain('data.coordinates.lat: expected number, got a number out of range');
+  });
+});

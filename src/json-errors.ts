@@ -1,0 +1,35 @@
+/**
+ * Says where JSON text goes wrong without quoting it: V8's own messages
+ * include a snippet of the text, which in a config file can be the API key.
+ */
+function failsBefore(text: string, length: number): boolean {
+  try {
+    JSON.parse(text.slice(0, length));
+    return false;
+  } catch (error) {
+    const message = String((error as Error).message);
+    if (/end of JSON input/.test(message)) return false;
+    const position = /at position (\d+)/.exec(message)?.[1];
+    return position === undefined || Number(position) < length;
+  }
+}
+
+/** The first offset at which `text` cannot be JSON, found by bisecting its prefixes. */
+function errorOffset(text: string): number {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsBefore(text, middle + 1)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** "line L, column C" of the first error in `text`, or that it ends too early. */
+export function describeJsonError(text: string): string {
+  const offset = errorOffset(text);
+  if (offset >= text.length) return 'it ends too early';
+  const before = text.slice(0, offset).split('\n');
+  return `error at line ${before.length}, column ${before.at(-1)!.length + 1}`;
+}
