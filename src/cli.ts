@@ -2,14 +2,13 @@
  * The entry point: runs the program, reports any failure on stderr, and
  * sets the exit code. The only place that maps errors to exit codes.
  */
-import { CommanderError } from 'commander';
 import { GymApiError, usageError, type ErrorKind } from './api/errors.js';
 import { isDebug, type GlobalFlags } from './config/settings.js';
 import { Context } from './context.js';
 import { AlreadyReported, Interrupted } from './failures.js';
 import { createIO } from './io.js';
 import { formatError } from './output/errors.js';
-import { buildProgram } from './program.js';
+import { VERSION } from './version.js';
 
 export const EXIT_CODES: Record<ErrorKind, number> = {
   internal: 1,
@@ -22,11 +21,17 @@ export const EXIT_CODES: Record<ErrorKind, number> = {
 
 export const EXIT_INTERRUPTED = 130;
 
+/** Commander's errors, told apart without loading commander (see main). */
+function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
+}
+
 function toGymError(error: unknown): GymApiError | number {
   if (error instanceof GymApiError) return error;
   if (error instanceof Interrupted) return EXIT_INTERRUPTED;
   if (error instanceof AlreadyReported) return EXIT_CODES[error.kind];
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_CODES.usage;
@@ -58,6 +63,11 @@ function scanFormatFlags(argv: readonly string[]): GlobalFlags {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // The version needs nothing else: answer it before loading the parser.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
   const { env } = process;
   // A reader that stops early (`| head`) is not a failure: exit quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -74,6 +84,7 @@ export async function main(argv: string[]): Promise<void> {
   ctx.setFlags(scanFormatFlags(argv));
   let exitCode = 0;
   try {
+    const { buildProgram } = await import('./program.js');
     await buildProgram(ctx).parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
   } catch (error) {
     const failure = toGymError(error);

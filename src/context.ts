@@ -7,7 +7,7 @@ import type { GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';
 import { GymApiError, usageError } from './api/errors.js';
 import type { ConfigStore } from './config/store.js';
-import type { OutputFormat } from './config/schema.js';
+import type { OutputFormat } from './config/formats.js';
 import {
   isInsecureBaseUrl,
   resolveFormat,

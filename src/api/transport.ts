@@ -1,13 +1,12 @@
 /**
- * The HTTP transport: the only module that talks to the network. It sends
- * one GET through Node's fetch with an undici EnvHttpProxyAgent as the
- * dispatcher (a keep-alive connection pool with connect, header and body
- * time limits, through the proxy the environment names, if any),
+ * The HTTP transport: with http.ts, the only code that talks to the network.
+ * It sends one GET over a keep-alive pool (node:http, or undici when a proxy
+ * is configured, or a fetch: see http.ts),
  * does not follow redirects, reads the body under a size cap, parses it and
  * validates it against the operation's schema. Every failure leaves as a
  * GymApiError.
  */
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import * as z from 'zod/mini';
 import {
   API_KEY_FORM,
@@ -20,12 +19,12 @@ import {
   MAX_TIMEOUT_MS,
 } from './defaults.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from './errors.js';
+import { loadUndici, viaFetch, viaNodeHttp, viaUndici, type Exchange, type FetchLike, type Send } from './http.js';
 import { rawMember } from './raw-json.js';
 import { errorBodySchema } from './schemas.js';
 import { formatIssues } from './validation.js';
 
 
-type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
 
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
@@ -36,11 +35,14 @@ export interface TransportOptions {
   /** Larger bodies are refused (invalid_response). */
   maxBodyBytes?: number;
   userAgent?: string;
-  /** The connection pool; by default one undici Agent per transport. */
+  /** Send through undici's request API on this dispatcher (see http.ts for the default). */
   dispatcher?: Dispatcher;
-  /** With the default pool: at most this many connections to the server (default: no limit). */
+  /** At most this many connections to the server (default: no limit). */
   maxConnections?: number;
-  /** The fetch to call; by default Node's global fetch. */
+  /**
+   * Send through this fetch (Node's global fetch, say, which nock can
+   * intercept) instead of undici's request API.
+   */
   fetch?: FetchLike;
   /** Retries of 429, 502, 503, 504 and dropped or refused connections (default 2). */
   retries?: number;
@@ -144,11 +146,19 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 const MESSAGE_LIMIT = 300;
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
 
+/** True when the environment names a proxy (NO_PROXY alone changes nothing). */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+}
+
+interface Connection {
+  send: Send;
+  close(): Promise<void>;
+}
+
 export class Transport {
   readonly #options: TransportOptions;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
-  readonly #fetch: FetchLike;
+  #connection: Promise<Connection> | undefined;
 
   constructor(options: TransportOptions) {
     // A key with spaces or controls cannot go in a header, and the error
@@ -166,18 +176,30 @@ export class Transport {
       throw new GymApiError('usage', `invalid retries ${retries}: expected a whole number from 0 to ${MAX_RETRIES}`);
     }
     this.#options = options;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    // EnvHttpProxyAgent is undici's Agent that honours HTTP_PROXY, HTTPS_PROXY
-    // and NO_PROXY (Node's own fetch ignores them).
-    this.#dispatcher =
-      options.dispatcher ??
-      new EnvHttpProxyAgent({
-        connect: { timeout },
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        ...(options.maxConnections ? { connections: options.maxConnections } : {}),
-      });
-    this.#fetch = options.fetch ?? (globalThis.fetch as FetchLike);
+  }
+
+  /** How requests go out, set up on the first one (see http.ts). */
+  #connect(): Promise<Connection> {
+    this.#connection ??= (async (): Promise<Connection> => {
+      const { fetch, dispatcher, maxConnections } = this.#options;
+      if (fetch) return { send: viaFetch(fetch, dispatcher), close: async () => {} };
+      if (dispatcher) return { send: await viaUndici(dispatcher), close: async () => {} };
+      if (proxyConfigured()) {
+        // undici's EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY.
+        const timeout = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+        const { EnvHttpProxyAgent } = await loadUndici();
+        const agent = new EnvHttpProxyAgent({
+          connect: { timeout },
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+          ...(maxConnections ? { connections: maxConnections } : {}),
+        });
+        return { send: await viaUndici(agent), close: () => agent.destroy() };
+      }
+      const send = viaNodeHttp(maxConnections);
+      return { send, close: async () => send.close() };
+    })();
+    return this.#connection;
   }
 
   /**
@@ -255,13 +277,7 @@ export class Transport {
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
     }
     try {
-      const response = await this.#fetch(url, {
-        method: 'GET',
-        headers,
-        redirect: 'manual',
-        signal: controller.signal,
-        dispatcher: this.#dispatcher,
-      });
+      const response = await (await this.#connect()).send(url, headers, controller.signal);
       const body = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, controller, operation);
       if (this.#options.debug) {
         const correlationId = headerCorrelationId(response.headers);
@@ -293,12 +309,12 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.destroy();
+    if (this.#connection) await (await this.#connection).close();
   }
 }
 
 async function readBody(
-  response: Response,
+  response: Exchange,
   maxBytes: number,
   controller: AbortController,
   operation: Operation<unknown>,
@@ -314,18 +330,15 @@ async function readBody(
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   if (!response.body) return '';
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
+      response.cancel();
       throw tooLarge();
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
@@ -336,7 +349,7 @@ function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-function headerCorrelationId(headers: Headers): string | undefined {
+function headerCorrelationId(headers: Exchange['headers']): string | undefined {
   return headers.get('x-correlation-id') ?? headers.get('x-request-id') ?? undefined;
 }
 
@@ -344,7 +357,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function interpret<T>(response: Response, text: string, operation: Operation<T>): ApiResponse<T> {
+function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
   const { status } = response;
   let json: unknown;
   let isJson = true;
@@ -390,14 +403,14 @@ function interpret<T>(response: Response, text: string, operation: Operation<T>)
   };
 }
 
-function describeContentType(response: Response): string {
+function describeContentType(response: Exchange): string {
   const type = response.headers.get('content-type');
   return type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type';
 }
 
 function errorMessage(
   kind: ErrorKind,
-  response: Response,
+  response: Exchange,
   operation: Operation<unknown>,
   message: string | null | undefined,
   isJson: boolean,

@@ -55,7 +55,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   const store = await ctx.store();
   // A base URL given as a flag is the server this key belongs to: keep it with the key.
   const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
-  store.updateProfile(profile, (stored) => ({ ...stored, apiKey: key, ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}) }));
+  await store.updateProfile(profile, (stored) => ({ ...stored, apiKey: key, ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}) }));
   const { io } = ctx;
   io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
   io.err(`Key "${sanitizeLine(me.name ?? '')}" (id ${me.id}) sees ${academyList(me.academyIds)}.\n`);
@@ -119,7 +119,7 @@ export async function runLogout(ctx: Context): Promise<void> {
   if (stored?.apiKey === undefined) {
     ctx.io.err(`No API key is stored for profile "${profile}".\n`);
   } else {
-    store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);
+    await store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);
     ctx.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
   }
   if (ctx.env.GYMCTL_API_KEY) ctx.io.err('Note: GYMCTL_API_KEY is still set in the environment.\n');

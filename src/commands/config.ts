@@ -42,7 +42,7 @@ export async function runConfigSet(ctx: Context, name: string, value: string): P
   const key = configKey(name);
   const parsed = CONFIG_KEYS[key].parse(value, ctx.flags.allowHttp);
   const { name: profileName, store } = await activeProfile(ctx);
-  store.updateProfile(profileName, (profile) => ({ ...profile, [CONFIG_KEYS[key].field]: parsed }));
+  await store.updateProfile(profileName, (profile) => ({ ...profile, [CONFIG_KEYS[key].field]: parsed }));
 }
 
 export async function runConfigUnset(ctx: Context, name: string): Promise<void> {
@@ -50,7 +50,7 @@ export async function runConfigUnset(ctx: Context, name: string): Promise<void> 
   const { name: profileName, store, profile } = await activeProfile(ctx);
   const field = CONFIG_KEYS[key].field;
   if (profile?.[field] === undefined) return;
-  store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
+  await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 
 export async function runConfigPath(ctx: Context): Promise<void> {

@@ -13,7 +13,7 @@ import { formatError } from '../output/errors.js';
 import { createProgress } from '../output/progress.js';
 import type { ResourceView } from '../output/views.js';
 import { readStdin } from '../prompt.js';
-import type { OutputFormat } from '../config/schema.js';
+import type { OutputFormat } from '../config/formats.js';
 
 /** Room for millions of ids on stdin; they are all read and checked before anything is sent. */
 const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;

@@ -1,12 +1,8 @@
 /** The stored config file's shape, declared once as zod schemas. */
 import * as z from 'zod/mini';
 import { MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
+import { OUTPUT_FORMATS } from './formats.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/** Names safe in a file, a shell and an environment variable. */
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export const profileSchema = z.looseObject({
   apiKey: z.optional(z.string()),

@@ -5,7 +5,8 @@
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../api/errors.js';
-import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat, type Profile } from './schema.js';
+import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat } from './formats.js';
+import type { Profile } from './schema.js';
 
 export const DEFAULT_PROFILE = 'default';
 

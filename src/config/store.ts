@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import * as z from 'zod/mini';
 import { GymApiError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
@@ -89,13 +89,15 @@ export class ConfigStore {
    * profile (empty if new) and returns it changed; everything else in the
    * file, including fields gymctl does not know, is kept.
    */
-  updateProfile(name: string, change: (profile: Profile) => Profile): void {
+  async updateProfile(name: string, change: (profile: Profile) => Profile): Promise<void> {
+    this.read(); // a broken file is reported as such before conf reads it too
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const conf = await this.#open();
     this.#locked(() => {
       const file = this.read();
       const profiles = { ...file.profiles };
       profiles[name] = change({ ...(Object.hasOwn(profiles, name) ? profiles[name] : {}) });
-      this.#open().set('profiles', profiles);
+      conf.set('profiles', profiles);
     });
   }
 
@@ -140,8 +142,10 @@ export class ConfigStore {
     );
   }
 
-  #open(): Conf<ConfigFile> {
+  /** conf, loaded only to write: reading the file needs none of it. */
+  async #open(): Promise<Conf<ConfigFile>> {
     if (this.#conf) return this.#conf;
+    const { default: Conf } = await import('conf');
     try {
       this.#conf = new Conf<ConfigFile>({
         cwd: this.dir,

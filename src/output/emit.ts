@@ -8,7 +8,7 @@
  * gets its frame (`[]`, a CSV or tab-separated header, an empty table).
  */
 import { formatJson } from '../api/raw-json.js';
-import type { OutputFormat } from '../config/schema.js';
+import type { OutputFormat } from '../config/formats.js';
 import type { IO } from '../io.js';
 import { csvHeader, csvRow } from './csv.js';
 import { tsvHeader, tsvRow } from './tsv.js';

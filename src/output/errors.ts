@@ -1,6 +1,6 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
 import type { GymApiError } from '../api/errors.js';
-import type { OutputFormat } from '../config/schema.js';
+import type { OutputFormat } from '../config/formats.js';
 import { sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */

@@ -3,7 +3,7 @@
  * ends. Only on a terminal, only for more than a screenful, and not while
  * results stream to the same terminal (they show progress themselves).
  */
-import type { OutputFormat } from '../config/schema.js';
+import type { OutputFormat } from '../config/formats.js';
 import type { IO } from '../io.js';
 
 export interface Progress {

@@ -53,7 +53,7 @@ describe('the transport against arbitrary responses', () => {
     await fc.assert(
       fc.asyncProperty(statuses, bodies, contentTypes, async (status, body, type) => {
         nock(BASE).get('/academies/1').reply(status, body, type ? { 'content-type': type } : {});
-        const client = createClient({ baseUrl: BASE, apiKey: 'fuzz_key_123456', retries: 0 });
+        const client = createClient({ baseUrl: BASE, apiKey: 'fuzz_key_123456', retries: 0, fetch: (url, init) => globalThis.fetch(url, init) });
         try {
           const academy = await client.getAcademy(1);
           expect(status).toBeGreaterThanOrEqual(200);

@@ -32,31 +32,31 @@ describe('ConfigStore', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('writes the file 0600 in a folder 0700, and reads back what it wrote', () => {
+  it('writes the file 0600 in a folder 0700, and reads back what it wrote', async () => {
     const dir = newDir();
     const store = new ConfigStore(dir);
-    store.updateProfile('default', (p) => ({ ...p, apiKey: 'k_1234567890', baseUrl: 'https://api.test' }));
+    await store.updateProfile('default', (p) => ({ ...p, apiKey: 'k_1234567890', baseUrl: 'https://api.test' }));
     expect(mode(store.path)).toBe(0o600);
     expect(mode(dir)).toBe(0o700);
     expect(new ConfigStore(dir).profile('default')).toEqual({ apiKey: 'k_1234567890', baseUrl: 'https://api.test' });
   });
 
-  it('tightens a file that was left readable by others when it next writes it', () => {
+  it('tightens a file that was left readable by others when it next writes it', async () => {
     const dir = newDir();
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'config.json');
     writeFileSync(file, '{"profiles":{}}', { mode: 0o644 });
-    new ConfigStore(dir).updateProfile('work', () => ({ apiKey: 'k_abcdefghijkl' }));
+    await new ConfigStore(dir).updateProfile('work', () => ({ apiKey: 'k_abcdefghijkl' }));
     expect(mode(file)).toBe(0o600);
   });
 
-  it('keeps other profiles and fields it does not know', () => {
+  it('keeps other profiles and fields it does not know', async () => {
     const dir = newDir();
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ future: { x: 1 }, profiles: { other: { apiKey: 'o', color: 'blue' } } }));
     const store = new ConfigStore(dir);
-    store.updateProfile('default', () => ({ format: 'json' }));
+    await store.updateProfile('default', () => ({ format: 'json' }));
     const written = JSON.parse(readFileSync(file, 'utf8'));
     expect(written).toEqual({
       future: { x: 1 },
@@ -69,16 +69,16 @@ describe('ConfigStore', () => {
     ['a wrong shape', '{"profiles": {"default": {"timeout": "soon"}}}', 'profiles.default.timeout: expected integer, got string'],
     ['a wrong top level', '[1, 2]', 'is not valid'],
   ] as const) {
-    it(`a file with ${label} is an internal error naming the file, and is left byte for byte`, () => {
+    it(`a file with ${label} is an internal error naming the file, and is left byte for byte`, async () => {
       const dir = newDir();
       mkdirSync(dir, { recursive: true });
       const file = path.join(dir, 'config.json');
       writeFileSync(file, content, { mode: 0o600 });
       const store = new ConfigStore(dir);
-      for (const attempt of [() => store.read(), () => store.updateProfile('default', (p) => ({ ...p, format: 'json' }))]) {
+      for (const attempt of [async () => store.read(), () => store.updateProfile('default', (p) => ({ ...p, format: 'json' }))]) {
         let error: unknown;
         try {
-          attempt();
+          await attempt();
         } catch (e) {
           error = e;
         }

@@ -23,9 +23,20 @@ interface TestOptions {
   debug?: (line: string) => void;
 }
 
-/** No retries unless a test asks for them, and short backoffs when it does. */
+/**
+ * Through Node's global fetch, looked up at call time so that nock's
+ * interception applies; no retries unless a test asks, with short backoffs.
+ */
 const client = (options: TestOptions = {}) =>
-  createClient({ baseUrl: BASE, apiKey: KEY, userAgent: 'gymctl/test', retries: 0, retryBaseDelayMs: 5, ...options });
+  createClient({
+    baseUrl: BASE,
+    apiKey: KEY,
+    userAgent: 'gymctl/test',
+    retries: 0,
+    retryBaseDelayMs: 5,
+    fetch: (url, init) => globalThis.fetch(url, init),
+    ...options,
+  });
 
 async function failure(promise: Promise<unknown>): Promise<GymApiError> {
   const error = await promise.then(

@@ -1,0 +1,128 @@
+/**
+ * The ways the transport can send a GET, all giving it the same view of the
+ * answer:
+ * - node:http(s) on a keep-alive agent: the default, as it costs almost
+ *   nothing to load (undici's client costs tens of milliseconds at start-up,
+ *   most of it compiling its WebAssembly HTTP parser, which a CLI pays on
+ *   every call);
+ * - undici's request API on a dispatcher: when a proxy is configured
+ *   (EnvHttpProxyAgent brings HTTP_PROXY, HTTPS_PROXY and NO_PROXY), or the
+ *   caller passes a dispatcher;
+ * - any fetch (Node's global fetch, which nock intercepts in tests).
+ */
+import type http from 'node:http';
+import type { Dispatcher } from 'undici';
+
+/** An HTTP answer as the transport reads it, whichever way it came. */
+export interface Exchange {
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  body: AsyncIterable<Uint8Array> | null;
+  /** Stops reading the body and frees the connection. */
+  cancel(): void;
+}
+
+export type Send = (url: string, headers: Record<string, string>, signal: AbortSignal) => Promise<Exchange>;
+
+export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
+
+/** Reason phrases, which HTTP/1.1 undici does not hand over, for messages and traces. */
+const REASONS: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
+  307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 422: 'Unprocessable Content',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+type Headers = http.IncomingHttpHeaders;
+
+const headerGetter = (headers: Headers) => ({
+  get: (name: string) => {
+    const value = headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  },
+});
+
+/** node:http and node:https, loaded on first use. */
+let nodeHttp: { http: typeof import('node:http'); https?: typeof import('node:https') } | undefined;
+
+/**
+ * Sends through node:http(s) with keep-alive agents that hold at most
+ * `maxConnections` sockets to the server. Redirects are not followed.
+ */
+export function viaNodeHttp(maxConnections?: number): Send & { close(): void } {
+  const agents: http.Agent[] = [];
+  const agentFor = async (protocol: string) => {
+    nodeHttp ??= { http: await import('node:http') };
+    const secure = protocol === 'https:';
+    if (secure) nodeHttp.https ??= await import('node:https');
+    const module = secure ? nodeHttp.https! : nodeHttp.http;
+    const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}) });
+    agents.push(agent);
+    return { module, agent };
+  };
+  const pools = new Map<string, ReturnType<typeof agentFor>>();
+  const send: Send = async (url, headers, signal) => {
+    const target = new URL(url);
+    let pool = pools.get(target.protocol);
+    if (!pool) pools.set(target.protocol, (pool = agentFor(target.protocol)));
+    const { module, agent } = await pool;
+    return new Promise<Exchange>((resolve, reject) => {
+      const request = module.request(target, { method: 'GET', headers, agent, signal }, (response) => {
+        resolve({
+          status: response.statusCode ?? 0,
+          statusText: response.statusMessage ?? '',
+          headers: headerGetter(response.headers),
+          body: response,
+          cancel: () => void response.destroy(),
+        });
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  };
+  return Object.assign(send, { close: () => agents.forEach((agent) => agent.destroy()) });
+}
+
+type Undici = typeof import('undici');
+
+/** undici, however the bundler wrapped its CommonJS exports. */
+export async function loadUndici(): Promise<Undici> {
+  const loaded = (await import('undici')) as Undici & { default?: Undici };
+  return loaded.default ?? loaded;
+}
+
+/**
+ * Sends through undici's request API on `dispatcher`; redirects are not
+ * followed (undici never does unless told). undici is loaded whole, on first
+ * use: its proxy agent needs the request API it installs on every dispatcher.
+ */
+export async function viaUndici(dispatcher: Dispatcher): Promise<Send> {
+  const { request } = await loadUndici();
+  return async (url, headers, signal) => {
+    const response = await request(url, { dispatcher, method: 'GET', headers, signal });
+    return {
+      status: response.statusCode,
+      statusText: REASONS[response.statusCode] ?? '',
+      headers: headerGetter(response.headers),
+      body: response.body,
+      cancel: () => void response.body.destroy(),
+    };
+  };
+}
+
+/** Sends through a fetch, with redirects left unfollowed. */
+export function viaFetch(fetch: FetchLike, dispatcher?: Dispatcher): Send {
+  return async (url, headers, signal) => {
+    const response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) });
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      body: response.body as AsyncIterable<Uint8Array> | null,
+      cancel: () => void response.body?.cancel().catch(() => {}),
+    };
+  };
+}
