@@ -2,7 +2,11 @@
 // each command loads only what it needs; the library with its dependencies
 // left to npm. `node esbuild.config.mjs` (npm run build runs it).
 import { build } from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+// Chunk names carry hashes: clear the old ones so that none is left behind.
+rmSync('dist/chunks', { recursive: true, force: true });
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -15,6 +19,23 @@ const common = {
   logLevel: 'warning',
 };
 
+// commander requires child_process at load, for stand-alone executable
+// subcommands, which gymctl does not have; loading it (and net, dgram…) costs
+// a few milliseconds on every call. Hand commander a stand-in that loads the
+// real module only if it is ever used.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander') ? { path: 'child_process', namespace: 'lazy' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
+      loader: 'js',
+    }));
+  },
+};
+
 const cli = await build({
   ...common,
   entryPoints: ['src/cli.ts'],
@@ -23,11 +44,18 @@ const cli = await build({
   chunkNames: 'chunks/[name]-[hash]',
   minify: true,
   metafile: true,
+  plugins: [lazyChildProcess],
   // Bundled CommonJS dependencies call require(); ES modules have none.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
 // Which source files each chunk holds: the test of what a command loads reads it.
 writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
+
+// The top-level help, written out once so that `gymctl --help` loads no parser.
+rmSync('dist/help.txt', { force: true });
+const help = spawnSync(process.execPath, ['bin/gymctl.js', '--help'], { encoding: 'utf8', input: '' });
+if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
+writeFileSync('dist/help.txt', help.stdout);
 
 await build({
   ...common,

@@ -3,10 +3,10 @@
  * `--help` or `config path` never read the key, load the HTTP client or
  * start a server.
  */
-import type { GymClient } from './api/client.js';
+import { createClient, type GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';
 import { GymApiError, usageError } from './api/errors.js';
-import type { ConfigStore } from './config/store.js';
+import { ConfigStore, configDir } from './config/store.js';
 import type { OutputFormat } from './config/formats.js';
 import {
   isInsecureBaseUrl,
@@ -71,7 +71,6 @@ export class Context {
 
   async store(): Promise<ConfigStore> {
     if (!this.#store) {
-      const { ConfigStore, configDir } = await import('./config/store.js');
       this.#store = new ConfigStore(configDir(this.env), { warn: (message) => this.io.err(`gymctl: ${message}\n`) });
     }
     return this.#store;
@@ -93,7 +92,6 @@ export class Context {
   async createClient(baseUrl: string, apiKey: string, maxConnections?: number): Promise<GymClient> {
     const settings = await this.settings();
     if (isInsecureBaseUrl(baseUrl)) this.io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
-    const { createClient } = await import('./api/client.js');
     const client = createClient({
       baseUrl,
       apiKey,

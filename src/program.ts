@@ -1,10 +1,15 @@
 /**
- * The command tree and the global options, registered in one place. Each
- * command's module is loaded only when that command runs.
+ * The command tree and the global options, registered in one place. The
+ * read commands, which scripts call in loops, are loaded with the parser;
+ * the others (auth, config, sandbox) only when they run.
  */
 import { Command } from 'commander';
 import type { GlobalFlags } from './config/settings.js';
 import type { Context } from './context.js';
+import { runAcademies } from './commands/academies.js';
+import { runAcademy } from './commands/academy.js';
+import { runFamily } from './commands/family.js';
+import { runWhoami } from './commands/whoami.js';
 import { FAULTS } from './sandbox/faults.js';
 import { VERSION } from './version.js';
 
@@ -39,7 +44,7 @@ export function buildProgram(ctx: Context): Command {
   program
     .command('whoami')
     .description('show the API key in use, the academies it is scoped to, and its owner')
-    .action(async () => (await import('./commands/whoami.js')).runWhoami(ctx));
+    .action(() => runWhoami(ctx));
 
   program
     .command('academy')
@@ -47,20 +52,20 @@ export function buildProgram(ctx: Context): Command {
     .argument('<academyId...>', 'academy ids (positive whole numbers), or - to read them from stdin')
     .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
     .action(async (academyIds: string[], options: { concurrency?: string }) =>
-      (await import('./commands/academy.js')).runAcademy(ctx, academyIds, options),
+      runAcademy(ctx, academyIds, options),
     );
 
   program
     .command('academies')
     .description('show every academy the key is scoped to, in the order of its academyIds')
     .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
-    .action(async (options: { concurrency?: string }) => (await import('./commands/academies.js')).runAcademies(ctx, options));
+    .action((options: { concurrency?: string }) => runAcademies(ctx, options));
 
   program
     .command('family')
     .description("list the members linked to a member's family (the member itself excluded)")
     .argument('<memberId>', 'member id, a positive whole number')
-    .action(async (memberId: string) => (await import('./commands/family.js')).runFamily(ctx, memberId));
+    .action((memberId: string) => runFamily(ctx, memberId));
 
   const auth = program.command('auth').description('store, check and forget the API key of a profile');
   auth
