@@ -37,14 +37,29 @@ export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = 
   return isTTY && env.TERM !== 'dumb';
 }
 
+/**
+ * The IO object. stdin and stderr are reached only when used: Node builds
+ * each stream on first access, which a command that never reads stdin or
+ * prints an error should not pay for.
+ */
 export function createIO(streams: IOStreams, options: IOOptions): IO {
   const forced = Boolean(options.env.GYMCTL_FORCE_TTY);
   const stdoutIsTTY = forced || Boolean(streams.stdout.isTTY);
   return {
-    ...streams,
+    get stdin() {
+      return streams.stdin;
+    },
+    stdout: streams.stdout,
+    get stderr() {
+      return streams.stderr;
+    },
     stdoutIsTTY,
-    stderrIsTTY: forced || Boolean(streams.stderr.isTTY),
-    stdinIsTTY: Boolean(streams.stdin.isTTY),
+    get stderrIsTTY() {
+      return forced || Boolean(streams.stderr.isTTY);
+    },
+    get stdinIsTTY() {
+      return Boolean(streams.stdin.isTTY);
+    },
     color: decideColor(stdoutIsTTY, options.env, options.colorFlag),
     out: (text) => void streams.stdout.write(text),
     err: (text) => void streams.stderr.write(text),

@@ -72,7 +72,15 @@ export async function run(argv: string[]): Promise<void> {
     process.exit(EXIT_CODES.internal);
   });
   const io = createIO(
-    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    {
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      get stderr() {
+        return process.stderr;
+      },
+    },
     { env, colorFlag: !argv.includes('--no-color') },
   );
   const ctx = new Context(io, env);

@@ -3,84 +3,117 @@
  * the server sent reaches `--json` output exactly: no key reordered (JSON.parse
  * moves integer-like keys first), no number rounded or rewritten (`1.0`, `1e2`,
  * integers beyond 2^53), no string escape changed. Input must be valid JSON;
- * callers parse it with JSON.parse first.
+ * callers parse it with JSON.parse first. Written as plain index scans: in a
+ * batch this runs for every record.
  */
 
-const PUNCTUATION = new Set(['{', '}', '[', ']', ':', ',']);
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 
-interface Token {
-  text: string;
-  start: number;
-  end: number;
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isDelimiter = (c: number) => isSpace(c) || c === COMMA || c === COLON || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === QUOTE || c === OPEN_BRACE || c === OPEN_BRACKET;
+
+function skipSpace(json: string, i: number): number {
+  while (i < json.length && isSpace(json.charCodeAt(i))) i++;
+  return i;
 }
 
-function* tokens(json: string): Generator<Token> {
-  let i = 0;
-  while (i < json.length) {
-    const c = json[i]!;
-    if (WHITESPACE.has(c)) {
-      i++;
-    } else if (PUNCTUATION.has(c)) {
-      yield { text: c, start: i, end: i + 1 };
-      i++;
-    } else if (c === '"') {
-      let j = i + 1;
-      while (j < json.length && json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
-      yield { text: json.slice(i, j + 1), start: i, end: j + 1 };
-      i = j + 1;
-    } else {
-      let j = i + 1;
-      while (j < json.length && !WHITESPACE.has(json[j]!) && !PUNCTUATION.has(json[j]!) && json[j] !== '"') j++;
-      yield { text: json.slice(i, j), start: i, end: j };
-      i = j;
-    }
+/** The index just past the string that starts (with its quote) at `i`. */
+function endOfString(json: string, i: number): number {
+  let j = i + 1;
+  while (j < json.length) {
+    const c = json.charCodeAt(j);
+    if (c === BACKSLASH) j += 2;
+    else if (c === QUOTE) return j + 1;
+    else j++;
   }
+  return j;
 }
+
+/** The index just past the number, true, false or null that starts at `i`. */
+function endOfScalar(json: string, i: number): number {
+  let j = i + 1;
+  while (j < json.length && !isDelimiter(json.charCodeAt(j))) j++;
+  return j;
+}
+
+/** The index just past the value that starts at `i`. */
+function endOfValue(json: string, i: number): number {
+  const c = json.charCodeAt(i);
+  if (c === QUOTE) return endOfString(json, i);
+  if (c !== OPEN_BRACE && c !== OPEN_BRACKET) return endOfScalar(json, i);
+  let depth = 0;
+  let j = i;
+  while (j < json.length) {
+    const d = json.charCodeAt(j);
+    if (d === QUOTE) {
+      j = endOfString(json, j);
+      continue;
+    }
+    if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+    else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
+      depth--;
+      if (depth === 0) return j + 1;
+    }
+    j++;
+  }
+  return j;
+}
+
+const pads = new Map<number, string[]>();
 
 /**
  * Lays out JSON text as JSON.stringify(value, null, indent) would, but keeps
  * every string and number token byte for byte. `indent` 0 gives compact text.
  */
 export function formatJson(json: string, indent = 2): string {
-  const pad = (depth: number) => (indent > 0 ? '\n' + ' '.repeat(indent * depth) : '');
-  const out: string[] = [];
+  let cache = pads.get(indent);
+  if (!cache) pads.set(indent, (cache = []));
+  const pad = (depth: number) => (indent > 0 ? (cache[depth] ??= `\n${' '.repeat(indent * depth)}`) : '');
+  let out = '';
   let depth = 0;
-  let pendingOpen: string | undefined;
-  for (const { text } of tokens(json)) {
-    if (pendingOpen !== undefined) {
-      const closesAtOnce = (pendingOpen === '{' && text === '}') || (pendingOpen === '[' && text === ']');
-      out.push(pendingOpen);
-      pendingOpen = undefined;
-      if (closesAtOnce) {
-        out.push(text);
-        continue;
+  let i = 0;
+  while (i < json.length) {
+    const c = json.charCodeAt(i);
+    if (isSpace(c)) {
+      i++;
+    } else if (c === QUOTE) {
+      const end = endOfString(json, i);
+      out += json.slice(i, end);
+      i = end;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      const next = skipSpace(json, i + 1);
+      if (json.charCodeAt(next) === (c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET)) {
+        out += c === OPEN_BRACE ? '{}' : '[]';
+        i = next + 1;
+      } else {
+        depth++;
+        out += json[i] + pad(depth);
+        i++;
       }
-      depth++;
-      out.push(pad(depth));
-    }
-    switch (text) {
-      case '{':
-      case '[':
-        pendingOpen = text;
-        break;
-      case '}':
-      case ']':
-        depth--;
-        out.push(pad(depth), text);
-        break;
-      case ',':
-        out.push(',', pad(depth));
-        break;
-      case ':':
-        out.push(indent > 0 ? ': ' : ':');
-        break;
-      default:
-        out.push(text);
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+      out += pad(depth) + json[i];
+      i++;
+    } else if (c === COMMA) {
+      out += `,${pad(depth)}`;
+      i++;
+    } else if (c === COLON) {
+      out += indent > 0 ? ': ' : ':';
+      i++;
+    } else {
+      const end = endOfScalar(json, i);
+      out += json.slice(i, end);
+      i = end;
     }
   }
-  if (pendingOpen !== undefined) out.push(pendingOpen);
-  return out.join('');
+  return out;
 }
 
 /**
@@ -89,53 +122,36 @@ export function formatJson(json: string, indent = 2): string {
  * in JSON.parse, so the text matches the value that was validated.
  */
 export function rawMember(json: string, name: string): string | undefined {
-  const iter = tokens(json);
-  const first = iter.next();
-  if (first.done || first.value.text !== '{') return undefined;
+  let i = skipSpace(json, 0);
+  if (json.charCodeAt(i) !== OPEN_BRACE) return undefined;
+  const quoted = JSON.stringify(name);
   let found: string | undefined;
-  for (;;) {
-    const key = iter.next();
-    if (key.done || key.value.text === '}') return found;
-    if (key.value.text === ',') continue;
-    iter.next(); // the colon
-    let depth = 0;
-    let start = -1;
-    let end = -1;
-    for (let t = iter.next(); !t.done; t = iter.next()) {
-      const { text } = t.value;
-      if (start < 0) start = t.value.start;
-      if (text === '{' || text === '[') depth++;
-      else if (text === '}' || text === ']') depth--;
-      end = t.value.end;
-      if (depth === 0) break;
-    }
-    if (start >= 0 && JSON.parse(key.value.text) === name) found = json.slice(start, end);
+  i = skipSpace(json, i + 1);
+  while (i < json.length && json.charCodeAt(i) === QUOTE) {
+    const keyEnd = endOfString(json, i);
+    const key = json.slice(i, keyEnd);
+    const valueStart = skipSpace(json, skipSpace(json, keyEnd) + 1); // past the colon
+    const valueEnd = endOfValue(json, valueStart);
+    // A key written with escapes (\u0064ata) is compared by its value.
+    if (key === quoted || (key.includes('\\') && JSON.parse(key) === name)) found = json.slice(valueStart, valueEnd);
+    i = skipSpace(json, valueEnd);
+    if (json.charCodeAt(i) !== COMMA) break;
+    i = skipSpace(json, i + 1);
   }
+  return found;
 }
 
 /** The raw text of each element of the JSON array `json`, in order; [] when it is not an array. */
 export function rawArrayItems(json: string): string[] {
+  let i = skipSpace(json, 0);
+  if (json.charCodeAt(i) !== OPEN_BRACKET) return [];
   const items: string[] = [];
-  let depth = 0;
-  let start = -1;
-  let end = -1;
-  for (const token of tokens(json)) {
-    const { text } = token;
-    if (depth === 0) {
-      if (text !== '[') return [];
-      depth = 1;
-      continue;
-    }
-    if (depth === 1 && (text === ',' || text === ']')) {
-      if (start >= 0) items.push(json.slice(start, end));
-      start = -1;
-      if (text === ']') return items;
-      continue;
-    }
-    if (start < 0) start = token.start;
-    if (text === '{' || text === '[') depth++;
-    else if (text === '}' || text === ']') depth--;
-    end = token.end;
+  i = skipSpace(json, i + 1);
+  while (i < json.length && json.charCodeAt(i) !== CLOSE_BRACKET) {
+    const end = endOfValue(json, i);
+    items.push(json.slice(i, end));
+    i = skipSpace(json, end);
+    if (json.charCodeAt(i) === COMMA) i = skipSpace(json, i + 1);
   }
   return items;
 }

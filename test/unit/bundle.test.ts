@@ -1,0 +1,62 @@
+/**
+ * The guard on start-up cost, deterministic rather than timed: what each
+ * path through the built CLI loads, read from esbuild's metafile (which
+ * source files went into which chunk, and which chunk imports which).
+ * `npm test` builds first; the e2e tests run the same build.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+interface Metafile {
+  outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown>; entryPoint?: string }>;
+}
+
+const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'meta.json'), 'utf8')) as Metafile;
+
+/** Every source file a chunk loads before it runs: its own and its static imports', transitively. */
+function loadedBy(chunk: string): string[] {
+  const seen = new Set<string>();
+  const stack = [chunk];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const imported of meta.outputs[next]!.imports) {
+      if (imported.kind === 'import-statement' && meta.outputs[imported.path]) stack.push(imported.path);
+    }
+  }
+  return [...seen].flatMap((output) => Object.keys(meta.outputs[output]!.inputs));
+}
+
+const chunkOf = (entry: string) => Object.entries(meta.outputs).find(([, output]) => output.entryPoint === entry)?.[0];
+const packages = (inputs: string[]) => [...new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/').pop()!.split('/')[0]!))];
+
+describe('what the built CLI loads', () => {
+  it('--version and --help: the entry point and the version, nothing else', () => {
+    const inputs = loadedBy('dist/cli.js');
+    expect(inputs.sort()).toEqual(['src/cli.ts', 'src/version.ts']);
+  });
+
+  it('whoami --json and academy: the parser and zod, but no table, colour, config-writing, undici or sandbox code', () => {
+    const main = chunkOf('src/main.ts');
+    expect(main).toBeDefined();
+    const inputs = loadedBy(main!);
+    expect(packages(inputs).sort()).toEqual(['commander', 'zod']);
+    for (const lazy of ['src/output/table.ts', 'src/sandbox/server.ts', 'src/sandbox/demo-data.ts', 'src/commands/sandbox.ts']) {
+      expect(inputs).not.toContain(lazy);
+    }
+    // The read commands themselves are there: no extra round trip to load them.
+    for (const command of ['src/commands/whoami.ts', 'src/commands/academy.ts', 'src/api/transport.ts']) expect(inputs).toContain(command);
+  });
+
+  it('the heavy dependencies each sit in a chunk of their own, loaded only on their path', () => {
+    const lazyChunks = Object.entries(meta.outputs).filter(([, output]) =>
+      Object.keys(output.inputs).some((input) => /node_modules\/(undici|conf|ajv|cli-table3|chalk)\//.test(input)),
+    );
+    expect(lazyChunks.length).toBeGreaterThanOrEqual(3);
+    const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
+    for (const [, output] of lazyChunks) for (const input of Object.keys(output.inputs)) expect(eager.has(input)).toBe(false);
+  });
+});
