@@ -63,3 +63,8 @@ await build({
   outfile: 'dist/index.js',
   packages: 'external',
 });
+
+// An OpenAPI 3.1 description of the three operations, from the same zod
+// schemas the client validates with, shipped as dist/openapi.json.
+const library = await import(new URL('./dist/index.js', import.meta.url).href);
+writeFileSync('dist/openapi.json', `${JSON.stringify(library.openApiDocument(version), null, 2)}\n`);

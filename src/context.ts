@@ -66,14 +66,18 @@ export class Context {
   }
 
   profileName(): Setting<string> {
-    return resolveProfileName(this.#flags, this.env);
+    const flagOrEnv = this.#flags.profile || this.env.GYMCTL_PROFILE;
+    // Only read the file for its default-profile when nothing else names one.
+    return resolveProfileName(this.#flags, this.env, flagOrEnv ? undefined : this.#configStore().read().defaultProfile);
+  }
+
+  #configStore(): ConfigStore {
+    this.#store ??= new ConfigStore(configDir(this.env), { warn: (message) => this.io.err(`gymctl: ${message}\n`) });
+    return this.#store;
   }
 
   async store(): Promise<ConfigStore> {
-    if (!this.#store) {
-      this.#store = new ConfigStore(configDir(this.env), { warn: (message) => this.io.err(`gymctl: ${message}\n`) });
-    }
-    return this.#store;
+    return this.#configStore();
   }
 
   async settings(): Promise<ResolvedSettings> {

@@ -1,17 +1,22 @@
 /**
  * The command tree and the global options, registered in one place. The
  * read commands, which scripts call in loops, are loaded with the parser;
- * the others (auth, config, sandbox) only when they run.
+ * the others only when they run.
  */
 import { Command } from 'commander';
-import type { GlobalFlags } from './config/settings.js';
-import type { Context } from './context.js';
+import { usageError } from './api/errors.js';
 import { runAcademies } from './commands/academies.js';
 import { runAcademy } from './commands/academy.js';
 import { runFamily } from './commands/family.js';
 import { runWhoami } from './commands/whoami.js';
+import type { GlobalFlags } from './config/settings.js';
+import type { Context } from './context.js';
+import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
 import { FAULTS } from './sandbox/faults.js';
 import { VERSION } from './version.js';
+
+/** Two or three real examples at the end of a command's help, as gh has. */
+const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command('gymctl')
@@ -28,7 +33,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--debug', 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)')
     .option('--no-color', 'no colour in tables (also NO_COLOR=1)')
     .helpOption('-h, --help', 'show help')
-    .helpCommand('help [command]', 'show help for a command')
+    .helpCommand(false)
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -37,13 +42,20 @@ export function buildProgram(ctx: Context): Command {
       writeErr: (text) => ctx.io.err(text),
       // Errors are reported by the entry point, in gymctl's own format.
       outputError: () => {},
-    });
+    })
+    .addHelpText(
+      'after',
+      `${examples('gymctl academy 1 --sandbox', 'gymctl auth login --base-url https://api.example.com', 'gymctl academies --format csv > academies.csv')}
+Learn more: gymctl help exit-codes, gymctl help environment
+`,
+    );
 
   program.hook('preAction', (_program, action) => ctx.setFlags(action.optsWithGlobals<GlobalFlags>()));
 
   program
     .command('whoami')
     .description('show the API key in use, the academies it is scoped to, and its owner')
+    .addHelpText('after', examples('gymctl whoami', 'gymctl whoami --json | jq -r \'.academyIds[]\'', 'gymctl whoami --profile work'))
     .action(() => runWhoami(ctx));
 
   program
@@ -51,63 +63,110 @@ export function buildProgram(ctx: Context): Command {
     .description('show academies by id, in argument order; - reads ids from stdin')
     .argument('<academyId...>', 'academy ids (positive whole numbers), or - to read them from stdin')
     .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
-    .action(async (academyIds: string[], options: { concurrency?: string }) =>
-      runAcademy(ctx, academyIds, options),
-    );
+    .addHelpText('after', examples('gymctl academy 1', 'gymctl academy 1 2 3 --json', 'seq 1 4 | gymctl academy - --format ndjson'))
+    .action((academyIds: string[], options: { concurrency?: string }) => runAcademy(ctx, academyIds, options));
 
   program
     .command('academies')
     .description('show every academy the key is scoped to, in the order of its academyIds')
     .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
+    .addHelpText('after', examples('gymctl academies', 'gymctl academies --format csv > academies.csv', 'gymctl academies --json | jq -r \'.[].name\''))
     .action((options: { concurrency?: string }) => runAcademies(ctx, options));
 
   program
     .command('family')
     .description("list the members linked to a member's family (the member itself excluded)")
     .argument('<memberId>', 'member id, a positive whole number')
+    .addHelpText('after', examples('gymctl family 501', 'gymctl family 501 --format ndjson', 'gymctl family 501 --json | jq \'.[] | select(.primaryFamilyMember)\''))
     .action((memberId: string) => runFamily(ctx, memberId));
 
-  const auth = program.command('auth').description('store, check and forget the API key of a profile');
+  const auth = program
+    .command('auth')
+    .description('store, check and forget the API key of a profile')
+    .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth status --all', 'gymctl auth logout --profile work'));
+  const authCommands = () => import('./commands/auth.js');
   auth
     .command('login')
     .description('store an API key for the profile, after checking it with the API')
     .option('--with-key', 'read the key from stdin instead of a hidden prompt')
-    .action(async (options: { withKey?: boolean }) => (await import('./commands/auth.js')).runLogin(ctx, options));
+    .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth login --with-key --base-url https://api.example.com < key.txt', 'gymctl auth login --profile work --base-url https://api.example.com'))
+    .action(async (options: { withKey?: boolean }) => (await authCommands()).runLogin(ctx, options));
   auth
     .command('status')
     .description("show the profile, base URL, masked key, where it comes from, and the key's owner")
-    .action(async () => (await import('./commands/auth.js')).runStatus(ctx, { json: ctx.flags.json }));
+    .option('--all', 'every stored profile, each checked with its own key')
+    .addHelpText('after', examples('gymctl auth status', 'gymctl auth status --all', 'gymctl auth status --json'))
+    .action(async (options: { all?: boolean }) => (await authCommands()).runStatus(ctx, { json: ctx.flags.json, all: options.all }));
   auth
     .command('logout')
     .description("forget the profile's stored API key (other settings stay)")
-    .action(async () => (await import('./commands/auth.js')).runLogout(ctx));
+    .addHelpText('after', examples('gymctl auth logout', 'gymctl auth logout --profile work'))
+    .action(async () => (await authCommands()).runLogout(ctx));
 
-  const config = program.command('config').description('read and change settings of the profile (base-url, format, timeout, retries)');
+  const configKeys = 'base-url, format, timeout, retries or default-profile';
+  const config = program
+    .command('config')
+    .description('read and change settings of the profile (base-url, format, timeout, retries) and the default profile')
+    .addHelpText('after', examples('gymctl config list', 'gymctl config set format json', 'gymctl config set default-profile work'));
   const configCommands = () => import('./commands/config.js');
   config
     .command('list')
     .description('print every setting')
+    .addHelpText('after', examples('gymctl config list', 'gymctl config list --json', 'gymctl config list --profile work'))
     .action(async () => (await configCommands()).runConfigList(ctx, { json: ctx.flags.json }));
   config
     .command('get')
     .description('print one setting')
-    .argument('<key>', 'base-url, format, timeout or retries')
+    .argument('<key>', configKeys)
+    .addHelpText('after', examples('gymctl config get base-url', 'gymctl config get format --profile work'))
     .action(async (key: string) => (await configCommands()).runConfigGet(ctx, key));
   config
     .command('set')
     .description('change one setting')
-    .argument('<key>', 'base-url, format, timeout or retries')
+    .argument('<key>', configKeys)
     .argument('<value>', 'the new value')
+    .addHelpText('after', examples('gymctl config set base-url https://api.example.com', 'gymctl config set timeout 10000', 'gymctl config set default-profile work'))
     .action(async (key: string, value: string) => (await configCommands()).runConfigSet(ctx, key, value));
   config
     .command('unset')
     .description('remove one setting, so its default applies')
-    .argument('<key>', 'base-url, format, timeout or retries')
+    .argument('<key>', configKeys)
+    .addHelpText('after', examples('gymctl config unset format', 'gymctl config unset default-profile'))
     .action(async (key: string) => (await configCommands()).runConfigUnset(ctx, key));
   config
     .command('path')
     .description('print the path of the config file')
+    .addHelpText('after', examples('gymctl config path', 'chmod 600 "$(gymctl config path)"'))
     .action(async () => (await configCommands()).runConfigPath(ctx));
+
+  program
+    .command('api')
+    .description('send an authenticated GET to any path under the base URL and print the body as received')
+    .argument('<path>', 'a path under the base URL, such as /me or /academies/1')
+    .addHelpText('after', examples('gymctl api /me', 'gymctl api /academies/1 --sandbox', "gymctl api /members/501/family | jq '.data'"))
+    .action(async (path: string) => (await import('./commands/api.js')).runApi(ctx, path));
+
+  program
+    .command('schema')
+    .description("print the JSON Schema of a command's --json output")
+    .argument('<command>', 'whoami, academy or family')
+    .addHelpText('after', examples('gymctl schema academy', 'gymctl schema family > family.schema.json'))
+    .action(async (name: string) => (await import('./commands/schema.js')).runSchema(ctx, name));
+
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      examples('source <(gymctl completion bash)', 'gymctl completion zsh > "${fpath[1]}/_gymctl"', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'),
+    )
+    .action(async (shell: string) => (await import('./commands/completion.js')).runCompletion(ctx, program, shell));
+
+  program
+    .command('__complete', { hidden: true })
+    .argument('<what>')
+    .action(async (what: string) => (await import('./commands/completion.js')).runCompleteValues(ctx, what));
 
   program
     .command('sandbox')
@@ -121,9 +180,27 @@ export function buildProgram(ctx: Context): Command {
       (spec: string, previous: string[]) => [...previous, spec],
       [] as string[],
     )
+    .addHelpText('after', examples('gymctl sandbox', 'gymctl sandbox --port 0 --data fixtures.json', "gymctl sandbox --fault 'unavailable*2' --fault 'slow=3000'"))
     .action(async (options: { port?: string; host?: string; data?: string; fault?: string[] }) =>
       (await import('./commands/sandbox.js')).runSandbox(ctx, options),
     );
+
+  program
+    .command('help')
+    .description('show help for a command, or a topic: exit-codes, environment')
+    .argument('[topic...]', 'a command (such as academy or auth login) or a topic')
+    .addHelpText('after', examples('gymctl help academy', 'gymctl help exit-codes', 'gymctl help environment'))
+    .action((topic: string[]) => {
+      const [first] = topic;
+      if (first === undefined) return program.outputHelp();
+      if (topic.length === 1 && Object.hasOwn(HELP_TOPICS, first)) return ctx.io.out(HELP_TOPICS[first as HelpTopic]);
+      let command: Command | undefined = program;
+      for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
+      if (!command) {
+        throw usageError(`no help for ${JSON.stringify(topic.join(' '))}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`);
+      }
+      return command.outputHelp();
+    });
 
   return program;
 }

@@ -21,8 +21,33 @@ function checkId(id: number, what: string): number {
   return id;
 }
 
+/**
+ * Checks a path for `gymctl api`: it must stay under the base URL, so it is
+ * an absolute path with no scheme, host, `.` or `..` segment (percent-encoded
+ * or not), fragment, backslash, space or control character. A query is fine.
+ */
+export function checkApiPath(path: string): string {
+  const refuse = (why: string) => new GymApiError('usage', `invalid API path ${JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}…` : path)}: ${why}`);
+  if (!path.startsWith('/')) throw refuse('it must start with / (a path under the base URL, such as /me)');
+  if (path.startsWith('//')) throw refuse('it must not name a host');
+  if (/[\s\\\u0000-\u001f\u007f]/.test(path)) throw refuse('it must not contain spaces, backslashes or control characters');
+  if (path.includes('#')) throw refuse('it must not contain a fragment');
+  const segments = path.split('?')[0]!.split('/');
+  const decoded = (segment: string) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw refuse('it has a malformed percent-encoding');
+    }
+  };
+  if (segments.some((segment) => ['.', '..'].includes(decoded(segment)))) throw refuse('it must not contain . or .. segments');
+  return path;
+}
+
 /** The operations of spec §4, each with its path and response schema. */
 export const operations = {
+  /** Any path under the base URL, its successful body handed back as received. */
+  raw: (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${path}` }),
   me: (): Operation<ApiKey> => ({ path: '/me', schema: meResponseSchema, subject: 'GET /me' }),
   academy: (academyId: number): Operation<Academy> => ({
     path: apiPath`/academies/${checkId(academyId, 'academy id')}`,

@@ -59,17 +59,19 @@ export interface TransportOptions {
 /** A request the client can make: where, what it returns, what it is about. */
 export interface Operation<T> {
   path: string;
-  /** The whole response body's schema, `{ data: T }`. */
-  schema: z.core.$ZodType<{ data: T }>;
+  /** The whole response body's schema, `{ data: T }`; none for a raw operation. */
+  schema?: z.core.$ZodType<{ data: T }>;
+  /** Hand back a successful body as received, unparsed (`gymctl api`). */
+  raw?: boolean;
   /** How messages name the thing asked for, e.g. `academy 42`. */
   subject: string;
   id?: number;
 }
 
 export interface ApiResponse<T> {
-  /** The validated `data` member. */
+  /** The validated `data` member (undefined for a raw operation). */
   data: T;
-  /** The `data` member's JSON text exactly as the server sent it. */
+  /** The `data` member's JSON text exactly as the server sent it (for a raw operation, the whole body). */
   rawData: string;
   status: number;
   correlationId: string | undefined;
@@ -384,6 +386,7 @@ function interpret<T>(response: Exchange, text: string, operation: Operation<T>)
     if (RETRYABLE_STATUSES.has(status)) RETRYABLE.set(error, { retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) });
     throw error;
   }
+  if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
   if (!isJson) {
     throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON (${describeContentType(response)})`, meta);
   }

@@ -3,6 +3,7 @@ import { GymApiError, usageError } from '../api/errors.js';
 import { API_KEY_FORM } from '../api/defaults.js';
 import { maskKey, type Setting } from '../config/settings.js';
 import type { Context } from '../context.js';
+import { AlreadyReported } from '../failures.js';
 import { promptHidden, readStdin } from '../prompt.js';
 import { sanitizeLine } from '../output/sanitize.js';
 import type { ApiKey } from '../api/schemas.js';
@@ -65,9 +66,69 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
 
 export interface StatusOptions {
   json?: boolean;
+  /** Every stored profile, each checked with its own key and base URL. */
+  all?: boolean;
+}
+
+interface ProfileStatus {
+  profile: string;
+  active: boolean;
+  baseUrl: string | null;
+  key: string | null;
+  status: 'ok' | 'no key' | 'no base URL' | 'failed';
+  owner: ApiKey['user'] | null;
+  error: { message: string; kind: string; status: number | null } | null;
+}
+
+/**
+ * `auth status --all`: every stored profile, from the file alone (the
+ * environment's key and base URL would stand in for every one of them),
+ * checked at once. Fails with the first failure's kind, in profile order.
+ */
+async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
+  const store = await ctx.store();
+  const profiles = store.read().profiles ?? {};
+  const active = ctx.profileName().value;
+  const names = Object.keys(profiles).sort();
+  if (names.length === 0) throw new GymApiError('unauthorized', `no profiles in ${store.path}: run \`gymctl auth login\``);
+  const results = await Promise.all(
+    names.map(async (name): Promise<{ row: ProfileStatus; failure?: GymApiError }> => {
+      const profile = profiles[name]!;
+      const row: ProfileStatus = {
+        profile: name,
+        active: name === active,
+        baseUrl: profile.baseUrl ?? null,
+        key: profile.apiKey ? maskKey(profile.apiKey) : null,
+        status: 'ok',
+        owner: null,
+        error: null,
+      };
+      if (!profile.apiKey) return { row: { ...row, status: 'no key' } };
+      if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
+      try {
+        const client = await ctx.createClient(profile.baseUrl, profile.apiKey);
+        return { row: { ...row, owner: (await client.getMe()).user ?? null } };
+      } catch (error) {
+        const failure = error instanceof GymApiError ? error : new GymApiError('internal', String(error));
+        return { row: { ...row, status: 'failed', error: { message: failure.message, kind: failure.kind, status: failure.status ?? null } }, failure };
+      }
+    }),
+  );
+  if (json) {
+    ctx.io.out(`${JSON.stringify(results.map((r) => r.row), null, 2)}\n`);
+  } else {
+    const describe = ({ status, owner, error }: ProfileStatus) =>
+      status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status;
+    const lines = results.map(({ row }) => [`${row.active ? '*' : ' '} ${row.profile}`, row.baseUrl ?? '-', row.key ?? '-', sanitizeLine(describe(row))]);
+    const widths = [0, 1, 2].map((i) => Math.max(...lines.map((cells) => cells[i]!.length)));
+    ctx.io.out(lines.map((cells) => `${cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`).join(''));
+  }
+  const failure = results.find((r) => r.failure)?.failure;
+  if (failure) throw new AlreadyReported(failure.kind);
 }
 
 export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
+  if (options.all) return runStatusAll(ctx, Boolean(options.json || ctx.flags.json));
   const { client, settings, baseUrl, apiKey } = await ctx.api();
   const store = await ctx.store();
   const profile = settings.profile.value;

@@ -1,55 +1,74 @@
-/** `gymctl config list | get | set | unset | path`: settings of the active profile. */
-import { CONFIG_KEYS, configKey, type ConfigKey } from '../config/settings.js';
-import type { Profile } from '../config/schema.js';
+/**
+ * `gymctl config list | get | set | unset | path`: the settings of the active
+ * profile (base-url, format, timeout, retries) and of the file (default-profile).
+ */
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../config/settings.js';
+import type { ConfigFile } from '../config/schema.js';
 import type { Context } from '../context.js';
 
+const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
+
 /** The stored value, else the default, else undefined. */
-function effectiveValue(profile: Profile | undefined, key: ConfigKey): unknown {
+function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | GlobalConfigKey): unknown {
+  if (isGlobal(key)) {
+    const setting = GLOBAL_CONFIG_KEYS[key];
+    return file[setting.field] ?? setting.fallback;
+  }
   const setting = CONFIG_KEYS[key];
+  const profiles = file.profiles ?? {};
+  const profile = Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
   return profile?.[setting.field] ?? ('fallback' in setting ? setting.fallback : undefined);
 }
 
-function storedOrFallback(profile: Profile | undefined, key: ConfigKey): string {
-  const value = effectiveValue(profile, key);
-  return value === undefined ? '' : String(value);
+async function state(ctx: Context) {
+  const store = await ctx.store();
+  return { store, file: store.read(), profileName: ctx.profileName().value };
 }
 
-async function activeProfile(ctx: Context) {
-  const name = ctx.profileName().value;
-  const store = await ctx.store();
-  return { name, store, profile: store.profile(name) };
-}
+const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)] as Array<ConfigKey | GlobalConfigKey>;
 
 export async function runConfigList(ctx: Context, options: { json?: boolean }): Promise<void> {
-  const { profile } = await activeProfile(ctx);
-  const keys = Object.keys(CONFIG_KEYS) as ConfigKey[];
+  const { file, profileName } = await state(ctx);
   if (options.json || ctx.flags.json) {
     // The same values as the text form, null where there is none.
-    const values = Object.fromEntries(keys.map((key) => [key, effectiveValue(profile, key) ?? null]));
+    const values = Object.fromEntries(ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key) ?? null]));
     ctx.io.out(`${JSON.stringify(values, null, 2)}\n`);
     return;
   }
-  ctx.io.out(keys.map((key) => `${key}=${storedOrFallback(profile, key)}\n`).join(''));
+  ctx.io.out(ALL_KEYS.map((key) => `${key}=${String(effectiveValue(file, profileName, key) ?? '')}\n`).join(''));
 }
 
 export async function runConfigGet(ctx: Context, name: string): Promise<void> {
   const key = configKey(name);
-  const { profile } = await activeProfile(ctx);
-  ctx.io.out(`${storedOrFallback(profile, key)}\n`);
+  const { file, profileName } = await state(ctx);
+  ctx.io.out(`${String(effectiveValue(file, profileName, key) ?? '')}\n`);
 }
 
 export async function runConfigSet(ctx: Context, name: string, value: string): Promise<void> {
   const key = configKey(name);
-  const parsed = CONFIG_KEYS[key].parse(value, ctx.flags.allowHttp);
-  const { name: profileName, store } = await activeProfile(ctx);
-  await store.updateProfile(profileName, (profile) => ({ ...profile, [CONFIG_KEYS[key].field]: parsed }));
+  if (isGlobal(key)) {
+    const setting = GLOBAL_CONFIG_KEYS[key];
+    const parsed = setting.parse(value);
+    await (await ctx.store()).update((file) => ({ ...file, [setting.field]: parsed }));
+    return;
+  }
+  const setting = CONFIG_KEYS[key];
+  const parsed = setting.parse(value, ctx.flags.allowHttp);
+  const { store, profileName } = await state(ctx);
+  await store.updateProfile(profileName, (profile) => ({ ...profile, [setting.field]: parsed }));
 }
 
 export async function runConfigUnset(ctx: Context, name: string): Promise<void> {
   const key = configKey(name);
-  const { name: profileName, store, profile } = await activeProfile(ctx);
-  const field = CONFIG_KEYS[key].field;
-  if (profile?.[field] === undefined) return;
+  const { store, file, profileName } = await state(ctx);
+  if (isGlobal(key)) {
+    const { field } = GLOBAL_CONFIG_KEYS[key];
+    if (file[field] === undefined) return;
+    await store.update(({ [field]: _removed, ...rest }) => rest);
+    return;
+  }
+  const { field } = CONFIG_KEYS[key];
+  if (file.profiles?.[profileName]?.[field] === undefined) return;
   await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 

@@ -13,6 +13,8 @@ export const profileSchema = z.looseObject({
 });
 
 export const configFileSchema = z.looseObject({
+  /** The profile used when neither --profile nor GYMCTL_PROFILE names one. */
+  defaultProfile: z.optional(z.string()),
   profiles: z.optional(z.record(z.string(), profileSchema)),
 });
 

@@ -51,10 +51,12 @@ function first<T>(...candidates: Array<Setting<T> | undefined>): Setting<T> | un
 const fromValue = <T>(value: T | undefined, source: Source, origin?: string): Setting<T> | undefined =>
   value === undefined || value === '' ? undefined : { value, source, ...(origin ? { origin } : {}) };
 
-export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): Setting<string> {
+/** The active profile: --profile, else GYMCTL_PROFILE, else the stored default-profile, else `default`. */
+export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, storedDefault?: string): Setting<string> {
   const chosen = first(
     fromValue(flags.profile, 'flag', '--profile'),
     fromValue(env.GYMCTL_PROFILE, 'env', 'GYMCTL_PROFILE'),
+    fromValue(storedDefault, 'config', 'default-profile'),
   ) ?? { value: DEFAULT_PROFILE, source: 'default' };
   if (!PROFILE_NAME.test(chosen.value)) {
     throw usageError(
@@ -177,7 +179,14 @@ export function resolveSettings(
   };
 }
 
-/** The settings `gymctl config` reads and writes, by their public names. */
+export function parseProfileName(text: string, origin: string): string {
+  if (!PROFILE_NAME.test(text)) {
+    throw usageError(`invalid profile name ${JSON.stringify(text)} (from ${origin}): use letters, digits, '-' and '_' (at most 64)`);
+  }
+  return text;
+}
+
+/** The settings `gymctl config` reads and writes for the active profile, by their public names. */
 export const CONFIG_KEYS = {
   'base-url': { field: 'baseUrl', parse: (text: string, allowHttp?: boolean) => parseBaseUrl(text, 'base-url', allowHttp) },
   format: { field: 'format', parse: (text: string) => parseFormat(text, 'format'), fallback: 'table' },
@@ -187,12 +196,19 @@ export const CONFIG_KEYS = {
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
-export function configKey(name: string): ConfigKey {
-  if (Object.hasOwn(CONFIG_KEYS, name)) return name as ConfigKey;
+/** Settings of the whole file rather than of a profile. */
+export const GLOBAL_CONFIG_KEYS = {
+  'default-profile': { field: 'defaultProfile', parse: (text: string) => parseProfileName(text, 'default-profile'), fallback: DEFAULT_PROFILE },
+} as const;
+
+export type GlobalConfigKey = keyof typeof GLOBAL_CONFIG_KEYS;
+
+export function configKey(name: string): ConfigKey | GlobalConfigKey {
+  if (Object.hasOwn(CONFIG_KEYS, name) || Object.hasOwn(GLOBAL_CONFIG_KEYS, name)) return name as ConfigKey | GlobalConfigKey;
   if (name === 'api-key' || name === 'key') {
     throw usageError('the API key is not a config setting: store it with `gymctl auth login`, which keeps it out of the command line');
   }
-  throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${Object.keys(CONFIG_KEYS).join(', ')}`);
+  throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${[...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)].join(', ')}`);
 }
 
 /** The key masked to its last 4 characters; short keys are masked whole. */

@@ -89,15 +89,22 @@ export class ConfigStore {
    * profile (empty if new) and returns it changed; everything else in the
    * file, including fields gymctl does not know, is kept.
    */
-  async updateProfile(name: string, change: (profile: Profile) => Profile): Promise<void> {
+  updateProfile(name: string, change: (profile: Profile) => Profile): Promise<void> {
+    return this.update((file) => {
+      const profiles = { ...file.profiles };
+      profiles[name] = change({ ...(Object.hasOwn(profiles, name) ? profiles[name] : {}) });
+      return { ...file, profiles };
+    });
+  }
+
+  /** Changes the whole file (for settings outside profiles) and writes it, as updateProfile does. */
+  async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
     this.read(); // a broken file is reported as such before conf reads it too
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const conf = await this.#open();
     this.#locked(() => {
-      const file = this.read();
-      const profiles = { ...file.profiles };
-      profiles[name] = change({ ...(Object.hasOwn(profiles, name) ? profiles[name] : {}) });
-      conf.set('profiles', profiles);
+      const changed = change(this.read());
+      conf.store = changed;
     });
   }
 

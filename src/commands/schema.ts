@@ -1,0 +1,28 @@
+/**
+ * `gymctl schema <whoami|academy|family>`: the JSON Schema of a command's
+ * `--json` output, generated from the schemas the client validates with.
+ */
+import * as z from 'zod/mini';
+import { usageError } from '../api/errors.js';
+import { academySchema, apiKeySchema, familyMemberSchema } from '../api/schemas.js';
+import type { Context } from '../context.js';
+
+/** What each command prints with --json (academy: for one id; several give an array of these). */
+export const OUTPUT_SCHEMAS = {
+  whoami: () => apiKeySchema,
+  academy: () => academySchema,
+  family: () => z.array(familyMemberSchema),
+} as const;
+
+export type SchemaName = keyof typeof OUTPUT_SCHEMAS;
+
+export function outputJsonSchema(name: string): Record<string, unknown> {
+  if (!Object.hasOwn(OUTPUT_SCHEMAS, name)) {
+    throw usageError(`no schema for ${JSON.stringify(name)}: expected one of ${Object.keys(OUTPUT_SCHEMAS).join(', ')}`);
+  }
+  return z.toJSONSchema(OUTPUT_SCHEMAS[name as SchemaName]()) as Record<string, unknown>;
+}
+
+export async function runSchema(ctx: Context, name: string): Promise<void> {
+  ctx.io.out(`${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
+}
