@@ -12,7 +12,7 @@
 import * as z from 'zod/mini';
 
 /** A field the spec types but does not say is required or non-null. */
-const maybe = <T extends z.core.SomeType>(schema: T) => z.optional(z.nullable(schema));
+const maybe = <T extends z.core.$ZodType>(schema: T) => z.optional(z.nullable(schema));
 
 const text = () => maybe(z.string());
 
@@ -87,7 +87,7 @@ export const errorBodySchema = z.looseObject({
 });
 
 /** Every successful response is `{ "data": … }` (spec §1, §4). */
-export const envelope = <T extends z.core.SomeType>(data: T) => z.looseObject({ data });
+export const envelope = <T extends z.core.$ZodType>(data: T) => z.looseObject({ data });
 
 export const meResponseSchema = envelope(apiKeySchema);
 export const academyResponseSchema = envelope(academySchema);

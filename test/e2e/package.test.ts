@@ -1,0 +1,97 @@
+/**
+ * gymctl as npm users get it: `npm pack`, installed from the tarball into an
+ * empty folder with `npm install`, then run and imported from there.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+let work: string;
+let app: string;
+let packed: string[];
+
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env, GYMCTL_CONFIG_DIR: path.join(work, 'config') } });
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'gymctl-package-'));
+  // The build that `npm test` just made; --ignore-scripts keeps pack from making it again.
+  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+  expect(pack.status, pack.stderr).toBe(0);
+  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  packed = info!.files.map((file) => file.path);
+  app = path.join(work, 'app');
+  run('mkdir', ['-p', app], work);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
+  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, info!.filename)], app);
+  expect(install.status, install.stderr).toBe(0);
+}, 240_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the npm package', () => {
+  it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
+    const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
+    expect([...top].sort()).toEqual(
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.js', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+    );
+    expect(packed).toContain('dist/types/index.d.ts');
+    expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
+  });
+
+  it('installs a gymctl that runs: --version, and whoami against the sandbox', () => {
+    const bin = path.join(app, 'node_modules', '.bin', 'gymctl');
+    const versionRun = run(bin, ['--version'], app);
+    expect(versionRun.stdout).toBe(`${version}\n`);
+    const whoami = run(bin, ['whoami', '--sandbox', '--json'], app);
+    expect(whoami.status, whoami.stderr).toBe(0);
+    expect(JSON.parse(whoami.stdout).id).toBe(101);
+  });
+
+  it('imports as a library, with openapi.json beside it', () => {
+    const script = `import { createClient, GymApiError, academySchema } from 'gymctl';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+const openapi = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('gymctl/openapi.json'), 'utf8'));
+const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890' });
+await client.getAcademy(0).catch((error) => console.log(error instanceof GymApiError, error.kind));
+console.log(typeof academySchema, openapi.openapi);`;
+    writeFileSync(path.join(app, 'use.mjs'), script);
+    const result = run(process.execPath, ['use.mjs'], app);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe('true usage\nobject 3.1.0\n');
+  });
+
+  it('brings full types: a correct program compiles, a wrong one does not', () => {
+    const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+    const options = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node'];
+    writeFileSync(
+      path.join(app, 'good.ts'),
+      `import { createClient, GymApiError, type Academy, type FamilyMember } from 'gymctl';
+const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890', timeoutMs: 5000 });
+export async function names(): Promise<string[]> {
+  const academy: Academy = await client.getAcademy(1);
+  const family: FamilyMember[] = await client.listFamily(501);
+  const me = await client.getMe();
+  return [academy.name ?? '', ...family.map((m) => m.firstName ?? ''), me.user?.email ?? ''];
+}
+export const isError = (e: unknown): e is GymApiError => e instanceof GymApiError && e.kind === 'not_found';
+`,
+    );
+    writeFileSync(
+      path.join(app, 'bad.ts'),
+      `import { createClient } from 'gymctl';
+const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
+export const wrong: string = client.getAcademy('one');
+`,
+    );
+    const good = run(tsc, [...options, 'good.ts'], app);
+    expect(good.status, good.stdout + good.stderr).toBe(0);
+    const bad = run(tsc, [...options, 'bad.ts'], app);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toMatch(/bad\.ts/);
+  });
+});
