@@ -28,7 +28,7 @@ function isCommanderError(error: unknown): error is Error & { code: string; exit
   return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }
 
-function toGymError(error: unknown): GymApiError | number {
+export function toGymError(error: unknown): GymApiError | number {
   if (error instanceof GymApiError) return error;
   if (error instanceof Interrupted) return EXIT_INTERRUPTED;
   if (error instanceof AlreadyReported) return EXIT_CODES[error.kind];
@@ -44,13 +44,18 @@ function toGymError(error: unknown): GymApiError | number {
     return usageError(message);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
+  const failure = new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
+  UNEXPECTED.add(failure);
+  return failure;
 }
+
+/** Failures that no part of gymctl foresaw: a bug, or something the environment did. */
+const UNEXPECTED = new WeakSet<GymApiError>();
 
 /** An unexpected error: one line, and the stack only when asked for. */
 export function describeUnexpected(failure: GymApiError, debug: boolean): { error: GymApiError; stack?: string } {
-  if (failure.kind !== 'internal' || !(failure.cause instanceof Error) || failure.cause instanceof GymApiError) return { error: failure };
-  if (debug) return { error: failure, stack: failure.cause.stack };
+  if (!UNEXPECTED.has(failure)) return { error: failure };
+  if (debug) return { error: failure, stack: failure.cause instanceof Error ? failure.cause.stack : undefined };
   return { error: new GymApiError('internal', `${failure.message} (run with --debug for details)`) };
 }
 
