@@ -7,28 +7,16 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cleanEnv, runCli, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+import { BIN, cleanEnv, runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
-let requests: string[] = [];
-let config: { dir: string; remove: () => void };
+const world = useSandboxAndConfig();
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ log: (line) => requests.push(line) });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  requests = [];
-  config = tempConfigDir();
-});
-afterEach(() => config.remove());
-
-const apiEnv = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: key });
-const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, options);
-const configFile = () => path.join(config.dir, 'config.json');
+const apiEnv = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: key });
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, world.config.dir, options);
+const configFile = () => path.join(world.config.dir, 'config.json');
 const academy1 = DEMO_DATA.academies[0]!;
 
 /** A failure: nothing on stdout, one line on stderr, no stack trace. */
@@ -145,7 +133,7 @@ describe('whoami, academy, family against the sandbox', () => {
   });
 
   it('--base-url beats GYMCTL_BASE_URL', async () => {
-    const result = await gymctl(['whoami', '--json', '--base-url', sandbox.url], {
+    const result = await gymctl(['whoami', '--json', '--base-url', world.sandbox.url], {
       env: { ...apiEnv(), GYMCTL_BASE_URL: 'http://127.0.0.1:1' },
     });
     expect(result.code, result.stderr).toBe(0);
@@ -190,9 +178,9 @@ describe('errors and exit codes', () => {
   });
 
   it('no key anywhere: exit 4 with guidance, and no request is sent', async () => {
-    const result = await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: sandbox.url } });
+    const result = await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: world.sandbox.url } });
     expectFailure(result, 4, /^gymctl: no API key for profile "default": run `gymctl auth login` or set GYMCTL_API_KEY/);
-    expect(requests).toEqual([]);
+    expect(world.requests).toEqual([]);
   });
 
   it('no base URL: exit 2 with guidance', async () => {
@@ -205,7 +193,7 @@ describe('errors and exit codes', () => {
         const result = await gymctl([command, bad], { env: apiEnv() });
         expectFailure(result, 2, ERROR_LINE);
       }
-      expect(requests).toEqual([]);
+      expect(world.requests).toEqual([]);
     });
   }
 
@@ -226,7 +214,7 @@ describe('errors and exit codes', () => {
     expectFailure(await gymctl(['whoami', '--timeout', 'soon'], { env: apiEnv() }), 2, /invalid timeout "soon"/);
     expectFailure(await gymctl(['whoami', '--base-url', 'ftp://x'], { env: apiEnv() }), 2, /scheme must be https: or http:/);
     expectFailure(await gymctl(['whoami', '--base-url', 'https://u:p@x'], { env: apiEnv() }), 2, /credentials/);
-    expect(requests).toEqual([]);
+    expect(world.requests).toEqual([]);
   });
 
   it('a key with a control character is refused without being shown', async () => {
@@ -288,16 +276,16 @@ describe('a server that does not keep to the spec', () => {
 
 describe('auth: login, status, logout', () => {
   it('login --with-key checks the key, stores it 0600 with the base URL, and says whose it is', async () => {
-    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: `${DEMO_KEY}\n` });
+    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: `${DEMO_KEY}\n` });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toBe('');
     expect(login.stderr).toContain('as Rita Moreira <rita.moreira@example.com>');
     expect(login.stderr).toContain('sees academies 1, 2, 3, 4');
     expect(login.stderr).not.toContain(DEMO_KEY);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
-    expect(statSync(config.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(world.config.dir).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({
-      profiles: { default: { apiKey: DEMO_KEY, baseUrl: sandbox.url } },
+      profiles: { default: { apiKey: DEMO_KEY, baseUrl: world.sandbox.url } },
     });
 
     // The stored key and base URL are used from now on.
@@ -307,7 +295,7 @@ describe('auth: login, status, logout', () => {
     const status = await gymctl(['auth', 'status']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('Profile:   default');
-    expect(status.stdout).toContain(`Base URL:  ${sandbox.url} (from ${configFile()})`);
+    expect(status.stdout).toContain(`Base URL:  ${world.sandbox.url} (from ${configFile()})`);
     expect(status.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from ${configFile()}`);
     expect(status.stdout).toContain('Owner:     Rita Moreira <rita.moreira@example.com>');
     expect(status.stdout).not.toContain(DEMO_KEY);
@@ -317,14 +305,14 @@ describe('auth: login, status, logout', () => {
 
     const logout = await gymctl(['auth', 'logout']);
     expect(logout.code).toBe(0);
-    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({ profiles: { default: { baseUrl: sandbox.url } } });
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({ profiles: { default: { baseUrl: world.sandbox.url } } });
 
     expectFailure(await gymctl(['auth', 'status']), 4, /no API key for profile "default": run `gymctl auth login`/);
     expectFailure(await gymctl(['whoami']), 4, /no API key/);
   });
 
   it('status says where the key comes from, and the environment beats the file', async () => {
-    await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: DEMO_KEY_NO_ACADEMIES });
+    await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY_NO_ACADEMIES });
     const status = await gymctl(['auth', 'status'], { env: { GYMCTL_API_KEY: DEMO_KEY } });
     expect(status.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from GYMCTL_API_KEY`);
     expect(status.stdout).toContain('Academies: 1, 2, 3, 4');
@@ -337,34 +325,34 @@ describe('auth: login, status, logout', () => {
   });
 
   it('a refused key is not saved', async () => {
-    const result = await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: 'bad_key_0000000000' });
+    const result = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: 'bad_key_0000000000' });
     expectFailure(result, 4, /refused the API key/);
     expect(() => statSync(configFile())).toThrow();
   });
 
   it('login never prompts when stdin is not a terminal: exit 4 with guidance', async () => {
-    const result = await gymctl(['auth', 'login', '--base-url', sandbox.url]);
+    const result = await gymctl(['auth', 'login', '--base-url', world.sandbox.url]);
     expectFailure(result, 4, /--with-key/);
-    expect(requests).toEqual([]);
+    expect(world.requests).toEqual([]);
   });
 
   it('login with an empty key on stdin is a usage error', async () => {
-    expectFailure(await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: '\n' }), 2, /no API key/);
+    expectFailure(await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: '\n' }), 2, /no API key/);
   });
 
   it('login keeps the other settings of the profile', async () => {
     expect((await gymctl(['config', 'set', 'timeout', '5000'])).code).toBe(0);
-    await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url], { stdin: DEMO_KEY });
+    await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY });
     expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default).toEqual({
       timeout: 5000,
       apiKey: DEMO_KEY,
-      baseUrl: sandbox.url,
+      baseUrl: world.sandbox.url,
     });
   });
 
   it('login reads the key from a hidden prompt on a terminal', async () => {
     // `script` gives the CLI a real pseudo-terminal; the key is typed into it.
-    const env = cleanEnv(config.dir, { GYMCTL_BASE_URL: sandbox.url });
+    const env = cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url });
     const child = spawn('script', ['-qefc', `'${process.execPath}' '${BIN}' auth login`, '/dev/null'], { env });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -379,7 +367,7 @@ describe('auth: login, status, logout', () => {
   });
 
   it('--profile keeps keys apart', async () => {
-    await gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url, '--profile', 'work'], { stdin: DEMO_KEY });
+    await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', 'work'], { stdin: DEMO_KEY });
     expectFailure(await gymctl(['whoami']), 4, /profile "default"/);
     const work = await gymctl(['whoami', '--json'], { env: { GYMCTL_PROFILE: 'work' } });
     expect(JSON.parse(work.stdout).id).toBe(101);
@@ -405,9 +393,9 @@ describe('config', () => {
     expect(await gymctl(['config', 'path'])).toMatchObject({ code: 0, stdout: `${configFile()}\n` });
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
     expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
-    expect((await gymctl(['config', 'set', 'base-url', `${sandbox.url}/`])).code).toBe(0);
+    expect((await gymctl(['config', 'set', 'base-url', `${world.sandbox.url}/`])).code).toBe(0);
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('json\n');
-    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${sandbox.url}\nformat=json\ntimeout=30000\nretries=2\ndefault-profile=default\n`);
+    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${world.sandbox.url}\nformat=json\ntimeout=30000\nretries=2\ndefault-profile=default\n`);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
 
     // The stored format and base URL apply; only the key comes from the environment.
@@ -430,11 +418,11 @@ describe('config', () => {
   });
 
   it('a corrupt config file: exit 1 naming it, left byte for byte', async () => {
-    mkdirSync(config.dir, { recursive: true });
+    mkdirSync(world.config.dir, { recursive: true });
     const corrupt = '{"profiles": {"default": {"apiKey": "k",';
     writeFileSync(configFile(), corrupt, { mode: 0o600 });
     for (const args of [['whoami'], ['config', 'set', 'format', 'json'], ['auth', 'logout']]) {
-      expectFailure(await gymctl(args, { env: { GYMCTL_BASE_URL: sandbox.url } }), 1, new RegExp(`config file ${configFile()} is not valid JSON`));
+      expectFailure(await gymctl(args, { env: { GYMCTL_BASE_URL: world.sandbox.url } }), 1, new RegExp(`config file ${configFile()} is not valid JSON`));
     }
     expect(readFileSync(configFile(), 'utf8')).toBe(corrupt);
   });
@@ -442,7 +430,7 @@ describe('config', () => {
 
 describe('gymctl sandbox', () => {
   async function startCli(args: string[]) {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: cleanEnv(config.dir) });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: cleanEnv(world.config.dir) });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -476,7 +464,7 @@ describe('gymctl sandbox', () => {
   });
 
   it('--data serves your own fixtures', async () => {
-    const file = path.join(config.dir, '..', 'fixtures.json');
+    const file = path.join(world.config.dir, '..', 'fixtures.json');
     const data = { ...DEMO_DATA, keys: [{ secret: 'my_fixture_key_1', key: { id: 7, name: 'Mine', academyIds: [2], user: null } }] };
     writeFileSync(file, JSON.stringify(data));
     const server = await startCli(['--data', file]);
@@ -487,7 +475,7 @@ describe('gymctl sandbox', () => {
   });
 
   it('--data with a bad field: exit 2 naming the file and the field', async () => {
-    const file = path.join(config.dir, '..', 'bad.json');
+    const file = path.join(world.config.dir, '..', 'bad.json');
     const data = { ...DEMO_DATA, academies: [{ ...academy1, id: '1' }] };
     writeFileSync(file, JSON.stringify(data));
     const result = await gymctl(['sandbox', '--port', '0', '--data', file]);

@@ -7,28 +7,17 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, ROOT, cleanEnv, runCli, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+import { BIN, ROOT, cleanEnv, runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
-let requests: string[] = [];
-let config: { dir: string; remove: () => void };
-beforeAll(async () => {
-  sandbox = await startSandbox({ log: (line) => requests.push(line) });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  requests = [];
-  config = tempConfigDir();
-});
-afterEach(() => config.remove());
+const world = useSandboxAndConfig();
 
-const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: key });
-const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, options);
+const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: key });
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, world.config.dir, options);
 const login = (profile: string, key = DEMO_KEY) =>
-  gymctl(['auth', 'login', '--with-key', '--base-url', sandbox.url, '--profile', profile], { stdin: key });
+  gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', profile], { stdin: key });
 
 function expectFailure(result: CliResult, code: number, message: RegExp) {
   expect(result.code, result.stderr).toBe(code);
@@ -59,7 +48,7 @@ describe('profiles', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(new RegExp(`^  audit +${sandbox.url} +\\*\\*\\*\\*mies +ok: Sam Okafor <sam\\.okafor@example\\.com>$`));
+    expect(lines[0]).toMatch(new RegExp(`^  audit +${world.sandbox.url} +\\*\\*\\*\\*mies +ok: Sam Okafor <sam\\.okafor@example\\.com>$`));
     expect(lines[1]).toMatch(/^  settings-only +- +- +no key$/);
     expect(lines[2]).toMatch(/^\* work +.*ok: Rita Moreira/);
     expect(result.stdout).not.toContain(DEMO_KEY);
@@ -73,10 +62,10 @@ describe('profiles', () => {
 
   it('auth status --all fails when a stored key is refused', async () => {
     await login('work');
-    mkdirSync(config.dir, { recursive: true });
-    const file = path.join(config.dir, 'config.json');
+    mkdirSync(world.config.dir, { recursive: true });
+    const file = path.join(world.config.dir, 'config.json');
     const stored = JSON.parse(readFileSync(file, 'utf8'));
-    stored.profiles.revoked = { apiKey: 'revoked_key_123456', baseUrl: sandbox.url };
+    stored.profiles.revoked = { apiKey: 'revoked_key_123456', baseUrl: world.sandbox.url };
     writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
     const result = await gymctl(['auth', 'status', '--all']);
     expect(result.code).toBe(4);
@@ -88,8 +77,8 @@ describe('profiles', () => {
     await login('work');
     await gymctl(['config', 'set', 'format', 'csv', '--profile', 'work']);
     expect((await gymctl(['auth', 'logout', '--profile', 'work'])).code).toBe(0);
-    const stored = JSON.parse(readFileSync(path.join(config.dir, 'config.json'), 'utf8'));
-    expect(stored.profiles.work).toEqual({ baseUrl: sandbox.url, format: 'csv' });
+    const stored = JSON.parse(readFileSync(path.join(world.config.dir, 'config.json'), 'utf8'));
+    expect(stored.profiles.work).toEqual({ baseUrl: world.sandbox.url, format: 'csv' });
   });
 });
 
@@ -162,7 +151,7 @@ describe('gymctl api', () => {
   for (const bad of ['me', '//evil.example/me', 'https://evil.example/me', '/../me', '/academies/%2e%2e/me', '/a/./b', '/me#x', '/a b', '/a\\b']) {
     it(`refuses ${JSON.stringify(bad)} before sending anything`, async () => {
       expectFailure(await gymctl(['api', bad], { env: env() }), 2, /invalid API path/);
-      expect(requests).toEqual([]);
+      expect(world.requests).toEqual([]);
     });
   }
 });
@@ -207,7 +196,7 @@ describe('schemas and OpenAPI, from the zod schemas', () => {
     ];
     const statuses = new Set<number>();
     for (const [template, url, key] of calls) {
-      const response = await fetch(`${sandbox.url}${url}`, { headers: key ? { 'X-API-Key': key } : {} });
+      const response = await fetch(`${world.sandbox.url}${url}`, { headers: key ? { 'X-API-Key': key } : {} });
       statuses.add(response.status);
       const validate = responseSchema(template, response.status);
       const body = await response.json();
@@ -221,12 +210,12 @@ describe('shell completion', () => {
   let bin: string;
   beforeEach(() => {
     // gymctl on PATH, as it is for a user, for the profile names the scripts ask for.
-    bin = path.join(config.dir, '..', 'bin');
+    bin = path.join(world.config.dir, '..', 'bin');
     mkdirSync(bin, { recursive: true });
     writeFileSync(path.join(bin, 'gymctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
     chmodSync(path.join(bin, 'gymctl'), 0o755);
   });
-  const shellEnv = () => cleanEnv(config.dir, { PATH: `${bin}:${process.env.PATH}` });
+  const shellEnv = () => cleanEnv(world.config.dir, { PATH: `${bin}:${process.env.PATH}` });
   const complete = (shell: string, script: string) => spawnSync(shell, ['-c', script], { env: shellEnv(), encoding: 'utf8' });
 
   it('bash: the script registers gymctl and completes commands, options, formats and profile names', async () => {

@@ -6,27 +6,15 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cleanEnv, runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 
-let sandbox: Sandbox;
-let requests: string[] = [];
-let config: { dir: string; remove: () => void };
+const world = useSandboxAndConfig();
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ log: (line) => requests.push(line) });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  requests = [];
-  config = tempConfigDir();
-});
-afterEach(() => config.remove());
-
-const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: key });
-const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, { ...options, env: { ...env(), ...options.env } });
+const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: key });
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, world.config.dir, { ...options, env: { ...env(), ...options.env } });
 const academy = (id: number) => DEMO_DATA.academies.find((a) => a.id === id)!;
 const family = (ids: number[]) => DEMO_DATA.members.filter((m) => ids.includes(m.id));
 
@@ -34,7 +22,7 @@ const family = (ids: number[]) => DEMO_DATA.members.filter((m) => ids.includes(m
 function pipeline(script: string): Promise<{ stdout: string; stderr: string; gymctlStatus: number }> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', `${script}; echo "status=\${PIPESTATUS[0]}" >&2`], {
-      env: { ...cleanEnv(config.dir, env()), GYMCTL: `${process.execPath} ${BIN}` },
+      env: { ...cleanEnv(world.config.dir, env()), GYMCTL: `${process.execPath} ${BIN}` },
     });
     let stdout = '';
     let stderr = '';
@@ -103,7 +91,7 @@ describe('batches of ids', () => {
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
     }
-    expect(requests).toEqual([]);
+    expect(world.requests).toEqual([]);
   });
 
   it('1,000 ids through stdin stream out as 1,000 ndjson lines, in order', async () => {
@@ -161,7 +149,7 @@ describe('batches against a scripted server', () => {
   const scripted = (args: string[], options: RunOptions = {}) =>
     gymctl(args, { ...options, env: { GYMCTL_BASE_URL: url, ...options.env } });
 
-  it('runs --concurrency requests at once over that many kept-alive connections', async () => {
+  it('runs --concurrency world.requests at once over that many kept-alive connections', async () => {
     handler = (id, response) => setTimeout(() => response.end(body(id)), 20);
     const ids = Array.from({ length: 40 }, (_, i) => i + 1);
     const result = await scripted(['academy', '-', '--format', 'ndjson', '--concurrency', '4'], { stdin: ids.join(' ') });
@@ -244,7 +232,7 @@ describe('formats of the other commands', () => {
   it('--format is checked, and --json with another --format is refused', async () => {
     expect((await gymctl(['whoami', '--format', 'yaml'])).code).toBe(2);
     expect((await gymctl(['whoami', '--json', '--format', 'csv'])).code).toBe(2);
-    expect(requests).toEqual([]);
+    expect(world.requests).toEqual([]);
   });
 
   it('the format can be stored in the profile, and a flag overrides it', async () => {
@@ -266,7 +254,7 @@ describe('academies', () => {
     ]);
     const json = await gymctl(['academies', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([1, 2, 3, 4].map(academy));
-    expect(requests.filter((line) => line.startsWith('GET /me'))).toHaveLength(2);
+    expect(world.requests.filter((line) => line.startsWith('GET /me'))).toHaveLength(2);
   });
 
   it('an empty scope is an empty table, [] in JSON, and exit 0', async () => {
@@ -315,6 +303,6 @@ describe('pipes that close early', () => {
     expect(JSON.parse(result.stdout).id).toBe(2);
     expect(result.stderr).toBe('');
     expect(result.gymctlStatus).toBe(0);
-    expect(requests.length).toBeLessThan(1000);
+    expect(world.requests.length).toBeLessThan(1000);
   });
 });
