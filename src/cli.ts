@@ -17,7 +17,17 @@ function builtHelp(): string | undefined {
   }
 }
 
+/** A reader that stops early (`| head`) is not a failure; a full disk is, in one line. */
+function guardStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
+    process.exit(1);
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  guardStdout();
   const [only] = argv;
   if (argv.length === 1 && (only === '--version' || only === '-V')) {
     process.stdout.write(`${VERSION}\n`);

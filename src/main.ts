@@ -70,12 +70,6 @@ function scanFormatFlags(argv: readonly string[]): GlobalFlags {
 
 export async function run(argv: string[]): Promise<void> {
   const { env } = process;
-  // A reader that stops early (`| head`) is not a failure: exit quietly.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
-    process.exit(EXIT_CODES.internal);
-  });
   const io = createIO(
     {
       get stdin() {

@@ -159,7 +159,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      examples('source <(gymctl completion bash)', 'gymctl completion zsh > "${fpath[1]}/_gymctl"', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'),
+      examples('source <(gymctl completion bash)', 'source <(gymctl completion zsh)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'),
     )
     .action(async (shell: string) => (await import('./commands/completion.js')).runCompletion(ctx, program, shell));
 

@@ -41,6 +41,7 @@ export function checkApiPath(path: string): string {
     }
   };
   if (segments.some((segment) => ['.', '..'].includes(decoded(segment)))) throw refuse('it must not contain . or .. segments');
+  if (segments.some((segment) => /[/\\]/.test(decoded(segment)))) throw refuse('it must not contain an encoded / or \\');
   return path;
 }
 

@@ -148,6 +148,12 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 const MESSAGE_LIMIT = 300;
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
 
+/** 127.0.0.0/8, ::1 and localhost. */
+function isLoopbackUrl(baseUrl: string | URL): boolean {
+  const { hostname } = new URL(baseUrl);
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
 /** True when the environment names a proxy (NO_PROXY alone changes nothing). */
 export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
@@ -186,7 +192,8 @@ export class Transport {
       const { fetch, dispatcher, maxConnections } = this.#options;
       if (fetch) return { send: viaFetch(fetch, dispatcher), close: async () => {} };
       if (dispatcher) return { send: await viaUndici(dispatcher), close: async () => {} };
-      if (proxyConfigured()) {
+      // Loopback (the sandbox, say) never goes through a proxy: the key would leave the machine.
+      if (proxyConfigured() && !isLoopbackUrl(this.#options.baseUrl)) {
         // undici's EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY.
         const timeout = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         const { EnvHttpProxyAgent } = await loadUndici();
@@ -253,7 +260,8 @@ export class Transport {
   }
 
   #debug(line: string): void {
-    this.#options.debug?.(line);
+    const key = this.#options.apiKey;
+    this.#options.debug?.(key.length >= 8 ? line.split(key).join('[redacted]') : line);
   }
 
   async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
@@ -261,10 +269,16 @@ export class Transport {
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    // The attempt ends at the time limit even if the sender never settles
+    // (undici retrying a proxy that drops every CONNECT, for one).
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+        reject(new Error('timed out'));
+      }, timeoutMs);
+    });
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const headers = {
@@ -279,8 +293,11 @@ export class Transport {
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
     }
     try {
-      const response = await (await this.#connect()).send(url, headers, controller.signal);
-      const body = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, controller, operation);
+      const exchange = async () => {
+        const response = await (await this.#connect()).send(url, headers, controller.signal);
+        return { response, body: await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, controller, operation) };
+      };
+      const { response, body } = await Promise.race([exchange(), deadline]);
       if (this.#options.debug) {
         const correlationId = headerCorrelationId(response.headers);
         this.#debug(
@@ -306,6 +323,7 @@ export class Transport {
       throw failure;
     } finally {
       clearTimeout(timer);
+      deadline.catch(() => {});
       signal?.removeEventListener('abort', onAbort);
     }
   }

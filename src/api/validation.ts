@@ -65,6 +65,12 @@ export function formatIssue(issue: Issue, root: Schema): string {
   }
   if (issue.code === 'too_big' || issue.code === 'too_small') {
     const def = schemaAt(root, issue.path)?._zod.def as { type?: string; format?: string } | undefined;
+    const bound = (issue as { maximum?: unknown; minimum?: unknown }).maximum ?? (issue as { minimum?: unknown }).minimum;
+    if (typeof bound === 'number' && Math.abs(bound) < Number.MAX_SAFE_INTEGER) {
+      const inclusive = (issue as { inclusive?: boolean }).inclusive !== false;
+      const limit = issue.code === 'too_big' ? (inclusive ? 'at most' : 'less than') : inclusive ? 'at least' : 'more than';
+      return `${where}: expected ${limit} ${bound}, got ${String(issue.input)}`;
+    }
     if (def?.type === 'number' && def.format === 'safeint') return `${where}: integer out of range (beyond ±9007199254740991)`;
     return `${where}: ${issue.code === 'too_big' ? 'too large' : 'too small'}`;
   }

@@ -1,7 +1,7 @@
 /** `gymctl auth login | status | logout`: the key of the active profile. */
 import { GymApiError, usageError } from '../api/errors.js';
 import { API_KEY_FORM } from '../api/defaults.js';
-import { maskKey, type Setting } from '../config/settings.js';
+import { maskKey, parseBaseUrl, type Setting } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { AlreadyReported } from '../failures.js';
 import { promptHidden, readStdin } from '../prompt.js';
@@ -106,7 +106,9 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
       if (!profile.apiKey) return { row: { ...row, status: 'no key' } };
       if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
       try {
-        const client = await ctx.createClient(profile.baseUrl, profile.apiKey);
+        // The stored base URL passes the same checks as any other (https off loopback, no credentials).
+        const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, ctx.flags.allowHttp);
+        const client = await ctx.createClient(baseUrl, profile.apiKey);
         return { row: { ...row, owner: (await client.getMe()).user ?? null } };
       } catch (error) {
         const failure = error instanceof GymApiError ? error : new GymApiError('internal', String(error));

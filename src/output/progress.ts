@@ -19,7 +19,7 @@ const SILENT: Progress = { tick() {}, above: (write) => write(), done() {} };
 const REDRAW_MS = 100;
 
 export function createProgress(io: IO, total: number, format: OutputFormat, label: string): Progress {
-  const screenful = (io.stdout as { rows?: number }).rows ?? 24;
+  const screenful = (io.stdout as { rows?: number }).rows || 24; // 0 when the terminal does not say
   const streamsToTerminal = io.stdoutIsTTY && format !== 'table';
   if (!io.stderrIsTTY || total <= screenful || streamsToTerminal) return SILENT;
   let completed = 0;

@@ -148,7 +148,7 @@ describe('gymctl api', () => {
     expectFailure(await gymctl(['api', '/me'], { env: env('nope_nope_nope') }), 4, /HTTP 401/);
   });
 
-  for (const bad of ['me', '//evil.example/me', 'https://evil.example/me', '/../me', '/academies/%2e%2e/me', '/a/./b', '/me#x', '/a b', '/a\\b']) {
+  for (const bad of ['me', '//evil.example/me', 'https://evil.example/me', '/../me', '/academies/%2e%2e/me', '/a/./b', '/me#x', '/a b', '/a\\b', '/x/..%2f..%2fadmin', '/%5c..%5cx']) {
     it(`refuses ${JSON.stringify(bad)} before sending anything`, async () => {
       expectFailure(await gymctl(['api', bad], { env: env() }), 2, /invalid API path/);
       expect(world.requests).toEqual([]);

@@ -216,14 +216,17 @@ describe('proxies', () => {
     tunnels = [];
   });
 
-  it('HTTP_PROXY is honoured, and NO_PROXY bypasses it', async () => {
-    const env = { GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: DEMO_KEY, HTTP_PROXY: proxyUrl };
-    const result = await gymctl(['whoami', '--json'], { env });
+  it('HTTP_PROXY is honoured, NO_PROXY bypasses it, and loopback never uses it', async () => {
+    const env = { GYMCTL_BASE_URL: 'http://gym.test', GYMCTL_API_KEY: DEMO_KEY, HTTP_PROXY: proxyUrl };
+    const result = await gymctl(['whoami', '--json', '--allow-http'], { env });
     expect(result.code, result.stderr).toBe(0);
-    expect(tunnels).toEqual([new URL(sandbox.url).host]);
+    expect(tunnels).toEqual(['gym.test:80']);
     tunnels = [];
-    const bypass = await gymctl(['whoami', '--json'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
-    expect(bypass.code, bypass.stderr).toBe(0);
+    const bypass = await gymctl(['whoami', '--json', '--allow-http', '--retries', '0'], { env: { ...env, NO_PROXY: 'gym.test' } });
+    expect(bypass.code).toBe(5);
+    expect(tunnels).toEqual([]);
+    const loopback = await gymctl(['whoami', '--json'], { env: { ...env, GYMCTL_BASE_URL: sandbox.url } });
+    expect(loopback.code, loopback.stderr).toBe(0);
     expect(tunnels).toEqual([]);
   });
 
@@ -438,5 +441,57 @@ describe('what the review found', () => {
 
   it('an empty --host is refused rather than listening everywhere', async () => {
     expectFailure(await gymctl(['sandbox', '--host', '', '--port', '0']), 2, /--host needs an address/);
+  });
+});
+
+describe('what the second review found', () => {
+  it('loopback never goes through a proxy: --sandbox works with HTTP_PROXY pointing nowhere', async () => {
+    const result = await gymctl(['whoami', '--sandbox', '--json'], { env: { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' } });
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('auth status --all holds stored base URLs to the https rule', async () => {
+    mkdirSync(config.dir, { recursive: true });
+    writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles: { plain: { apiKey: 'abcdefghijklmnop', baseUrl: 'http://gym.test:4311' } } }), { mode: 0o600 });
+    const result = await gymctl(['auth', 'status', '--all']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/plain +http:\/\/gym\.test:4311 +\*\*\*\*mnop +failed: refusing to send the API key over plain http/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('a proxy that drops every CONNECT ends in a timeout, not a spin', async () => {
+    const proxy = http.createServer().on('connect', (_request, socket: net.Socket) => socket.destroy());
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const started = Date.now();
+    const result = await gymctl(['whoami', '--timeout', '800', '--retries', '0', '--base-url', 'https://api.example.com'], {
+      env: { HTTPS_PROXY: proxyUrl, GYMCTL_API_KEY: 'abcdefghijklmnop' },
+    });
+    await new Promise((resolve) => proxy.close(resolve));
+    expectFailure(result, 5, /timed out after 800 ms/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('--version and --help into a full disk: one line, exit 1', async () => {
+    for (const flag of ['--version', '--help']) {
+      const child = spawn('bash', ['-c', `'${process.execPath}' '${BIN}' ${flag} > /dev/full`], { env: cleanEnv(config.dir) });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
+      expect(stderr).toBe('gymctl: cannot write output (ENOSPC)\n');
+    }
+  });
+
+  it('a server that echoes the key in its correlation header does not get it into --debug', async () => {
+    const server = http.createServer((request, response) => {
+      response.writeHead(401, { 'X-Correlation-Id': String(request.headers['x-api-key']) }).end('{"message":"Unauthorized"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await gymctl(['whoami', '--debug'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: 'echoed_key_1234567890' } });
+    await new Promise((resolve) => server.close(resolve));
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('correlation ID [redacted]');
+    expect(result.stderr).not.toContain('echoed_key_1234567890');
   });
 });
