@@ -19,6 +19,7 @@ import {
   MAX_TIMEOUT_MS,
 } from './defaults.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from './errors.js';
+import { isLoopbackHost } from './loopback.js';
 import { loadUndici, viaFetch, viaNodeHttp, viaUndici, type Exchange, type FetchLike, type Send } from './http.js';
 import { rawMember } from './raw-json.js';
 import { errorBodySchema } from './schemas.js';
@@ -148,11 +149,6 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 const MESSAGE_LIMIT = 300;
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
 
-/** 127.0.0.0/8, ::1 and localhost. */
-function isLoopbackUrl(baseUrl: string | URL): boolean {
-  const { hostname } = new URL(baseUrl);
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
 
 /** True when the environment names a proxy (NO_PROXY alone changes nothing). */
 export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -193,7 +189,7 @@ export class Transport {
       if (fetch) return { send: viaFetch(fetch, dispatcher), close: async () => {} };
       if (dispatcher) return { send: await viaUndici(dispatcher), close: async () => {} };
       // Loopback (the sandbox, say) never goes through a proxy: the key would leave the machine.
-      if (proxyConfigured() && !isLoopbackUrl(this.#options.baseUrl)) {
+      if (proxyConfigured() && !isLoopbackHost(new URL(this.#options.baseUrl).hostname)) {
         // undici's EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY.
         const timeout = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         const { EnvHttpProxyAgent } = await loadUndici();

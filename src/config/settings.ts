@@ -5,6 +5,9 @@
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../api/errors.js';
+import { isLoopbackHost } from '../api/loopback.js';
+
+export { isLoopbackHost };
 import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat } from './formats.js';
 import type { Profile } from './schema.js';
 
@@ -66,10 +69,6 @@ export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, s
   return chosen;
 }
 
-/** 127.0.0.0/8, ::1 and localhost: where plain http never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
 
 /** True for a base URL that sends the key in clear text off this machine. */
 export function isInsecureBaseUrl(baseUrl: string): boolean {
