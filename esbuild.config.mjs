@@ -57,14 +57,17 @@ const help = spawnSync(process.execPath, ['bin/gymctl.js', '--help'], { encoding
 if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
 writeFileSync('dist/help.txt', help.stdout);
 
-await build({
+const library = await build({
   ...common,
   entryPoints: ['src/index.ts'],
   outfile: 'dist/index.js',
   packages: 'external',
+  metafile: true,
 });
+// What the library holds: the guard test checks it is only the API client and the JSON tools.
+writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
 
 // An OpenAPI 3.1 description of the three operations, from the same zod
 // schemas the client validates with, shipped as dist/openapi.json.
-const library = await import(new URL('./dist/index.js', import.meta.url).href);
-writeFileSync('dist/openapi.json', `${JSON.stringify(library.openApiDocument(version), null, 2)}\n`);
+const { openApiDocument } = await import(new URL('./dist/index.js', import.meta.url).href);
+writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);

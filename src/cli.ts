@@ -1,7 +1,8 @@
 /**
  * The entry point. `--version` and the top-level help are answered at once,
  * with nothing else loaded (the help was written out at build time, as
- * help.txt beside this file); every other command loads main.ts.
+ * help.txt beside this file); every other command loads main.ts, whose
+ * `run` returns the exit code that is set here.
  */
 import { readFileSync } from 'node:fs';
 import { VERSION } from './version.js';
@@ -17,17 +18,22 @@ function builtHelp(): string | undefined {
   }
 }
 
-/** A reader that stops early (`| head`) is not a failure; a full disk is, in one line. */
-function guardStdout(): void {
+/**
+ * A reader that stops early (`| head`) is not a failure; a full disk is, in
+ * one line. A broken stderr (`2>/dev/full`, a closed pipe) loses the
+ * messages but not the exit code.
+ */
+function guardStreams(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
     process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
     process.exit(1);
   });
+  process.stderr.on('error', () => {});
 }
 
 export async function main(argv: string[]): Promise<void> {
-  guardStdout();
+  guardStreams();
   const [only] = argv;
   if (argv.length === 1 && (only === '--version' || only === '-V')) {
     process.stdout.write(`${VERSION}\n`);
@@ -40,6 +46,11 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
   }
-  const { run } = await import('./main.js');
-  await run(argv);
+  const { run, watchSignals } = await import('./main.js');
+  const signals = watchSignals();
+  const code = await run(argv, { io: process, env: process.env, signal: signals.signal });
+  signals.stop();
+  // Interrupted: whatever the command was waiting for (stdin, say) must not keep gymctl alive.
+  if (signals.signal.aborted) process.exit(code);
+  process.exitCode = code;
 }

@@ -5,10 +5,11 @@
  */
 import { createClient, type GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';
-import { GymApiError, usageError } from './api/errors.js';
+import { GymctlError, usageError } from './api/errors.js';
 import { ConfigStore, configDir } from './config/store.js';
 import type { OutputFormat } from './config/formats.js';
 import {
+  isDebug,
   isInsecureBaseUrl,
   resolveFormat,
   resolveProfileName,
@@ -17,7 +18,7 @@ import {
   type ResolvedSettings,
   type Setting,
 } from './config/settings.js';
-import type { IO } from './io.js';
+import type { IO } from './terminal/io.js';
 import { VERSION } from './version.js';
 
 export interface ApiSession {
@@ -34,11 +35,15 @@ export class Context {
   #store: ConfigStore | undefined;
   #settings: ResolvedSettings | undefined;
   #disposers: Array<() => Promise<void>> = [];
-  readonly #interrupt = new AbortController();
+  /** Aborted, with an Interrupted reason, when the user interrupts: every client's requests stop. */
+  readonly signal: AbortSignal;
+  /** Set by a command that stops by itself when interrupted (the sandbox server), so that it can finish. */
+  handlesInterrupt = false;
 
-  constructor(io: IO, env: NodeJS.ProcessEnv) {
+  constructor(io: IO, env: NodeJS.ProcessEnv, signal: AbortSignal = new AbortController().signal) {
     this.io = io;
     this.env = env;
+    this.signal = signal;
   }
 
   setFlags(flags: GlobalFlags): void {
@@ -47,6 +52,11 @@ export class Context {
 
   get flags(): GlobalFlags {
     return this.#flags;
+  }
+
+  /** --debug or GYMCTL_DEBUG: trace requests, and show the stack of an unexpected error. */
+  get debug(): boolean {
+    return isDebug(this.#flags, this.env);
   }
 
   /**
@@ -89,10 +99,7 @@ export class Context {
     return this.#settings;
   }
 
-  /**
-   * A client for one base URL and key; closed when the command ends. Ctrl-C
-   * aborts its requests and ends gymctl with exit code 130.
-   */
+  /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
   async createClient(baseUrl: string, apiKey: string, maxConnections?: number): Promise<GymClient> {
     const settings = await this.settings();
     if (isInsecureBaseUrl(baseUrl)) this.io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
@@ -103,26 +110,11 @@ export class Context {
       retries: settings.retries.value,
       maxConnections,
       userAgent: `gymctl/${VERSION}`,
-      signal: this.#interrupt.signal,
+      signal: this.signal,
       ...(settings.debug ? { debug: (line: string) => this.io.err(`debug: ${line}\n`) } : {}),
     });
-    this.#onInterrupt();
     this.onDispose(() => client.close());
     return client;
-  }
-
-  #interruptHandler: (() => void) | undefined;
-
-  #onInterrupt(): void {
-    if (this.#interruptHandler) return;
-    this.#interruptHandler = () => {
-      this.#interrupt.abort();
-      process.exit(130);
-    };
-    process.once('SIGINT', this.#interruptHandler);
-    this.onDispose(async () => {
-      if (this.#interruptHandler) process.off('SIGINT', this.#interruptHandler);
-    });
   }
 
   /**
@@ -146,7 +138,7 @@ export class Context {
       apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
     }
     if (!apiKey) {
-      throw new GymApiError(
+      throw new GymctlError(
         'unauthorized',
         `no API key for profile "${settings.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`,
       );

@@ -1,26 +1,24 @@
 /**
- * Runs the program, reports any failure on stderr, and sets the exit code:
- * the only place that maps errors to exit codes. Loaded by cli.ts for every
- * command but --version and the top-level help.
+ * Runs one command: `run(argv, { io, env, signal })` parses the arguments,
+ * runs the command, reports any failure on stderr and returns the exit
+ * code. The only place that turns failures into exit codes. Loaded by
+ * cli.ts for every command but --version and the top-level help; tests call
+ * it in-process with fake streams.
  */
-import { GymApiError, usageError, type ErrorKind } from './api/errors.js';
-import { isDebug, type GlobalFlags } from './config/settings.js';
+import { AlreadyReported, Interrupted, UsageError, exitCodeOf, toFailure, type GymctlError, type InterruptSignal } from './api/errors.js';
+import type { GlobalFlags } from './config/settings.js';
 import { Context } from './context.js';
-import { AlreadyReported, Interrupted } from './failures.js';
-import { createIO } from './io.js';
-import { formatError } from './output/errors.js';
+import { formatFailure } from './output/errors.js';
 import { buildProgram } from './program.js';
+import { createIO, type IOStreams } from './terminal/io.js';
 
-export const EXIT_CODES: Record<ErrorKind, number> = {
-  internal: 1,
-  usage: 2,
-  not_found: 3,
-  unauthorized: 4,
-  unavailable: 5,
-  invalid_response: 6,
-};
-
-export const EXIT_INTERRUPTED = 130;
+export interface RunOptions {
+  /** The standard streams (process, or fakes in tests). */
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  /** Aborted with an Interrupted reason on Ctrl-C or SIGTERM. */
+  signal?: AbortSignal;
+}
 
 /** Commander's errors, told apart without loading commander (see main). */
 function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
@@ -28,35 +26,30 @@ function isCommanderError(error: unknown): error is Error & { code: string; exit
   return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }
 
-export function toGymError(error: unknown): GymApiError | number {
-  if (error instanceof GymApiError) return error;
-  if (error instanceof Interrupted) return EXIT_INTERRUPTED;
-  if (error instanceof AlreadyReported) return EXIT_CODES[error.kind];
+/**
+ * Commander's message, made safe to print: an unknown `--option=value' may
+ * carry a secret typed in the wrong place, so the whole value of every
+ * such argument is hidden, whatever quotes it holds.
+ */
+function parserMessage(error: Error, argv: readonly string[]): string {
+  let message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  for (const arg of argv) {
+    const equals = arg.indexOf('=');
+    if (arg.startsWith('-') && equals > 0) message = message.split(arg).join(`${arg.slice(0, equals)}=…`);
+  }
+  return message;
+}
+
+/** The exit code of whatever a command threw, or the failure to report. */
+function settle(error: unknown, argv: readonly string[]): number | GymctlError {
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
-    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_CODES.usage;
-    // An unknown `--option=value` may carry a secret typed in the wrong place: never repeat the value.
-    const message = error.message
-      .replace(/^error: /, '')
-      .replace(/\s*\n\s*/g, ' ')
-      .replace(/'(-{1,2}[^'=\s]+)=[^']*'/g, "'$1=…'");
-    return usageError(message);
+    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOf(new UsageError(''));
+    return new UsageError(parserMessage(error, argv));
   }
-  const message = error instanceof Error ? error.message : String(error);
-  const failure = new GymApiError('internal', `unexpected error: ${message}`, { cause: error });
-  UNEXPECTED.add(failure);
-  return failure;
-}
-
-/** Failures that no part of gymctl foresaw: a bug, or something the environment did. */
-const UNEXPECTED = new WeakSet<GymApiError>();
-
-/** An unexpected error: one line, and the stack only when asked for. */
-export function describeUnexpected(failure: GymApiError, debug: boolean): { error: GymApiError; stack?: string } {
-  if (!UNEXPECTED.has(failure)) return { error: failure };
-  if (debug) return { error: failure, stack: failure.cause instanceof Error ? failure.cause.stack : undefined };
-  return { error: new GymApiError('internal', `${failure.message} (run with --debug for details)`) };
+  const failure = toFailure(error);
+  return failure instanceof Interrupted || failure instanceof AlreadyReported ? exitCodeOf(failure) : failure;
 }
 
 function scanFormatFlags(argv: readonly string[]): GlobalFlags {
@@ -68,38 +61,60 @@ function scanFormatFlags(argv: readonly string[]): GlobalFlags {
   return flags;
 }
 
-export async function run(argv: string[]): Promise<void> {
-  const { env } = process;
-  const io = createIO(
-    {
-      get stdin() {
-        return process.stdin;
-      },
-      stdout: process.stdout,
-      get stderr() {
-        return process.stderr;
-      },
-    },
-    { env, colorFlag: !argv.includes('--no-color') },
-  );
-  const ctx = new Context(io, env);
+/** Settles with the command, or as soon as the user interrupts, whatever the command is waiting for. */
+function untilInterrupted<T>(work: Promise<T>, ctx: Context): Promise<T> {
+  const { signal } = ctx;
+  const interrupted = new Promise<never>((_, reject) => {
+    const onAbort = () => {
+      // A command that stops by itself on an interrupt (the sandbox server) is left to finish.
+      if (!ctx.handlesInterrupt) reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    void work.finally(() => signal.removeEventListener('abort', onAbort)).catch(() => {});
+  });
+  return Promise.race([work, interrupted]);
+}
+
+export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
+  const { env } = options;
+  const io = createIO(options.io, { env, colorFlag: !argv.includes('--no-color') });
+  const ctx = new Context(io, env, options.signal);
   // Until the parser has run, errors (including its own) take the format from a plain scan.
   ctx.setFlags(scanFormatFlags(argv));
-  let exitCode = 0;
+  let outcome: number | GymctlError = 0;
   try {
-    await buildProgram(ctx).parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
+    const program = buildProgram(ctx);
+    await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), ctx);
   } catch (error) {
-    const failure = toGymError(error);
-    if (typeof failure === 'number') {
-      exitCode = failure;
-    } else {
-      const { error: shown, stack } = describeUnexpected(failure, isDebug(ctx.flags, env));
-      io.err(formatError(shown, await ctx.errorFormat()));
-      if (stack) io.err(`${stack}\n`);
-      exitCode = EXIT_CODES[failure.kind];
-    }
+    outcome = settle(error, argv);
   } finally {
     await ctx.dispose();
   }
-  process.exitCode = exitCode;
+  if (typeof outcome === 'number') return outcome;
+  io.err(formatFailure(outcome, await ctx.errorFormat(), ctx.debug));
+  return exitCodeOf(outcome);
+}
+
+/**
+ * Ctrl-C and SIGTERM, for the real process: the first aborts the command
+ * with an Interrupted reason (requests in flight are aborted, files are
+ * left whole); a second one ends gymctl at once.
+ */
+export function watchSignals(): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: InterruptSignal) => {
+    const reason = new Interrupted(name);
+    if (controller.signal.aborted) process.exit(exitCodeOf(reason));
+    controller.abort(reason);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    stop() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }

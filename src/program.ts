@@ -11,7 +11,7 @@ import { runFamily } from './commands/family.js';
 import { runWhoami } from './commands/whoami.js';
 import type { GlobalFlags } from './config/settings.js';
 import type { Context } from './context.js';
-import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
+import { HELP_TOPICS, type HelpTopic } from './commands/help-topics.js';
 import { FAULTS } from './sandbox/faults.js';
 import { VERSION } from './version.js';
 

@@ -12,7 +12,8 @@ import {
   type ApiKey,
   type FamilyMember,
 } from './schemas.js';
-import { Transport, apiPath, type ApiResponse, type Operation, type TransportOptions } from './transport.js';
+import { Transport, apiPath } from './transport/loop.js';
+import type { ApiResponse, Operation, TransportOptions } from './transport/types.js';
 
 export type ClientOptions = TransportOptions;
 

@@ -1,7 +1,8 @@
 /**
- * One error family for every failure. `kind` decides the exit code (in the
- * CLI's entry point, the only place that maps it); the rest is what the user
- * needs to act on it.
+ * Every gymctl failure, and the one table that turns a failure into an exit
+ * code. `kind` decides the code; the rest is what the user needs to act on
+ * it. Library users meet GymApiError (what the API client throws); the CLI
+ * adds its own subclasses of the same base.
  */
 export const ERROR_KINDS = [
   'unauthorized',
@@ -14,31 +15,141 @@ export const ERROR_KINDS = [
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-export interface GymApiErrorOptions {
-  status?: number;
-  correlationId?: string;
+/** What tells two failures of one kind apart, for callers that care (a timeout is not a refused connection). */
+export type FailureReason =
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'dns'
+  | 'tls'
+  | 'proxy'
+  | 'rate_limited'
+  | 'server_error'
+  | 'network';
+
+export interface FailureOptions {
+  status?: number | undefined;
+  correlationId?: string | undefined;
   /** The id the failed request was about, when it was about one. */
-  id?: number;
+  id?: number | undefined;
   cause?: unknown;
+  /** Another attempt may succeed (a 503, a dropped connection). */
+  retryable?: boolean | undefined;
+  /** How long the server asked to wait before another attempt (Retry-After). */
+  retryAfterMs?: number | undefined;
+  reason?: FailureReason | undefined;
 }
 
-export class GymApiError extends Error {
-  override readonly name = 'GymApiError';
+/** The base of every gymctl failure. */
+export class GymctlError extends Error {
+  override readonly name: string = 'GymctlError';
   readonly kind: ErrorKind;
   readonly status: number | undefined;
   readonly correlationId: string | undefined;
   readonly id: number | undefined;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly reason: FailureReason | undefined;
 
-  constructor(kind: ErrorKind, message: string, options: GymApiErrorOptions = {}) {
+  constructor(kind: ErrorKind, message: string, options: FailureOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.status = options.status;
     this.correlationId = options.correlationId;
     this.id = options.id;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+    this.reason = options.reason;
+  }
+
+  /** A copy of this failure, of the same class, with other words or other fields. */
+  with(changes: FailureOptions & { message?: string }): this {
+    const copy = Object.create(Object.getPrototypeOf(this)) as this;
+    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
+    for (const [name, value] of Object.entries(changes)) {
+      Object.defineProperty(copy, name, { value, writable: true, configurable: true, enumerable: name !== 'message' && name !== 'cause' });
+    }
+    return copy;
   }
 }
 
-export const usageError = (message: string) => new GymApiError('usage', message);
+/** A failure of the API client: what library users catch. */
+export class GymApiError extends GymctlError {
+  override readonly name = 'GymApiError';
+}
+
+/** A command refused before anything was sent: bad arguments, settings or input. */
+export class UsageError extends GymctlError {
+  override readonly name = 'UsageError';
+  constructor(message: string, options: FailureOptions = {}) {
+    super('usage', message, options);
+  }
+}
+
+export const usageError = (message: string) => new UsageError(message);
+
+/** Something no part of gymctl foresaw (a bug, or the environment): one line, and its stack with --debug. */
+export class UnexpectedError extends GymctlError {
+  override readonly name = 'UnexpectedError';
+  constructor(cause: unknown, options: FailureOptions = {}) {
+    super('internal', `unexpected error: ${cause instanceof Error ? cause.message : String(cause)}`, { ...options, cause });
+  }
+
+  /** The stack of what was thrown, for --debug. */
+  get causeStack(): string | undefined {
+    return this.cause instanceof Error ? this.cause.stack : undefined;
+  }
+}
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** The user stopped gymctl (Ctrl-C, or SIGTERM): the reason every abort carries. */
+export class Interrupted extends GymctlError {
+  override readonly name = 'Interrupted';
+  readonly signal: InterruptSignal;
+  constructor(signal: InterruptSignal = 'SIGINT') {
+    super('internal', signal === 'SIGINT' ? 'interrupted' : 'terminated');
+    this.signal = signal;
+  }
+}
+
+/**
+ * Failures already reported on stderr as they happened (in a batch): only
+ * the exit code of the first one, in argument order, is left to set.
+ */
+export class AlreadyReported extends GymctlError {
+  override readonly name = 'AlreadyReported';
+  constructor(kind: ErrorKind) {
+    super(kind, `failed (${kind})`);
+  }
+}
+
+/** Any thrown value as a gymctl failure: unknown throws become an UnexpectedError that keeps them. */
+export function toFailure(error: unknown, options: FailureOptions = {}): GymctlError {
+  if (error instanceof GymctlError) return error;
+  return new UnexpectedError(error, options);
+}
+
+/** The exit codes, with what each means: the one table `help exit-codes` and the README show. */
+export const EXIT_CODES = [
+  { code: 0, kind: undefined, when: 'success (also when a reader such as head closes stdout early)' },
+  { code: 1, kind: 'internal', when: 'anything unexpected; also a config file that cannot be read' },
+  { code: 2, kind: 'usage', when: 'bad arguments, an invalid id, an unsafe base URL or setting, no base URL: nothing was sent' },
+  { code: 3, kind: 'not_found', when: 'the academy or member does not exist (or the key cannot see it, where the server says so)' },
+  { code: 4, kind: 'unauthorized', when: 'no key, or the server refused it' },
+  { code: 5, kind: 'unavailable', when: 'network failure, timeout, rate limit or server error that outlasted the retries' },
+  { code: 6, kind: 'invalid_response', when: 'the body was not JSON, too large, did not match the spec, or had a status the spec does not explain' },
+  { code: 130, kind: undefined, when: 'interrupted (Ctrl-C)' },
+  { code: 143, kind: undefined, when: 'terminated (SIGTERM)' },
+] as const satisfies ReadonlyArray<{ code: number; kind: ErrorKind | undefined; when: string }>;
+
+const CODE_OF_KIND = Object.fromEntries(EXIT_CODES.filter((row) => row.kind).map((row) => [row.kind, row.code])) as Record<ErrorKind, number>;
+
+/** The exit code a failure ends gymctl with. */
+export function exitCodeOf(failure: GymctlError): number {
+  if (failure instanceof Interrupted) return failure.signal === 'SIGINT' ? 130 : 143;
+  return CODE_OF_KIND[failure.kind];
+}
 
 /** The spec's message strings (§7), the fallback when the status is not telling. */
 export const SPEC_MESSAGES = {

@@ -16,17 +16,21 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || '(body)';
 }
 
+/** The schema inside any optional and nullable wrappers. */
+export function unwrapSchema(schema: Schema): Schema {
+  let current = schema;
+  while (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable') {
+    current = (current._zod.def as unknown as { innerType: Schema }).innerType;
+  }
+  return current;
+}
+
 /** Follows `path` through objects, arrays and wrappers to the schema it names. */
 function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefined {
   let current: Schema | undefined = schema;
-  const unwrap = () => {
-    while (current && (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable')) {
-      current = (current._zod.def as unknown as { innerType: Schema }).innerType;
-    }
-  };
   for (const part of path) {
-    unwrap();
     if (!current) return undefined;
+    current = unwrapSchema(current);
     const def = current._zod.def as unknown as {
       type: string;
       shape?: Record<string, Schema>;
@@ -38,8 +42,7 @@ function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefi
     else if (def.type === 'array' && typeof part === 'number') current = def.element;
     else return undefined;
   }
-  unwrap();
-  return current;
+  return current && unwrapSchema(current);
 }
 
 function describeExpected(issue: Issue & { expected?: string }, schema: Schema | undefined): string {

@@ -1,5 +1,5 @@
 /** `gymctl academies`: every academy the key is scoped to (GET /me, then each academy in order). */
-import { parseConcurrency } from '../batch.js';
+import { parseConcurrency } from './shared/batch.js';
 import type { Context } from '../context.js';
 import { printAcademies, type AcademyOptions } from './academy.js';
 

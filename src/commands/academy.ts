@@ -1,10 +1,10 @@
 /** `gymctl academy <academyId...>`: academies by id (GET /academies/{id} each), `-` reads ids from stdin. */
 import { operations } from '../api/client.js';
-import { parseConcurrency } from '../batch.js';
+import { parseConcurrency } from './shared/batch.js';
 import type { ApiSession, Context } from '../context.js';
 import type { Shape } from '../output/emit.js';
 import { academyView } from '../output/views.js';
-import { collectIds, fetchAll } from './read.js';
+import { collectIds, fetchAll } from './shared/read.js';
 
 export interface AcademyOptions {
   concurrency?: string;

@@ -1,10 +1,8 @@
 /** `gymctl auth login | status | logout`: the key of the active profile. */
-import { GymApiError, usageError } from '../api/errors.js';
-import { API_KEY_FORM } from '../api/defaults.js';
+import { AlreadyReported, GymctlError, toFailure, usageError } from '../api/errors.js';
 import { maskKey, parseBaseUrl, type Setting } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { AlreadyReported } from '../failures.js';
-import { promptHidden, readStdin } from '../prompt.js';
+import { promptHidden, readStdin } from '../terminal/prompt.js';
 import { sanitizeLine } from '../output/sanitize.js';
 import type { ApiKey } from '../api/schemas.js';
 
@@ -30,14 +28,13 @@ async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
   } else if (ctx.io.stdinIsTTY) {
     text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ');
   } else {
-    throw new GymApiError(
+    throw new GymctlError(
       'unauthorized',
       'stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`',
     );
   }
   const key = text.trim();
   if (key === '') throw usageError('no API key was given');
-  if (!API_KEY_FORM.test(key)) throw usageError('that API key contains spaces or control characters (the key is not shown)');
   return key;
 }
 
@@ -90,9 +87,9 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
   const profiles = store.read().profiles ?? {};
   const active = ctx.profileName().value;
   const names = Object.keys(profiles).sort();
-  if (names.length === 0) throw new GymApiError('unauthorized', `no profiles in ${store.path}: run \`gymctl auth login\``);
+  if (names.length === 0) throw new GymctlError('unauthorized', `no profiles in ${store.path}: run \`gymctl auth login\``);
   const results = await Promise.all(
-    names.map(async (name): Promise<{ row: ProfileStatus; failure?: GymApiError }> => {
+    names.map(async (name): Promise<{ row: ProfileStatus; failure?: GymctlError }> => {
       const profile = profiles[name]!;
       const row: ProfileStatus = {
         profile: name,
@@ -111,7 +108,7 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
         const client = await ctx.createClient(baseUrl, profile.apiKey);
         return { row: { ...row, owner: (await client.getMe()).user ?? null } };
       } catch (error) {
-        const failure = error instanceof GymApiError ? error : new GymApiError('internal', String(error));
+        const failure = toFailure(error);
         return { row: { ...row, status: 'failed', error: { message: failure.message, kind: failure.kind, status: failure.status ?? null } }, failure };
       }
     }),
@@ -139,11 +136,8 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   try {
     me = await client.getMe();
   } catch (error) {
-    if (error instanceof GymApiError && error.kind === 'unauthorized') {
-      throw new GymApiError('unauthorized', `the server refused the API key ${keyShown} (profile "${profile}")`, {
-        status: error.status,
-        correlationId: error.correlationId,
-      });
+    if (error instanceof GymctlError && error.kind === 'unauthorized') {
+      throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
     }
     throw error;
   }

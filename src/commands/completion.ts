@@ -10,7 +10,7 @@ import { usageError } from '../api/errors.js';
 import { OUTPUT_FORMATS } from '../config/formats.js';
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { HELP_TOPICS } from '../help-topics.js';
+import { HELP_TOPICS } from './help-topics.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -23,7 +23,9 @@ interface Node {
   choices: string[];
 }
 
-const visible = (command: Command) => command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+/** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
+const visible = (command: Command) =>
+  command.createHelp().visibleCommands(command).filter((c) => c.name() !== 'help' || command.parent === null);
 
 function optionsOf(command: Command): string[] {
   return command.options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag)));

@@ -1,7 +1,7 @@
 /** `gymctl family <memberId>`: the members linked to a member (GET /members/{id}/family). */
 import { operations } from '../api/client.js';
 import { parseId } from '../api/ids.js';
-import { rawArrayItems } from '../api/raw-json.js';
+import { rawArrayItems } from '../json/raw.js';
 import type { Context } from '../context.js';
 import { createEmitter, jsonValue } from '../output/emit.js';
 import { familyView } from '../output/views.js';

@@ -1,7 +1,8 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
 import { readFileSync } from 'node:fs';
-import { GymApiError, usageError } from '../api/errors.js';
-import { describeJsonError } from '../json-errors.js';
+import { GymctlError, usageError } from '../api/errors.js';
+import { isLoopbackHost } from '../api/transport/loopback.js';
+import { describeJsonError } from '../json/errors.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
 import { DEMO_DATA } from '../sandbox/demo-data.js';
@@ -43,8 +44,6 @@ function loadData(file: string): SandboxData {
   }
 }
 
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-
 export async function runSandbox(ctx: Context, options: SandboxCommandOptions): Promise<void> {
   const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
   const host = options.host ?? '127.0.0.1';
@@ -58,14 +57,14 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
     }
   });
   const { io } = ctx;
-  if (!isLoopback(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
+  if (!isLoopbackHost(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
   let sandbox;
   try {
     sandbox = await startSandbox({ host, port, data, faults, log: (line) => io.err(`${line}\n`) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? `port ${port} is in use (choose another with --port)` : (code ?? String(error));
-    throw new GymApiError('internal', `cannot start the sandbox on ${host}:${port}: ${why}`);
+    throw new GymctlError('internal', `cannot start the sandbox on ${host}:${port}: ${why}`);
   }
   const keyWidth = Math.max(...data.keys.map((k) => k.secret.length));
   io.out(
@@ -89,14 +88,11 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
     io.err(`Fault: ${fault.kind}${fault.value ? `=${fault.value}` : ''} on ${fault.times === undefined ? 'every request' : `the next ${fault.times} request${fault.times === 1 ? '' : 's'}`}\n`);
   }
   io.err('Press Ctrl-C to stop.\n');
+  // Ctrl-C (or SIGTERM) is how the sandbox is meant to stop: a clean exit.
+  ctx.handlesInterrupt = true;
   await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
   io.err('Sandbox stopped.\n');

@@ -5,9 +5,7 @@
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../api/errors.js';
-import { isLoopbackHost } from '../api/loopback.js';
-
-export { isLoopbackHost };
+import { isLoopbackHost } from '../api/transport/loopback.js';
 import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat } from './formats.js';
 import type { Profile } from './schema.js';
 

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type Conf from 'conf';
 import * as z from 'zod/mini';
-import { GymApiError } from '../api/errors.js';
+import { GymctlError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
-import { describeJsonError } from '../json-errors.js';
+import { describeJsonError } from '../json/errors.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -66,11 +66,11 @@ export class ConfigStore {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new GymApiError('internal', `config file ${this.path} is not valid JSON (${describeJsonError(text)}); fix or remove it`);
+      throw new GymctlError('internal', `config file ${this.path} is not valid JSON (${describeJsonError(text)}); fix or remove it`);
     }
     const parsed = z.safeParse(configFileSchema, json, { reportInput: true });
     if (!parsed.success) {
-      throw new GymApiError(
+      throw new GymctlError(
         'internal',
         `config file ${this.path} is not valid: ${formatIssues(parsed.error.issues, configFileSchema)}; fix or remove it`,
       );
@@ -126,7 +126,7 @@ export class ConfigStore {
       if (age > LOCK_STALE_MS) {
         fs.rmSync(lock, { force: true });
       } else if (Date.now() > deadline) {
-        throw new GymApiError('internal', `config file ${this.path} is locked by another gymctl; if none is running, remove ${lock}`);
+        throw new GymctlError('internal', `config file ${this.path} is locked by another gymctl; if none is running, remove ${lock}`);
       } else {
         sleepSync(5 + Math.random() * 20);
       }
@@ -168,8 +168,8 @@ export class ConfigStore {
     return this.#conf;
   }
 
-  #readError(error: unknown): GymApiError {
+  #readError(error: unknown): GymctlError {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
-    return new GymApiError('internal', `config file ${this.path} cannot be read (${reason}); fix or remove it`, { cause: error });
+    return new GymctlError('internal', `config file ${this.path} cannot be read (${reason}); fix or remove it`, { cause: error });
   }
 }

@@ -5,6 +5,7 @@
  * schema, so their order never depends on which fields a row happens to have.
  */
 import type * as z from 'zod/mini';
+import { unwrapSchema } from '../api/validation.js';
 
 export interface CsvColumn {
   /** The dotted field name, e.g. `address.city`. */
@@ -14,17 +15,9 @@ export interface CsvColumn {
 
 type Schema = z.core.$ZodType;
 
-function unwrap(schema: Schema): Schema {
-  let current = schema;
-  while (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable') {
-    current = (current._zod.def as unknown as { innerType: Schema }).innerType;
-  }
-  return current;
-}
-
 /** The leaf fields of an object schema, depth first, in declaration order. */
 export function csvColumns(schema: Schema, prefix: readonly string[] = []): CsvColumn[] {
-  const def = unwrap(schema)._zod.def as unknown as { type: string; shape?: Record<string, Schema> };
+  const def = unwrapSchema(schema)._zod.def as unknown as { type: string; shape?: Record<string, Schema> };
   if (def.type !== 'object' || !def.shape) return [{ name: prefix.join('.'), path: prefix }];
   return Object.entries(def.shape).flatMap(([key, field]) => csvColumns(field, [...prefix, key]));
 }

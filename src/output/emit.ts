@@ -7,9 +7,9 @@
  * command fails, stdout stays empty. An empty but successful result still
  * gets its frame (`[]`, a CSV or tab-separated header, an empty table).
  */
-import { formatJson } from '../api/raw-json.js';
+import { formatJson } from '../json/raw.js';
 import type { OutputFormat } from '../config/formats.js';
-import type { IO } from '../io.js';
+import type { IO } from '../terminal/io.js';
 import { csvHeader, csvRow } from './csv.js';
 import { tsvHeader, tsvRow } from './tsv.js';
 import type { ResourceView } from './views.js';

@@ -1,10 +1,10 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
-import type { GymApiError } from '../api/errors.js';
+import { UnexpectedError, type GymctlError } from '../api/errors.js';
 import type { OutputFormat } from '../config/formats.js';
 import { sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
-export function formatErrorLine(error: GymApiError): string {
+export function formatErrorLine(error: GymctlError): string {
   const details = [
     error.status !== undefined ? `HTTP ${error.status}` : undefined,
     error.correlationId ? `correlation ID ${error.correlationId}` : undefined,
@@ -17,7 +17,7 @@ export function formatErrorLine(error: GymApiError): string {
  * JSON.stringify escapes C0 controls; C1 controls and DEL are escaped too, so
  * the line is as safe for a terminal as the text form.
  */
-export function formatErrorJson(error: GymApiError): string {
+export function formatErrorJson(error: GymctlError): string {
   const line = JSON.stringify({
     error: {
       message: error.message,
@@ -31,6 +31,18 @@ export function formatErrorJson(error: GymApiError): string {
 }
 
 /** Text for people (table format); JSON for scripts (json, ndjson, csv). */
-export function formatError(error: GymApiError, format: OutputFormat): string {
+export function formatError(error: GymctlError, format: OutputFormat): string {
   return format === 'table' ? formatErrorLine(error) : formatErrorJson(error);
+}
+
+/**
+ * A failure as reported on stderr, by the entry point or by a batch as it
+ * goes: an unexpected one says to run with --debug, and with --debug it
+ * comes with the stack of what was thrown.
+ */
+export function formatFailure(failure: GymctlError, format: OutputFormat, debug: boolean): string {
+  if (!(failure instanceof UnexpectedError)) return formatError(failure, format);
+  if (!debug) return formatError(failure.with({ message: `${failure.message} (run with --debug for details)` }), format);
+  const stack = failure.causeStack;
+  return formatError(failure, format) + (stack ? `${stack}\n` : '');
 }

@@ -4,7 +4,7 @@
  * results stream to the same terminal (they show progress themselves).
  */
 import type { OutputFormat } from '../config/formats.js';
-import type { IO } from '../io.js';
+import type { IO } from '../terminal/io.js';
 
 export interface Progress {
   /** One more item is done. */

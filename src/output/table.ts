@@ -5,7 +5,7 @@
  */
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
-import type { IO } from '../io.js';
+import type { IO } from '../terminal/io.js';
 import { cellText, tsvHeader, tsvRow, type Cell, type Column } from './tsv.js';
 
 export type { Cell, Column } from './tsv.js';

@@ -5,13 +5,14 @@
  */
 import * as z from 'zod/mini';
 import { academySchema, apiKeySchema, familyMemberSchema } from '../api/schemas.js';
+import { API_KEY_FORM } from '../api/defaults.js';
 import { formatIssues } from '../api/validation.js';
 
 export const sandboxDataSchema = z.object({
   keys: z.array(
     z.object({
       /** The value of the X-API-Key header that stands for this key. */
-      secret: z.string().check(z.minLength(1), z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+      secret: z.string().check(z.minLength(1), z.regex(API_KEY_FORM, 'must be printable ASCII without spaces')),
       key: apiKeySchema,
     }),
   ),

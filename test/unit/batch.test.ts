@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GymApiError } from '../../src/api/errors.js';
+import { GymctlError } from '../../src/api/errors.js';
 import { parseIdList } from '../../src/api/ids.js';
-import { rawArrayItems } from '../../src/api/raw-json.js';
-import { parseConcurrency, runBatch } from '../../src/batch.js';
+import { rawArrayItems } from '../../src/json/raw.js';
+import { parseConcurrency, runBatch } from '../../src/commands/shared/batch.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,9 +73,9 @@ describe('runBatch', () => {
       request: async (id) => {
         if (id === 2) {
           await sleep(30);
-          throw new GymApiError('unavailable', 'slow failure', { id });
+          throw new GymctlError('unavailable', 'slow failure', { id });
         }
-        if (id === 3) throw new GymApiError('not_found', 'fast failure', { id });
+        if (id === 3) throw new GymctlError('not_found', 'fast failure', { id });
         return id;
       },
       onResult: (value) => results.push(value),
@@ -112,7 +112,7 @@ describe('parseConcurrency', () => {
   });
   for (const bad of ['0', '65', '-1', '2.5', 'x', '', '1e1']) {
     it(`refuses ${JSON.stringify(bad)}`, () => {
-      expect(() => parseConcurrency(bad)).toThrow(GymApiError);
+      expect(() => parseConcurrency(bad)).toThrow(GymctlError);
     });
   }
 });
@@ -124,7 +124,7 @@ describe('parseIdList', () => {
   });
   it('names the line of a bad id', () => {
     expect(() => parseIdList('1\n2\n3x\n', 'academy id')).toThrow('invalid academy id "3x" (stdin line 3)');
-    expect(() => parseIdList('1 -2')).toThrow(GymApiError);
+    expect(() => parseIdList('1 -2')).toThrow(GymctlError);
   });
 });
 

@@ -10,10 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 interface Metafile {
+  inputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }> }>;
   outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown>; entryPoint?: string }>;
 }
 
-const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'meta.json'), 'utf8')) as Metafile;
+const readMeta = (name: string) => JSON.parse(readFileSync(path.join(ROOT, 'dist', name), 'utf8')) as Metafile;
+const meta = readMeta('meta.json');
 
 /** Every source file a chunk loads before it runs: its own and its static imports', transitively. */
 function loadedBy(chunk: string): string[] {
@@ -48,7 +50,7 @@ describe('what the built CLI loads', () => {
       expect(inputs).not.toContain(lazy);
     }
     // The read commands themselves are there: no extra round trip to load them.
-    for (const command of ['src/commands/whoami.ts', 'src/commands/academy.ts', 'src/api/transport.ts']) expect(inputs).toContain(command);
+    for (const command of ['src/commands/whoami.ts', 'src/commands/academy.ts', 'src/api/transport/loop.ts']) expect(inputs).toContain(command);
   });
 
   it('the heavy dependencies each sit in a chunk of their own, loaded only on their path', () => {
@@ -58,5 +60,21 @@ describe('what the built CLI loads', () => {
     expect(lazyChunks.length).toBeGreaterThanOrEqual(3);
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     for (const [, output] of lazyChunks) for (const input of Object.keys(output.inputs)) expect(eager.has(input)).toBe(false);
+  });
+});
+
+describe('what the library holds', () => {
+  const library = readMeta('meta-index.json');
+  const sources = Object.keys(library.inputs).filter((input) => input.startsWith('src/'));
+
+  it('dist/index.js is built from the API client and the JSON tools only', () => {
+    expect(sources).toContain('src/api/client.ts');
+    expect(sources.filter((input) => input !== 'src/index.ts' && !/^src\/(api|json)\//.test(input))).toEqual([]);
+  });
+
+  it('the JSON tools import nothing else of gymctl', () => {
+    const json = Object.entries(meta.inputs).filter(([input]) => input.startsWith('src/json/'));
+    expect(json.length).toBeGreaterThan(0);
+    for (const [, { imports }] of json) for (const imported of imports) expect(imported.path).toMatch(/^src\/json\//);
   });
 });

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { GymApiError } from '../../src/api/errors.js';
+import { GymctlError } from '../../src/api/errors.js';
 import { isValidId, parseId } from '../../src/api/ids.js';
 
-function caught(fn: () => unknown): GymApiError {
+function caught(fn: () => unknown): GymctlError {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(GymApiError);
-    return error as GymApiError;
+    expect(error).toBeInstanceOf(GymctlError);
+    return error as GymctlError;
   }
-  throw new Error('expected a GymApiError, but nothing was thrown');
+  throw new Error('expected a GymctlError, but nothing was thrown');
 }
 
 describe('parseId', () => {

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { GymApiError } from '../../src/api/errors.js';
-import { Interrupted } from '../../src/failures.js';
-import { createIO } from '../../src/io.js';
-import { promptHidden, readStdin } from '../../src/prompt.js';
+import { GymctlError } from '../../src/api/errors.js';
+import { Interrupted } from '../../src/api/errors.js';
+import { createIO } from '../../src/terminal/io.js';
+import { promptHidden, readStdin } from '../../src/terminal/prompt.js';
 
 function fakeTerminal() {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, rawModes: [] as boolean[] });
@@ -46,8 +46,8 @@ describe('promptHidden', () => {
     const answer = promptHidden(t.io, '');
     t.stdin.write('\u0004');
     const error = await answer.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GymApiError);
-    expect((error as GymApiError).kind).toBe('usage');
+    expect(error).toBeInstanceOf(GymctlError);
+    expect((error as GymctlError).kind).toBe('usage');
   });
 });
 
@@ -63,6 +63,6 @@ describe('readStdin', () => {
     const t = fakeTerminal();
     const text = readStdin(t.io);
     t.stdin.end('x'.repeat(70 * 1024));
-    await expect(text).rejects.toBeInstanceOf(GymApiError);
+    await expect(text).rejects.toBeInstanceOf(GymctlError);
   });
 });

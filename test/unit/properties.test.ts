@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { ERROR_KINDS, GymApiError } from '../../src/api/errors.js';
+import { ERROR_KINDS, GymApiError, GymctlError } from '../../src/api/errors.js';
 import { parseId } from '../../src/api/ids.js';
 import { formatErrorJson, formatErrorLine } from '../../src/output/errors.js';
 
@@ -14,16 +14,16 @@ describe('parseId', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.stringMatching(/^-?[0-9]{0,20}$/), fc.nat().map(String), fc.double().map(String)), (text) => {
         const valid = /^[1-9][0-9]*$/.test(text) && Number(text) <= Number.MAX_SAFE_INTEGER;
-        let result: number | GymApiError;
+        let result: number | GymctlError;
         try {
           result = parseId(text);
         } catch (error) {
-          result = error as GymApiError;
+          result = error as GymctlError;
         }
         if (valid) expect(result).toBe(Number(text));
         else {
-          expect(result).toBeInstanceOf(GymApiError);
-          expect((result as GymApiError).kind).toBe('usage');
+          expect(result).toBeInstanceOf(GymctlError);
+          expect((result as GymctlError).kind).toBe('usage');
         }
       }),
       { numRuns: 2000 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJson, rawMember } from '../../src/api/raw-json.js';
+import { formatJson, rawMember } from '../../src/json/raw.js';
 
 const viaParse = (json: string, indent = 2) => JSON.stringify(JSON.parse(json), null, indent);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GymApiError } from '../../src/api/errors.js';
+import { GymctlError } from '../../src/api/errors.js';
 import {
   configKey,
   DEFAULT_PROFILE,
@@ -14,13 +14,13 @@ import {
 } from '../../src/config/settings.js';
 import type { Profile } from '../../src/config/schema.js';
 
-function usage(fn: () => unknown): GymApiError {
+function usage(fn: () => unknown): GymctlError {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(GymApiError);
-    expect((error as GymApiError).kind).toBe('usage');
-    return error as GymApiError;
+    expect(error).toBeInstanceOf(GymctlError);
+    expect((error as GymctlError).kind).toBe('usage');
+    return error as GymctlError;
   }
   throw new Error('expected a usage error, but nothing was thrown');
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GymApiError } from '../../src/api/errors.js';
+import { GymctlError } from '../../src/api/errors.js';
 import { ConfigStore, configDir } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/cli.js';
 
@@ -82,10 +82,10 @@ describe('ConfigStore', () => {
         } catch (e) {
           error = e;
         }
-        expect(error).toBeInstanceOf(GymApiError);
-        expect((error as GymApiError).kind).toBe('internal');
-        expect((error as GymApiError).message).toContain(file);
-        expect((error as GymApiError).message).toContain(expected);
+        expect(error).toBeInstanceOf(GymctlError);
+        expect((error as GymctlError).kind).toBe('internal');
+        expect((error as GymctlError).message).toContain(file);
+        expect((error as GymctlError).message).toContain(expected);
       }
       expect(readFileSync(file, 'utf8')).toBe(content);
     });

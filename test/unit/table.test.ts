@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Academy, ApiKey, FamilyMember } from '../../src/api/schemas.js';
-import { createIO, decideColor, type IO } from '../../src/io.js';
+import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
 import { renderCard, renderTable, type Column } from '../../src/output/table.js';
 import { academyView, apiKeyView, familyView, formatAddress } from '../../src/output/views.js';
 

@@ -1,18 +1,14 @@
 /** `gymctl help exit-codes` and `gymctl help environment`: reference tables, as `gh help` has. */
+import { EXIT_CODES } from '../api/errors.js';
+
+/** The exit codes, from the one table that main.ts maps failures with. */
+function exitCodesTopic(): string {
+  const rows = EXIT_CODES.map(({ code, kind, when }) => `  ${String(code).padEnd(5)}${kind ? `${kind}: ` : ''}${when}`);
+  return `Exit codes\n\n${rows.join('\n')}\n\nWith several ids, the exit code is that of the first failure in argument order.\n`;
+}
+
 export const HELP_TOPICS = {
-  'exit-codes': `Exit codes
-
-  0    success (also when a reader such as head closes stdout early)
-  1    internal: something unexpected; or a config file that cannot be read
-  2    usage: bad arguments, an invalid id, an unsafe base URL; nothing was sent
-  3    not_found: the academy or member does not exist
-  4    unauthorized: no key, or the server refused it
-  5    unavailable: network failure, timeout, rate limit or server error that outlasted the retries
-  6    invalid_response: the body was not JSON, too large, or did not match the spec
-  130  interrupted (Ctrl-C)
-
-With several ids, the exit code is that of the first failure in argument order.
-`,
+  'exit-codes': exitCodesTopic(),
   environment: `Environment variables
 
   GYMCTL_API_KEY       an API key that overrides the stored one (there is no key flag)

@@ -1,6 +1,5 @@
 /** Reading a secret: from a hidden prompt on a terminal, or from piped stdin. */
-import { usageError } from './api/errors.js';
-import { Interrupted } from './failures.js';
+import { Interrupted, usageError } from '../api/errors.js';
 import type { IO } from './io.js';
 
 /** Enough for any API key. */

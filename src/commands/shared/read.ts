@@ -2,18 +2,17 @@
  * What the read commands share: collecting ids (arguments and `-` for
  * stdin), and fetching a batch of them into the chosen output format.
  */
-import { parseId, parseIdList } from '../api/ids.js';
-import { usageError } from '../api/errors.js';
-import type { ApiResponse } from '../api/transport.js';
-import { runBatch } from '../batch.js';
-import type { Context } from '../context.js';
-import { AlreadyReported } from '../failures.js';
-import { createEmitter, type EmitOptions, type Shape } from '../output/emit.js';
-import { formatError } from '../output/errors.js';
-import { createProgress } from '../output/progress.js';
-import type { ResourceView } from '../output/views.js';
-import { readStdin } from '../prompt.js';
-import type { OutputFormat } from '../config/formats.js';
+import { parseId, parseIdList } from '../../api/ids.js';
+import { AlreadyReported, usageError } from '../../api/errors.js';
+import type { ApiResponse } from '../../api/transport/types.js';
+import { runBatch } from './batch.js';
+import type { Context } from '../../context.js';
+import { createEmitter, type EmitOptions, type Shape } from '../../output/emit.js';
+import { formatFailure } from '../../output/errors.js';
+import { createProgress } from '../../output/progress.js';
+import type { ResourceView } from '../../output/views.js';
+import { readStdin } from '../../terminal/prompt.js';
+import type { OutputFormat } from '../../config/formats.js';
 
 /** Room for millions of ids on stdin; they are all read and checked before anything is sent. */
 const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;
@@ -67,7 +66,7 @@ export async function fetchAll<T>(ctx: Context, options: FetchAllOptions<T>): Pr
         progress.tick();
       },
       onError: (error) => {
-        progress.above(() => io.err(formatError(error, options.format)));
+        progress.above(() => io.err(formatFailure(error, options.format, ctx.debug)));
         progress.tick();
       },
     });

@@ -1,5 +1,5 @@
 /**
- * The ways the transport can send a GET, all giving it the same view of the
+ * The senders: the ways the transport can send a GET, all giving it the same view of the
  * answer:
  * - node:http(s) on a keep-alive agent: the default, as it costs almost
  *   nothing to load (undici's client costs tens of milliseconds at start-up,
@@ -12,6 +12,9 @@
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
+import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
+import { isLoopbackHost } from './loopback.js';
+import type { TransportOptions } from './types.js';
 
 /** An HTTP answer as the transport reads it, whichever way it came. */
 export interface Exchange {
@@ -125,4 +128,39 @@ export function viaFetch(fetch: FetchLike, dispatcher?: Dispatcher): Send {
       cancel: () => void response.body?.cancel().catch(() => {}),
     };
   };
+}
+
+/** True when the environment names a proxy (NO_PROXY alone changes nothing). */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+}
+
+/** How requests go out, and how to let go of the connections when done. */
+export interface Connection {
+  send: Send;
+  close(): Promise<void>;
+}
+
+/**
+ * Picks the sender for these options: the caller's fetch or dispatcher;
+ * undici's EnvHttpProxyAgent when a proxy is configured (but never for
+ * loopback, where the key would otherwise leave the machine); else node:http.
+ */
+export async function openConnection(options: TransportOptions): Promise<Connection> {
+  const { fetch, dispatcher, maxConnections } = options;
+  if (fetch) return { send: viaFetch(fetch, dispatcher), close: async () => {} };
+  if (dispatcher) return { send: await viaUndici(dispatcher), close: async () => {} };
+  if (proxyConfigured() && !isLoopbackHost(new URL(options.baseUrl).hostname)) {
+    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const { EnvHttpProxyAgent } = await loadUndici();
+    const agent = new EnvHttpProxyAgent({
+      connect: { timeout },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+      ...(maxConnections ? { connections: maxConnections } : {}),
+    });
+    return { send: await viaUndici(agent), close: () => agent.destroy() };
+  }
+  const send = viaNodeHttp(maxConnections);
+  return { send, close: async () => send.close() };
 }

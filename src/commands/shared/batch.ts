@@ -5,7 +5,7 @@
  * however many ids there are. Failures are reported the moment they
  * happen; the first failure in argument order is returned.
  */
-import { GymApiError } from './api/errors.js';
+import { Interrupted, UsageError, toFailure, type GymctlError } from '../../api/errors.js';
 
 export interface BatchOptions<R> {
   ids: readonly number[];
@@ -14,15 +14,16 @@ export interface BatchOptions<R> {
   /** Each success, in argument order. */
   onResult: (result: R, id: number) => void;
   /** Each failure, when it happens. */
-  onError: (error: GymApiError, id: number) => void;
+  onError: (error: GymctlError, id: number) => void;
 }
 
-type Settled<R> = { ok: true; value: R } | { ok: false; error: GymApiError };
+type Settled<R> = { ok: true; value: R } | { ok: false; error: GymctlError };
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
-export async function runBatch<R>(options: BatchOptions<R>): Promise<GymApiError | undefined> {
+/** Runs the batch; an interrupt (Ctrl-C) ends it at once, reported by no one but the entry point. */
+export async function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | undefined> {
   const { ids, concurrency, request } = options;
   const window = Math.max(concurrency * 4, 16);
   let active = 0;
@@ -40,11 +41,8 @@ export async function runBatch<R>(options: BatchOptions<R>): Promise<GymApiError
     try {
       return { ok: true, value: await request(id) };
     } catch (caught) {
-      const error =
-        caught instanceof GymApiError
-          ? caught
-          : new GymApiError('internal', `unexpected error: ${caught instanceof Error ? caught.message : String(caught)}`, { id, cause: caught });
-      options.onError(error, id);
+      const error = toFailure(caught, { id });
+      if (!(error instanceof Interrupted)) options.onError(error, id);
       return { ok: false, error };
     } finally {
       release();
@@ -54,9 +52,10 @@ export async function runBatch<R>(options: BatchOptions<R>): Promise<GymApiError
   const pending: Array<Promise<Settled<R>>> = [];
   let next = 0;
   while (next < ids.length && pending.length < window) pending.push(start(ids[next++]!));
-  let firstFailure: GymApiError | undefined;
+  let firstFailure: GymctlError | undefined;
   for (const id of ids) {
     const settled = await pending.shift()!;
+    if (!settled.ok && settled.error instanceof Interrupted) throw settled.error;
     if (next < ids.length) pending.push(start(ids[next++]!));
     if (settled.ok) options.onResult(settled.value, id);
     else firstFailure ??= settled.error;
@@ -68,7 +67,7 @@ export function parseConcurrency(text: string | undefined): number {
   if (text === undefined) return DEFAULT_CONCURRENCY;
   const value = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
   if (!(value >= 1 && value <= MAX_CONCURRENCY)) {
-    throw new GymApiError('usage', `invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+    throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
   return value;
 }

@@ -1,0 +1,91 @@
+/**
+ * The retry policy: which failures are worth another attempt, how long to
+ * wait (Retry-After within a bound, else exponential backoff with jitter),
+ * and the loop that applies it. A GET changes nothing, so a retry is safe.
+ */
+import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../defaults.js';
+import { GymctlError } from '../errors.js';
+
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Socket errors after which the same request may well succeed. */
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+/** Retry-After as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const describeWait = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+
+/** When to come back, as an ISO date; nothing for a wait too long to be a date. */
+function retryTime(waitMs: number): string {
+  const when = new Date(Date.now() + waitMs);
+  return Number.isNaN(when.getTime()) ? 'much later' : `after ${when.toISOString()}`;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface RetryPolicy {
+  retries?: number | undefined;
+  retryBaseDelayMs?: number | undefined;
+  maxRetryAfterMs?: number | undefined;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with something not worth
+ * retrying, or runs out of retries. Waits back off exponentially with
+ * jitter, or as long as Retry-After says, up to a bound; a longer
+ * Retry-After fails at once and says when to come back.
+ */
+export async function withRetries<R>(
+  attempt: (number: number) => Promise<R>,
+  policy: RetryPolicy,
+  signal: AbortSignal | undefined,
+  trace: (line: string) => void,
+): Promise<R> {
+  const retries = policy.retries ?? DEFAULT_RETRIES;
+  const maxWait = policy.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  for (let number = 1; ; number++) {
+    try {
+      return await attempt(number);
+    } catch (error) {
+      if (!(error instanceof GymctlError) || !error.retryable || signal?.aborted) throw error;
+      const { retryAfterMs } = error;
+      if (retryAfterMs !== undefined && retryAfterMs > maxWait) {
+        throw error.with({
+          message: `${error.message}; the server asks to wait ${describeWait(retryAfterMs)}, longer than gymctl waits (${describeWait(maxWait)}): try again ${retryTime(retryAfterMs)}`,
+        });
+      }
+      if (number > retries) throw number > 1 ? error.with({ message: `${error.message} (gave up after ${number} attempts)` }) : error;
+      const base = policy.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
+      const wait = retryAfterMs ?? Math.round(base * 2 ** (number - 1) * (0.5 + Math.random() / 2));
+      trace(`retrying in ${wait} ms (attempt ${number + 1} of ${retries + 1}): ${error.message}`);
+      await sleep(wait, signal);
+    }
+  }
+}

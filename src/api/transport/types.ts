@@ -1,0 +1,55 @@
+/** The shapes the transport takes and gives: its options, an operation, a response. */
+import type { Dispatcher } from 'undici';
+import type * as z from 'zod/mini';
+import type { FetchLike } from './senders.js';
+
+export interface TransportOptions {
+  /** The API's base address; paths are appended to its path. */
+  baseUrl: string | URL;
+  apiKey: string;
+  /** Time limit of one request, from connecting to the last byte of the body. */
+  timeoutMs?: number;
+  /** Larger bodies are refused (invalid_response). */
+  maxBodyBytes?: number;
+  userAgent?: string;
+  /** Send through undici's request API on this dispatcher (see senders.ts for the default). */
+  dispatcher?: Dispatcher;
+  /** At most this many connections to the server (default: no limit). */
+  maxConnections?: number;
+  /**
+   * Send through this fetch (Node's global fetch, say, which nock can
+   * intercept) instead of node:http.
+   */
+  fetch?: FetchLike;
+  /** Retries of 429, 502, 503, 504 and dropped or refused connections (default 2). */
+  retries?: number;
+  /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
+  retryBaseDelayMs?: number;
+  /** The longest Retry-After gymctl waits; a longer one fails at once (default 20 s). */
+  maxRetryAfterMs?: number;
+  /** Called with one line per step of each request, for --debug. The key is never in it. */
+  debug?: (line: string) => void;
+  /** Aborts every request of this transport (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** A request the client can make: where, what it returns, what it is about. */
+export interface Operation<T> {
+  path: string;
+  /** The whole response body's schema, `{ data: T }`; none for a raw operation. */
+  schema?: z.core.$ZodType<{ data: T }>;
+  /** Hand back a successful body as received, unparsed (`gymctl api`). */
+  raw?: boolean;
+  /** How messages name the thing asked for, e.g. `academy 42`. */
+  subject: string;
+  id?: number;
+}
+
+export interface ApiResponse<T> {
+  /** The validated `data` member (undefined for a raw operation). */
+  data: T;
+  /** The `data` member's JSON text exactly as the server sent it (for a raw operation, the whole body). */
+  rawData: string;
+  status: number;
+  correlationId: string | undefined;
+}
