@@ -1,8 +1,8 @@
 /**
- * The built binary, spawned as a user runs it, against the sandbox over
- * loopback, each test with its own empty config folder.
+ * The commands in-process, as a user runs them, against the sandbox over
+ * loopback, each test with its own empty config folder. What only a real
+ * process shows (a pseudo-terminal prompt, signals) is spawned.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,17 +10,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
-import { BIN, cleanEnv, runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { BIN, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { gymctl as inProcess } from '../helpers/harness.js';
 
 const world = useSandboxAndConfig();
 
 const apiEnv = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: key });
-const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, world.config.dir, options);
+const gymctl = (args: string[], options: RunOptions = {}) =>
+  inProcess(args, { configDir: world.config.dir, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
 const configFile = () => path.join(world.config.dir, 'config.json');
 const academy1 = DEMO_DATA.academies[0]!;
 
 /** A failure: nothing on stdout, one line on stderr, no stack trace. */
-function expectFailure(result: CliResult, code: number, message: RegExp) {
+function expectFailure(result: Pick<CliResult, 'code' | 'stdout' | 'stderr'>, code: number, message: RegExp) {
   expect(result.code, result.stderr).toBe(code);
   expect(result.stdout).toBe('');
   expect(result.stderr).toMatch(message);
@@ -350,22 +352,6 @@ describe('auth: login, status, logout', () => {
     });
   });
 
-  it('login reads the key from a hidden prompt on a terminal', async () => {
-    // `script` gives the CLI a real pseudo-terminal; the key is typed into it.
-    const env = cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url });
-    const child = spawn('script', ['-qefc', `'${process.execPath}' '${BIN}' auth login`, '/dev/null'], { env });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('input is hidden') && !child.stdin.writableEnded) child.stdin.end(`${DEMO_KEY}\r`);
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code, output).toBe(0);
-    expect(output).toContain('Logged in to');
-    expect(output).not.toContain(DEMO_KEY);
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.apiKey).toBe(DEMO_KEY);
-  });
-
   it('--profile keeps keys apart', async () => {
     await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', 'work'], { stdin: DEMO_KEY });
     expectFailure(await gymctl(['whoami']), 4, /profile "default"/);
@@ -429,51 +415,6 @@ describe('config', () => {
 });
 
 describe('gymctl sandbox', () => {
-  async function startCli(args: string[]) {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: cleanEnv(world.config.dir) });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(stdout);
-        if (match) resolve(match[1]!);
-      });
-      child.on('close', () => reject(new Error(`sandbox exited: ${stderr}`)));
-    });
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { child, url, stdout: () => stdout, stderr: () => stderr, closed };
-  }
-
-  it('serves the API, prints the base URL and demo keys, and stops cleanly on Ctrl-C', async () => {
-    const server = await startCli([]);
-    expect(server.stdout()).toContain(DEMO_KEY);
-    expect(server.stdout()).toContain(DEMO_KEY_NO_ACADEMIES);
-    const response = await fetch(`${server.url}/academies/2`, { headers: { 'X-API-Key': DEMO_KEY } });
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { data: { currency: string } }).data.currency).toBe('USD');
-    const refused = await fetch(`${server.url}/me`);
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get('x-correlation-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
-    expect(await refused.json()).toEqual({ message: 'Unauthorized', correlationId: refused.headers.get('x-correlation-id') });
-    server.child.kill('SIGINT');
-    expect(await server.closed).toBe(0);
-    expect(server.stderr()).toContain('GET /academies/2 200');
-    expect(server.stderr()).toContain('Sandbox stopped.');
-  });
-
-  it('--data serves your own fixtures', async () => {
-    const file = path.join(world.config.dir, '..', 'fixtures.json');
-    const data = { ...DEMO_DATA, keys: [{ secret: 'my_fixture_key_1', key: { id: 7, name: 'Mine', academyIds: [2], user: null } }] };
-    writeFileSync(file, JSON.stringify(data));
-    const server = await startCli(['--data', file]);
-    const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: 'my_fixture_key_1' } });
-    expect(JSON.parse(result.stdout)).toEqual({ id: 7, name: 'Mine', academyIds: [2], user: null });
-    server.child.kill('SIGINT');
-    expect(await server.closed).toBe(0);
-  });
-
   it('--data with a bad field: exit 2 naming the file and the field', async () => {
     const file = path.join(world.config.dir, '..', 'bad.json');
     const data = { ...DEMO_DATA, academies: [{ ...academy1, id: '1' }] };

@@ -1,7 +1,8 @@
 /**
- * Faults, hostile input and secrets, end to end: the built binary against
- * sandboxes with injected faults, a recording proxy and an https server, all
- * on loopback.
+ * Faults, hostile input and secrets: gymctl in-process against sandboxes
+ * with injected faults, a recording proxy and an https server, all on
+ * loopback. Cases that only a process shows (proxy and CA variables read
+ * from its environment, signals, two writers at once) spawn the built binary.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fc from 'fast-check';
@@ -16,6 +17,7 @@ import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { sandboxHandler, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, cleanEnv, runCli, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { gymctl as inProcess } from '../helpers/harness.js';
 
 let config: { dir: string; remove: () => void };
 beforeEach(() => {
@@ -23,9 +25,13 @@ beforeEach(() => {
 });
 afterEach(() => config.remove());
 
-const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, options);
+/** In-process, as most cases need no process. */
+const gymctl = (args: string[], options: RunOptions = {}) =>
+  inProcess(args, { configDir: config.dir, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
+/** The built binary, for what only a process shows: proxies and CAs read from its environment, signals, two writers. */
+const spawned = (args: string[], options: RunOptions = {}) => runCli(args, config.dir, options);
 
-function expectFailure(result: CliResult, code: number, message: RegExp) {
+function expectFailure(result: Pick<CliResult, 'code' | 'stdout' | 'stderr'>, code: number, message: RegExp) {
   expect(result.code, result.stderr).toBe(code);
   expect(result.stdout).toBe('');
   expect(result.stderr).toMatch(message);
@@ -218,21 +224,21 @@ describe('proxies', () => {
 
   it('HTTP_PROXY is honoured, NO_PROXY bypasses it, and loopback never uses it', async () => {
     const env = { GYMCTL_BASE_URL: 'http://gym.test', GYMCTL_API_KEY: DEMO_KEY, HTTP_PROXY: proxyUrl };
-    const result = await gymctl(['whoami', '--json', '--allow-http'], { env });
+    const result = await spawned(['whoami', '--json', '--allow-http'], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(tunnels).toEqual(['gym.test:80']);
     tunnels = [];
-    const bypass = await gymctl(['whoami', '--json', '--allow-http', '--retries', '0'], { env: { ...env, NO_PROXY: 'gym.test' } });
+    const bypass = await spawned(['whoami', '--json', '--allow-http', '--retries', '0'], { env: { ...env, NO_PROXY: 'gym.test' } });
     expect(bypass.code).toBe(5);
     expect(tunnels).toEqual([]);
-    const loopback = await gymctl(['whoami', '--json'], { env: { ...env, GYMCTL_BASE_URL: sandbox.url } });
+    const loopback = await spawned(['whoami', '--json'], { env: { ...env, GYMCTL_BASE_URL: sandbox.url } });
     expect(loopback.code, loopback.stderr).toBe(0);
     expect(tunnels).toEqual([]);
   });
 
   it('--allow-http sends to a plain http host, with a warning', async () => {
     const env = { GYMCTL_BASE_URL: 'http://gym.test', GYMCTL_API_KEY: DEMO_KEY, HTTP_PROXY: proxyUrl };
-    const result = await gymctl(['whoami', '--json', '--allow-http'], { env });
+    const result = await spawned(['whoami', '--json', '--allow-http'], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('gymctl: warning: sending the API key over plain http to gym.test (--allow-http)\n');
     expect(tunnels).toEqual(['gym.test:80']);
@@ -262,12 +268,12 @@ describe('a custom CA', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it('an unknown certificate authority is refused: exit 5', async () => {
-    const result = await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
+    const result = await spawned(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
     expectFailure(result, 5, /the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \([A-Z_]+\); .*NODE_EXTRA_CA_CERTS/);
   });
 
   it('NODE_EXTRA_CA_CERTS makes it trusted', async () => {
-    const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY, NODE_EXTRA_CA_CERTS: caFile } });
+    const result = await spawned(['whoami', '--json'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY, NODE_EXTRA_CA_CERTS: caFile } });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(101);
   });
@@ -326,7 +332,7 @@ describe('secrets', () => {
   });
 
   it('two gymctl processes writing the config at once lose neither write', async () => {
-    const writers = Array.from({ length: 8 }, (_, i) => gymctl(['config', 'set', 'timeout', String(1000 + i), '--profile', `p${i}`]));
+    const writers = Array.from({ length: 8 }, (_, i) => spawned(['config', 'set', 'timeout', String(1000 + i), '--profile', `p${i}`]));
     const results = await Promise.all(writers);
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     const stored = JSON.parse(readFileSync(path.join(config.dir, 'config.json'), 'utf8'));
@@ -464,7 +470,7 @@ describe('what the second review found', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const started = Date.now();
-    const result = await gymctl(['whoami', '--timeout', '800', '--retries', '0', '--base-url', 'https://api.example.com'], {
+    const result = await spawned(['whoami', '--timeout', '800', '--retries', '0', '--base-url', 'https://api.example.com'], {
       env: { HTTPS_PROXY: proxyUrl, GYMCTL_API_KEY: 'abcdefghijklmnop' },
     });
     await new Promise((resolve) => proxy.close(resolve));

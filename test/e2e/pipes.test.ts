@@ -1,0 +1,46 @@
+/**
+ * Pipes that close early (`| head`): only a real process, in a real bash
+ * pipeline, shows how gymctl meets EPIPE.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+const env = () => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+
+/** Runs a bash pipeline with gymctl as `$GYMCTL`; prints gymctl's exit status last on stderr. */
+function pipeline(script: string): Promise<{ stdout: string; stderr: string; gymctlStatus: number }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `${script}; echo "status=\${PIPESTATUS[0]}" >&2`], {
+      env: { ...cleanEnv(world.config.dir, env()), GYMCTL: `${process.execPath} ${BIN}` },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', () => {
+      const match = /status=(\d+)\n$/.exec(stderr);
+      resolve({ stdout, stderr: stderr.replace(/status=\d+\n$/, ''), gymctlStatus: Number(match?.[1]) });
+    });
+  });
+}
+
+describe('pipes that close early', () => {
+  it('family … --format ndjson | head -1 ends quietly with exit 0', async () => {
+    const result = await pipeline('$GYMCTL family 530 --format ndjson | head -1');
+    expect(JSON.parse(result.stdout).id).toBe(531);
+    expect(result.stderr).toBe('');
+    expect(result.gymctlStatus).toBe(0);
+  });
+
+  it('a 1,000-id batch into head -1 stops early, quietly, with exit 0', async () => {
+    const result = await pipeline('seq 1000 | sed "s/.*/2/" | $GYMCTL academy - --format ndjson | head -1');
+    expect(JSON.parse(result.stdout).id).toBe(2);
+    expect(result.stderr).toBe('');
+    expect(result.gymctlStatus).toBe(0);
+    expect(world.requests.length).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * What only a real process shows: the built binary spawned as a user runs
+ * it, for exit statuses, a pseudo-terminal prompt, and signals. Everything
+ * else about the commands is tested in-process (test/commands/).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
+import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+const gymctl = (args: string[], options: RunOptions = {}) => runCli(args, world.config.dir, options);
+const configFile = () => path.join(world.config.dir, 'config.json');
+
+describe('exit statuses of the process', () => {
+  it('--version and the top-level help come from the entry point, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8'));
+    expect(await gymctl(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = await gymctl([]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: gymctl/);
+  });
+
+  it('each kind of failure sets its exit status: 2, 3, 4', async () => {
+    const env = { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY };
+    expect((await gymctl(['academy', 'abc'], { env })).code).toBe(2);
+    expect((await gymctl(['academy', '99'], { env })).code).toBe(3);
+    expect((await gymctl(['whoami'], { env: { ...env, GYMCTL_API_KEY: 'wrong_key_123' } })).code).toBe(4);
+    expect((await gymctl(['academy', '1', '5', '--format', 'ndjson'], { env })).code).toBe(3);
+  });
+});
+
+describe('the hidden prompt, on a real pseudo-terminal', () => {
+  it('login reads the key from a hidden prompt on a terminal', async () => {
+    // `script` gives the CLI a real pseudo-terminal; the key is typed into it.
+    const env = cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url });
+    const child = spawn('script', ['-qefc', `'${process.execPath}' '${BIN}' auth login`, '/dev/null'], { env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('input is hidden') && !child.stdin.writableEnded) child.stdin.end(`${DEMO_KEY}\r`);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, output).toBe(0);
+    expect(output).toContain('Logged in to');
+    expect(output).not.toContain(DEMO_KEY);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.apiKey).toBe(DEMO_KEY);
+  });
+
+});
+
+describe('gymctl sandbox as a server process', () => {
+  async function startCli(args: string[]) {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { env: cleanEnv(world.config.dir) });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child.on('close', () => reject(new Error(`sandbox exited: ${stderr}`)));
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { child, url, stdout: () => stdout, stderr: () => stderr, closed };
+  }
+
+  it('serves the API, prints the base URL and demo keys, and stops cleanly on Ctrl-C', async () => {
+    const server = await startCli([]);
+    expect(server.stdout()).toContain(DEMO_KEY);
+    expect(server.stdout()).toContain(DEMO_KEY_NO_ACADEMIES);
+    const response = await fetch(`${server.url}/academies/2`, { headers: { 'X-API-Key': DEMO_KEY } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: { currency: string } }).data.currency).toBe('USD');
+    const refused = await fetch(`${server.url}/me`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-correlation-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    expect(await refused.json()).toEqual({ message: 'Unauthorized', correlationId: refused.headers.get('x-correlation-id') });
+    server.child.kill('SIGINT');
+    expect(await server.closed).toBe(0);
+    expect(server.stderr()).toContain('GET /academies/2 200');
+    expect(server.stderr()).toContain('Sandbox stopped.');
+  });
+
+  it('--data serves your own fixtures', async () => {
+    const file = path.join(world.config.dir, '..', 'fixtures.json');
+    const data = { ...DEMO_DATA, keys: [{ secret: 'my_fixture_key_1', key: { id: 7, name: 'Mine', academyIds: [2], user: null } }] };
+    writeFileSync(file, JSON.stringify(data));
+    const server = await startCli(['--data', file]);
+    const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: 'my_fixture_key_1' } });
+    expect(JSON.parse(result.stdout)).toEqual({ id: 7, name: 'Mine', academyIds: [2], user: null });
+    server.child.kill('SIGINT');
+    expect(await server.closed).toBe(0);
+  });
+
+});
