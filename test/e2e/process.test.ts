@@ -33,6 +33,32 @@ describe('exit statuses of the process', () => {
   });
 });
 
+describe('signals', () => {
+  /** Starts `gymctl academy -` on a stdin that never ends, and sends `signal` once it waits. */
+  async function interrupt(signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, 'academy', '-', '--format', 'ndjson'], {
+      env: cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.write('1\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill(signal);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stdout, stderr };
+  }
+
+  it('Ctrl-C (SIGINT) while waiting for stdin: exit 130, nothing printed', async () => {
+    expect(await interrupt('SIGINT')).toEqual({ code: 130, stdout: '', stderr: '' });
+  });
+
+  it('SIGTERM is handled like Ctrl-C: exit 143, nothing printed', async () => {
+    expect(await interrupt('SIGTERM')).toEqual({ code: 143, stdout: '', stderr: '' });
+  });
+});
+
 describe('the hidden prompt, on a real pseudo-terminal', () => {
   it('login reads the key from a hidden prompt on a terminal', async () => {
     // `script` gives the CLI a real pseudo-terminal; the key is typed into it.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GymctlError } from '../../src/api/errors.js';
+import { GymctlError, Interrupted, UnexpectedError } from '../../src/api/errors.js';
+import { formatFailure } from '../../src/output/errors.js';
 import { parseIdList } from '../../src/api/ids.js';
 import { rawArrayItems } from '../../src/json/raw.js';
 import { parseConcurrency, runBatch } from '../../src/commands/shared/batch.js';
@@ -133,5 +134,42 @@ describe('rawArrayItems', () => {
     expect(rawArrayItems('[ {"a":[1,2],"b":"x,]"} , 2.50, "s" ,null,[[]] ]')).toEqual(['{"a":[1,2],"b":"x,]"}', '2.50', '"s"', 'null', '[[]]']);
     expect(rawArrayItems('[]')).toEqual([]);
     expect(rawArrayItems('{"a":1}')).toEqual([]);
+  });
+});
+
+describe('a bug inside a batch', () => {
+  it('is an UnexpectedError that keeps the stack of what was thrown, shown with --debug', async () => {
+    const failures: GymctlError[] = [];
+    const first = await runBatch({
+      ids: [1, 2],
+      concurrency: 2,
+      request: async (id) => {
+        if (id === 2) throw new TypeError('cannot read properties of undefined');
+        return id;
+      },
+      onResult: () => {},
+      onError: (error) => failures.push(error),
+    });
+    expect(first).toBe(failures[0]);
+    expect(failures[0]).toBeInstanceOf(UnexpectedError);
+    expect(failures[0]!.id).toBe(2);
+    expect(formatFailure(failures[0]!, 'table', true)).toMatch(/^gymctl: unexpected error: cannot read properties of undefined\nTypeError: cannot read properties of undefined\n\s+at /);
+    expect(formatFailure(failures[0]!, 'table', false)).toBe('gymctl: unexpected error: cannot read properties of undefined (run with --debug for details)\n');
+  });
+
+  it('an interrupt ends the batch at once, reported by no one but the entry point', async () => {
+    const failures: GymctlError[] = [];
+    const run = runBatch({
+      ids: [1, 2, 3],
+      concurrency: 3,
+      request: async (id) => {
+        if (id === 2) throw new Interrupted('SIGINT');
+        return id;
+      },
+      onResult: () => {},
+      onError: (error) => failures.push(error),
+    });
+    await expect(run).rejects.toBeInstanceOf(Interrupted);
+    expect(failures).toEqual([]);
   });
 });

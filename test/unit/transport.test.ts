@@ -217,6 +217,7 @@ describe('time limits', () => {
     const error = await failure(client({ timeoutMs: 100 }).getMe());
     expect(error.kind).toBe('unavailable');
     expect(error.message).toContain('timed out after 100 ms');
+    expect(error.reason).toBe('timeout');
   });
 
   it('a network failure is unavailable', async () => {
@@ -231,6 +232,9 @@ describe('time limits', () => {
     const error = await failure(client().getMe());
     expect(error.kind).toBe('unavailable');
     expect(error.message).toBe('GET /me: could not connect to api.gym.test (connection refused)');
+    // Both are unavailable; the reason tells them apart, and only the refused connection is worth retrying.
+    expect(error.reason).toBe('connection_refused');
+    expect(error.retryable).toBe(true);
   });
 });
 
