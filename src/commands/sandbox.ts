@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { GymctlError, usageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
-import { describeJsonError } from '../json/errors.js';
+import { describeJsonError } from '../json/positions.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
 import { DEMO_DATA } from '../sandbox/demo-data.js';

@@ -11,7 +11,7 @@ import type Conf from 'conf';
 import * as z from 'zod/mini';
 import { GymctlError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
-import { describeJsonError } from '../json/errors.js';
+import { describeJsonError } from '../json/positions.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'config.json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeJsonError } from '../../src/json/errors.js';
+import { describeJsonError } from '../../src/json/positions.js';
 
 describe('describeJsonError', () => {
   it('names the line and column of the first error, and never quotes the text', () => {
