@@ -5,7 +5,7 @@
  * cli.ts for every command but --version and the top-level help; tests call
  * it in-process with fake streams.
  */
-import { AlreadyReported, Interrupted, UsageError, exitCodeOf, toFailure, type GymctlError, type InterruptSignal } from './api/errors.js';
+import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, toFailure, type GymctlError, type InterruptSignal } from './api/errors.js';
 import type { GlobalFlags } from './config/settings.js';
 import { Context } from './context.js';
 import { formatFailure } from './output/errors.js';
@@ -45,7 +45,7 @@ function settle(error: unknown, argv: readonly string[]): number | GymctlError {
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
-    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOf(new UsageError(''));
+    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOfKind('usage');
     return new UsageError(parserMessage(error, argv));
   }
   const failure = toFailure(error);

@@ -145,10 +145,13 @@ export const EXIT_CODES = [
 
 const CODE_OF_KIND = Object.fromEntries(EXIT_CODES.filter((row) => row.kind).map((row) => [row.kind, row.code])) as Record<ErrorKind, number>;
 
+/** The exit code of a kind of failure. */
+export const exitCodeOfKind = (kind: ErrorKind): number => CODE_OF_KIND[kind];
+
 /** The exit code a failure ends gymctl with. */
 export function exitCodeOf(failure: GymctlError): number {
   if (failure instanceof Interrupted) return failure.signal === 'SIGINT' ? 130 : 143;
-  return CODE_OF_KIND[failure.kind];
+  return exitCodeOfKind(failure.kind);
 }
 
 /** The spec's message strings (§7), the fallback when the status is not telling. */
