@@ -34,6 +34,9 @@ function guardStreams(): void {
 
 export async function main(argv: string[]): Promise<void> {
   guardStreams();
+  // Node's deprecation notices about its own internals (DEP0123, when an
+  // https proxy is given by IP address) are noise in a tool's output.
+  process.noDeprecation = true;
   const [only] = argv;
   if (argv.length === 1 && (only === '--version' || only === '-V')) {
     process.stdout.write(`${VERSION}\n`);

@@ -111,6 +111,9 @@ export class Context {
       maxConnections,
       userAgent: `gymctl/${VERSION}`,
       signal: this.signal,
+      env: this.env,
+      // The base URL passed the https rule already; --allow-http is the only way here off loopback.
+      allowInsecureHttp: true,
       ...(settings.debug ? { debug: (line: string) => this.io.err(`debug: ${line}\n`) } : {}),
     });
     this.onDispose(() => client.close());

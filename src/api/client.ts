@@ -11,14 +11,15 @@ import {
   type Academy,
   type ApiKey,
   type FamilyMember,
+  type Id,
 } from './schemas.js';
 import { Transport, apiPath } from './transport/loop.js';
 import type { ApiResponse, Operation, TransportOptions } from './transport/types.js';
 
 export type ClientOptions = TransportOptions;
 
-function checkId(id: number, what: string): number {
-  if (!isValidId(id)) throw new GymApiError('usage', `invalid ${what} ${String(id)}: expected a positive safe integer`);
+function checkId(id: Id, what: string): Id {
+  if (!isValidId(id)) throw new GymApiError('usage', `invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
   return id;
 }
 
@@ -51,13 +52,13 @@ export const operations = {
   /** Any path under the base URL, its successful body handed back as received. */
   raw: (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${path}` }),
   me: (): Operation<ApiKey> => ({ path: '/me', schema: meResponseSchema, subject: 'GET /me' }),
-  academy: (academyId: number): Operation<Academy> => ({
+  academy: (academyId: Id): Operation<Academy> => ({
     path: apiPath`/academies/${checkId(academyId, 'academy id')}`,
     schema: academyResponseSchema,
     subject: `academy ${academyId}`,
     id: academyId,
   }),
-  family: (memberId: number): Operation<FamilyMember[]> => ({
+  family: (memberId: Id): Operation<FamilyMember[]> => ({
     path: apiPath`/members/${checkId(memberId, 'member id')}/family`,
     schema: familyResponseSchema,
     subject: `member ${memberId}`,
@@ -78,12 +79,12 @@ export class GymClient {
   }
 
   /** One academy (GET /academies/{academyId}). */
-  async getAcademy(academyId: number, signal?: AbortSignal): Promise<Academy> {
+  async getAcademy(academyId: Id, signal?: AbortSignal): Promise<Academy> {
     return (await this.request(operations.academy(academyId), signal)).data;
   }
 
   /** The other members of a member's family (GET /members/{memberId}/family). */
-  async listFamily(memberId: number, signal?: AbortSignal): Promise<FamilyMember[]> {
+  async listFamily(memberId: Id, signal?: AbortSignal): Promise<FamilyMember[]> {
     return (await this.request(operations.family(memberId), signal)).data;
   }
 

@@ -31,7 +31,7 @@ export interface FailureOptions {
   status?: number | undefined;
   correlationId?: string | undefined;
   /** The id the failed request was about, when it was about one. */
-  id?: number | undefined;
+  id?: number | bigint | undefined;
   cause?: unknown;
   /** Another attempt may succeed (a 503, a dropped connection). */
   retryable?: boolean | undefined;
@@ -46,7 +46,7 @@ export class GymctlError extends Error {
   readonly kind: ErrorKind;
   readonly status: number | undefined;
   readonly correlationId: string | undefined;
-  readonly id: number | undefined;
+  readonly id: number | bigint | undefined;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly reason: FailureReason | undefined;

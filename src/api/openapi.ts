@@ -4,12 +4,13 @@
  * checks its data with. The build writes it to dist/openapi.json.
  */
 import * as z from 'zod/mini';
+import { toJsonSchema } from './json-schema.js';
 import { academySchema, apiKeySchema, errorBodySchema, familyMemberSchema } from './schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
 function component(schema: z.core.$ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as JsonSchema;
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema);
   return rest;
 }
 
@@ -32,7 +33,7 @@ const idParameter = (name: string, description: string) => ({
   in: 'path',
   required: true,
   description,
-  schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  schema: { type: 'integer', minimum: 1 },
 });
 
 export function openApiDocument(version: string): JsonSchema {

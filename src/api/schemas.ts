@@ -16,8 +16,16 @@ const maybe = <T extends z.core.$ZodType>(schema: T) => z.optional(z.nullable(sc
 
 const text = () => maybe(z.string());
 
-/** Identifiers (spec §2: `id`, `academyId`, `franchiseId`, `academyIds[]`). */
-const identifier = () => z.int();
+/**
+ * Identifiers (spec §2: `id`, `academyId`, `franchiseId`, `academyIds[]`):
+ * integers the spec does not bound. Up to 2^53−1 they are numbers; beyond,
+ * where a double would round them, bigints with every digit (the transport
+ * parses them so: see json/exact.ts).
+ */
+const identifier = () => z.union([z.int(), z.bigint()]);
+
+/** An identifier as the client hands it back: a number, or a bigint beyond 2^53−1. */
+export type Id = number | bigint;
 
 /** 2.2 User: the owner of an API key. */
 export const userSchema = z.looseObject({

@@ -45,23 +45,35 @@ function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefi
   return current && unwrapSchema(current);
 }
 
+/** An identifier: an integer as a number or a bigint (see schemas.ts). */
+export function isIntegerUnion(schema: Schema | undefined): boolean {
+  const def = schema?._zod.def as { type?: string; options?: Schema[] } | undefined;
+  return def?.type === 'union' && (def.options ?? []).every((option) => ['number', 'bigint'].includes(option._zod.def.type));
+}
+
 function describeExpected(issue: Issue & { expected?: string }, schema: Schema | undefined): string {
   const def = schema?._zod.def as { type?: string; format?: string } | undefined;
   if (def?.type === 'number' && def.format?.endsWith('int')) return 'integer';
+  if (isIntegerUnion(schema)) return 'integer';
   if (issue.expected === 'int') return 'integer';
   return issue.expected ?? 'a different value';
 }
 
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
+  if (typeof value === 'bigint') return 'integer';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isFinite(value) ? (Number.isInteger(value) ? 'integer' : 'number') : 'a number out of range';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return 'a number out of range';
+    if (!Number.isInteger(value)) return 'number';
+    return Number.isSafeInteger(value) ? 'integer' : 'an integer written so that it cannot be exact (an exponent or a fraction)';
+  }
   return typeof value;
 }
 
 export function formatIssue(issue: Issue, root: Schema): string {
   const where = formatPath(issue.path);
-  if (issue.code === 'invalid_type') {
+  if (issue.code === 'invalid_type' || isIntegerUnion(schemaAt(root, issue.path))) {
     const expected = describeExpected(issue, schemaAt(root, issue.path));
     if (issue.input === undefined) return `${where}: missing (expected ${expected})`;
     return `${where}: expected ${expected}, got ${describeValue(issue.input)}`;

@@ -1,5 +1,6 @@
 /** `gymctl academy <academyId...>`: academies by id (GET /academies/{id} each), `-` reads ids from stdin. */
 import { operations } from '../api/client.js';
+import type { Id } from '../api/schemas.js';
 import { parseConcurrency } from './shared/batch.js';
 import type { ApiSession, Context } from '../context.js';
 import type { Shape } from '../output/emit.js';
@@ -11,7 +12,7 @@ export interface AcademyOptions {
 }
 
 /** Fetches and prints academies; shared with `gymctl academies`. */
-export function printAcademies(ctx: Context, session: ApiSession, ids: readonly number[], shape: Shape, concurrency: number) {
+export function printAcademies(ctx: Context, session: ApiSession, ids: readonly Id[], shape: Shape, concurrency: number) {
   return fetchAll(ctx, {
     ids,
     shape,

@@ -3,8 +3,9 @@ import { AlreadyReported, GymctlError, toFailure, usageError } from '../api/erro
 import { maskKey, parseBaseUrl, type Setting } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { promptHidden, readStdin } from '../terminal/prompt.js';
+import { stringifyExact } from '../json/exact.js';
 import { sanitizeLine } from '../output/sanitize.js';
-import type { ApiKey } from '../api/schemas.js';
+import type { ApiKey, Id } from '../api/schemas.js';
 
 export interface LoginOptions {
   withKey?: boolean;
@@ -13,7 +14,7 @@ export interface LoginOptions {
 const describeSource = (setting: Setting<unknown>, configPath: string) =>
   setting.source === 'env' ? `from ${setting.origin}` : setting.source === 'config' ? `from ${configPath}` : `from ${setting.origin ?? setting.source}`;
 
-const academyList = (ids: readonly number[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
+const academyList = (ids: readonly Id[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
 
 function ownerLine(key: ApiKey): string {
   const name = key.user?.name ? sanitizeLine(key.user.name) : 'an unnamed user';
@@ -114,7 +115,7 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
     }),
   );
   if (json) {
-    ctx.io.out(`${JSON.stringify(results.map((r) => r.row), null, 2)}\n`);
+    ctx.io.out(`${stringifyExact(results.map((r) => r.row), 2)}\n`);
   } else {
     const describe = ({ status, owner, error }: ProfileStatus) =>
       status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status;
@@ -153,7 +154,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
       academyIds: me.academyIds,
       user: me.user ?? null,
     };
-    ctx.io.out(`${JSON.stringify(status, null, 2)}\n`);
+    ctx.io.out(`${stringifyExact(status, 2)}\n`);
     return;
   }
   const rows: Array<[string, string]> = [

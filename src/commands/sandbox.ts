@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { GymctlError, usageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
+import { parseJsonExact } from '../json/exact.js';
 import { describeJsonError } from '../json/positions.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
@@ -33,7 +34,7 @@ function loadData(file: string): SandboxData {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonExact(text);
   } catch {
     throw usageError(`sandbox data ${file} is not valid JSON (${describeJsonError(text)})`);
   }

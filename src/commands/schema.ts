@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { usageError } from '../api/errors.js';
+import { toJsonSchema } from '../api/json-schema.js';
 import { academySchema, apiKeySchema, familyMemberSchema } from '../api/schemas.js';
 import type { Context } from '../context.js';
 
@@ -20,7 +21,7 @@ export function outputJsonSchema(name: string): Record<string, unknown> {
   if (!Object.hasOwn(OUTPUT_SCHEMAS, name)) {
     throw usageError(`no schema for ${JSON.stringify(name)}: expected one of ${Object.keys(OUTPUT_SCHEMAS).join(', ')}`);
   }
-  return z.toJSONSchema(OUTPUT_SCHEMAS[name as SchemaName]()) as Record<string, unknown>;
+  return toJsonSchema(OUTPUT_SCHEMAS[name as SchemaName]());
 }
 
 export async function runSchema(ctx: Context, name: string): Promise<void> {

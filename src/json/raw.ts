@@ -19,13 +19,13 @@ const COLON = 0x3a;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isDelimiter = (c: number) => isSpace(c) || c === COMMA || c === COLON || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === QUOTE || c === OPEN_BRACE || c === OPEN_BRACKET;
 
-function skipSpace(json: string, i: number): number {
+export function skipSpace(json: string, i: number): number {
   while (i < json.length && isSpace(json.charCodeAt(i))) i++;
   return i;
 }
 
 /** The index just past the string that starts (with its quote) at `i`. */
-function endOfString(json: string, i: number): number {
+export function endOfString(json: string, i: number): number {
   let j = i + 1;
   while (j < json.length) {
     const c = json.charCodeAt(j);
@@ -37,7 +37,7 @@ function endOfString(json: string, i: number): number {
 }
 
 /** The index just past the number, true, false or null that starts at `i`. */
-function endOfScalar(json: string, i: number): number {
+export function endOfScalar(json: string, i: number): number {
   let j = i + 1;
   while (j < json.length && !isDelimiter(json.charCodeAt(j))) j++;
   return j;

@@ -1,6 +1,7 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
 import { UnexpectedError, type GymctlError } from '../api/errors.js';
 import type { OutputFormat } from '../config/formats.js';
+import { stringifyExact } from '../json/exact.js';
 import { sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
@@ -18,7 +19,7 @@ export function formatErrorLine(error: GymctlError): string {
  * the line is as safe for a terminal as the text form.
  */
 export function formatErrorJson(error: GymctlError): string {
-  const line = JSON.stringify({
+  const line = stringifyExact({
     error: {
       message: error.message,
       correlationId: error.correlationId ?? null,

@@ -5,7 +5,7 @@
  */
 import { sanitizeCell } from './sanitize.js';
 
-export type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | bigint | boolean | null | undefined;
 
 export interface Column<T> {
   /** The header of tab-separated output: a field name for scripts. */

@@ -4,7 +4,7 @@
  * between them.
  */
 import * as z from 'zod/mini';
-import { academySchema, apiKeySchema, familyMemberSchema } from '../api/schemas.js';
+import { academySchema, apiKeySchema, familyMemberSchema, type Id } from '../api/schemas.js';
 import { API_KEY_FORM } from '../api/defaults.js';
 import { formatIssues } from '../api/validation.js';
 
@@ -19,7 +19,7 @@ export const sandboxDataSchema = z.object({
   academies: z.array(academySchema),
   members: z.array(familyMemberSchema),
   /** Each family is a list of member ids; a member is in at most one family. */
-  families: z.array(z.array(z.int())),
+  families: z.array(z.array(z.union([z.int(), z.bigint()]))),
 });
 
 export type SandboxData = z.infer<typeof sandboxDataSchema>;
@@ -30,11 +30,11 @@ export function parseSandboxData(input: unknown): SandboxData {
   if (!parsed.success) throw new Error(formatIssues(parsed.error.issues, sandboxDataSchema));
   const data = parsed.data;
   if (data.keys.length === 0) throw new Error('keys: at least one key is needed, or every request is refused');
-  const unique = (ids: number[], where: string) => {
-    const seen = new Set<number>();
+  const unique = (ids: Id[], where: string) => {
+    const seen = new Set<string>();
     ids.forEach((id, i) => {
-      if (seen.has(id)) throw new Error(`${where}[${i}].id: duplicate id ${id}`);
-      seen.add(id);
+      if (seen.has(String(id))) throw new Error(`${where}[${i}].id: duplicate id ${id}`);
+      seen.add(String(id));
     });
   };
   unique(data.keys.map((k) => k.key.id), 'keys');
@@ -45,13 +45,13 @@ export function parseSandboxData(input: unknown): SandboxData {
     if (secrets.has(k.secret)) throw new Error(`keys[${i}].secret: duplicate secret`);
     secrets.add(k.secret);
   });
-  const members = new Set(data.members.map((m) => m.id));
-  const inFamily = new Set<number>();
+  const members = new Set(data.members.map((m) => String(m.id)));
+  const inFamily = new Set<string>();
   data.families.forEach((family, f) =>
     family.forEach((id, i) => {
-      if (!members.has(id)) throw new Error(`families[${f}][${i}]: no member with id ${id}`);
-      if (inFamily.has(id)) throw new Error(`families[${f}][${i}]: member ${id} is in more than one family`);
-      inFamily.add(id);
+      if (!members.has(String(id))) throw new Error(`families[${f}][${i}]: no member with id ${id}`);
+      if (inFamily.has(String(id))) throw new Error(`families[${f}][${i}]: member ${id} is in more than one family`);
+      inFamily.add(String(id));
     }),
   );
   return data;

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SPEC_MESSAGES } from '../api/errors.js';
+import { stringifyExact } from '../json/exact.js';
 import type { SandboxData } from './data.js';
 import { DEMO_DATA } from './demo-data.js';
 import { FaultPlan, type Fault } from './faults.js';
@@ -53,25 +54,26 @@ function route(data: SandboxData, method: string, pathname: string, apiKey: stri
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: { message: 'Method not allowed' } };
   const caller = data.keys.find((k) => k.secret === apiKey);
   if (!caller) return { status: 401, body: { message: SPEC_MESSAGES.unauthorized } };
-  const scope = new Set(caller.key.academyIds);
+  // Ids compare as the digits they are: they may be beyond 2^53 (bigints).
+  const scope = new Set(caller.key.academyIds.map(String));
 
   if (pathname === '/me') return { status: 200, body: { data: caller.key } };
 
   const academyMatch = /^\/academies\/([0-9]+)$/.exec(pathname);
   if (academyMatch) {
-    const id = Number(academyMatch[1]);
-    const academy = data.academies.find((a) => a.id === id);
-    return academy && scope.has(academy.id) ? { status: 200, body: { data: academy } } : notFound();
+    const id = academyMatch[1];
+    const academy = data.academies.find((a) => String(a.id) === id);
+    return academy && scope.has(String(academy.id)) ? { status: 200, body: { data: academy } } : notFound();
   }
 
   const familyMatch = /^\/members\/([0-9]+)\/family$/.exec(pathname);
   if (familyMatch) {
-    const id = Number(familyMatch[1]);
-    const member = data.members.find((m) => m.id === id);
-    if (!member || !scope.has(member.academyId)) return notFound();
-    const family = data.families.find((f) => f.includes(id)) ?? [];
-    const others = family.filter((otherId) => otherId !== id);
-    return { status: 200, body: { data: data.members.filter((m) => others.includes(m.id)) } };
+    const id = familyMatch[1];
+    const member = data.members.find((m) => String(m.id) === id);
+    if (!member || !scope.has(String(member.academyId))) return notFound();
+    const family = (data.families.find((f) => f.some((other) => String(other) === id)) ?? []).map(String);
+    const others = new Set(family.filter((other) => other !== id));
+    return { status: 200, body: { data: data.members.filter((m) => others.has(String(m.id))) } };
   }
 
   return notFound();
@@ -111,7 +113,7 @@ export function sandboxHandler(
     };
     const answer = (reply: Reply, note = '') => {
       const body = reply.status >= 400 ? { ...(reply.body as object), correlationId } : reply.body;
-      send(reply.status, JSON.stringify(body), reply.status === 405 ? { Allow: 'GET, HEAD' } : {}, note);
+      send(reply.status, stringifyExact(body), reply.status === 405 ? { Allow: 'GET, HEAD' } : {}, note);
     };
     const header = request.headers['x-api-key'];
     const reply = () => route(data, request.method ?? 'GET', pathname, Array.isArray(header) ? header[0] : header);
@@ -131,7 +133,7 @@ export function sandboxHandler(
         return;
       }
       case 'truncated': {
-        const text = JSON.stringify(reply().body);
+        const text = stringifyExact(reply().body);
         return send(200, text.slice(0, Math.floor(text.length / 2)), {}, note);
       }
       case 'html':
@@ -141,7 +143,7 @@ export function sandboxHandler(
         if (status !== 200) return answer({ status, body }, note);
         const { data: value } = body as { data: unknown };
         const drifted = Array.isArray(value) ? { members: value } : { ...(value as object), id: String((value as { id: unknown }).id) };
-        return send(200, JSON.stringify({ data: drifted }), {}, note);
+        return send(200, stringifyExact({ data: drifted }), {}, note);
       }
       case 'redirect':
         return send(302, '', { Location: fault.value ?? 'https://elsewhere.invalid/moved' }, note);

@@ -189,7 +189,7 @@ describe('errors and exit codes', () => {
     expectFailure(await gymctl(['whoami'], { env: { GYMCTL_API_KEY: DEMO_KEY } }), 2, /no API base URL.*--base-url/);
   });
 
-  for (const bad of ['abc', '-1', '1.5', '0x10', '1e3', '', '../me', '12345678901234567890', '0', '9007199254740992']) {
+  for (const bad of ['abc', '-1', '1.5', '0x10', '1e3', '', '../me', '12345678901234567890', '0', '9223372036854775808']) {
     it(`id ${JSON.stringify(bad)} exits 2 before any request`, async () => {
       for (const command of ['academy', 'family']) {
         const result = await gymctl([command, bad], { env: apiEnv() });

@@ -19,6 +19,10 @@ describe('parseId', () => {
     ['9007199254740991', 9007199254740991],
     ['10', 10],
     ['501', 501],
+    // Beyond 2^53 a double would round: bigints, every digit kept, up to 2^63−1.
+    ['9007199254740992', 9007199254740992n],
+    ['12345678901234567890'.slice(0, 19), 1234567890123456789n],
+    ['9223372036854775807', 9223372036854775807n],
   ])('accepts %s', (text, value) => {
     expect(parseId(text)).toBe(value);
   });
@@ -32,7 +36,7 @@ describe('parseId', () => {
     '',
     '../me',
     '12345678901234567890',
-    '9007199254740992',
+    '9223372036854775808',
     '0',
     '01',
     ' 1',
@@ -62,7 +66,7 @@ describe('parseId', () => {
   });
 
   it('states the accepted range', () => {
-    expect(caught(() => parseId('0')).message).toContain('9007199254740991');
+    expect(caught(() => parseId('0')).message).toContain('9223372036854775807');
   });
 
   it('names what was being parsed', () => {
@@ -80,11 +84,11 @@ describe('parseId', () => {
 });
 
 describe('isValidId', () => {
-  it.each([1, 42, 9007199254740991])('accepts %s', (value) => {
+  it.each([1, 42, 9007199254740991, 9007199254740992n, 9223372036854775807n])('accepts %s', (value) => {
     expect(isValidId(value)).toBe(true);
   });
 
-  it.each([0, -1, 1.5, 9007199254740992, NaN, Infinity, '1', null, undefined, 1n, [1], {}])('rejects %s', (value) => {
+  it.each([0, -1, 1.5, 9007199254740992, NaN, Infinity, '1', null, undefined, 0n, -1n, 9223372036854775808n, [1], {}])('rejects %s', (value) => {
     expect(isValidId(value)).toBe(false);
   });
 });

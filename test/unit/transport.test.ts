@@ -354,9 +354,13 @@ describe('what the review found', () => {
     }
   });
 
-  it('an id beyond 2^53 and a number beyond a double get clear messages', async () => {
-    nock(BASE).get('/academies/1').reply(200, '{"data":{"id":12345678901234567890}}', { 'content-type': 'application/json' });
-    expect((await failure(client().getAcademy(1))).message).toContain('data.id: integer out of range');
+  it('an id beyond 2^53 comes back as a bigint with every digit; a number beyond a double gets a clear message', async () => {
+    nock(BASE).get('/academies/1').reply(200, '{"data":{"id":12345678901234567890,"franchiseId":9007199254740993}}', { 'content-type': 'application/json' });
+    const academy = await client().getAcademy(1);
+    expect(academy.id).toBe(12345678901234567890n);
+    expect(academy.franchiseId).toBe(9007199254740993n);
+    nock(BASE).get('/academies/1').reply(200, '{"data":{"id":1e30}}', { 'content-type': 'application/json' });
+    expect((await failure(client().getAcademy(1))).message).toContain('data.id: expected integer, got an integer written so that it cannot be exact');
     nock(BASE).get('/academies/1').reply(200, '{"data":{"id":1,"coordinates":{"lat":1e999}}}', { 'content-type': 'application/json' });
     expect((await failure(client().getAcademy(1))).message).toContain('data.coordinates.lat: expected number, got a number out of range');
   });

@@ -8,14 +8,15 @@
  */
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { GymApiError } from '../errors.js';
+import { isLoopbackHost } from './loopback.js';
 import { networkError } from './network.js';
-import { describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
+import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection, type Connection } from './senders.js';
 import type { ApiResponse, Operation, TransportOptions } from './types.js';
 
 /** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
-export function apiPath(strings: TemplateStringsArray, ...params: Array<string | number>): string {
+export function apiPath(strings: TemplateStringsArray, ...params: Array<string | number | bigint>): string {
   return strings.reduce((path, part, i) => path + part + (i < params.length ? encodeURIComponent(String(params[i])) : ''), '');
 }
 
@@ -32,13 +33,19 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 }
 
 /** Checks the options a caller may get wrong, so that a mistake is a usage failure and not a socket error. */
-function checkOptions(options: TransportOptions): void {
+function checkOptions(options: TransportOptions | undefined): asserts options is TransportOptions {
+  if (typeof options !== 'object' || options === null) throw new GymApiError('usage', 'createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and the error
   // Node would raise for it quotes the value: refuse it here, unquoted.
   if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
     throw new GymApiError('usage', 'the API key is missing, empty or contains spaces or control characters (the key is not shown)');
   }
   if (!URL.canParse(options.baseUrl)) throw new GymApiError('usage', `invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
+  const base = new URL(options.baseUrl);
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new GymApiError('usage', `invalid base URL: its scheme must be https: or http:, not ${base.protocol}`);
+  if (base.protocol === 'http:' && !isLoopbackHost(base.hostname) && !options.allowInsecureHttp) {
+    throw new GymApiError('usage', `refusing to send the API key over plain http to ${base.host}: use https, or pass allowInsecureHttp: true`);
+  }
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
     throw new GymApiError('usage', `invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
@@ -52,6 +59,8 @@ function checkOptions(options: TransportOptions): void {
 export class Transport {
   readonly #options: TransportOptions;
   #connection: Promise<Connection> | undefined;
+  /** Aborted by close(): whatever is in flight stops, and no timer outlives the client. */
+  readonly #closed = new AbortController();
 
   constructor(options: TransportOptions) {
     checkOptions(options);
@@ -65,7 +74,7 @@ export class Transport {
 
   /** Sends the operation, retrying what is worth retrying (see retry.ts). */
   get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
-    const signals = [signal, this.#options.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [signal, this.#options.signal, this.#closed.signal].filter((s): s is AbortSignal => s !== undefined);
     const combined = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     return withRetries((attempt) => this.#attempt(operation, combined, attempt), this.#options, combined, (line) => this.#debug(line));
   }
@@ -84,8 +93,13 @@ export class Transport {
     return error.with({ message, correlationId, cause: undefined });
   }
 
+  /** A trace line for the caller's callback; a callback that throws never breaks a request. */
   #debug(line: string): void {
-    this.#options.debug?.(this.#redactText(line));
+    try {
+      this.#options.debug?.(this.#redactText(line));
+    } catch {
+      // The trace is a courtesy: the request goes on without it.
+    }
   }
 
   async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
@@ -102,12 +116,15 @@ export class Transport {
         controller.abort();
         reject(new Error('timed out'));
       }, timeoutMs);
+      // A pending deadline never keeps the process alive on its own.
+      timer.unref();
     });
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const headers = {
       'X-API-Key': this.#options.apiKey,
       Accept: 'application/json',
+      'Accept-Encoding': ACCEPT_ENCODING,
       'User-Agent': this.#options.userAgent ?? 'gymctl',
     };
     const started = Date.now();
@@ -116,9 +133,11 @@ export class Transport {
       this.#debug(`> GET ${url}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
     }
+    let connection: Connection | undefined;
     try {
       const exchange = async () => {
-        const response = await (await this.#connect()).send(url, headers, controller.signal);
+        connection = await this.#connect();
+        const response = await connection.send(url, headers, controller.signal);
         const maxBytes = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
         return { response, body: await readBody(response, maxBytes, () => controller.abort(), operation) };
       };
@@ -144,7 +163,7 @@ export class Transport {
         });
       }
       if (signal?.aborted) throw signal.reason ?? error;
-      const failure = networkError(error, url, operation);
+      const failure = await networkError(error, url, operation, connection?.proxy);
       this.#debug(`< failed in ${elapsed()}: ${failure.message}`);
       throw failure;
     } finally {
@@ -154,8 +173,9 @@ export class Transport {
     }
   }
 
-  /** Lets go of every connection; no timer or socket of this transport keeps the process alive after. */
+  /** Aborts what is in flight and lets go of every connection: nothing of this transport keeps the process alive after. */
   async close(): Promise<void> {
-    if (this.#connection) await (await this.#connection).close();
+    this.#closed.abort(new GymApiError('usage', 'the client was closed'));
+    if (this.#connection) await (await this.#connection).close().catch(() => {});
   }
 }

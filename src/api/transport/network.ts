@@ -1,5 +1,11 @@
-/** Socket and TLS failures, turned into messages that say what happened and what to do. */
-import { GymApiError, type FailureReason } from '../errors.js';
+/**
+ * Socket, TLS and proxy failures, turned into messages that say what
+ * happened and where to look: the proxy when the failure was on the way
+ * to it, the certificate's own names or expiry date, a server that does
+ * not speak TLS or speaks only HTTP/2, malformed HTTP.
+ */
+import { GymApiError, type ErrorKind, type FailureReason } from '../errors.js';
+import type { ProxyChoice } from './proxy.js';
 import { RETRYABLE_CODES } from './retry.js';
 import type { Operation } from './types.js';
 
@@ -13,52 +19,118 @@ const TLS_TRUST_CODES: ReadonlySet<string> = new Set([
   'CERT_UNTRUSTED',
 ]);
 
+/** Errors of the HTTP parsers (llhttp's HPE_*, undici's) about the bytes the server sent. */
+const isMalformedHttp = (code: string) =>
+  code.startsWith('HPE_') || code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO';
+
+interface Cause {
+  code: string | undefined;
+  detail: string;
+  error: Record<string, unknown>;
+}
+
 /** The first error code along the cause chain (fetch wraps socket errors in a TypeError). */
-function errorCode(error: unknown): { code: string | undefined; detail: string } {
+function findCause(error: unknown): Cause {
   let current: unknown = error;
   let detail = error instanceof Error ? error.message : String(error);
   for (let depth = 0; current && depth < 5; depth++) {
-    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof message === 'string' && message) detail = message;
-    if (typeof code === 'string') return { code, detail };
-    current = cause;
+    const node = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof node.message === 'string' && node.message) detail = node.message;
+    if (typeof node.code === 'string') return { code: node.code, detail, error: node as Record<string, unknown> };
+    current = node.cause;
   }
-  return { code: undefined, detail };
+  return { code: undefined, detail, error: {} };
 }
 
-function describe(code: string | undefined, detail: string, host: string): { text: string; reason: FailureReason } {
+/** The certificate's expiry date, from a handshake that sends nothing (the key never goes to it). */
+async function expiryOf(url: URL): Promise<string | undefined> {
+  const tls = (process.getBuiltinModule?.('node:tls') as typeof import('node:tls') | undefined) ?? (await import('node:tls'));
+  return new Promise((resolve) => {
+    const socket = tls.connect({
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(url.port || 443),
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+      ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }),
+    });
+    const done = (value: string | undefined) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(2000, () => done(undefined));
+    socket.once('secureConnect', () => {
+      const notAfter = socket.getPeerCertificate().valid_to;
+      done(notAfter ? new Date(notAfter).toISOString().slice(0, 10) : undefined);
+    });
+    socket.once('error', () => done(undefined));
+  });
+}
+
+interface Described {
+  text: string;
+  reason: FailureReason;
+  kind?: ErrorKind;
+}
+
+async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined): Promise<Described> {
+  const { code, detail, error } = cause;
+  const host = url.host;
+  const tunnel = /Proxy response \((\d+)\)/.exec(detail)?.[1];
+  if (proxy && tunnel) {
+    if (tunnel === '407') {
+      const credentials = proxy.url.username ? `refused the credentials in ${proxy.variable}` : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
+      return { text: `the proxy ${proxy.shown} (from ${proxy.variable}) ${credentials}`, reason: 'proxy' };
+    }
+    return { text: `the proxy ${proxy.shown} (from ${proxy.variable}) refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
+  }
+  // With a proxy, every connection goes to the proxy: failing to connect is failing to reach it.
+  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) {
+    const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'connect timed out' : 'its name does not resolve';
+    return { text: `could not reach the proxy ${proxy.shown} (from ${proxy.variable}): ${what}`, reason: 'proxy' };
+  }
   if (code === 'ECONNREFUSED') return { text: `could not connect to ${host} (connection refused)`, reason: 'connection_refused' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { text: `could not resolve ${host}`, reason: 'dns' };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { text: `could not connect to ${host} (connect timed out)`, reason: 'timeout' };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
-    return { text: `the connection to ${host} failed (${code})`, reason: 'connection_reset' };
-  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { text: `the connection to ${host} failed (${code})`, reason: 'connection_reset' };
+  if (code !== undefined && isMalformedHttp(code)) return { text: `the server sent malformed HTTP (${code})`, reason: 'network', kind: 'invalid_response' };
   if (code !== undefined && TLS_TRUST_CODES.has(code)) {
-    return {
-      text: `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`,
-      reason: 'tls',
-    };
+    return { text: `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`, reason: 'tls' };
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = (error.cert as { subjectaltname?: string } | undefined)?.subjectaltname ?? /altnames: (.*)$/.exec(String(error.reason ?? ''))?.[1];
+    return { text: `the TLS certificate of ${host} is for another name${names ? ` (${names})` : ''}: check the base URL's host`, reason: 'tls' };
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    const date = code === 'CERT_HAS_EXPIRED' && !proxy ? await expiryOf(url) : undefined;
+    const when = code === 'CERT_HAS_EXPIRED' ? `expired${date ? ` on ${date}` : ''}` : 'is not valid yet (is this machine\'s clock right?)';
+    return { text: `the TLS certificate of ${host} ${when}`, reason: 'tls' };
+  }
+  if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(detail)) {
+    return { text: `the server at ${host} speaks only HTTP/2, and gymctl speaks HTTP/1.1`, reason: 'tls' };
+  }
+  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(detail)) {
+    return { text: `the server at ${host} does not speak TLS there: is the base URL meant to be http:?`, reason: 'tls' };
   }
   return { text: `the connection to ${host} failed (${code ?? detail})`, reason: 'network' };
 }
 
 /** A failure to reach the server, as a GymApiError (retryable when another attempt may work). */
-export function networkError(error: unknown, url: string, operation: Operation<unknown>): GymApiError {
-  const { code, detail } = errorCode(error);
-  const { host, port } = new URL(url);
-  if (detail === 'bad port') {
+export async function networkError(error: unknown, url: string, operation: Operation<unknown>, proxy?: ProxyChoice): Promise<GymApiError> {
+  const cause = findCause(error);
+  const target = new URL(url);
+  if (cause.detail === 'bad port') {
     // fetch refuses the "bad ports" of the fetch standard before connecting.
     return new GymApiError(
       'usage',
-      `${operation.subject}: fetch refuses to connect to port ${port} (a "bad port" of the fetch standard): serve the API on another port`,
+      `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`,
       { id: operation.id, cause: error },
     );
   }
-  const { text, reason } = describe(code, detail, host);
-  return new GymApiError('unavailable', `${operation.subject}: ${text}`, {
+  const { text, reason, kind = 'unavailable' } = await describe(cause, target, proxy);
+  return new GymApiError(kind, `${operation.subject}: ${text}`, {
     id: operation.id,
     cause: error,
     reason,
-    retryable: code !== undefined && RETRYABLE_CODES.has(code),
+    retryable: kind === 'unavailable' && cause.code !== undefined && RETRYABLE_CODES.has(cause.code) && reason !== 'proxy',
   });
 }

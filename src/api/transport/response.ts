@@ -5,6 +5,7 @@
  * message that says what the server said (never an HTML page it sent).
  */
 import * as z from 'zod/mini';
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from '../errors.js';
 import { errorBodySchema } from '../schemas.js';
@@ -23,7 +24,8 @@ function formatBytes(bytes: number): string {
 }
 
 export function headerCorrelationId(headers: Exchange['headers']): string | undefined {
-  return headers.get('x-correlation-id') ?? headers.get('x-request-id') ?? undefined;
+  const id = headers.get('x-correlation-id') ?? headers.get('x-request-id');
+  return id === null ? undefined : clip(id);
 }
 
 export function describeContentType(response: Exchange): string {
@@ -31,28 +33,66 @@ export function describeContentType(response: Exchange): string {
   return type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type';
 }
 
-/** The body as text, refused (and the connection dropped) past `maxBytes`. */
+/** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+type Zlib = typeof import('node:zlib');
+
+/** The decoder for a Content-Encoding, or undefined for none; an unknown coding is an error. */
+async function decoderFor(coding: string, fail: (why: string) => GymApiError) {
+  if (coding === '' || coding === 'identity') return undefined;
+  const zlib = (process.getBuiltinModule?.('node:zlib') as Zlib | undefined) ?? (await import('node:zlib'));
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
+  if (coding === 'deflate') return zlib.createInflate();
+  if (coding === 'br') return zlib.createBrotliDecompress();
+  throw fail(`the response has a content coding gymctl cannot decode (${clip(coding)})`);
+}
+
+/**
+ * The body as text, decoded when it came compressed, and refused (the
+ * connection dropped) past `maxBytes`, compressed or decoded: a compression
+ * bomb is stopped after `maxBytes` of output, in bounded memory and time.
+ */
 export async function readBody(response: Exchange, maxBytes: number, abort: () => void, operation: Operation<unknown>): Promise<string> {
-  const tooLarge = () => {
-    abort();
-    return new GymApiError('invalid_response', `${operation.subject}: the response body is larger than ${formatBytes(maxBytes)}`, {
+  const fail = (why: string) =>
+    new GymApiError('invalid_response', `${operation.subject}: ${why}`, {
       status: response.status,
       correlationId: headerCorrelationId(response.headers),
       id: operation.id,
     });
+  const tooLarge = () => {
+    abort();
+    response.cancel();
+    return fail(`the response body is larger than ${formatBytes(maxBytes)}`);
   };
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   if (!response.body) return '';
+  const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
+  const decoder = await decoderFor(coding, fail);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of response.body) {
+  const take = (chunk: Uint8Array) => {
     total += chunk.byteLength;
-    if (total > maxBytes) {
-      response.cancel();
-      throw tooLarge();
-    }
+    if (total > maxBytes) throw tooLarge();
     chunks.push(chunk);
+  };
+  if (!decoder) {
+    for await (const chunk of response.body) take(chunk);
+  } else {
+    const { Readable } = (process.getBuiltinModule?.('node:stream') as typeof import('node:stream') | undefined) ?? (await import('node:stream'));
+    const source = Readable.from(response.body);
+    source.on('error', (error) => decoder.destroy(error));
+    try {
+      for await (const chunk of source.pipe(decoder)) take(chunk as Uint8Array);
+    } catch (error) {
+      if (error instanceof GymApiError) throw error;
+      response.cancel();
+      throw fail(`the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    } finally {
+      source.destroy();
+      decoder.destroy();
+    }
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
@@ -67,8 +107,14 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
   const { status } = response;
   switch (kind) {
     case 'unauthorized':
-      return `${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
+      // Only the API itself (a 401, or its error body) speaks of the key; a
+      // firewall or gateway in front of it answers 403 with a page of its own.
+      if (status === 401 || typeof message === 'string') return `${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
+      return `${operation.subject}: access was denied by something in front of the API, not by the API (${describeContentType(response)})`;
     case 'not_found':
+      if (typeof message !== 'string' && status === 404) {
+        return `${operation.subject}: not found, and the answer is not the API's (${describeContentType(response)}): the base URL or its path prefix (such as /api/v1) is probably wrong`;
+      }
       return `${operation.subject}: ${said ?? SPEC_MESSAGES.notFound}`;
     case 'unavailable':
       if (status === 429) return `${operation.subject}: rate limited by the server${said ? ` (${said})` : ''}`;
@@ -85,17 +131,24 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
 /** What the answer means: the validated data, or the failure it reports. */
 export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
   const { status } = response;
+  if (nestsDeeperThan(text)) {
+    throw new GymApiError('invalid_response', `${operation.subject}: the response nests deeper than ${MAX_JSON_DEPTH} levels`, {
+      status,
+      correlationId: headerCorrelationId(response.headers),
+      id: operation.id,
+    });
+  }
   let json: unknown;
   let isJson = true;
   try {
-    json = JSON.parse(text);
+    json = parseJsonExact(text);
   } catch {
     isJson = false;
   }
   const errorBody = isJson ? errorBodySchema.safeParse(json) : undefined;
-  const message = errorBody?.success ? errorBody.data.message : undefined;
+  const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
-    (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? errorBody.data.correlationId : undefined) ??
+    (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ??
     headerCorrelationId(response.headers);
   const meta = { status, correlationId, id: operation.id };
 
@@ -115,6 +168,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
     });
   }
   if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
+  if (text.trim() === '') throw new GymApiError('invalid_response', `${operation.subject}: the server sent an empty response`, meta);
   if (!isJson) {
     throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON (${describeContentType(response)})`, meta);
   }

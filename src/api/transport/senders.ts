@@ -13,7 +13,7 @@
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { isLoopbackHost } from './loopback.js';
+import { proxyFor, type ProxyChoice } from './proxy.js';
 import type { TransportOptions } from './types.js';
 
 /** An HTTP answer as the transport reads it, whichever way it came. */
@@ -22,6 +22,8 @@ export interface Exchange {
   statusText: string;
   headers: { get(name: string): string | null };
   body: AsyncIterable<Uint8Array> | null;
+  /** The body was already decoded from its Content-Encoding (fetch does that itself). */
+  decoded?: boolean;
   /** Stops reading the body and frees the connection. */
   cancel(): void;
 }
@@ -62,7 +64,13 @@ export function viaNodeHttp(maxConnections?: number): Send & { close(): void } {
     const secure = protocol === 'https:';
     if (secure) nodeHttp.https ??= await import('node:https');
     const module = secure ? nodeHttp.https! : nodeHttp.http;
-    const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}) });
+    // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2
+    // fail the handshake, rather than answer in a way that looks like a 403.
+    const agent = new module.Agent({
+      keepAlive: true,
+      ...(maxConnections ? { maxSockets: maxConnections } : {}),
+      ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}),
+    });
     agents.push(agent);
     return { module, agent };
   };
@@ -125,41 +133,44 @@ export function viaFetch(fetch: FetchLike, dispatcher?: Dispatcher): Send {
       statusText: response.statusText,
       headers: response.headers,
       body: response.body as AsyncIterable<Uint8Array> | null,
+      decoded: true,
       cancel: () => void response.body?.cancel().catch(() => {}),
     };
   };
-}
-
-/** True when the environment names a proxy (NO_PROXY alone changes nothing). */
-export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
 /** How requests go out, and how to let go of the connections when done. */
 export interface Connection {
   send: Send;
   close(): Promise<void>;
+  /** The proxy requests go through, if any. */
+  proxy?: ProxyChoice | undefined;
 }
 
 /**
  * Picks the sender for these options: the caller's fetch or dispatcher;
- * undici's EnvHttpProxyAgent when a proxy is configured (but never for
- * loopback, where the key would otherwise leave the machine); else node:http.
+ * undici's ProxyAgent when HTTPS_PROXY or HTTP_PROXY names a proxy for the
+ * base URL (see proxy.ts: never for loopback, nor what NO_PROXY names);
+ * else node:http.
  */
 export async function openConnection(options: TransportOptions): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   if (fetch) return { send: viaFetch(fetch, dispatcher), close: async () => {} };
   if (dispatcher) return { send: await viaUndici(dispatcher), close: async () => {} };
-  if (proxyConfigured() && !isLoopbackHost(new URL(options.baseUrl).hostname)) {
+  const proxy = proxyFor(new URL(options.baseUrl), options.env ?? process.env);
+  if (proxy) {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const { EnvHttpProxyAgent } = await loadUndici();
-    const agent = new EnvHttpProxyAgent({
+    const { ProxyAgent } = await loadUndici();
+    const agent = new ProxyAgent({
+      uri: proxy.url.href,
       connect: { timeout },
+      proxyTls: { timeout },
+      requestTls: { timeout, ALPNProtocols: ['http/1.1'] },
       headersTimeout: timeout,
       bodyTimeout: timeout,
       ...(maxConnections ? { connections: maxConnections } : {}),
     });
-    return { send: await viaUndici(agent), close: () => agent.destroy() };
+    return { send: await viaUndici(agent), close: () => agent.destroy(), proxy };
   }
   const send = viaNodeHttp(maxConnections);
   return { send, close: async () => send.close() };

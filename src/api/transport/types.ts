@@ -1,6 +1,7 @@
 /** The shapes the transport takes and gives: its options, an operation, a response. */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
+import type { Id } from '../schemas.js';
 import type { FetchLike } from './senders.js';
 
 export interface TransportOptions {
@@ -31,6 +32,14 @@ export interface TransportOptions {
   debug?: (line: string) => void;
   /** Aborts every request of this transport (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * Allow a plain `http:` base URL that is not loopback (the key then
+   * crosses the network in clear). Off by default: https, or http only to
+   * this machine.
+   */
+  allowInsecureHttp?: boolean;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A request the client can make: where, what it returns, what it is about. */
@@ -42,7 +51,7 @@ export interface Operation<T> {
   raw?: boolean;
   /** How messages name the thing asked for, e.g. `academy 42`. */
   subject: string;
-  id?: number;
+  id?: Id;
 }
 
 export interface ApiResponse<T> {

@@ -6,15 +6,16 @@
  * happen; the first failure in argument order is returned.
  */
 import { Interrupted, UsageError, toFailure, type GymctlError } from '../../api/errors.js';
+import type { Id } from '../../api/schemas.js';
 
 export interface BatchOptions<R> {
-  ids: readonly number[];
+  ids: readonly Id[];
   concurrency: number;
-  request: (id: number) => Promise<R>;
+  request: (id: Id) => Promise<R>;
   /** Each success, in argument order. */
-  onResult: (result: R, id: number) => void;
+  onResult: (result: R, id: Id) => void;
   /** Each failure, when it happens. */
-  onError: (error: GymctlError, id: number) => void;
+  onError: (error: GymctlError, id: Id) => void;
 }
 
 type Settled<R> = { ok: true; value: R } | { ok: false; error: GymctlError };
@@ -36,7 +37,7 @@ export async function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError
     active--;
     waiting.shift()?.();
   };
-  const start = async (id: number): Promise<Settled<R>> => {
+  const start = async (id: Id): Promise<Settled<R>> => {
     await acquire();
     try {
       return { ok: true, value: await request(id) };

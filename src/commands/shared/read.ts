@@ -4,6 +4,7 @@
  */
 import { parseId, parseIdList } from '../../api/ids.js';
 import { AlreadyReported, usageError } from '../../api/errors.js';
+import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { runBatch } from './batch.js';
 import type { Context } from '../../context.js';
@@ -18,7 +19,7 @@ import type { OutputFormat } from '../../config/formats.js';
 const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;
 
 export interface IdList {
-  ids: number[];
+  ids: Id[];
   /** Several ids or `-`: the output is a list even when it holds one record. */
   shape: Shape;
 }
@@ -26,7 +27,7 @@ export interface IdList {
 export async function collectIds(ctx: Context, texts: readonly string[], what: string): Promise<IdList> {
   if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
   const fromArguments = texts.map((text) => (text === '-' ? undefined : parseId(text, what)));
-  const ids: number[] = [];
+  const ids: Id[] = [];
   for (const id of fromArguments) {
     if (id !== undefined) ids.push(id);
     else ids.push(...parseIdList(await readStdin(ctx.io, MAX_ID_INPUT_BYTES, 'a list of ids'), what));
@@ -35,12 +36,12 @@ export async function collectIds(ctx: Context, texts: readonly string[], what: s
 }
 
 export interface FetchAllOptions<T> {
-  ids: readonly number[];
+  ids: readonly Id[];
   shape: Shape;
   format: OutputFormat;
   concurrency: number;
   view: ResourceView<T>;
-  request: (id: number) => Promise<ApiResponse<T>>;
+  request: (id: Id) => Promise<ApiResponse<T>>;
   /** Names the items on the progress line. */
   label: string;
   emit?: EmitOptions;

@@ -1,0 +1,97 @@
+/**
+ * Parsing JSON without losing what JSON.parse loses or without blowing up
+ * on what it accepts:
+ * - integers beyond 2^53 (64-bit ids) come back as `bigint`, every digit
+ *   kept, where JSON.parse would round them to the nearest double;
+ * - nesting deeper than a bound is refused before anything is built or
+ *   printed, since printing deep nesting with indentation grows with the
+ *   square of the depth.
+ * JSON.parse does the work whenever it can: the slow path runs only for
+ * text that holds a run of 16 or more digits.
+ */
+import { endOfScalar, endOfString, skipSpace } from './raw.js';
+
+/** Deeper than this, a response is refused: the API's own shapes nest three levels. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** True when arrays and objects in `json` nest deeper than `limit` (strings are skipped). */
+export function nestsDeeperThan(json: string, limit = MAX_JSON_DEPTH): boolean {
+  if (json.length <= limit) return false;
+  let depth = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) i = endOfString(json, i) - 1;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** 16 digits in a row: the only way a number can be an integer beyond 2^53. */
+const LONG_DIGITS = /\d{16}/;
+
+type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
+
+/**
+ * JSON.parse, except that integers beyond Number.MAX_SAFE_INTEGER become
+ * bigints. Throws a SyntaxError on invalid JSON, as JSON.parse does.
+ */
+export function parseJsonExact(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (!LONG_DIGITS.test(text)) return value;
+  // Valid JSON from here on: a plain recursive descent, bigints where needed.
+  let i = 0;
+  const read = (): Json => {
+    i = skipSpace(text, i);
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = endOfString(text, i);
+      const string = JSON.parse(text.slice(i, end)) as string;
+      i = end;
+      return string;
+    }
+    if (c === 0x5b) {
+      const array: Json[] = [];
+      i = skipSpace(text, i + 1);
+      while (text.charCodeAt(i) !== 0x5d) {
+        array.push(read());
+        i = skipSpace(text, i);
+        if (text.charCodeAt(i) === 0x2c) i++;
+      }
+      i++;
+      return array;
+    }
+    if (c === 0x7b) {
+      const object: { [key: string]: Json } = {};
+      i = skipSpace(text, i + 1);
+      while (text.charCodeAt(i) !== 0x7d) {
+        const key = read() as string;
+        i = skipSpace(text, i) + 1; // the colon
+        // defineProperty, as JSON.parse does: "__proto__" is a member like any other.
+        Object.defineProperty(object, key, { value: read(), enumerable: true, writable: true, configurable: true });
+        i = skipSpace(text, i);
+        if (text.charCodeAt(i) === 0x2c) i = skipSpace(text, i + 1);
+      }
+      i++;
+      return object;
+    }
+    const end = endOfScalar(text, i);
+    const token = text.slice(i, end);
+    i = end;
+    if (token === 'true') return true;
+    if (token === 'false') return false;
+    if (token === 'null') return null;
+    const number = Number(token);
+    return !Number.isSafeInteger(number) && /^-?\d+$/.test(token) ? BigInt(token) : number;
+  };
+  return read();
+}
+
+const BIGINT_MARK = '\u0000bigint:';
+
+/** JSON.stringify, but bigints are written as the integers they are, every digit. */
+export function stringifyExact(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, (_key, member: unknown) => (typeof member === 'bigint' ? `${BIGINT_MARK}${member}` : member), indent);
+  return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+}
