@@ -1,54 +1,64 @@
 /**
- * Tables for people, lines for pipes. On a terminal, records are drawn with
- * cli-table3 and emphasised with chalk; otherwise they are tab-separated
- * lines (tsv.ts). Every cell is sanitised: it may hold text from the server.
+ * Tables for people, lines for pipes. On a terminal, records are drawn in
+ * a box, fitted to the terminal's width (long cells cut with …), header
+ * and labels bold when there is colour; otherwise they are tab-separated
+ * lines (tsv.ts). Rendering is linear in the number of rows. Every cell is
+ * sanitised: it may hold text from the server.
  */
-import { Chalk } from 'chalk';
-import Table from 'cli-table3';
 import type { IO } from '../terminal/io.js';
 import { cellText, tsvHeader, tsvRow, type Cell, type Column } from './tsv.js';
+import { displayWidth, fitWidths, truncate } from './width.js';
 
 export type { Cell, Column } from './tsv.js';
 
-const NO_BORDERS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
-};
-
-const ROW_SEPARATORS_OFF = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+const bold = (text: string) => `\u001b[1m${text}\u001b[22m`;
+const dim = (text: string) => `\u001b[2m${text}\u001b[22m`;
 
 function tsv<T>(columns: readonly Column<T>[], records: readonly T[]): string {
   return tsvHeader(columns) + records.map((r) => tsvRow(columns, r)).join('');
 }
 
-function painter(io: IO) {
-  const chalk = new Chalk({ level: io.color ? 1 : 0 });
-  return {
-    label: (s: string) => chalk.bold(s),
-    cell: (cell: Cell) => (cell === null || cell === undefined || cell === '' ? chalk.dim('-') : cellText(cell)),
-  };
-}
+const isEmpty = (cell: Cell) => cell === null || cell === undefined || cell === '';
 
-/** Several records, one a row. */
+/** The terminal's width, if it says. */
+const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : undefined);
+
+/** Several records, one a row, in a box no wider than the terminal. */
 export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[]): string {
   if (!io.stdoutIsTTY) return tsv(columns, records);
-  const paint = painter(io);
-  const table = new Table({
-    head: columns.map((c) => paint.label(c.label)),
-    chars: ROW_SEPARATORS_OFF,
-    style: { head: [], border: [] },
+  const rows = records.map((record) => columns.map((column) => column.value(record)));
+  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? '-' : cellText(cell))));
+  const natural = columns.map((column, i) => texts.reduce((max, row) => Math.max(max, displayWidth(row[i]!)), displayWidth(column.label)));
+  // "│ " before each column, " " after it, and the closing "│".
+  const widths = fitWidths(natural, columns.length * 3 + 1, widthOf(io));
+  const line = (left: string, middle: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}\n`;
+  const row = (cells: string[], style: (text: string, i: number) => string) =>
+    `│ ${cells
+      .map((text, i) => {
+        const shown = truncate(text, widths[i]!);
+        return style(shown, i) + ' '.repeat(widths[i]! - displayWidth(shown));
+      })
+      .join(' │ ')} │\n`;
+  let out = line('┌', '┬', '┐');
+  out += row(columns.map((c) => c.label), (text) => (io.color ? bold(text) : text));
+  texts.forEach((cells, r) => {
+    out += row(cells, (text, i) => (io.color && isEmpty(rows[r]![i]) ? dim(text) : text));
   });
-  for (const record of records) table.push(columns.map((c) => paint.cell(c.value(record))));
-  return `${table.toString()}\n`;
+  return out + line('└', '┴', '┘');
 }
 
 /** One record, a field a row, as a card; one header row and one line in a pipe. */
 export function renderCard<T>(io: IO, columns: readonly Column<T>[], record: T): string {
   if (!io.stdoutIsTTY) return tsv(columns, [record]);
-  const paint = painter(io);
-  const table = new Table({ chars: NO_BORDERS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 1 } });
-  for (const column of columns) table.push([paint.label(column.label), paint.cell(column.value(record))]);
-  // Without borders, the padding of the last column is only trailing blanks.
-  return `${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
+  const labelWidth = Math.max(...columns.map((c) => displayWidth(c.label)));
+  const available = widthOf(io);
+  const valueWidth = available ? Math.max(available - labelWidth - 3, 8) : Number.POSITIVE_INFINITY;
+  return columns
+    .map((column) => {
+      const cell = column.value(record);
+      const value = isEmpty(cell) ? (io.color ? dim('-') : '-') : truncate(cellText(cell), valueWidth);
+      const padding = ' '.repeat(labelWidth - displayWidth(column.label));
+      return `${io.color ? bold(column.label) : column.label}${padding}   ${value}\n`;
+    })
+    .join('');
 }
