@@ -1,0 +1,205 @@
+/**
+ * Real servers misbehave in ways the sandbox does not: gateways that
+ * compress, firewalls that answer in HTML, malformed HTTP, deep nesting,
+ * 64-bit ids. gymctl in-process against small servers on 127.0.0.1.
+ */
+
+import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { gymctl } from '../helpers/harness.js';
+import { httpServer, rawServer } from '../helpers/servers.js';
+
+const KEY = 'test_key_0123456789';
+const env = (url: string, extra: Record<string, string> = {}) => ({ env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY, GYMCTL_RETRIES: '0', ...extra } });
+const academy = DEMO_DATA.academies[0]!;
+const body = JSON.stringify({ data: academy });
+
+/** A failure: its exit code, nothing on stdout, one line on stderr matching `message`, no stack. */
+function expectFailure(result: { code: number; stdout: string; stderr: string }, code: number, message: RegExp) {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+}
+
+describe('compressed bodies', () => {
+  const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+  for (const [coding, encode] of Object.entries(encoders)) {
+    it(`a ${coding} body is decoded, for the read commands and for gymctl api`, async () => {
+      let asked: string | undefined;
+      const url = await httpServer((request, response) => {
+        asked = request.headers['accept-encoding'];
+        response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': coding }).end(encode(body));
+      });
+      const result = await gymctl(['academy', '1', '--json'], env(url));
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(academy);
+      expect(asked).toBe('gzip, deflate, br');
+      expect((await gymctl(['api', '/academies/1'], env(url))).stdout).toBe(body);
+    });
+  }
+
+  it('a compression bomb stops at 10 MiB of output: exit 6, in bounded time', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    const url = await httpServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(bomb);
+    });
+    const started = Date.now();
+    expectFailure(await gymctl(['academy', '1'], env(url)), 6, /the response body is larger than 10 MiB/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a coding gymctl cannot decode, or a corrupt body, is exit 6 saying so', async () => {
+    const url = await httpServer((request, response) => {
+      const coding = request.url === '/academies/1' ? 'zstd' : 'gzip';
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': coding }).end('not compressed at all');
+    });
+    expectFailure(await gymctl(['academy', '1'], env(url)), 6, /content coding gymctl cannot decode \(zstd\)/);
+    expectFailure(await gymctl(['academy', '2'], env(url)), 6, /the gzip body cannot be decoded/);
+  });
+});
+
+describe('gateways and firewalls', () => {
+  const html = '<!DOCTYPE html><html><body><h1>Forbidden</h1></body></html>';
+
+  it('a 403 with an HTML page blames something in front of the API, not the key: exit 4', async () => {
+    const url = await httpServer((_request, response) => response.writeHead(403, { 'Content-Type': 'text/html' }).end(html));
+    const result = await gymctl(['whoami'], env(url));
+    expectFailure(result, 4, /GET \/me: access was denied by something in front of the API, not by the API \(content type text\/html\) \(HTTP 403\)/);
+    expect(result.stderr).not.toContain('refused the API key');
+  });
+
+  it('a 403 with the spec error body, and any 401, blame the key', async () => {
+    const url = await httpServer((request, response) => {
+      if (request.url === '/me') response.writeHead(403, { 'Content-Type': 'application/json' }).end('{"message":"Unauthorized","correlationId":"c-1"}');
+      else response.writeHead(401, { 'Content-Type': 'text/html' }).end(html);
+    });
+    expectFailure(await gymctl(['whoami'], env(url)), 4, /^gymctl: Unauthorized: the server refused the API key \(HTTP 403, correlation ID c-1\)/);
+    expectFailure(await gymctl(['academy', '1'], env(url)), 4, /the server refused the API key \(HTTP 401\)/);
+  });
+
+  it('a 404 HTML page (a missing path prefix) is exit 3 pointing at the base URL', async () => {
+    const url = await httpServer((_request, response) => response.writeHead(404, { 'Content-Type': 'text/html' }).end(html));
+    expectFailure(await gymctl(['whoami'], env(url)), 3, /GET \/me: not found, and the answer is not the API's \(content type text\/html\): the base URL or its path prefix \(such as \/api\/v1\) is probably wrong/);
+  });
+
+  it('a 204 or an empty 200 is "the server sent an empty response": exit 6', async () => {
+    const url = await httpServer((request, response) => {
+      if (request.url === '/me') response.writeHead(204).end();
+      else response.writeHead(200, { 'Content-Type': 'application/json' }).end();
+    });
+    expectFailure(await gymctl(['whoami'], env(url)), 6, /GET \/me: the server sent an empty response \(HTTP 204\)/);
+    expectFailure(await gymctl(['academy', '1'], env(url)), 6, /academy 1: the server sent an empty response \(HTTP 200\)/);
+  });
+
+  it('a Retry-After beyond any date is "longer than gymctl waits": exit 5, the usual message', async () => {
+    const url = await httpServer((_request, response) =>
+      response.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '99999999999999999999' }).end('{"message":"Slow down"}'),
+    );
+    expectFailure(await gymctl(['whoami'], env(url)), 5, /rate limited by the server \(Slow down\); the server asks to wait .* longer than gymctl waits \(20 s\): try again much later/);
+  });
+
+  it('a huge correlation ID is clipped like messages, and made safe for a terminal', async () => {
+    const huge = `\u001b]0;pwned\u0007${'x'.repeat(9 * 1024 * 1024)}`;
+    const url = await httpServer((_request, response) => response.writeHead(503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'down', correlationId: huge })));
+    const result = await gymctl(['whoami', '--retries', '0'], env(url));
+    expectFailure(result, 5, /correlation ID \^\[\]0;pwned\^Gx+…\)\n$/);
+    expect(result.stderr.length).toBeLessThan(1000);
+    expect(result.stderr).not.toContain('\u001b');
+  });
+});
+
+describe('malformed HTTP is exit 6, "the server sent malformed HTTP"', () => {
+  const cases = {
+    'a bad header token': 'HTTP/1.1 200 OK\r\nBad Header: x\r\nContent-Length: 2\r\n\r\n{}',
+    'a bad Content-Length': 'HTTP/1.1 200 OK\r\nContent-Length: twelve\r\n\r\n{}',
+    'headers that overflow': `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`,
+  };
+  for (const [name, reply] of Object.entries(cases)) {
+    it(name, async () => {
+      const server = await rawServer(() => reply);
+      expectFailure(await gymctl(['whoami', '--retries', '0'], env(server.url)), 6, /GET \/me: the server sent malformed HTTP \(HPE_[A-Z_]+\)/);
+    });
+  }
+});
+
+describe('deep nesting', () => {
+  it('30,000 levels are refused as invalid (exit 6) past 1,000, quickly', async () => {
+    const deep = `{"data":{"id":1,"x":${'['.repeat(30_000)}${']'.repeat(30_000)}}}`;
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(deep));
+    const started = Date.now();
+    expectFailure(await gymctl(['academy', '1', '--json'], env(url)), 6, /academy 1: the response nests deeper than 1000 levels/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('1,000 levels are fine, and --json output stays within a constant factor of the body', async () => {
+    const nested = `{"data":{"id":1,"x":${'['.repeat(998)}${']'.repeat(998)}}}`;
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(nested));
+    const result = await gymctl(['academy', '1', '--json'], env(url));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.length).toBeLessThan(nested.length * 2100);
+  });
+});
+
+describe('64-bit ids', () => {
+  const big = {
+    keys: [{ secret: KEY, key: { id: 9223372036854775807n, name: 'Big', academyIds: [9007199254740993n, 2], user: { id: 12345678901234567890n, name: 'U', email: 'u@example.com' } } }],
+    academies: [{ id: 9007199254740993n, name: 'Huge', franchiseId: 9223372036854775000n }, { ...academy, id: 2 }],
+    members: [
+      { id: 9007199254740995n, academyId: 9007199254740993n, firstName: 'A', lastName: 'B', primaryFamilyMember: true },
+      { id: 9007199254740997n, academyId: 9007199254740993n, firstName: 'C', lastName: 'D', primaryFamilyMember: false },
+    ],
+    families: [[9007199254740995n, 9007199254740997n]],
+  };
+
+  it('are accepted and shown with every digit in every format', async () => {
+    const sandbox = await startSandbox({ data: big as never });
+    try {
+      const run = (args: string[], extra: { stdoutTTY?: boolean } = {}) => gymctl(args, { ...env(sandbox.url, { NO_COLOR: '1' }), ...extra, columns: 200 });
+      const json = await run(['whoami', '--json']);
+      expect(json.stdout).toContain('"id": 9223372036854775807');
+      expect(json.stdout).toContain('9007199254740993,\n');
+      expect(json.stdout).toContain('"id": 12345678901234567890');
+      const tsv = await run(['whoami']);
+      expect(tsv.stdout.split('\n')[1]).toBe('9223372036854775807\tBig\t9007199254740993,2\t12345678901234567890\tU\tu@example.com');
+      const card = await run(['academy', '9007199254740993'], { stdoutTTY: true });
+      expect(card.stdout).toMatch(/^ID\s+9007199254740993$/m);
+      expect(card.stdout).toMatch(/^Franchise\s+9223372036854775000$/m);
+      const csv = await run(['academies', '--format', 'csv']);
+      expect(csv.stdout.split('\r\n')[1]).toMatch(/^9007199254740993,Huge,.*,9223372036854775000,,$/);
+      const ndjson = await run(['family', '9007199254740995', '--format', 'ndjson']);
+      expect(ndjson.stdout).toBe('{"id":9007199254740997,"academyId":9007199254740993,"firstName":"C","lastName":"D","primaryFamilyMember":false}\n');
+      const missing = await run(['academy', '9223372036854775807', '--format', 'ndjson']);
+      expect(missing.code).toBe(3);
+      expect(missing.stderr).toContain('"id":9223372036854775807}}');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('an id beyond 2^63-1 is a usage error before any request', async () => {
+    let requests = 0;
+    const url = await httpServer((_request, response) => {
+      requests++;
+      response.end();
+    });
+    expectFailure(await gymctl(['academy', '9223372036854775808'], env(url)), 2, /invalid academy id "9223372036854775808".*no larger than 9223372036854775807/);
+    expect(requests).toBe(0);
+  });
+});
+
+describe('a terminal table of a 20,000-member family', () => {
+  it('renders in a second or two: linear in the rows', async () => {
+    const members = Array.from({ length: 20_000 }, (_, i) => ({ id: 1000 + i, academyId: 1, firstName: `First${i}`, lastName: `Last${i}`, primaryFamilyMember: false }));
+    const payload = JSON.stringify({ data: members });
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(payload));
+    const started = Date.now();
+    const result = await gymctl(['family', '1'], { ...env(url, { NO_COLOR: '1' }), stdoutTTY: true, columns: 100 });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')).toHaveLength(20_000 + 4);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
