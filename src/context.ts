@@ -82,7 +82,7 @@ export class Context {
   }
 
   #configStore(): ConfigStore {
-    this.#store ??= new ConfigStore(configDir(this.env), { warn: (message) => this.io.err(`gymctl: ${message}\n`) });
+    this.#store ??= new ConfigStore(configDir(this.env), { warn: (message) => this.io.err(`gymctl: ${message}\n`), signal: this.signal });
     return this.#store;
   }
 

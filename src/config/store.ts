@@ -1,8 +1,10 @@
 /**
  * Profiles on disk, kept by conf: the only module that imports it. The
- * file holds the API key, so it is written 0600 inside a 0700 folder, and it
- * is never cleared or rewritten when it cannot be read: a broken file is an
- * error that names it, and the file stays byte for byte as it was.
+ * file holds the API key, so it is written 0600 inside a 0700 folder, only
+ * into a folder and file of the user's own, and it is never cleared or
+ * rewritten when it cannot be read: a broken file is an error that names
+ * it, and the file stays byte for byte as it was. Reading is bounded: a
+ * FIFO, a device or a huge file is refused, not read.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,20 +14,20 @@ import * as z from 'zod/mini';
 import { GymctlError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
 import { describeJsonError } from '../json/positions.js';
+import { acquireLock } from './lock.js';
+import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
-/** How long a writer waits for another gymctl to finish writing. */
-const LOCK_WAIT_MS = 5_000;
-/** A lock older than this was left by a gymctl that died while writing. */
-const LOCK_STALE_MS = 10_000;
-
-const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** No config file is anywhere near this large; a larger one is not read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface ConfigStoreOptions {
   /** Told about problems worth a warning, such as a file others can read. */
   warn?: (message: string) => void;
+  /** Aborted on Ctrl-C or SIGTERM: waiting for the lock stops at once. */
+  signal?: AbortSignal;
 }
 
 /** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl`, else `~/.config/gymctl`. */
@@ -38,14 +40,14 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 export class ConfigStore {
   readonly dir: string;
   readonly path: string;
-  readonly #warn: ((message: string) => void) | undefined;
+  readonly #options: ConfigStoreOptions;
   #conf: Conf<ConfigFile> | undefined;
   #warned = false;
 
   constructor(dir: string, options: ConfigStoreOptions = {}) {
     this.dir = dir;
     this.path = path.join(dir, CONFIG_FILE_NAME);
-    this.#warn = options.warn;
+    this.#options = options;
   }
 
   /**
@@ -54,14 +56,13 @@ export class ConfigStore {
    * into an object and creates the folder when it finds no file.
    */
   read(): ConfigFile {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw this.#readError(error);
-    }
-    this.#checkMode();
+    return this.#load().file;
+  }
+
+  /** The file's text, parsed and checked; `raw` keeps every member as written (`__proto__` too), for writing back. */
+  #load(): { file: ConfigFile; raw: ConfigFile } {
+    const text = this.#readText();
+    if (text === undefined) return { file: {}, raw: {} };
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -70,12 +71,37 @@ export class ConfigStore {
     }
     const parsed = z.safeParse(configFileSchema, json, { reportInput: true });
     if (!parsed.success) {
-      throw new GymctlError(
-        'internal',
-        `config file ${this.path} is not valid: ${formatIssues(parsed.error.issues, configFileSchema)}; fix or remove it`,
-      );
+      throw new GymctlError('internal', `config file ${this.path} is not valid: ${formatIssues(parsed.error.issues, configFileSchema)}; fix or remove it`);
     }
-    return parsed.data;
+    return { file: parsed.data, raw: json as ConfigFile };
+  }
+
+  /** The file's text, or undefined when there is none; only a regular file of at most 1 MiB is read. */
+  #readText(): string | undefined {
+    let fd: number;
+    try {
+      // Non-blocking, so that a FIFO in its place cannot hang gymctl.
+      fd = fs.openSync(this.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    } catch (error) {
+      // No file, or no folder for one (a part of the path is a plain file): nothing stored yet.
+      const { code } = error as NodeJS.ErrnoException;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw this.#error('read', error);
+    }
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) throw new GymctlError('internal', `config file ${this.path} is not a regular file; remove it, or point GYMCTL_CONFIG_DIR elsewhere`);
+      if (stat.size > MAX_CONFIG_BYTES) throw new GymctlError('internal', `config file ${this.path} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+      this.#checkReadable(stat);
+      const buffer = Buffer.alloc(Math.min(stat.size, MAX_CONFIG_BYTES) + 1);
+      const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+      if (length > MAX_CONFIG_BYTES) throw new GymctlError('internal', `config file ${this.path} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+      return buffer.toString('utf8', 0, length);
+    } catch (error) {
+      throw error instanceof GymctlError ? error : this.#error('read', error);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   profile(name: string): Profile | undefined {
@@ -85,9 +111,9 @@ export class ConfigStore {
 
   /**
    * Changes one profile and writes the file through conf (atomically, mode
-   * 0600). `change` gets a copy of the
-   * profile (empty if new) and returns it changed; everything else in the
-   * file, including fields gymctl does not know, is kept.
+   * 0600). `change` gets a copy of the profile (empty if new) and returns
+   * it changed; everything else in the file, including fields gymctl does
+   * not know, is kept.
    */
   updateProfile(name: string, change: (profile: Profile) => Profile): Promise<void> {
     return this.update((file) => {
@@ -97,56 +123,47 @@ export class ConfigStore {
     });
   }
 
-  /** Changes the whole file (for settings outside profiles) and writes it, as updateProfile does. */
-  async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
-    this.read(); // a broken file is reported as such before conf reads it too
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const conf = await this.#open();
-    this.#locked(() => {
-      const changed = change(this.read());
-      conf.store = changed;
-    });
-  }
-
   /**
-   * Runs a read-change-write with a lock file held, so that two gymctl
-   * processes writing at once each see the other's change: neither is lost.
+   * Changes the whole file and writes it, as updateProfile does, with the
+   * lock held so that two gymctl processes writing at once each see the
+   * other's change. Nothing is written into a folder or file that is not
+   * the user's own; the lock is released on every way out.
    */
-  #locked(work: () => void): void {
-    const lock = `${this.path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw this.#readError(error);
-      }
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > LOCK_STALE_MS) {
-        fs.rmSync(lock, { force: true });
-      } else if (Date.now() > deadline) {
-        throw new GymctlError('internal', `config file ${this.path} is locked by another gymctl; if none is running, remove ${lock}`);
-      } else {
-        sleepSync(5 + Math.random() * 20);
-      }
-    }
+  async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
+    this.#load(); // a broken file is reported as such before conf reads it too
+    checkOwnWritable(this.dir, this.path);
     try {
-      work();
+      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw this.#error('write', error);
+    }
+    const conf = await this.#open();
+    const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal);
+    try {
+      const changed = change(this.#load().raw);
+      try {
+        conf.store = changed;
+      } catch (error) {
+        throw this.#error('write', error);
+      }
     } finally {
-      fs.rmSync(lock, { force: true });
+      lock.release();
     }
   }
 
-  /** Warns, as ssh does, when others can read the file that holds the key. */
-  #checkMode(): void {
-    if (this.#warned || !this.#warn || process.platform === 'win32') return;
-    const mode = fs.statSync(this.path, { throwIfNoEntry: false })?.mode;
-    if (mode === undefined || (mode & 0o077) === 0) return;
+  /** Warns, as ssh does, when others can read the file that holds the key, or another user owns it. */
+  #checkReadable(stat: fs.Stats): void {
+    if (this.#warned || !this.#options.warn || process.platform === 'win32') return;
+    const owner = ownershipWarning(this.path, stat);
+    const loose = (stat.mode & 0o077) !== 0;
+    if (!owner && !loose) return;
     this.#warned = true;
-    this.#warn(
-      `warning: config file ${this.path} can be read by others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}) and may hold your API key; fix it with: chmod 600 ${this.path}`,
-    );
+    if (owner) this.#options.warn(owner);
+    if (loose) {
+      this.#options.warn(
+        `warning: config file ${this.path} can be read by others (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}) and may hold your API key; fix it with: chmod 600 ${this.path}`,
+      );
+    }
   }
 
   /** conf, loaded only to write: reading the file needs none of it. */
@@ -163,13 +180,26 @@ export class ConfigStore {
         serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
       });
     } catch (error) {
-      throw this.#readError(error);
+      throw this.#error('read', error);
     }
     return this.#conf;
   }
 
-  #readError(error: unknown): GymctlError {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
-    return new GymctlError('internal', `config file ${this.path} cannot be read (${reason}); fix or remove it`, { cause: error });
+  /** A file-system failure, named: "cannot be read" or "cannot be written", with the reason. */
+  #error(action: 'read' | 'write', error: unknown): GymctlError {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const reason = code ? `${code}${REASONS[code] ? `: ${REASONS[code]}` : ''}` : message;
+    const fix = action === 'write' && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') ? `; check the permissions of ${this.dir}` : action === 'read' ? '; fix or remove it' : '';
+    return new GymctlError('internal', `config file ${this.path} cannot be ${action === 'read' ? 'read' : 'written'} (${reason})${fix}`, { cause: error });
   }
 }
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of its path is not a folder',
+  EDQUOT: 'disk quota exceeded',
+};

@@ -1,0 +1,60 @@
+/**
+ * Whose config folder and file these are. As ssh refuses keys with loose
+ * ownership, gymctl writes the API key only into a folder and a file the
+ * current user owns, in a folder others cannot write to: otherwise `sudo`
+ * with a user's HOME, or a shared folder, would hand the key to another
+ * user. Checked before anything is written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { GymctlError } from '../api/errors.js';
+
+/** A path's stat, or undefined when there is nothing there (or a part of the path is a plain file). */
+function statOf(target: string, link = false): fs.Stats | undefined {
+  try {
+    return link ? fs.lstatSync(target) : fs.statSync(target);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+const currentUid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+
+/** The config folder (if it exists) and file (if it exists) are the user's own, and the folder is not writable by others. */
+export function checkOwnWritable(dir: string, file: string): void {
+  const uid = currentUid();
+  if (uid === undefined) return; // Windows: no uids to compare
+  const folder = statOf(dir);
+  if (folder) {
+    if (folder.uid !== uid) {
+      throw new GymctlError('internal', `config folder ${dir} belongs to another user (uid ${folder.uid}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`);
+    }
+    if ((folder.mode & 0o002) !== 0) {
+      throw new GymctlError('internal', `config folder ${dir} can be written by others, so gymctl will not write your API key into it; fix it with: chmod 700 ${dir}`);
+    }
+  } else {
+    // The folder will be made inside its nearest existing parent: that must not be writable by everyone either.
+    let parent = path.dirname(dir);
+    let stat = statOf(parent);
+    while (!stat && path.dirname(parent) !== parent) {
+      parent = path.dirname(parent);
+      stat = statOf(parent);
+    }
+    if (stat && (stat.mode & 0o002) !== 0 && (stat.mode & 0o1000) === 0) {
+      throw new GymctlError('internal', `config folder ${dir} would be made in ${parent}, which anyone can write to; point GYMCTL_CONFIG_DIR at a folder of your own`);
+    }
+  }
+  const owner = statOf(file, true)?.uid;
+  if (owner !== undefined && owner !== uid) {
+    throw new GymctlError('internal', `config file ${file} belongs to another user (uid ${owner}), so gymctl will not write your API key into it; run gymctl as that user, or remove the file`);
+  }
+}
+
+/** A warning when the file being read belongs to someone else, or undefined. */
+export function ownershipWarning(file: string, stat: fs.Stats): string | undefined {
+  const uid = currentUid();
+  if (uid === undefined || stat.uid === uid) return undefined;
+  return `warning: config file ${file} belongs to another user (uid ${stat.uid}); its settings and key are theirs`;
+}

@@ -1,0 +1,66 @@
+/**
+ * What only a process shows of the config file's safety: Ctrl-C and
+ * SIGTERM while waiting for its lock, and a disk that fills up while it is
+ * written (a tiny tmpfs, mounted in a mount namespace of its own with
+ * util-linux unshare, so nothing on the machine changes).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { hasTool } from '../helpers/tls.js';
+
+let config: { dir: string; remove: () => void };
+beforeEach(() => {
+  config = tempConfigDir();
+  mkdirSync(config.dir, { mode: 0o700 });
+});
+afterEach(() => config.remove());
+
+describe('signals while waiting for the config lock', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal}: exit ${code} at once, the file intact, the other writer's lock left alone`, async () => {
+      const file = path.join(config.dir, 'config.json');
+      writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
+      // A lock held by a live process (this one): gymctl waits for it.
+      writeFileSync(`${file}.lock`, `${process.pid} test\n`);
+      const child = spawn(process.execPath, [BIN, 'config', 'set', 'format', 'json'], { env: cleanEnv(config.dir) });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const sent = Date.now();
+      child.kill(signal);
+      const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ exit, stderr }).toEqual({ exit: code, stderr: '' });
+      expect(Date.now() - sent).toBeLessThan(1000);
+      expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
+      expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} test\n`);
+      expect(readdirSync(config.dir).sort()).toEqual(['config.json', 'config.json.lock']);
+    });
+  }
+});
+
+describe.skipIf(!hasTool('unshare', ['--version']))('a full disk', () => {
+  it('a write that fails says "cannot be written (ENOSPC…)", exit 1, and leaves no lock behind', () => {
+    // The config folder is a 16 KiB tmpfs, filled up but for a little room, in a mount namespace of its own.
+    const script = `mount -t tmpfs -o size=16k tmpfs "$GYMCTL_CONFIG_DIR" && chmod 700 "$GYMCTL_CONFIG_DIR" \
+      && head -c 12288 /dev/zero > "$GYMCTL_CONFIG_DIR/filler" \
+      && "$NODE" "$BIN" config set base-url "https://$(head -c 8000 /dev/zero | tr '\\0' a).example.com"; status=$?; \
+      ls -A "$GYMCTL_CONFIG_DIR" >&2; exit $status`;
+    const result = spawnSync('unshare', ['-m', 'sh', '-c', script], {
+      env: { ...cleanEnv(config.dir), NODE: process.execPath, BIN },
+      encoding: 'utf8',
+    });
+    if (/unshare: unshare failed|mount: .*permission denied/i.test(result.stderr) && process.env.CI !== 'true') {
+      console.warn(`skipping: mounting a tmpfs is not permitted here (${result.stderr.trim()})`);
+      return;
+    }
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toBe('');
+    const [message, ...listing] = result.stderr.trimEnd().split('\n');
+    expect(message).toMatch(/^gymctl: config file .*config\.json cannot be written \(ENOSPC: no space left on the device\)$/);
+    expect(listing).not.toContain('config.json.lock');
+  });
+});
+

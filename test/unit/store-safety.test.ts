@@ -1,0 +1,162 @@
+/**
+ * The config store at its seams: whose files it writes, what it agrees to
+ * read, how two writers share the lock, and what a failed write leaves.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GymctlError } from '../../src/api/errors.js';
+import { ConfigStore } from '../../src/config/store.js';
+
+let base: string;
+let dir: string;
+let file: string;
+beforeEach(() => {
+  base = mkdtempSync(path.join(tmpdir(), 'gymctl-store-'));
+  dir = path.join(base, 'config');
+  file = path.join(dir, 'config.json');
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+async function failure(work: () => unknown): Promise<GymctlError> {
+  try {
+    await work();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GymctlError);
+    return error as GymctlError;
+  }
+  throw new Error('expected a failure');
+}
+
+/** Changing owners needs root: CI runs as root; elsewhere these tests say so and are skipped. */
+const isRoot = process.getuid?.() === 0;
+if (!isRoot && process.env.CI === 'true') throw new Error('the ownership tests need root (CI runs as root)');
+if (!isRoot) console.warn('skipping the ownership tests: they need root, to give files to another user');
+const OTHER_UID = 4242;
+
+describe.skipIf(!isRoot)('ownership: the key is written only into a folder and file of the user’s own', () => {
+  it('a config folder owned by another user is refused before anything is written', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    chownSync(dir, OTHER_UID, OTHER_UID);
+    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
+    expect(error.message).toBe(`config folder ${dir} belongs to another user (uid ${OTHER_UID}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a config file owned by another user is refused, and left as it was', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
+    chownSync(file, OTHER_UID, OTHER_UID);
+    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
+    expect(error.message).toContain(`config file ${file} belongs to another user (uid ${OTHER_UID})`);
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
+  });
+
+  it('a config folder others can write to is refused, naming the fix', async () => {
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    expect((await failure(() => new ConfigStore(dir).update((f) => f))).message).toContain(`fix it with: chmod 700 ${dir}`);
+  });
+
+  it('reading a file another user owns warns, once', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    chownSync(file, OTHER_UID, OTHER_UID);
+    const warnings: string[] = [];
+    const store = new ConfigStore(dir, { warn: (message) => warnings.push(message) });
+    store.read();
+    store.read();
+    expect(warnings).toEqual([`warning: config file ${file} belongs to another user (uid ${OTHER_UID}); its settings and key are theirs`]);
+  });
+});
+
+describe('reading is bounded', () => {
+  beforeEach(() => mkdirSync(dir, { mode: 0o700 }));
+
+  it('a FIFO in place of the file is refused at once, not waited on', async () => {
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    const started = Date.now();
+    expect((await failure(() => new ConfigStore(dir).read())).message).toBe(`config file ${file} is not a regular file; remove it, or point GYMCTL_CONFIG_DIR elsewhere`);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('a symlink to /dev/zero is refused; a symlink to a regular file is read', async () => {
+    symlinkSync('/dev/zero', file);
+    expect((await failure(() => new ConfigStore(dir).read())).message).toContain('is not a regular file');
+    rmSync(file);
+    writeFileSync(path.join(base, 'real.json'), '{"defaultProfile":"work"}', { mode: 0o600 });
+    symlinkSync(path.join(base, 'real.json'), file);
+    expect(new ConfigStore(dir).read()).toEqual({ defaultProfile: 'work' });
+  });
+
+  it('a file over 1 MiB is refused, naming it', async () => {
+    writeFileSync(file, `{"x":"${'a'.repeat(1024 * 1024)}"}`, { mode: 0o600 });
+    expect((await failure(() => new ConfigStore(dir).read())).message).toBe(`config file ${file} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+  });
+});
+
+describe('the lock', () => {
+  /** The PID of a process that has ended. */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+  it('a lock left by a process that is gone is taken over at once', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(`${file}.lock`, `${deadPid()} left-behind\n`);
+    const started = Date.now();
+    await new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('16 writers meeting one stale lock lose nothing, and leave nothing behind', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(`${file}.lock`, `${deadPid()} left-behind\n`);
+    const names = Array.from({ length: 16 }, (_, i) => `p${i}`);
+    await Promise.all(names.map((name) => new ConfigStore(dir).updateProfile(name, () => ({ format: 'json' }))));
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles).sort()).toEqual([...names].sort());
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('a live process’s lock is never taken over, however old: the writer gives up, naming the process', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(`${file}.lock`, `${process.pid} mine\n`);
+    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+    expect(error.message).toBe(`config file ${file} is locked by gymctl process ${process.pid}; if none is running, remove ${file}.lock`);
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} mine\n`);
+    expect(existsSync(file)).toBe(false);
+  }, 15_000);
+
+  it('an interrupt while waiting for the lock ends the wait at once, leaving the lock and the file alone', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(`${file}.lock`, `${process.pid} mine\n`);
+    const controller = new AbortController();
+    const store = new ConfigStore(dir, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('interrupted')), 100);
+    const started = Date.now();
+    await expect(store.update((f) => ({ ...f, defaultProfile: 'x' }))).rejects.toThrow('interrupted');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} mine\n`);
+  });
+});
+
+describe('writing', () => {
+  it('a parent that is not a folder: "cannot be written" with the reason, not an unexpected error', async () => {
+    writeFileSync(path.join(base, 'plain-file'), '');
+    const inside = path.join(base, 'plain-file', 'config');
+    const error = await failure(() => new ConfigStore(inside).update((f) => f));
+    expect(error.message).toMatch(/^config file .* cannot be written \(ENOTDIR: a part of its path is not a folder\)$/);
+  });
+
+  it('__proto__ members, like every member gymctl does not know, are kept', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{"__proto__":{"polluted":true},"profiles":{"default":{"__proto__":{"x":1},"format":"csv"}}}', { mode: 0o600 });
+    await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, format: 'json' }));
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('"__proto__": {\n    "polluted": true\n  }');
+    expect(text).toContain('"__proto__": {\n        "x": 1\n      }');
+    expect(text).toContain('"format": "json"');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
