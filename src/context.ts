@@ -18,6 +18,7 @@ import {
   type ResolvedSettings,
   type Setting,
 } from './config/settings.js';
+import { sanitizeLine } from './output/sanitize.js';
 import type { IO } from './terminal/io.js';
 import { VERSION } from './version.js';
 
@@ -86,6 +87,11 @@ export class Context {
     return this.#store;
   }
 
+  /** The config store, for code that cannot wait (completion). */
+  storeSync(): ConfigStore {
+    return this.#configStore();
+  }
+
   async store(): Promise<ConfigStore> {
     return this.#configStore();
   }
@@ -114,7 +120,8 @@ export class Context {
       env: this.env,
       // The base URL passed the https rule already; --allow-http is the only way here off loopback.
       allowInsecureHttp: true,
-      ...(settings.debug ? { debug: (line: string) => this.io.err(`debug: ${line}\n`) } : {}),
+      // Trace lines quote the server (a Retry-After reason, a status text): made safe like error lines.
+      ...(settings.debug ? { debug: (line: string) => this.io.err(`${sanitizeLine(`debug: ${line}`)}\n`) } : {}),
     });
     this.onDispose(() => client.close());
     return client;

@@ -161,12 +161,14 @@ Learn more: gymctl help exit-codes, gymctl help environment
       'after',
       examples('source <(gymctl completion bash)', 'source <(gymctl completion zsh)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'),
     )
-    .action(async (shell: string) => (await import('./commands/completion.js')).runCompletion(ctx, program, shell));
+    .action(async (shell: string) => (await import('./commands/completion.js')).runCompletion(ctx, shell));
 
   program
     .command('__complete', { hidden: true })
-    .argument('<what>')
-    .action(async (what: string) => (await import('./commands/completion.js')).runCompleteValues(ctx, what));
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(async (words: string[]) => (await import('./commands/complete.js')).runComplete(ctx, program, words));
 
   program
     .command('sandbox')

@@ -27,7 +27,7 @@ async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
     if (ctx.io.stdinIsTTY) ctx.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
     text = await readStdin(ctx.io);
   } else if (ctx.io.stdinIsTTY) {
-    text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ');
+    text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ', ctx.signal);
   } else {
     throw new GymctlError(
       'unauthorized',
@@ -119,7 +119,8 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
   } else {
     const describe = ({ status, owner, error }: ProfileStatus) =>
       status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status;
-    const lines = results.map(({ row }) => [`${row.active ? '*' : ' '} ${row.profile}`, row.baseUrl ?? '-', row.key ?? '-', sanitizeLine(describe(row))]);
+    // Profile names and base URLs come from the file, which may hold anything: never printed raw.
+    const lines = results.map(({ row }) => [`${row.active ? '*' : ' '} ${sanitizeLine(row.profile)}`, sanitizeLine(row.baseUrl ?? '-'), row.key ?? '-', sanitizeLine(describe(row))]);
     const widths = [0, 1, 2].map((i) => Math.max(...lines.map((cells) => cells[i]!.length)));
     ctx.io.out(lines.map((cells) => `${cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`).join(''));
   }

@@ -5,6 +5,7 @@
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../config/settings.js';
 import type { ConfigFile } from '../config/schema.js';
 import type { Context } from '../context.js';
+import { sanitizeLine } from '../output/sanitize.js';
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
 
@@ -19,6 +20,12 @@ function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | 
   const profile = Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
   return profile?.[setting.field] ?? ('fallback' in setting ? setting.fallback : undefined);
 }
+
+/** A stored value as text: made safe on a terminal (the file may hold anything), as stored in a pipe. */
+const shown = (ctx: Context, value: unknown) => {
+  const text = String(value ?? '');
+  return ctx.io.stdoutIsTTY ? sanitizeLine(text) : text;
+};
 
 async function state(ctx: Context) {
   const store = await ctx.store();
@@ -35,13 +42,13 @@ export async function runConfigList(ctx: Context, options: { json?: boolean }): 
     ctx.io.out(`${JSON.stringify(values, null, 2)}\n`);
     return;
   }
-  ctx.io.out(ALL_KEYS.map((key) => `${key}=${String(effectiveValue(file, profileName, key) ?? '')}\n`).join(''));
+  ctx.io.out(ALL_KEYS.map((key) => `${key}=${shown(ctx, effectiveValue(file, profileName, key))}\n`).join(''));
 }
 
 export async function runConfigGet(ctx: Context, name: string): Promise<void> {
   const key = configKey(name);
   const { file, profileName } = await state(ctx);
-  ctx.io.out(`${String(effectiveValue(file, profileName, key) ?? '')}\n`);
+  ctx.io.out(`${shown(ctx, effectiveValue(file, profileName, key))}\n`);
 }
 
 export async function runConfigSet(ctx: Context, name: string, value: string): Promise<void> {

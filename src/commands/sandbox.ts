@@ -4,6 +4,7 @@ import { GymctlError, usageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { parseJsonExact } from '../json/exact.js';
 import { describeJsonError } from '../json/positions.js';
+import { sanitizeLine } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
 import { DEMO_DATA } from '../sandbox/demo-data.js';
@@ -75,7 +76,7 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
       'Keys:',
       ...data.keys.map(
         ({ secret, key }) =>
-          `  ${secret.padEnd(keyWidth)}  ${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`,
+          sanitizeLine(`  ${secret.padEnd(keyWidth)}  ${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`),
       ),
       '',
       'Try:',

@@ -39,8 +39,25 @@ function text(value: unknown): string {
   return String(value);
 }
 
+/** A plain number (`-33.86`, `1e3`) or a phone number in the spec's international form (`+351 21 300 0001`). */
+const HARMLESS_SIGNED = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^\+[\d ().-]+$/;
+
+/**
+ * A cell a spreadsheet would run as a formula, made inert with a leading
+ * `'` (as OWASP recommends for CSV injection): one that starts with `=`,
+ * `@`, a tab or a carriage return, or with `+` or `-` when it is not a
+ * number or a phone number. JSON and ndjson keep the text as sent.
+ */
+export function neutraliseFormula(value: string): string {
+  const first = value.charAt(0);
+  if (first === '=' || first === '@' || first === '\t' || first === '\r') return `'${value}`;
+  if ((first === '+' || first === '-') && !HARMLESS_SIGNED.test(value)) return `'${value}`;
+  return value;
+}
+
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const cell = neutraliseFormula(value);
+  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
 export function csvLine(fields: readonly string[]): string {

@@ -2,7 +2,7 @@
 import { UnexpectedError, type GymctlError } from '../api/errors.js';
 import type { OutputFormat } from '../config/formats.js';
 import { stringifyExact } from '../json/exact.js';
-import { sanitizeLine } from './sanitize.js';
+import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
 export function formatErrorLine(error: GymctlError): string {
@@ -15,8 +15,9 @@ export function formatErrorLine(error: GymctlError): string {
 
 /**
  * `{"error":{"message","correlationId","status","kind","id"}}` on one line.
- * JSON.stringify escapes C0 controls; C1 controls and DEL are escaped too, so
- * the line is as safe for a terminal as the text form.
+ * JSON.stringify escapes C0 controls; C1 controls, DEL, and bidi and
+ * invisible characters (U+202E, U+200B, U+2028…) are escaped too, so the
+ * line is as safe for a terminal as the text form.
  */
 export function formatErrorJson(error: GymctlError): string {
   const line = stringifyExact({
@@ -28,7 +29,7 @@ export function formatErrorJson(error: GymctlError): string {
       id: error.id ?? null,
     },
   });
-  return `${line.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return `${escapeJsonForTerminal(line)}\n`;
 }
 
 /** Text for people (table format); JSON for scripts (json, ndjson, csv). */

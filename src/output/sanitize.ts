@@ -9,13 +9,29 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
- * Characters that reorder text (the bidi embeddings, overrides and isolates
- * of "Trojan Source") or hide in it (zero-width space, word joiner, byte
- * order mark): shown as <U+XXXX>. Joiners that emoji and scripts need stay.
+ * Characters that reorder text (the bidi marks, embeddings, overrides and
+ * isolates of "Trojan Source", U+061C, U+200E/F), break lines where a
+ * terminal shows none (U+2028/9), or hide in it (zero-width space, word
+ * joiner, invisible operators, soft hyphen, Hangul and Mongolian fillers,
+ * byte order mark, interlinear annotations, tag characters): shown as
+ * <U+XXXX>. The joiners and variation selectors that emoji and scripts
+ * need stay.
  */
-const INVISIBLE = /[\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+export const INVISIBLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
-const codePoint = (char: string) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+
+/**
+ * JSON text with every control, bidi and invisible character written as a
+ * \uXXXX escape: still the same JSON value, and safe to print on a terminal.
+ */
+export function escapeJsonForTerminal(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, escapeUnits).replace(INVISIBLE, escapeUnits);
+}
+
+const escapeUnits = (chars: string) =>
+  Array.from({ length: chars.length }, (_, i) => `\\u${chars.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 function caret(char: string): string {
   const code = char.charCodeAt(0);

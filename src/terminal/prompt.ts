@@ -7,34 +7,59 @@ export const MAX_KEY_BYTES = 64 * 1024;
 
 /**
  * Asks on stderr and reads a line from the terminal in raw mode, echoing
- * nothing. Backspace edits, Enter ends, Ctrl-C interrupts, Ctrl-D on an
- * empty line gives up.
+ * nothing. Backspace and Delete remove the last character, Ctrl-U clears
+ * the line, Enter ends it, Ctrl-C interrupts, Ctrl-D on an empty line
+ * gives up. Escape sequences (arrow keys, Delete, Home, bracketed-paste
+ * markers) and other control characters are skipped whole, never stored.
+ * The terminal is restored on every way out, an interrupt included.
  */
-export function promptHidden(io: IO, question: string): Promise<string> {
+export function promptHidden(io: IO, question: string, signal?: AbortSignal): Promise<string> {
   const { stdin } = io;
   return new Promise((resolve, reject) => {
     let value = '';
-    const done = (error?: Error) => {
+    /** Where we are in an escape sequence: none, after ESC, in a CSI (ESC [), after ESC O. */
+    let escape: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
+    const done = (error?: unknown) => {
       stdin.off('data', onData);
+      signal?.removeEventListener('abort', onAbort);
       stdin.setRawMode?.(false);
       stdin.pause();
       io.err('\n');
       if (error) reject(error);
       else resolve(value);
     };
+    const onAbort = () => done(signal?.reason ?? new Interrupted());
     const onData = (chunk: Buffer | string) => {
       for (const char of String(chunk)) {
+        const code = char.codePointAt(0)!;
+        if (escape === 'esc') {
+          escape = char === '[' ? 'csi' : char === 'O' ? 'ss3' : 'none';
+          continue;
+        }
+        if (escape === 'csi') {
+          // Parameters and intermediates (0x20–0x3f) go on; a final byte (0x40–0x7e) ends the sequence.
+          if (code >= 0x40 && code <= 0x7e) escape = 'none';
+          continue;
+        }
+        if (escape === 'ss3') {
+          escape = 'none';
+          continue;
+        }
         if (char === '\r' || char === '\n') return done();
         if (char === '\u0003') return done(new Interrupted());
         if (char === '\u0004') return value === '' ? done(usageError('no key entered')) : done();
-        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
-        else if (char >= ' ') value += char;
+        if (char === '\u001b') escape = 'esc';
+        else if (char === '\u007f' || char === '\b') value = Array.from(value).slice(0, -1).join('');
+        else if (char === '\u0015') value = '';
+        else if (code >= 0x20 && !(code >= 0x7f && code <= 0x9f)) value += char;
       }
     };
     // Echo goes off before the question appears, so nothing typed at once is shown.
     stdin.setRawMode?.(true);
     stdin.on('data', onData);
     stdin.resume();
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     io.err(question);
   });
 }

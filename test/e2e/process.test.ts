@@ -125,3 +125,21 @@ describe('gymctl sandbox as a server process', () => {
   });
 
 });
+
+describe('a broken stderr', () => {
+  it('keeps the real exit code: 2>/dev/full', async () => {
+    const child = spawn('sh', ['-c', `'${process.execPath}' '${BIN}' academy abc 2>/dev/full`], { env: cleanEnv(world.config.dir) });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+  });
+
+  it('keeps the real exit code when stderr is a pipe closed before gymctl writes to it', async () => {
+    const child = spawn(process.execPath, [BIN, 'academy', '99'], {
+      env: cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr!.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(3);
+  });
+});

@@ -41,3 +41,23 @@ describe('csvRow', () => {
     );
   });
 });
+
+describe('formula injection', () => {
+  it.each([
+    ['=HYPERLINK("https://evil.example","click")', `"'=HYPERLINK(""https://evil.example"",""click"")"`],
+    ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
+    ["+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"],
+    ['-2+3', "'-2+3"],
+    ['\tx', "'\tx"],
+    ['\r=1', `"'\r=1"`],
+  ])('neutralises %j', (value, cell) => {
+    expect(csvField(value)).toBe(cell);
+  });
+
+  it.each(['-33.86', '38.7118', '+351 21 300 0001', '+15125550142', '+1 (512) 555-0142', '1e3', 'Ana', 'O\'Brien', '2019-03-04T09:30:00Z'])(
+    'leaves %j as it is',
+    (value) => {
+      expect(csvField(value)).toBe(/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+    },
+  );
+});

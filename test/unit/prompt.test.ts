@@ -29,8 +29,33 @@ describe('promptHidden', () => {
   it('handles backspace, ignores control characters, and stops at the first newline', async () => {
     const t = fakeTerminal();
     const answer = promptHidden(t.io, '');
-    t.stdin.write('abx\u007fc\u001bd\nignored');
+    t.stdin.write('abx\u007fc\u0007d\nignored');
     await expect(answer).resolves.toBe('abcd');
+  });
+
+  it('skips escape sequences whole: abc, ←, Delete, ↑, Enter stores abc', async () => {
+    const t = fakeTerminal();
+    const answer = promptHidden(t.io, '');
+    t.stdin.write('abc\u001b[D\u001b[3~\u001b[A\u001bOH\r');
+    await expect(answer).resolves.toBe('abc');
+  });
+
+  it('keeps what is pasted between bracketed-paste markers; Ctrl-U clears the line', async () => {
+    const t = fakeTerminal();
+    const answer = promptHidden(t.io, '');
+    t.stdin.write('typo\u0015\u001b[200~sk_live_pasted\u001b[201~\r');
+    await expect(answer).resolves.toBe('sk_live_pasted');
+  });
+
+  it('an interrupt from outside (SIGTERM) restores the terminal and ends the line', async () => {
+    const t = fakeTerminal();
+    const controller = new AbortController();
+    const answer = promptHidden(t.io, 'Key: ', controller.signal);
+    t.stdin.write('sk_');
+    controller.abort(new Interrupted('SIGTERM'));
+    await expect(answer).rejects.toBeInstanceOf(Interrupted);
+    expect(t.stdin.rawModes).toEqual([true, false]);
+    expect(t.written()).toBe('Key: \n');
   });
 
   it('Ctrl-C interrupts and leaves raw mode', async () => {

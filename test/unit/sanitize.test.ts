@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { GymctlError } from '../../src/api/errors.js';
+import { formatErrorJson } from '../../src/output/errors.js';
 import { sanitizeCell, sanitizeLine } from '../../src/output/sanitize.js';
 
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -105,5 +108,52 @@ describe('text that reorders or hides itself', () => {
   it('shows bidi overrides and isolates, zero-width spaces and BOMs as code points', () => {
     expect(sanitizeLine('admin\u202egnp.exe')).toBe('admin<U+202E>gnp.exe');
     expect(sanitizeCell('a\u2066b\u2069c\u200bd\ufeff')).toBe('a<U+2066>b<U+2069>c<U+200B>d<U+FEFF>');
+  });
+});
+
+describe('characters that reorder, break or hide text', () => {
+  it.each([
+    ['\u200e', '<U+200E>'],
+    ['\u200f', '<U+200F>'],
+    ['\u061c', '<U+061C>'],
+    ['\u2028', '<U+2028>'],
+    ['\u2029', '<U+2029>'],
+    ['\u00ad', '<U+00AD>'],
+    ['\u3164', '<U+3164>'],
+    ['\u180e', '<U+180E>'],
+    ['\u{e0001}', '<U+E0001>'],
+    ['\u{e0041}', '<U+E0041>'],
+    ['\u{e007f}', '<U+E007F>'],
+  ])('%j is shown as %s', (char, shown) => {
+    expect(sanitizeLine(`a${char}b`)).toBe(`a${shown}b`);
+    expect(sanitizeCell(`a${char}b`)).toBe(`a${shown}b`);
+  });
+
+  it('keeps what emoji and scripts need: joiners and variation selectors', () => {
+    for (const text of ['👩‍👩‍👧', '❤️', 'क्‍ष', 'Zoë', '東京']) expect(sanitizeLine(text)).toBe(text);
+  });
+});
+
+describe('property: nothing that controls, reorders or hides text reaches a terminal', () => {
+  const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff]|\udb40[\udc00-\udc7f]/u;
+  it('for any text, sanitizeLine and sanitizeCell leave none of them', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(sanitizeLine(text)).not.toMatch(UNSAFE);
+        expect(sanitizeCell(text)).not.toMatch(UNSAFE);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('for any text, a JSON error line parses back to the same message and holds none of them raw', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (message) => {
+        const line = formatErrorJson(new GymctlError('not_found', message)).slice(0, -1);
+        expect(line).not.toMatch(UNSAFE);
+        expect((JSON.parse(line) as { error: { message: string } }).error.message).toBe(message);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -1,0 +1,121 @@
+/**
+ * `gymctl __complete -- WORD…`: what can come next on a command line, for
+ * the completion scripts. The words are those after `gymctl`, the last
+ * being the one under the cursor. The answer is one candidate a line,
+ * already filtered by what was typed, then a directive line: `:files` when
+ * the shell should complete file names instead, else `:none`. The shells
+ * only read these lines; nothing in them is ever evaluated. Profile names
+ * from the config file are offered only when they are valid names.
+ */
+import type { Command, Option } from 'commander';
+import { OUTPUT_FORMATS, PROFILE_NAME } from '../config/formats.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../config/settings.js';
+import type { Context } from '../context.js';
+import { HELP_TOPICS } from './help-topics.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SCHEMAS = ['whoami', 'academy', 'family'];
+const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
+/** Shell words after which a file name comes. */
+const REDIRECTIONS = new Set(['<', '>', '>>', '2>', '2>>', '&>', '<<<', '>|']);
+
+type Answer = { words: string[] } | 'files';
+
+/** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
+export const visibleCommands = (command: Command) =>
+  command.createHelp().visibleCommands(command).filter((c) => c.name() !== 'help' || command.parent === null);
+
+/** The options of a command and of every command above it (global options apply below). */
+function optionsFor(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let current: Command | null = command; current; current = current.parent) options.push(...current.options);
+  return options;
+}
+
+const flagsOf = (options: readonly Option[]) =>
+  [...new Set(options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag))))].concat('--help');
+
+/** Profile names from the config file that are valid names: what does not fit is never offered. */
+function profileNames(ctx: Context): string[] {
+  try {
+    return Object.keys(ctx.storeSync().read().profiles ?? {}).filter((name) => PROFILE_NAME.test(name)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Values for an option that takes one. */
+function optionValues(ctx: Context, long: string | undefined): Answer {
+  if (long === '--format') return { words: [...OUTPUT_FORMATS] };
+  if (long === '--profile') return { words: profileNames(ctx) };
+  if (long === '--data') return 'files';
+  return { words: [] };
+}
+
+/** Values for the `index`th argument of the command at `path`, given the arguments before it. */
+function argumentValues(ctx: Context, program: Command, path: string[], before: string[]): Answer {
+  const [first] = before;
+  switch (path.join(' ')) {
+    case 'completion':
+      return { words: before.length === 0 ? [...SHELLS] : [] };
+    case 'schema':
+      return { words: before.length === 0 ? SCHEMAS : [] };
+    case 'config get':
+    case 'config unset':
+      return { words: before.length === 0 ? CONFIG_KEY_NAMES : [] };
+    case 'config set':
+      if (before.length === 0) return { words: CONFIG_KEY_NAMES };
+      if (before.length === 1 && first === 'format') return { words: [...OUTPUT_FORMATS] };
+      if (before.length === 1 && first === 'default-profile') return { words: profileNames(ctx) };
+      return { words: [] };
+    case 'help': {
+      // `help auth ` offers what `auth` has, as `gymctl auth ` would.
+      let command: Command | undefined = program;
+      for (const name of before) command = command?.commands.find((c) => c.name() === name);
+      if (!command) return { words: [] };
+      return { words: [...(before.length === 0 ? Object.keys(HELP_TOPICS) : []), ...visibleCommands(command).map((c) => c.name())] };
+    }
+    default:
+      return { words: [] };
+  }
+}
+
+/** The candidates for the last of `words` (the words after `gymctl`). */
+export function complete(ctx: Context, program: Command, words: readonly string[]): Answer {
+  const current = words.at(-1) ?? '';
+  const typed = words.slice(0, -1);
+  if (REDIRECTIONS.has(typed.at(-1) ?? '')) return 'files';
+  let command = program;
+  const path: string[] = [];
+  const operands: string[] = [];
+  for (let i = 0; i < typed.length; i++) {
+    const word = typed[i]!;
+    if (word.startsWith('-')) {
+      const option = optionsFor(command).find((o) => o.long === word || o.short === word);
+      if (option && (option.required || option.optional)) {
+        if (i === typed.length - 1) return optionValues(ctx, option.long);
+        i++; // its value
+      }
+      continue;
+    }
+    const sub = operands.length === 0 ? visibleCommands(command).find((c) => c.name() === word) : undefined;
+    if (sub) {
+      command = sub;
+      path.push(word);
+    } else {
+      operands.push(word);
+    }
+  }
+  if (current.startsWith('-')) return { words: flagsOf(optionsFor(command)) };
+  if (operands.length === 0 && command.commands.length > 0) return { words: visibleCommands(command).map((c) => c.name()) };
+  return argumentValues(ctx, program, path, operands);
+}
+
+/** `gymctl __complete -- WORD…`: the candidates, one a line, then the directive. */
+export async function runComplete(ctx: Context, program: Command, words: readonly string[]): Promise<void> {
+  const answer = complete(ctx, program, words.length === 0 ? [''] : words);
+  const current = words.at(-1) ?? '';
+  if (answer === 'files') return ctx.io.out(':files\n');
+  const matching = answer.words.filter((word) => word.startsWith(current));
+  ctx.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
+}

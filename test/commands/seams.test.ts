@@ -1,0 +1,87 @@
+/**
+ * Where gymctl hands text to something else: a terminal, a JSON reader, a
+ * trace. Text from the server or the config file never reaches a terminal
+ * raw, and JSON error lines stay valid JSON that is safe to print.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Interrupted } from '../../src/api/errors.js';
+import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { gymctl } from '../helpers/harness.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { httpServer, rawServer } from '../helpers/servers.js';
+
+const ESC = '\u001b';
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/;
+
+describe('what goes to a terminal', () => {
+  it('an unknown --option=value hides the whole value, quotes and all', async () => {
+    const result = await gymctl(['whoami', "--key='ab'cd-secret-1234'"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--key=…'");
+    expect(result.stderr).not.toContain('secret');
+  });
+
+  it('--debug trace lines are sanitised like error lines (a status text with an OSC title sequence)', async () => {
+    const server = await rawServer(() => `HTTP/1.1 503 ${ESC}]0;pwned\u0007\r\nContent-Type: application/json\r\nRetry-After: 0\r\nContent-Length: 2\r\n\r\n{}`);
+    const result = await gymctl(['whoami', '--debug', '--retries', '1'], { env: { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: DEMO_KEY } });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('debug: < 503 ^[]0;pwned^G');
+    expect(result.stderr).toContain('debug: retrying in 0 ms');
+    expect(result.stderr).not.toContain(ESC);
+    expect(result.stderr).not.toContain('\u0007');
+  });
+
+  it('text from the config file is made safe on a terminal: auth status --all, config list', async () => {
+    const config = tempConfigDir();
+    try {
+      mkdirSync(config.dir, { mode: 0o700 });
+      const profiles = { [`evil${ESC}]0;t\u0007`]: { baseUrl: `https://x${ESC}[2J.example` }, default: { baseUrl: `https://y.example/${ESC}[31m` } };
+      writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+      const status = await gymctl(['auth', 'status', '--all'], { configDir: config.dir, stdoutTTY: true });
+      expect(status.stdout).toContain('evil^[]0;t^G');
+      expect(status.stdout).toContain('https://x^[[2J.example');
+      const list = await gymctl(['config', 'list'], { configDir: config.dir, stdoutTTY: true });
+      expect(list.stdout).toContain('base-url=https://y.example/^[[31m');
+      for (const output of [status.stdout, status.stderr, list.stdout]) expect(output).not.toContain(ESC);
+    } finally {
+      config.remove();
+    }
+  });
+
+  it('gymctl sandbox prints key names from --data made safe', async () => {
+    const config = tempConfigDir();
+    try {
+      mkdirSync(config.dir, { mode: 0o700 });
+      const file = path.join(config.dir, 'data.json');
+      const data = { ...DEMO_DATA, keys: [{ secret: 'k_0123456789', key: { id: 1, name: `Desk${ESC}]0;pwned\u0007\u202e`, academyIds: [] } }] };
+      writeFileSync(file, JSON.stringify(data));
+      const controller = new AbortController();
+      const result = await gymctl(['sandbox', '--port', '0', '--data', file], {
+        configDir: config.dir,
+        signal: controller.signal,
+        started: () => setTimeout(() => controller.abort(new Interrupted()), 300),
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Desk^[]0;pwned^G<U+202E>');
+      expect(result.stdout).not.toMatch(HIDDEN);
+    } finally {
+      config.remove();
+    }
+  });
+});
+
+describe('JSON error lines', () => {
+  it('escape bidi, zero-width and line-separator characters as \\uXXXX: still the same JSON value, safe on a terminal', async () => {
+    const message = 'Resource \u202enot\u200b found\u2028\u2029';
+    const url = await httpServer((_request, response) => response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message, correlationId: 'c\u200e1' })));
+    const result = await gymctl(['academy', '7', '--format', 'ndjson'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).not.toMatch(HIDDEN);
+    expect(result.stderr).toContain('\\u202e');
+    const line = JSON.parse(result.stderr) as { error: { message: string; correlationId: string } };
+    expect(line.error.message).toContain(message);
+    expect(line.error.correlationId).toBe('c\u200e1');
+  });
+});

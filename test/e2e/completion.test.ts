@@ -1,0 +1,152 @@
+/**
+ * Shell completion in real bash, zsh and fish, with gymctl on PATH as a
+ * user has it. The scripts ask `gymctl __complete` and only read lines:
+ * a profile named `$(touch …)` in the config file must never run, and is
+ * not offered. What only an interactive shell shows (file names after a
+ * redirection, a zsh menu) is typed into one under tmux.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { hasTool } from '../helpers/tls.js';
+
+let home: string;
+let bin: string;
+let configDir: string;
+let marker: string;
+const hostile = () => `$(touch ${marker})`;
+
+beforeAll(() => {
+  home = mkdtempSync(path.join(tmpdir(), 'gymctl-completion-'));
+  bin = path.join(home, 'bin');
+  configDir = path.join(home, 'config');
+  marker = path.join(home, 'pwned');
+  mkdirSync(bin);
+  mkdirSync(configDir, { mode: 0o700 });
+  writeFileSync(path.join(bin, 'gymctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  chmodSync(path.join(bin, 'gymctl'), 0o755);
+  // Two good profiles, and names no command line would accept: one that runs code if evaluated, one with an escape sequence.
+  const profiles = { work: {}, home: {}, [hostile()]: {}, 'bad\u001b]0;x\u0007': {}, '`touch x`': {} };
+  writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  writeFileSync(path.join(home, 'fixtures.json'), '{}');
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    const script = spawnSync(path.join(bin, 'gymctl'), ['completion', shell], { encoding: 'utf8', env: env() }).stdout;
+    writeFileSync(path.join(home, `gymctl.${shell}`), script);
+  }
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const env = () => ({ ...cleanEnv(configDir), PATH: `${bin}:${process.env.PATH}`, HOME: home });
+const run = (shell: string, script: string) => spawnSync(shell, ['-c', script], { env: env(), encoding: 'utf8', cwd: home });
+
+describe('gymctl __complete', () => {
+  it('offers only valid profile names from the file, never one that does not fit', () => {
+    const result = spawnSync(path.join(bin, 'gymctl'), ['__complete', '--', '--profile', ''], { env: env(), encoding: 'utf8' });
+    expect(result.stdout).toBe('home\nwork\n:none\n');
+  });
+});
+
+describe.skipIf(!hasTool('bash'))('bash', () => {
+  const words = (...lines: string[][]) =>
+    run(
+      'bash',
+      `source gymctl.bash
+complete -p gymctl
+t() { COMP_WORDS=("$@"); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _gymctl_completions; echo "\${COMPREPLY[*]}"; }
+${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
+    );
+
+  it('completes commands, subcommands, options and values, and help <command> with that command’s subcommands', () => {
+    const result = words(
+      ['gymctl', 'aca'],
+      ['gymctl', 'auth', ''],
+      ['gymctl', 'whoami', '--for'],
+      ['gymctl', 'academy', '1', '--format', ''],
+      ['gymctl', '--profile', ''],
+      ['gymctl', 'config', 'set', ''],
+      ['gymctl', 'config', 'set', 'format', ''],
+      ['gymctl', 'config', 'set', 'default-profile', ''],
+      ['gymctl', 'completion', ''],
+      ['gymctl', 'help', 'auth', ''],
+      ['gymctl', 'auth', 'login', ''],
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout.split('\n')).toEqual([
+      'complete -o default -o nosort -F _gymctl_completions gymctl',
+      'academy academies',
+      'login status logout',
+      '--format',
+      'table json ndjson csv',
+      'home work',
+      'base-url format timeout retries default-profile',
+      'table json ndjson csv',
+      'home work',
+      'bash zsh fish',
+      'login status logout',
+      '',
+      '',
+    ]);
+    expect(existsSync(marker), 'a profile name was run as code').toBe(false);
+  });
+
+  it.skipIf(!hasTool('tmux', ['-V']))('in an interactive bash, a redirection and --data complete file names', async () => {
+    const screen = await typeInTmux('bash --norc --noprofile', ['source gymctl.bash', 'gymctl academy - < fix\t', '\u0003', 'gymctl sandbox --data fix\t']);
+    expect(screen).toContain('gymctl academy - < fixtures.json');
+    expect(screen).toContain('gymctl sandbox --data fixtures.json');
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh', () => {
+  it('completes subcommands and profile names in an interactive zsh, running nothing from the config file', async () => {
+    const screen = await typeInTmux('zsh -f', ['autoload -U compinit && compinit -u', 'source gymctl.zsh', 'gymctl help au\t', '\u0003', 'gymctl --profile w\t', '\u0003', 'gymctl --profile \t\t']);
+    expect(screen).toContain('gymctl help auth');
+    expect(screen).toContain('gymctl --profile work');
+    expect(existsSync(marker), 'a profile name was run as code').toBe(false);
+    expect(screen).not.toContain('touch');
+  });
+});
+
+describe.skipIf(!hasTool('fish'))('fish', () => {
+  const words = (line: string) =>
+    run('fish', `source gymctl.fish; complete -C '${line}'`).stdout.trimEnd().split('\n').map((w) => w.split('\t')[0]);
+
+  it('completes commands, subcommands, formats, profile names and config values', () => {
+    expect(words('gymctl acad')).toEqual(['academies', 'academy']);
+    expect(words('gymctl auth ')).toEqual(['login', 'logout', 'status']);
+    expect(words('gymctl whoami --format ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(words('gymctl --profile ')).toEqual(['home', 'work']);
+    expect(words('gymctl config set format ')).toEqual(['csv', 'json', 'ndjson', 'table']);
+    expect(existsSync(marker), 'a profile name was run as code').toBe(false);
+  });
+
+  it('offers nothing more after auth login, and file names for --data', () => {
+    expect(words('gymctl auth login ')).toEqual(['']);
+    expect(words('gymctl sandbox --data fix')).toEqual(['fixtures.json']);
+  });
+});
+
+/** Types each line into `shell` in a detached tmux session (Tab as \t), and returns the screen. */
+async function typeInTmux(shell: string, lines: string[]): Promise<string> {
+  const session = `gymctl-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const tmux = (...args: string[]) => spawnSync('tmux', args, { env: env(), encoding: 'utf8', cwd: home });
+  tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', '-c', home, `env PS1='$ ' PROMPT='$ ' ${shell}`);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    for (const line of lines) {
+      const tab = line.endsWith('\t');
+      const text = line.replace(/\t+$/, '');
+      if (text === '\u0003') tmux('send-keys', '-t', session, 'C-c');
+      else if (text) tmux('send-keys', '-t', session, '-l', text);
+      for (let i = 0; i < line.length - text.length; i++) tmux('send-keys', '-t', session, 'Tab');
+      if (!tab && text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
+      await new Promise((resolve) => setTimeout(resolve, tab ? 1200 : 300));
+    }
+    return tmux('capture-pane', '-p', '-t', session).stdout;
+  } finally {
+    tmux('kill-session', '-t', session);
+  }
+}
