@@ -4,7 +4,6 @@
  * help.txt beside this file); every other command loads main.ts, whose
  * `run` returns the exit code that is set here.
  */
-import { readFileSync } from 'node:fs';
 import { VERSION } from './version.js';
 
 /** The top-level help, as the parser printed it at build time (80 columns). */
@@ -12,7 +11,7 @@ function builtHelp(): string | undefined {
   const columns = process.stdout.columns;
   if (columns !== undefined && columns < 80) return undefined;
   try {
-    return readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
+    return process.getBuiltinModule('node:fs').readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
   } catch {
     return undefined;
   }

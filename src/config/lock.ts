@@ -8,10 +8,13 @@
  * lock of a live process is never removed. The wait is asynchronous: an
  * interrupt (Ctrl-C, SIGTERM) ends it at once.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import { GymctlError } from '../api/errors.js';
 import { sleep } from '../api/transport/retry.js';
+
+// Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
+const fs = process.getBuiltinModule('node:fs');
+/** node:crypto is loaded only when a lock is taken, which reading never does. */
+const randomBytes = (size: number) => process.getBuiltinModule('node:crypto').randomBytes(size);
 
 /** How long a writer waits for another gymctl to finish writing. */
 export const LOCK_WAIT_MS = 5_000;

@@ -5,12 +5,15 @@
  * with a user's HOME, or a shared folder, would hand the key to another
  * user. Checked before anything is written.
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Stats } from 'node:fs';
 import { GymctlError } from '../api/errors.js';
 
+// Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+
 /** A path's stat, or undefined when there is nothing there (or a part of the path is a plain file). */
-function statOf(target: string, link = false): fs.Stats | undefined {
+function statOf(target: string, link = false): Stats | undefined {
   try {
     return link ? fs.lstatSync(target) : fs.statSync(target);
   } catch (error) {
@@ -53,7 +56,7 @@ export function checkOwnWritable(dir: string, file: string): void {
 }
 
 /** A warning when the file being read belongs to someone else, or undefined. */
-export function ownershipWarning(file: string, stat: fs.Stats): string | undefined {
+export function ownershipWarning(file: string, stat: Stats): string | undefined {
   const uid = currentUid();
   if (uid === undefined || stat.uid === uid) return undefined;
   return `warning: config file ${file} belongs to another user (uid ${stat.uid}); its settings and key are theirs`;

@@ -6,9 +6,7 @@
  * it, and the file stays byte for byte as it was. Reading is bounded: a
  * FIFO, a device or a huge file is refused, not read.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { Stats } from 'node:fs';
 import type Conf from 'conf';
 import * as z from 'zod/mini';
 import { GymctlError } from '../api/errors.js';
@@ -17,6 +15,12 @@ import { describeJsonError } from '../json/positions.js';
 import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
+
+
+// Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
+const fs = process.getBuiltinModule('node:fs');
+const os = process.getBuiltinModule('node:os');
+const path = process.getBuiltinModule('node:path');
 
 export const CONFIG_FILE_NAME = 'config.json';
 
@@ -152,7 +156,7 @@ export class ConfigStore {
   }
 
   /** Warns, as ssh does, when others can read the file that holds the key, or another user owns it. */
-  #checkReadable(stat: fs.Stats): void {
+  #checkReadable(stat: Stats): void {
     if (this.#warned || !this.#options.warn || process.platform === 'win32') return;
     const owner = ownershipWarning(this.path, stat);
     const loose = (stat.mode & 0o077) !== 0;

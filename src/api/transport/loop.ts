@@ -12,7 +12,7 @@ import { isLoopbackHost } from './loopback.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
 import { withRetries } from './retry.js';
-import { openConnection, type Connection } from './senders.js';
+import { openConnection, type AttemptControl, type Connection } from './senders.js';
 import type { ApiResponse, Operation, TransportOptions } from './types.js';
 
 /** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
@@ -56,15 +56,28 @@ function checkOptions(options: TransportOptions | undefined): asserts options is
   }
 }
 
+/** Why an attempt was stopped before it finished. */
+const TIMED_OUT = Symbol('timed out');
+
 export class Transport {
   readonly #options: TransportOptions;
   #connection: Promise<Connection> | undefined;
+  /** The base URL's path, without its trailing slash: each request's path is appended to it. */
+  readonly #basePath: string;
   /** Aborted by close(): whatever is in flight stops, and no timer outlives the client. */
   readonly #closed = new AbortController();
+  /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
+  readonly #signal: AbortSignal;
+  readonly #inFlight = new Set<(reason: unknown) => void>();
 
   constructor(options: TransportOptions) {
     checkOptions(options);
     this.#options = options;
+    this.#basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+    this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
+    this.#signal.addEventListener('abort', () => {
+      for (const stop of this.#inFlight) stop(this.#signal.reason);
+    });
   }
 
   #connect(): Promise<Connection> {
@@ -74,9 +87,7 @@ export class Transport {
 
   /** Sends the operation, retrying what is worth retrying (see retry.ts). */
   get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
-    const signals = [signal, this.#options.signal, this.#closed.signal].filter((s): s is AbortSignal => s !== undefined);
-    const combined = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    return withRetries((attempt) => this.#attempt(operation, combined, attempt), this.#options, combined, (line) => this.#debug(line));
+    return withRetries((attempt) => this.#attempt(operation, signal, attempt), this.#options, [signal, this.#signal], (line) => this.#debug(line));
   }
 
   /** The key, wherever a server echoed it, as [redacted]. */
@@ -102,25 +113,30 @@ export class Transport {
     }
   }
 
+  /**
+   * One attempt, bounded by a deadline from connecting to the last byte.
+   * A batch makes thousands of these, so an attempt allocates no
+   * AbortController and adds no listener: a timer and the client's one
+   * listener stop it through the sender's own cancel.
+   */
   async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
-    const url = joinUrl(this.#options.baseUrl, operation.path);
+    const path = this.#basePath + operation.path;
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const controller = new AbortController();
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    // The attempt ends at the time limit even if the sender never settles
-    // (undici retrying a proxy that drops every CONNECT, for one).
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-        reject(new Error('timed out'));
-      }, timeoutMs);
-      // A pending deadline never keeps the process alive on its own.
-      timer.unref();
-    });
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const control: AttemptControl = {};
+    let stopped: unknown;
+    let rejectRace: ((reason: unknown) => void) | undefined;
+    const stop = (reason: unknown) => {
+      if (stopped !== undefined) return;
+      stopped = reason;
+      control.cancel?.(reason instanceof Error ? reason : new Error('timed out'));
+      rejectRace?.(reason);
+    };
+    const timer = setTimeout(stop, timeoutMs, TIMED_OUT);
+    // A pending deadline never keeps the process alive on its own.
+    timer.unref();
+    this.#inFlight.add(stop);
+    const onAbort = signal && (() => stop(signal.reason));
+    if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
     const headers = {
       'X-API-Key': this.#options.apiKey,
       Accept: 'application/json',
@@ -129,19 +145,28 @@ export class Transport {
     };
     const started = Date.now();
     const elapsed = () => `${Date.now() - started} ms`;
+    const url = () => new URL(this.#options.baseUrl).origin + path;
     if (this.#options.debug) {
-      this.#debug(`> GET ${url}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      this.#debug(`> GET ${url()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
     }
     let connection: Connection | undefined;
     try {
+      if (this.#signal.aborted) stop(this.#signal.reason);
+      if (signal?.aborted) stop(signal.reason);
+      if (stopped !== undefined) throw stopped;
+      connection = await this.#connect();
+      const maxBytes = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const send = connection.send;
       const exchange = async () => {
-        connection = await this.#connect();
-        const response = await connection.send(url, headers, controller.signal);
-        const maxBytes = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-        return { response, body: await readBody(response, maxBytes, () => controller.abort(), operation) };
+        const response = await send(path, headers, control);
+        return { response, body: await readBody(response, maxBytes, operation) };
       };
-      const { response, body } = await Promise.race([exchange(), deadline]);
+      // node:http settles once cancelled; other senders are raced with the deadline, as undici may not
+      // (retrying a proxy that drops every CONNECT, for one).
+      const { response, body } = connection.settlesOnCancel
+        ? await exchange()
+        : await Promise.race([exchange(), new Promise<never>((_, reject) => (rejectRace = reject))]);
       if (this.#options.debug) {
         const correlationId = headerCorrelationId(response.headers);
         this.#debug(
@@ -150,11 +175,11 @@ export class Transport {
       }
       return interpret(response, body, operation);
     } catch (error) {
-      if (error instanceof GymApiError) {
+      if (error instanceof GymApiError && stopped === undefined) {
         if (error.status === undefined) this.#debug(`< failed in ${elapsed()}: ${error.message}`);
         throw this.#redact(error);
       }
-      if (timedOut) {
+      if (stopped === TIMED_OUT) {
         this.#debug(`< timed out after ${timeoutMs} ms`);
         throw new GymApiError('unavailable', `${operation.subject}: timed out after ${timeoutMs} ms`, {
           id: operation.id,
@@ -162,14 +187,14 @@ export class Transport {
           reason: 'timeout',
         });
       }
-      if (signal?.aborted) throw signal.reason ?? error;
-      const failure = await networkError(error, url, operation, connection?.proxy);
+      if (stopped !== undefined) throw stopped;
+      const failure = await networkError(error, url(), operation, connection?.proxy);
       this.#debug(`< failed in ${elapsed()}: ${failure.message}`);
       throw failure;
     } finally {
       clearTimeout(timer);
-      deadline.catch(() => {});
-      signal?.removeEventListener('abort', onAbort);
+      this.#inFlight.delete(stop);
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
     }
   }
 

@@ -44,7 +44,7 @@ function findCause(error: unknown): Cause {
 
 /** The certificate's expiry date, from a handshake that sends nothing (the key never goes to it). */
 async function expiryOf(url: URL): Promise<string | undefined> {
-  const tls = (process.getBuiltinModule?.('node:tls') as typeof import('node:tls') | undefined) ?? (await import('node:tls'));
+  const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
     const socket = tls.connect({
       host: url.hostname.replace(/^\[|\]$/g, ''),

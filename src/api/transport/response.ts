@@ -36,16 +36,36 @@ export function describeContentType(response: Exchange): string {
 /** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-type Zlib = typeof import('node:zlib');
-
 /** The decoder for a Content-Encoding, or undefined for none; an unknown coding is an error. */
-async function decoderFor(coding: string, fail: (why: string) => GymApiError) {
+function decoderFor(coding: string, fail: (why: string) => GymApiError) {
   if (coding === '' || coding === 'identity') return undefined;
-  const zlib = (process.getBuiltinModule?.('node:zlib') as Zlib | undefined) ?? (await import('node:zlib'));
+  const zlib = process.getBuiltinModule('node:zlib');
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
   if (coding === 'deflate') return zlib.createInflate();
   if (coding === 'br') return zlib.createBrotliDecompress();
   throw fail(`the response has a content coding gymctl cannot decode (${clip(coding)})`);
+}
+
+type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
+
+const isNodeStream = (body: unknown): body is NodeStream => typeof (body as { pipe?: unknown }).pipe === 'function';
+
+/** Every chunk of a Node stream, read with events (cheaper than an async iterator), refused past `maxBytes`. */
+function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    stream.on('data', (data: Uint8Array) => {
+      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      total += chunk.length;
+      if (total > maxBytes) {
+        stream.destroy();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+    stream.on('error', reject);
+  });
 }
 
 /**
@@ -53,7 +73,7 @@ async function decoderFor(coding: string, fail: (why: string) => GymApiError) {
  * connection dropped) past `maxBytes`, compressed or decoded: a compression
  * bomb is stopped after `maxBytes` of output, in bounded memory and time.
  */
-export async function readBody(response: Exchange, maxBytes: number, abort: () => void, operation: Operation<unknown>): Promise<string> {
+export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<string> {
   const fail = (why: string) =>
     new GymApiError('invalid_response', `${operation.subject}: ${why}`, {
       status: response.status,
@@ -61,40 +81,28 @@ export async function readBody(response: Exchange, maxBytes: number, abort: () =
       id: operation.id,
     });
   const tooLarge = () => {
-    abort();
     response.cancel();
     return fail(`the response body is larger than ${formatBytes(maxBytes)}`);
   };
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!response.body) return '';
+  const { body } = response;
+  if (!body) return '';
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  const decoder = await decoderFor(coding, fail);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const take = (chunk: Uint8Array) => {
-    total += chunk.byteLength;
-    if (total > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  };
-  if (!decoder) {
-    for await (const chunk of response.body) take(chunk);
-  } else {
-    const { Readable } = (process.getBuiltinModule?.('node:stream') as typeof import('node:stream') | undefined) ?? (await import('node:stream'));
-    const source = Readable.from(response.body);
-    source.on('error', (error) => decoder.destroy(error));
-    try {
-      for await (const chunk of source.pipe(decoder)) take(chunk as Uint8Array);
-    } catch (error) {
-      if (error instanceof GymApiError) throw error;
-      response.cancel();
-      throw fail(`the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    } finally {
-      source.destroy();
-      decoder.destroy();
-    }
+  const decoder = decoderFor(coding, fail);
+  if (!decoder && isNodeStream(body)) return (await collect(body, maxBytes, tooLarge)).toString('utf8');
+  const source = isNodeStream(body) ? body : process.getBuiltinModule('node:stream').Readable.from(body);
+  if (!decoder) return (await collect(source as NodeStream, maxBytes, tooLarge)).toString('utf8');
+  source.on('error', (error: Error) => decoder.destroy(error));
+  try {
+    return (await collect(source.pipe(decoder), maxBytes, tooLarge)).toString('utf8');
+  } catch (error) {
+    if (error instanceof GymApiError) throw error;
+    response.cancel();
+    throw fail(`the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  } finally {
+    decoder.destroy();
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -145,7 +153,10 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   } catch {
     isJson = false;
   }
-  const errorBody = isJson ? errorBodySchema.safeParse(json) : undefined;
+  // The error body is looked for only where an error can be: a success with `data` is just data.
+  const isSuccess = status >= 200 && status < 300;
+  const maybeError = isJson && (!isSuccess || (isObject(json) && !('data' in json)));
+  const errorBody = maybeError ? errorBodySchema.safeParse(json) : undefined;
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ??
@@ -154,7 +165,6 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
 
   // The spec fixes no status codes, not even for success: a 2xx carrying
   // the spec's error body without `data` is an error all the same.
-  const isSuccess = status >= 200 && status < 300;
   const isSpecError =
     isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
   if (!isSuccess || isSpecError) {

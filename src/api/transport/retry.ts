@@ -35,18 +35,22 @@ function retryTime(waitMs: number): string {
   return Number.isNaN(when.getTime()) ? 'much later' : `after ${when.toISOString()}`;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or until one of `signals` aborts (then rejects with its reason). */
+export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSignal | undefined> = []): Promise<void> {
+  const list = (Array.isArray(signals) ? signals : [signals]).filter((s): s is AbortSignal => s !== undefined);
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    const done = list.find((s) => s.aborted);
+    if (done) return reject(done.reason);
+    const onAbort = function (this: AbortSignal) {
+      clearTimeout(timer);
+      list.forEach((s) => s.removeEventListener('abort', onAbort));
+      reject(this.reason);
+    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      list.forEach((s) => s.removeEventListener('abort', onAbort));
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    list.forEach((s) => s.addEventListener('abort', onAbort, { once: true }));
   });
 }
 
@@ -65,7 +69,7 @@ export interface RetryPolicy {
 export async function withRetries<R>(
   attempt: (number: number) => Promise<R>,
   policy: RetryPolicy,
-  signal: AbortSignal | undefined,
+  signals: ReadonlyArray<AbortSignal | undefined>,
   trace: (line: string) => void,
 ): Promise<R> {
   const retries = policy.retries ?? DEFAULT_RETRIES;
@@ -74,7 +78,7 @@ export async function withRetries<R>(
     try {
       return await attempt(number);
     } catch (error) {
-      if (!(error instanceof GymctlError) || !error.retryable || signal?.aborted) throw error;
+      if (!(error instanceof GymctlError) || !error.retryable || signals.some((s) => s?.aborted)) throw error;
       const { retryAfterMs } = error;
       if (retryAfterMs !== undefined && retryAfterMs > maxWait) {
         throw error.with({
@@ -85,7 +89,7 @@ export async function withRetries<R>(
       const base = policy.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
       const wait = retryAfterMs ?? Math.round(base * 2 ** (number - 1) * (0.5 + Math.random() / 2));
       trace(`retrying in ${wait} ms (attempt ${number + 1} of ${retries + 1}): ${error.message}`);
-      await sleep(wait, signal);
+      await sleep(wait, signals);
     }
   }
 }

@@ -21,14 +21,21 @@ export interface Exchange {
   status: number;
   statusText: string;
   headers: { get(name: string): string | null };
-  body: AsyncIterable<Uint8Array> | null;
+  /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
+  body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
   /** The body was already decoded from its Content-Encoding (fetch does that itself). */
   decoded?: boolean;
   /** Stops reading the body and frees the connection. */
   cancel(): void;
 }
 
-export type Send = (url: string, headers: Record<string, string>, signal: AbortSignal) => Promise<Exchange>;
+/** One attempt's handle: the sender says how to stop its request; the transport calls it on a deadline or an abort. */
+export interface AttemptControl {
+  cancel?: ((reason: Error) => void) | undefined;
+}
+
+/** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for). */
+export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
 
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
 
@@ -50,38 +57,37 @@ const headerGetter = (headers: Headers) => ({
   },
 });
 
-/** node:http and node:https, loaded on first use. */
-let nodeHttp: { http: typeof import('node:http'); https?: typeof import('node:https') } | undefined;
 
 /**
- * Sends through node:http(s) with keep-alive agents that hold at most
- * `maxConnections` sockets to the server. Redirects are not followed.
+ * Sends through node:http(s) with a keep-alive agent that holds at most
+ * `maxConnections` sockets to the origin of `baseUrl`, parsed once: a
+ * request is the path alone, with no URL to build. Redirects are not
+ * followed. The transport stops a request by destroying it: no
+ * AbortController or listener per request.
  */
-export function viaNodeHttp(maxConnections?: number): Send & { close(): void } {
-  const agents: http.Agent[] = [];
-  const agentFor = async (protocol: string) => {
-    nodeHttp ??= { http: await import('node:http') };
-    const secure = protocol === 'https:';
-    if (secure) nodeHttp.https ??= await import('node:https');
-    const module = secure ? nodeHttp.https! : nodeHttp.http;
-    // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2
-    // fail the handshake, rather than answer in a way that looks like a 403.
-    const agent = new module.Agent({
-      keepAlive: true,
-      ...(maxConnections ? { maxSockets: maxConnections } : {}),
-      ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}),
-    });
-    agents.push(agent);
-    return { module, agent };
+export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
+  const base = new URL(baseUrl);
+  const secure = base.protocol === 'https:';
+  // process.getBuiltinModule, not import(): on Node 22 and later the ESM
+  // namespace of node:http loads Node's undici, tls, http2 and zlib through
+  // its getters, tens of milliseconds a call spent on nothing.
+  const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+  // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2
+  // fail the handshake, rather than answer in a way that looks like a 403.
+  const agent = new module.Agent({
+    keepAlive: true,
+    ...(maxConnections ? { maxSockets: maxConnections } : {}),
+    ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}),
+  });
+  const target = {
+    protocol: base.protocol,
+    hostname: base.hostname.replace(/^\[|\]$/g, ''),
+    port: base.port,
+    ...(secure && !/^[\d.]+$|:/.test(base.hostname) ? { servername: base.hostname } : {}),
   };
-  const pools = new Map<string, ReturnType<typeof agentFor>>();
-  const send: Send = async (url, headers, signal) => {
-    const target = new URL(url);
-    let pool = pools.get(target.protocol);
-    if (!pool) pools.set(target.protocol, (pool = agentFor(target.protocol)));
-    const { module, agent } = await pool;
-    return new Promise<Exchange>((resolve, reject) => {
-      const request = module.request(target, { method: 'GET', headers, agent, signal }, (response) => {
+  const send: Send = (path, headers, control) =>
+    new Promise<Exchange>((resolve, reject) => {
+      const request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
         resolve({
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? '',
@@ -90,11 +96,11 @@ export function viaNodeHttp(maxConnections?: number): Send & { close(): void } {
           cancel: () => void response.destroy(),
         });
       });
+      control.cancel = (reason) => request.destroy(reason);
       request.on('error', reject);
       request.end();
     });
-  };
-  return Object.assign(send, { close: () => agents.forEach((agent) => agent.destroy()) });
+  return Object.assign(send, { close: () => agent.destroy() });
 }
 
 type Undici = typeof import('undici');
@@ -110,10 +116,12 @@ export async function loadUndici(): Promise<Undici> {
  * followed (undici never does unless told). undici is loaded whole, on first
  * use: its proxy agent needs the request API it installs on every dispatcher.
  */
-export async function viaUndici(dispatcher: Dispatcher): Promise<Send> {
+export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
-  return async (url, headers, signal) => {
-    const response = await request(url, { dispatcher, method: 'GET', headers, signal });
+  return async (path, headers, control) => {
+    const controller = new AbortController();
+    control.cancel = (reason) => controller.abort(reason);
+    const response = await request(origin + path, { dispatcher, method: 'GET', headers, signal: controller.signal });
     return {
       status: response.statusCode,
       statusText: REASONS[response.statusCode] ?? '',
@@ -125,9 +133,11 @@ export async function viaUndici(dispatcher: Dispatcher): Promise<Send> {
 }
 
 /** Sends through a fetch, with redirects left unfollowed. */
-export function viaFetch(fetch: FetchLike, dispatcher?: Dispatcher): Send {
-  return async (url, headers, signal) => {
-    const response = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) });
+export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatcher): Send {
+  return async (path, headers, control) => {
+    const controller = new AbortController();
+    control.cancel = (reason) => controller.abort(reason);
+    const response = await fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) });
     return {
       status: response.status,
       statusText: response.statusText,
@@ -143,6 +153,8 @@ export function viaFetch(fetch: FetchLike, dispatcher?: Dispatcher): Send {
 export interface Connection {
   send: Send;
   close(): Promise<void>;
+  /** A cancelled request always settles (node:http); otherwise the transport races it with its deadline. */
+  settlesOnCancel?: boolean;
   /** The proxy requests go through, if any. */
   proxy?: ProxyChoice | undefined;
 }
@@ -155,8 +167,9 @@ export interface Connection {
  */
 export async function openConnection(options: TransportOptions): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
-  if (fetch) return { send: viaFetch(fetch, dispatcher), close: async () => {} };
-  if (dispatcher) return { send: await viaUndici(dispatcher), close: async () => {} };
+  const origin = new URL(options.baseUrl).origin;
+  if (fetch) return { send: viaFetch(fetch, origin, dispatcher), close: async () => {} };
+  if (dispatcher) return { send: await viaUndici(dispatcher, origin), close: async () => {} };
   const proxy = proxyFor(new URL(options.baseUrl), options.env ?? process.env);
   if (proxy) {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -170,8 +183,8 @@ export async function openConnection(options: TransportOptions): Promise<Connect
       bodyTimeout: timeout,
       ...(maxConnections ? { connections: maxConnections } : {}),
     });
-    return { send: await viaUndici(agent), close: () => agent.destroy(), proxy };
+    return { send: await viaUndici(agent, origin), close: () => agent.destroy(), proxy };
   }
-  const send = viaNodeHttp(maxConnections);
-  return { send, close: async () => send.close() };
+  const send = viaNodeHttp(options.baseUrl, maxConnections);
+  return { send, close: async () => send.close(), settlesOnCancel: true };
 }
