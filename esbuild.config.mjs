@@ -53,7 +53,7 @@ writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
 
 // The top-level help, written out once so that `gymctl --help` loads no parser.
 rmSync('dist/help.txt', { force: true });
-const help = spawnSync(process.execPath, ['bin/gymctl.js', '--help'], { encoding: 'utf8', input: '' });
+const help = spawnSync(process.execPath, ['bin/gymctl.cjs', '--help'], { encoding: 'utf8', input: '' });
 if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
 writeFileSync('dist/help.txt', help.stdout);
 

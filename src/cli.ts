@@ -1,10 +1,9 @@
 /**
- * The entry point. `--version` and the top-level help are answered at once,
- * with nothing else loaded (the help was written out at build time, as
- * help.txt beside this file); every other command loads main.ts, whose
- * `run` returns the exit code that is set here.
+ * The entry point (bin/gymctl.cjs answers `--version` before loading it).
+ * The top-level help is answered at once, with nothing else loaded (it was
+ * written out at build time, as help.txt beside this file); every other
+ * command loads main.ts, whose `run` returns the exit code that is set here.
  */
-import { VERSION } from './version.js';
 
 /** The top-level help, as the parser printed it at build time (80 columns). */
 function builtHelp(): string | undefined {
@@ -37,10 +36,6 @@ export async function main(argv: string[]): Promise<void> {
   // https proxy is given by IP address) are noise in a tool's output.
   process.noDeprecation = true;
   const [only] = argv;
-  if (argv.length === 1 && (only === '--version' || only === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
-    return;
-  }
   if (argv.length === 0 || (argv.length === 1 && (only === '--help' || only === '-h'))) {
     const help = builtHelp();
     if (help !== undefined) {

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const bin = path.join(root, 'bin', 'gymctl.js');
+const bin = path.join(root, 'bin', 'gymctl.cjs');
 const maxRss = path.join(here, 'max-rss.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const batchRuns = Number(process.env.BENCH_BATCH ?? 3);

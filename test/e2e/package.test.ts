@@ -36,7 +36,7 @@ describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
     const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
     expect([...top].sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.js', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
     );
     expect(packed).toContain('dist/types/index.d.ts');
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);

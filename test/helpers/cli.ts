@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(ROOT, 'bin', 'gymctl.js');
+export const BIN = path.join(ROOT, 'bin', 'gymctl.cjs');
 
 export interface CliResult {
   code: number | null;
