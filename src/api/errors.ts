@@ -38,6 +38,8 @@ export interface FailureOptions {
   /** How long the server asked to wait before another attempt (Retry-After). */
   retryAfterMs?: number | undefined;
   reason?: FailureReason | undefined;
+  /** The server's own `message`, as sent (clipped), when the failure is an answer of the server's. */
+  serverMessage?: string | undefined;
 }
 
 /** The base of every gymctl failure. */
@@ -50,6 +52,7 @@ export class GymctlError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly reason: FailureReason | undefined;
+  readonly serverMessage: string | undefined;
 
   constructor(kind: ErrorKind, message: string, options: FailureOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -60,6 +63,7 @@ export class GymctlError extends Error {
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.reason = options.reason;
+    this.serverMessage = options.serverMessage;
   }
 
   /** A copy of this failure, of the same class, with other words or other fields. */

@@ -29,10 +29,7 @@ async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
   } else if (ctx.io.stdinIsTTY) {
     text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ', ctx.signal);
   } else {
-    throw new GymctlError(
-      'unauthorized',
-      'stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`',
-    );
+    throw usageError('stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`');
   }
   const key = text.trim();
   if (key === '') throw usageError('no API key was given');

@@ -4,6 +4,7 @@
  */
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../config/settings.js';
 import type { ConfigFile } from '../config/schema.js';
+import { usageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { sanitizeLine } from '../output/sanitize.js';
 
@@ -56,7 +57,15 @@ export async function runConfigSet(ctx: Context, name: string, value: string): P
   if (isGlobal(key)) {
     const setting = GLOBAL_CONFIG_KEYS[key];
     const parsed = setting.parse(value);
-    await (await ctx.store()).update((file) => ({ ...file, [setting.field]: parsed }));
+    const store = await ctx.store();
+    // A default profile that does not exist would make every command fail: refuse it, naming those that do.
+    const profiles = Object.keys(store.read().profiles ?? {}).sort();
+    if (!profiles.includes(parsed)) {
+      throw usageError(
+        `there is no profile ${JSON.stringify(parsed)}: ${profiles.length ? `the profiles are ${profiles.join(', ')}` : 'there are no profiles yet'}; create one with \`gymctl auth login --profile ${parsed}\``,
+      );
+    }
+    await store.update((file) => ({ ...file, [setting.field]: parsed }));
     return;
   }
   const setting = CONFIG_KEYS[key];

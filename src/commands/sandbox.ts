@@ -65,8 +65,10 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
     sandbox = await startSandbox({ host, port, data, faults, log: (line) => io.err(`${line}\n`) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? `port ${port} is in use (choose another with --port)` : (code ?? String(error));
-    throw new GymctlError('internal', `cannot start the sandbox on ${host}:${port}: ${why}`);
+    // The port or address is what the user chose: a usage error, with what to choose instead.
+    if (code === 'EADDRINUSE') throw usageError(`cannot start the sandbox: port ${port} on ${host} is taken; choose another with --port (0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw usageError(`cannot start the sandbox on ${host}:${port} (${code}): choose another --host or --port`);
+    throw new GymctlError('internal', `cannot start the sandbox on ${host}:${port}: ${code ?? String(error)}`);
   }
   const keyWidth = Math.max(...data.keys.map((k) => k.secret.length));
   io.out(

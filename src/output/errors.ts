@@ -15,6 +15,9 @@ export function formatErrorLine(error: GymctlError): string {
 
 /**
  * `{"error":{"message","correlationId","status","kind","id"}}` on one line.
+ * `message` is the server's message as sent, when the server sent one, so
+ * that scripts can compare it (`.error.message == "Resource not found"`);
+ * what it was about is in `id`. Otherwise it is gymctl's own message.
  * JSON.stringify escapes C0 controls; C1 controls, DEL, and bidi and
  * invisible characters (U+202E, U+200B, U+2028…) are escaped too, so the
  * line is as safe for a terminal as the text form.
@@ -22,7 +25,7 @@ export function formatErrorLine(error: GymctlError): string {
 export function formatErrorJson(error: GymctlError): string {
   const line = stringifyExact({
     error: {
-      message: error.message,
+      message: error.serverMessage ?? error.message,
       correlationId: error.correlationId ?? null,
       status: error.status ?? null,
       kind: error.kind,

@@ -163,14 +163,14 @@ describe('errors and exit codes', () => {
     expect(result.stderr).not.toContain('wrong_key_12345678');
   });
 
-  it('with --json, the error is one JSON line on stderr', async () => {
+  it('with --json, the error is one JSON line on stderr, its message the server\'s as sent (the subject is in id)', async () => {
     const result = await gymctl(['academy', '999', '--json'], { env: apiEnv() });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     const line = JSON.parse(result.stderr);
     expect(line).toEqual({
       error: {
-        message: 'academy 999: Resource not found',
+        message: 'Resource not found',
         correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         status: 404,
         kind: 'not_found',
@@ -332,9 +332,9 @@ describe('auth: login, status, logout', () => {
     expect(() => statSync(configFile())).toThrow();
   });
 
-  it('login never prompts when stdin is not a terminal: exit 4 with guidance', async () => {
+  it('login never prompts when stdin is not a terminal: a usage error (exit 2) with guidance', async () => {
     const result = await gymctl(['auth', 'login', '--base-url', world.sandbox.url]);
-    expectFailure(result, 4, /--with-key/);
+    expectFailure(result, 2, /--with-key/);
     expect(world.requests).toEqual([]);
   });
 

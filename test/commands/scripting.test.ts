@@ -163,8 +163,8 @@ describe('batches against a scripted server', () => {
       expect(result.code).toBe(5);
       const errors = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line).error);
       expect(errors).toEqual([
-        { message: 'academy 12: Resource not found', correlationId: 'c-12', status: 404, kind: 'not_found', id: 12 },
-        { message: 'academy 11: the server is unavailable (down)', correlationId: 'c-11', status: 503, kind: 'unavailable', id: 11 },
+        { message: 'Resource not found', correlationId: 'c-12', status: 404, kind: 'not_found', id: 12 },
+        { message: 'down', correlationId: 'c-11', status: 503, kind: 'unavailable', id: 11 },
       ]);
       expect(result.stdout).toMatch(/"id": ?10[\s\S]*"id": ?13|^10,[\s\S]*\r\n13,/m);
     }

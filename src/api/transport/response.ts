@@ -175,6 +175,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
       retryable,
       retryAfterMs: retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
       reason: status === 429 ? 'rate_limited' : kind === 'unavailable' ? 'server_error' : undefined,
+      serverMessage: message === undefined ? undefined : clip(message),
     });
   }
   if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
