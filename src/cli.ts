@@ -32,9 +32,6 @@ function guardStreams(): void {
 
 export async function main(argv: string[]): Promise<void> {
   guardStreams();
-  // Node's deprecation notices about its own internals (DEP0123, when an
-  // https proxy is given by IP address) are noise in a tool's output.
-  process.noDeprecation = true;
   const [only] = argv;
   if (argv.length === 0 || (argv.length === 1 && (only === '--help' || only === '-h'))) {
     const help = builtHelp();

@@ -3,7 +3,7 @@
  * read commands, which scripts call in loops, are loaded with the parser;
  * the others only when they run.
  */
-import { Command } from 'commander';
+import { Command, Help, type Option } from 'commander';
 import { usageError } from './api/errors.js';
 import { runAcademies } from './commands/academies.js';
 import { runAcademy } from './commands/academy.js';
@@ -14,6 +14,75 @@ import type { Context } from './context.js';
 import { HELP_TOPICS, type HelpTopic } from './commands/help-topics.js';
 import { FAULTS } from './sandbox/faults.js';
 import { VERSION } from './version.js';
+
+/**
+ * The global options each command's help shows, under their own heading
+ * (gh's INHERITED FLAGS): only those that change what it does. Commands
+ * not named here take them all.
+ */
+const NETWORK = ['--base-url', '--profile', '--timeout', '--retries', '--allow-http', '--debug'];
+const GLOBALS_FOR: Record<string, readonly string[]> = {
+  auth: ['--profile'],
+  'auth login': NETWORK,
+  'auth logout': ['--profile'],
+  config: ['--profile'],
+  'config list': ['--profile', '--json'],
+  'config get': ['--profile'],
+  'config set': ['--profile', '--allow-http'],
+  'config unset': ['--profile'],
+  'config path': [],
+  completion: [],
+  schema: [],
+  sandbox: [],
+  help: [],
+};
+
+const commandPath = (command: Command) => {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+};
+
+/** Help with global options once, under "Global options", only where they apply. */
+const helpConfiguration = {
+  showGlobalOptions: true,
+  visibleGlobalOptions(this: Help, command: Command): Option[] {
+    const allowed = GLOBALS_FOR[commandPath(command)];
+    return Help.prototype.visibleGlobalOptions
+      .call(this, command)
+      .filter((option) => option.long !== '--version' && (!allowed || allowed.includes(option.long!)));
+  },
+  styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
+};
+
+/** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
+function closest(word: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const [best] = names.map((name) => ({ name, d: distance(word, name) })).sort((x, y) => x.d - y.d);
+  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.name : undefined;
+}
+
+/**
+ * A group (auth, config) called alone prints its help on stdout and
+ * succeeds, as gh's do; with a word that is not one of its commands, it is
+ * a usage error that suggests the closest.
+ */
+function helpForGroup(group: Command) {
+  return (word: string | undefined) => {
+    if (word === undefined) return group.outputHelp();
+    const names = group.commands.map((c) => c.name());
+    const suggestion = closest(word, names);
+    throw usageError(`unknown command '${group.name()} ${word}'${suggestion ? ` (Did you mean ${group.name()} ${suggestion}?)` : `: expected one of ${names.join(', ')}`}`);
+  };
+}
 
 /** Two or three real examples at the end of a command's help, as gh has. */
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
@@ -34,7 +103,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--no-color', 'no colour in tables (also NO_COLOR=1)')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp(helpConfiguration)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -80,9 +149,12 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .addHelpText('after', examples('gymctl family 501', 'gymctl family 501 --format ndjson', 'gymctl family 501 --json | jq \'.[] | select(.primaryFamilyMember)\''))
     .action((memberId: string) => runFamily(ctx, memberId));
 
-  const auth = program
+  const auth: Command = program
     .command('auth')
     .description('store, check and forget the API key of a profile')
+    .helpCommand(false)
+    .argument('[command]')
+    .action((word?: string): void => helpForGroup(auth)(word))
     .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth status --all', 'gymctl auth logout --profile work'));
   const authCommands = () => import('./commands/auth.js');
   auth
@@ -104,8 +176,11 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .action(async () => (await authCommands()).runLogout(ctx));
 
   const configKeys = 'base-url, format, timeout, retries or default-profile';
-  const config = program
+  const config: Command = program
     .command('config')
+    .helpCommand(false)
+    .argument('[command]')
+    .action((word?: string): void => helpForGroup(config)(word))
     .description('read and change settings of the profile (base-url, format, timeout, retries) and the default profile')
     .addHelpText('after', examples('gymctl config list', 'gymctl config set format json', 'gymctl config set default-profile work'));
   const configCommands = () => import('./commands/config.js');
@@ -179,8 +254,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .option(
       '--fault <spec>',
       `misbehave, for testing: KIND[=VALUE][*TIMES], KIND one of ${Object.keys(FAULTS).join(', ')} (repeatable)`,
-      (spec: string, previous: string[]) => [...previous, spec],
-      [] as string[],
+      (spec: string, previous: string[] | undefined) => [...(previous ?? []), spec],
     )
     .addHelpText('after', examples('gymctl sandbox', 'gymctl sandbox --port 0 --data fixtures.json', "gymctl sandbox --fault 'unavailable*2' --fault 'slow=3000'"))
     .action(async (options: { port?: string; host?: string; data?: string; fault?: string[] }) =>
@@ -199,7 +273,10 @@ Learn more: gymctl help exit-codes, gymctl help environment
       let command: Command | undefined = program;
       for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
       if (!command) {
-        throw usageError(`no help for ${JSON.stringify(topic.join(' '))}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`);
+        const suggestion = topic.length === 1 ? closest(first, [...program.commands.filter((c) => c.name() !== '__complete').map((c) => c.name()), ...Object.keys(HELP_TOPICS)]) : undefined;
+        throw usageError(
+          `no help for ${JSON.stringify(topic.join(' '))}${suggestion ? ` (Did you mean ${suggestion}?)` : ''}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`,
+        );
       }
       return command.outputHelp();
     });

@@ -7,5 +7,5 @@ export async function runAcademies(ctx: Context, options: AcademyOptions): Promi
   const concurrency = parseConcurrency(options.concurrency);
   const session = await ctx.api(concurrency);
   const me = await session.client.getMe();
-  await printAcademies(ctx, session, me.academyIds, 'many', concurrency);
+  await printAcademies(ctx, session, me.academyIds, 'many', concurrency, `The key "${me.name ?? me.id}" is scoped to no academies.`);
 }

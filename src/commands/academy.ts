@@ -12,7 +12,7 @@ export interface AcademyOptions {
 }
 
 /** Fetches and prints academies; shared with `gymctl academies`. */
-export function printAcademies(ctx: Context, session: ApiSession, ids: readonly Id[], shape: Shape, concurrency: number) {
+export function printAcademies(ctx: Context, session: ApiSession, ids: readonly Id[], shape: Shape, concurrency: number, emptyMessage?: string) {
   return fetchAll(ctx, {
     ids,
     shape,
@@ -21,6 +21,7 @@ export function printAcademies(ctx: Context, session: ApiSession, ids: readonly 
     view: academyView,
     request: (id) => session.client.request(operations.academy(id)),
     label: 'Fetching academies',
+    ...(emptyMessage ? { emit: { emptyMessage } } : {}),
   });
 }
 

@@ -1,10 +1,30 @@
-/** `gymctl api <path>`: an authenticated GET of any path under the base URL, the body printed as received. */
+/**
+ * `gymctl api <path>`: an authenticated GET of any path under the base URL.
+ * In a pipe, the body exactly as received; on a terminal, JSON laid out
+ * with a 2-space indent (numbers and strings as sent), made safe like all
+ * output, with a final newline.
+ */
 import { operations } from '../api/client.js';
 import type { Context } from '../context.js';
+import { formatJson } from '../json/raw.js';
+import { nestsDeeperThan } from '../json/exact.js';
+import { sanitizeLine } from '../output/sanitize.js';
+
+function forTerminal(body: string): string {
+  let text = body;
+  try {
+    JSON.parse(body);
+    if (!nestsDeeperThan(body)) text = formatJson(body, 2);
+  } catch {
+    // Not JSON: shown as it is, made safe.
+  }
+  const lines = text.split(/\r?\n/).map(sanitizeLine).join('\n');
+  return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
+}
 
 export async function runApi(ctx: Context, path: string): Promise<void> {
   const operation = operations.raw(path); // checked before anything is read or sent
   const { client } = await ctx.api();
   const response = await client.request(operation);
-  ctx.io.out(response.rawData);
+  ctx.io.out(ctx.io.stdoutIsTTY ? forTerminal(response.rawData) : response.rawData);
 }

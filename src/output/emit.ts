@@ -30,7 +30,7 @@ export interface Emitter<T> {
 export type Shape = 'one' | 'many';
 
 export interface EmitOptions {
-  /** On a terminal, said instead of an empty table. */
+  /** On a terminal, said on stderr instead of drawing an empty table (pipes and JSON keep their frame). */
   emptyMessage?: string;
 }
 
@@ -86,7 +86,8 @@ export async function createEmitter<T>(
     },
     end(failed) {
       if (rows.length === 0 && failed) return;
-      if (rows.length === 0 && options.emptyMessage) io.out(`${options.emptyMessage}\n`);
+      // One rule for people: nothing to show is a sentence on stderr, never an empty box on stdout.
+      if (rows.length === 0) io.err(`${options.emptyMessage ?? 'Nothing to show.'}\n`);
       else io.out(renderTable(io, columns, rows));
     },
   };

@@ -1,15 +1,18 @@
 /**
- * A `done/total` line on stderr while a long batch runs, erased when it
- * ends. Only on a terminal, only for more than a screenful, and not while
- * results stream to the same terminal (they show progress themselves).
+ * A `done/total` line on stderr while a long batch runs, as gh shows its
+ * spinners: only when both stdout and stderr are terminals (never in a
+ * pipe, never because GYMCTL_FORCE_TTY asks stdout to look like one), only
+ * for more than a screenful, and never with GYMCTL_NO_PROGRESS set. Rows
+ * and messages are written above it; it is erased on every way out:
+ * success, failure, an interrupt (the command's dispose) and a closed
+ * stdout (the process's exit).
  */
-import type { OutputFormat } from '../config/formats.js';
 import type { IO } from '../terminal/io.js';
 
 export interface Progress {
   /** One more item is done. */
   tick(): void;
-  /** Writes a message on stderr above the progress line. */
+  /** Writes something (a row, a message) above the progress line. */
   above(write: () => void): void;
   /** Erases the line. */
   done(): void;
@@ -18,10 +21,10 @@ export interface Progress {
 const SILENT: Progress = { tick() {}, above: (write) => write(), done() {} };
 const REDRAW_MS = 100;
 
-export function createProgress(io: IO, total: number, format: OutputFormat, label: string): Progress {
+export function createProgress(io: IO, env: NodeJS.ProcessEnv, total: number, label: string): Progress {
   const screenful = (io.stdout as { rows?: number }).rows || 24; // 0 when the terminal does not say
-  const streamsToTerminal = io.stdoutIsTTY && format !== 'table';
-  if (!io.stderrIsTTY || total <= screenful || streamsToTerminal) return SILENT;
+  const terminals = Boolean(io.stdout.isTTY) && Boolean(io.stderr.isTTY);
+  if (!terminals || total <= screenful || env.GYMCTL_NO_PROGRESS) return SILENT;
   let completed = 0;
   let drawnAt = 0;
   let shown = false;
@@ -34,16 +37,22 @@ export function createProgress(io: IO, total: number, format: OutputFormat, labe
     if (shown) io.err('\r\u001b[K');
     shown = false;
   };
+  // A reader that closes stdout ends gymctl at once: the line goes with it.
+  process.once('exit', erase);
   return {
     tick() {
       completed++;
       if (Date.now() - drawnAt >= REDRAW_MS) draw();
     },
     above(write) {
+      const was = shown;
       erase();
       write();
-      draw();
+      if (was) draw();
     },
-    done: erase,
+    done() {
+      erase();
+      process.off('exit', erase);
+    },
   };
 }

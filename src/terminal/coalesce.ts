@@ -15,7 +15,8 @@ export interface CoalescedIO extends IO {
   flush(): void;
 }
 
-export function coalesce(io: IO): CoalescedIO {
+/** `around` wraps every actual write (to keep a progress line below the output). */
+export function coalesce(io: IO, around: (write: () => void) => void = (write) => write()): CoalescedIO {
   let held = '';
   let scheduled = false;
   const flush = () => {
@@ -23,7 +24,7 @@ export function coalesce(io: IO): CoalescedIO {
     if (held === '') return;
     const text = held;
     held = '';
-    io.out(text);
+    around(() => io.out(text));
   };
   // A view of the same IO (its streams are built only when used), but for how stdout is written.
   return Object.assign(Object.create(io) as IO, {
@@ -37,7 +38,7 @@ export function coalesce(io: IO): CoalescedIO {
     },
     err(text: string) {
       flush();
-      io.err(text);
+      around(() => io.err(text));
     },
     flush,
   });

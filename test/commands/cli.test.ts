@@ -131,7 +131,7 @@ describe('whoami, academy, family against the sandbox', () => {
     const card = await gymctl(['academy', '4', '--no-color'], { env: tty });
     expect(card.stdout).toMatch(/^Name\s+Shibuya Judo Dojo\s*$/m);
     const empty = await gymctl(['family', '520'], { env: tty });
-    expect(empty.stdout).toBe('No family members are linked to member 520.\n');
+    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: 'No family members are linked to member 520.\n' });
   });
 
   it('--base-url beats GYMCTL_BASE_URL', async () => {

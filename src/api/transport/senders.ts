@@ -173,9 +173,20 @@ export async function openConnection(options: TransportOptions): Promise<Connect
   const proxy = proxyFor(new URL(options.baseUrl), options.env ?? process.env);
   if (proxy) {
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const { ProxyAgent } = await loadUndici();
+    const { ProxyAgent, Pool, buildConnector } = await loadUndici();
+    const { isIP } = process.getBuiltinModule('node:net');
+    const connectToProxy = buildConnector({ timeout });
     const agent = new ProxyAgent({
       uri: proxy.url.href,
+      // undici names an https proxy given by IP address in the TLS handshake
+      // (SNI), which Node warns about (DEP0123) and, from Node 26, refuses:
+      // an IP address is never sent as a server name.
+      clientFactory: (origin, options) =>
+        new Pool(origin, {
+          ...options,
+          connect: (connect, callback) =>
+            connectToProxy({ ...connect, servername: connect.servername && isIP(connect.servername) ? undefined : connect.servername }, callback),
+        }),
       connect: { timeout },
       proxyTls: { timeout },
       requestTls: { timeout, ALPNProtocols: ['http/1.1'] },

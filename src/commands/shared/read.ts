@@ -66,9 +66,11 @@ export interface FetchAllOptions<T> {
  */
 export async function fetchAll<T>(ctx: Context, options: FetchAllOptions<T>): Promise<void> {
   boundYoungGeneration();
-  const io = coalesce(ctx.io);
+  const progress = createProgress(ctx.io, ctx.env, options.ids.length, options.label);
+  // Whatever way the command ends (an interrupt included), the progress line goes.
+  ctx.onDispose(async () => progress.done());
+  const io = coalesce(ctx.io, (write) => progress.above(write));
   const emitter = await createEmitter(io, options.format, options.view, options.shape, options.emit);
-  const progress = createProgress(io, options.ids.length, options.format, options.label);
   let firstFailure;
   try {
     firstFailure = await runBatch({
@@ -80,7 +82,7 @@ export async function fetchAll<T>(ctx: Context, options: FetchAllOptions<T>): Pr
         progress.tick();
       },
       onError: (error) => {
-        progress.above(() => io.err(formatFailure(error, options.format, ctx.debug)));
+        io.err(formatFailure(error, options.format, ctx.debug));
         progress.tick();
       },
     });

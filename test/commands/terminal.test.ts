@@ -1,0 +1,140 @@
+/**
+ * People at a terminal: help that gets out of the way, progress that never
+ * soils output, tables that fit, exit codes that say what happened.
+ * In-process, through the harness's TTY and width switches.
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { Interrupted } from '../../src/api/errors.js';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { gymctl } from '../helpers/harness.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+const api = (extra: Record<string, string> = {}) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY, NO_COLOR: '1', ...extra });
+const ids = (n: number) => `${Array.from({ length: n }, (_, i) => (i % 4) + 1).join('\n')}\n`;
+
+describe('help', () => {
+  it('global options appear once, under "Global options", only on commands they apply to', async () => {
+    const academy = (await gymctl(['academy', '--help'])).stdout;
+    expect(academy).toContain('\nGlobal options:\n');
+    expect(academy).toContain('--retries <n>');
+    expect(academy).not.toContain('--version');
+    for (const command of [['completion'], ['schema'], ['config', 'path'], ['sandbox']]) {
+      const help = (await gymctl([...command, '--help'])).stdout;
+      expect(help, command.join(' ')).not.toContain('Global options');
+      expect(help, command.join(' ')).not.toContain('--retries');
+    }
+    expect((await gymctl(['auth', 'logout', '--help'])).stdout).toMatch(/Global options:\n {2}--profile <name>[^\n]*\n(?: {3,}[^\n]*\n)*\n/);
+  });
+
+  it('sandbox --help shows no "(default: [])"; auth and config list no commander help command', async () => {
+    expect((await gymctl(['sandbox', '--help'])).stdout).not.toContain('(default: [])');
+    for (const group of ['auth', 'config']) expect((await gymctl([group, '--help'])).stdout).not.toContain('help [command]');
+  });
+
+  it('bare auth and config print their help on stdout and exit 0; a typo suggests the closest', async () => {
+    for (const group of ['auth', 'config']) {
+      const result = await gymctl([group]);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toContain(`Usage: gymctl ${group}`);
+    }
+    expect(await gymctl(['auth', 'logn'])).toMatchObject({ code: 2, stdout: '', stderr: "gymctl: unknown command 'auth logn' (Did you mean auth login?)\n" });
+  });
+
+  it('gymctl help whomai suggests whoami, as gymctl whomai does', async () => {
+    const result = await gymctl(['help', 'whomai']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(Did you mean whoami?)');
+  });
+});
+
+describe('exit codes that say what happened', () => {
+  it('a sandbox port that is taken is a usage error (2) saying so', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await gymctl(['sandbox', '--port', String(port)]);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toBe(`gymctl: cannot start the sandbox: port ${port} on 127.0.0.1 is taken; choose another with --port (0 picks a free one)\n`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('config set default-profile refuses a profile that does not exist, listing those that do', async () => {
+    const config = tempConfigDir();
+    try {
+      await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', 'work'], { configDir: config.dir, stdin: DEMO_KEY });
+      const result = await gymctl(['config', 'set', 'default-profile', 'wrok'], { configDir: config.dir });
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toBe('gymctl: there is no profile "wrok": the profiles are work; create one with `gymctl auth login --profile wrok`\n');
+      expect((await gymctl(['config', 'get', 'default-profile'], { configDir: config.dir })).stdout).toBe('default\n');
+    } finally {
+      config.remove();
+    }
+  });
+});
+
+describe('progress', () => {
+  it('is shown only when stdout and stderr are both terminals, and erased at the end', async () => {
+    const result = await gymctl(['academy', '-', '--format', 'ndjson'], { stdin: ids(60), stdoutTTY: true, stderrTTY: true, rows: 24, env: api() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^\rFetching academies \d+\/60/);
+    expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(60);
+  });
+
+  it('never with stdout in a pipe (| head, | tee), never forced by GYMCTL_FORCE_TTY, never with GYMCTL_NO_PROGRESS', async () => {
+    const cases = [
+      { stderrTTY: true },
+      { env: api({ GYMCTL_FORCE_TTY: '1' }) },
+      { stdoutTTY: true, stderrTTY: true, env: api({ GYMCTL_NO_PROGRESS: '1' }) },
+    ];
+    for (const options of cases) {
+      const result = await gymctl(['academy', '-', '--format', 'ndjson'], { stdin: ids(60), env: api(), ...options });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+    }
+  });
+
+  it('is erased when the command is interrupted', async () => {
+    const controller = new AbortController();
+    const result = await gymctl(['academy', '-', '--format', 'ndjson'], {
+      stdin: ids(5000),
+      stdoutTTY: true,
+      stderrTTY: true,
+      env: api({ GYMCTL_RETRIES: '0' }),
+      signal: controller.signal,
+      started: () => setTimeout(() => controller.abort(new Interrupted()), 150),
+    });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/Fetching academies/);
+    expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
+  });
+});
+
+describe('tables fit the terminal', () => {
+  it('at 50 columns, no line of a table is wider than 50, long cells cut with …', async () => {
+    const result = await gymctl(['academy', '1', '2', '3', '4'], { stdoutTTY: true, columns: 50, env: api() });
+    const lines = result.stdout.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(50);
+    expect(result.stdout).toContain('…');
+    const card = await gymctl(['academy', '1'], { stdoutTTY: true, columns: 40, env: api() });
+    for (const line of card.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe('gymctl api', () => {
+  it('on a terminal: pretty JSON, numbers as sent, made safe, with a final newline; in a pipe: the body as received', async () => {
+    const tty = await gymctl(['api', '/academies/1'], { stdoutTTY: true, env: api() });
+    expect(tty.stdout).toMatch(/^\{\n {2}"data": \{\n {4}"id": 1,\n/);
+    expect(tty.stdout.endsWith('}\n')).toBe(true);
+    const piped = await gymctl(['api', '/academies/1'], { env: api() });
+    expect(piped.stdout.startsWith('{"data":{"id":1,')).toBe(true);
+    expect(piped.stdout.endsWith('\n')).toBe(false);
+  });
+});
