@@ -9,6 +9,7 @@ import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, t
 import type { GlobalFlags } from './config/settings.js';
 import { Context } from './context.js';
 import { formatFailure } from './output/errors.js';
+import type { Command } from 'commander';
 import { buildProgram } from './program.js';
 import { createIO, type IOStreams } from './terminal/io.js';
 
@@ -40,13 +41,31 @@ function parserMessage(error: Error, argv: readonly string[]): string {
   return message;
 }
 
+/** The command that argv names, as deep as it goes. */
+function commandOf(program: Command, argv: readonly string[]): Command {
+  let command = program;
+  for (const word of argv) {
+    const sub = command.commands.find((c) => c.name() === word);
+    if (sub) command = sub;
+  }
+  return command;
+}
+
+/** Errors about the arguments themselves: the message is followed by the command's usage line. */
+const ARGUMENT_ERRORS = new Set(['commander.missingArgument', 'commander.excessArguments', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']);
+
 /** The exit code of whatever a command threw, or the failure to report. */
-function settle(error: unknown, argv: readonly string[]): number | GymctlError {
+function settle(error: unknown, argv: readonly string[], program: Command): number | GymctlError {
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOfKind('usage');
-    return new UsageError(parserMessage(error, argv));
+    const message = parserMessage(error, argv);
+    if (!ARGUMENT_ERRORS.has(error.code)) return new UsageError(message);
+    const command = commandOf(program, argv);
+    const path = [];
+    for (let current: Command | null = command; current; current = current.parent) path.unshift(current.name());
+    return new UsageError(`${message}; usage: ${path.join(' ')} ${command.usage()}`);
   }
   const failure = toFailure(error);
   return failure instanceof Interrupted || failure instanceof AlreadyReported ? exitCodeOf(failure) : failure;
@@ -83,11 +102,11 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   // Until the parser has run, errors (including its own) take the format from a plain scan.
   ctx.setFlags(scanFormatFlags(argv));
   let outcome: number | GymctlError = 0;
+  const program = buildProgram(ctx);
   try {
-    const program = buildProgram(ctx);
     await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), ctx);
   } catch (error) {
-    outcome = settle(error, argv);
+    outcome = settle(error, argv, program);
   } finally {
     await ctx.dispose();
   }

@@ -2,7 +2,7 @@
 import { AlreadyReported, GymctlError, toFailure, usageError } from '../api/errors.js';
 import { maskKey, parseBaseUrl, type Setting } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { promptHidden, readStdin } from '../terminal/prompt.js';
+import { confirm, promptHidden, readStdin } from '../terminal/prompt.js';
 import { stringifyExact } from '../json/exact.js';
 import { sanitizeLine } from '../output/sanitize.js';
 import type { ApiKey, Id } from '../api/schemas.js';
@@ -13,6 +13,15 @@ export interface LoginOptions {
 
 const describeSource = (setting: Setting<unknown>, configPath: string) =>
   setting.source === 'env' ? `from ${setting.origin}` : setting.source === 'config' ? `from ${configPath}` : `from ${setting.origin ?? setting.source}`;
+
+/** `"Front desk" (id 101)`, or `id 101` for a key with no name. */
+const keyName = (key: ApiKey) => (key.name ? `"${sanitizeLine(key.name)}" (id ${key.id})` : `id ${key.id}`);
+
+/** Rows of a status, label and value, aligned. */
+const rowsText = (rows: ReadonlyArray<readonly [string, string]>) => {
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
+};
 
 const academyList = (ids: readonly Id[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
 
@@ -45,6 +54,15 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   if (!settings.baseUrl) {
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
+  // On a terminal, replacing a stored key is asked first, as gh asks.
+  const stored = (await ctx.store()).profile(profile)?.apiKey;
+  if (stored && !options.withKey && ctx.io.stdinIsTTY) {
+    const replace = await confirm(ctx.io, `Profile "${profile}" already has a key (${maskKey(stored)}). Replace it? [y/N] `, ctx.signal);
+    if (!replace) {
+      ctx.io.err(`Kept the stored key of profile "${profile}".\n`);
+      return;
+    }
+  }
   const key = await readKey(ctx, options);
   const client = await ctx.createClient(settings.baseUrl.value, key);
   const me = await client.getMe();
@@ -54,7 +72,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   await store.updateProfile(profile, (stored) => ({ ...stored, apiKey: key, ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}) }));
   const { io } = ctx;
   io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
-  io.err(`Key "${sanitizeLine(me.name ?? '')}" (id ${me.id}) sees ${academyList(me.academyIds)}.\n`);
+  io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
   io.err(`Saved to ${store.path}.\n`);
   if (ctx.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
 }
@@ -136,6 +154,8 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     me = await client.getMe();
   } catch (error) {
     if (error instanceof GymctlError && error.kind === 'unauthorized') {
+      // What would help find the bad key, on stderr: stdout stays empty on failure.
+      ctx.io.err(rowsText([['Profile', sanitizeLine(profile)], ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`], ['Key', keyShown]]));
       throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
     }
     throw error;
@@ -159,12 +179,11 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     ['Profile', profile],
     ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
     ['Key', keyShown],
-    ['Key name', `${sanitizeLine(me.name ?? '')} (id ${me.id})`],
+    ['Key name', me.name ? `${sanitizeLine(me.name)} (id ${me.id})` : `(no name) (id ${me.id})`],
     ['Owner', ownerLine(me)],
     ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
   ];
-  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
-  ctx.io.out(rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join(''));
+  ctx.io.out(rowsText(rows));
 }
 
 export async function runLogout(ctx: Context): Promise<void> {

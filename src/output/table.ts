@@ -26,7 +26,7 @@ const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.std
 /** Several records, one a row, in a box no wider than the terminal. */
 export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[]): string {
   if (!io.stdoutIsTTY) return tsv(columns, records);
-  const rows = records.map((record) => columns.map((column) => column.value(record)));
+  const rows = records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
   const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? '-' : cellText(cell))));
   const natural = columns.map((column, i) => texts.reduce((max, row) => Math.max(max, displayWidth(row[i]!)), displayWidth(column.label)));
   // "│ " before each column, " " after it, and the closing "│".
@@ -55,7 +55,7 @@ export function renderCard<T>(io: IO, columns: readonly Column<T>[], record: T):
   const valueWidth = available ? Math.max(available - labelWidth - 3, 8) : Number.POSITIVE_INFINITY;
   return columns
     .map((column) => {
-      const cell = column.value(record);
+      const cell = (column.display ?? column.value)(record);
       const value = isEmpty(cell) ? (io.color ? dim('-') : '-') : truncate(cellText(cell), valueWidth);
       const padding = ' '.repeat(labelWidth - displayWidth(column.label));
       return `${io.color ? bold(column.label) : column.label}${padding}   ${value}\n`;

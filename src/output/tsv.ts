@@ -13,6 +13,8 @@ export interface Column<T> {
   /** The header on a terminal. */
   label: string;
   value: (record: T) => Cell;
+  /** How a terminal shows it, when that differs from the value a pipe gets. */
+  display?: (record: T) => Cell;
 }
 
 export function cellText(cell: Cell): string {

@@ -16,7 +16,7 @@ export function formatAddress(address: Address | null | undefined): string {
 const apiKeyColumns: Column<ApiKey>[] = [
   { key: 'id', label: 'Key ID', value: (k) => k.id },
   { key: 'name', label: 'Key name', value: (k) => k.name },
-  { key: 'academyIds', label: 'Academies', value: (k) => k.academyIds.join(',') },
+  { key: 'academyIds', label: 'Academies', value: (k) => k.academyIds.join(','), display: (k) => k.academyIds.join(', ') },
   { key: 'user.id', label: 'Owner ID', value: (k) => k.user?.id },
   { key: 'user.name', label: 'Owner', value: (k) => k.user?.name },
   { key: 'user.email', label: 'Owner email', value: (k) => k.user?.email },

@@ -76,3 +76,33 @@ export async function readStdin(io: IO, maxBytes = MAX_KEY_BYTES, what = 'an API
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * Asks a yes/no question on stderr and reads one key from the terminal:
+ * y or Y is yes; anything else (Enter included) is no. Ctrl-C interrupts.
+ */
+export function confirm(io: IO, question: string, signal?: AbortSignal): Promise<boolean> {
+  const { stdin } = io;
+  return new Promise((resolve, reject) => {
+    const done = (answer: boolean | Error) => {
+      stdin.off('data', onData);
+      signal?.removeEventListener('abort', onAbort);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      io.err(answer === true ? 'y\n' : '\n');
+      if (answer instanceof Error) reject(answer);
+      else resolve(answer);
+    };
+    const onAbort = () => done(signal?.reason ?? new Interrupted());
+    const onData = (chunk: Buffer | string) => {
+      const key = String(chunk).charAt(0);
+      done(key === '\u0003' ? new Interrupted() : key === 'y' || key === 'Y');
+    };
+    stdin.setRawMode?.(true);
+    stdin.on('data', onData);
+    stdin.resume();
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    io.err(question);
+  });
+}

@@ -320,9 +320,12 @@ describe('auth: login, status, logout', () => {
     expect(status.stdout).toContain('Academies: 1, 2, 3, 4');
   });
 
-  it('status with a refused key: exit 4, the key masked', async () => {
+  it('status with a refused key: exit 4, the key masked, with the profile, base URL and key source that help find it', async () => {
     const result = await gymctl(['auth', 'status'], { env: apiEnv('revoked_key_abcdef') });
-    expectFailure(result, 4, /the server refused the API key \*\*\*\*cdef from GYMCTL_API_KEY/);
+    expect(result).toMatchObject({ code: 4, stdout: '' });
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['Profile:  default', `Base URL: ${world.sandbox.url} (from GYMCTL_BASE_URL)`, 'Key:      ****cdef from GYMCTL_API_KEY']);
+    expect(lines[3]).toMatch(/^gymctl: the server refused the API key \*\*\*\*cdef from GYMCTL_API_KEY/);
     expect(result.stderr).not.toContain('revoked_key');
   });
 

@@ -155,7 +155,7 @@ describe('batches against a scripted server', () => {
     expect(text.code).toBe(5);
     expect(text.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['id', '10', '13']);
     expect(text.stderr).toBe(
-      'gymctl: academy 12: Resource not found (HTTP 404, correlation ID c-12)\ngymctl: academy 11: the server is unavailable (down) (HTTP 503, correlation ID c-11)\n',
+      'gymctl: academy 12: Resource not found (HTTP 404, correlation ID c-12)\ngymctl: academy 11: the server is unavailable: down (HTTP 503, correlation ID c-11)\n',
     );
 
     for (const format of ['json', 'ndjson', 'csv']) {

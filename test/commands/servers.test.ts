@@ -98,7 +98,7 @@ describe('gateways and firewalls', () => {
     const url = await httpServer((_request, response) =>
       response.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '99999999999999999999' }).end('{"message":"Slow down"}'),
     );
-    expectFailure(await gymctl(['whoami'], env(url)), 5, /rate limited by the server \(Slow down\); the server asks to wait .* longer than gymctl waits \(20 s\): try again much later/);
+    expectFailure(await gymctl(['whoami'], env(url)), 5, /rate limited by the server: Slow down; the server asks to wait .* longer than gymctl waits \(20 s\): try again much later/);
   });
 
   it('a huge correlation ID is clipped like messages, and made safe for a terminal', async () => {

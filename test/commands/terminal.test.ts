@@ -138,3 +138,41 @@ describe('gymctl api', () => {
     expect(piped.stdout.endsWith('\n')).toBe(false);
   });
 });
+
+describe('messages', () => {
+  it('a missing argument comes with the usage line', async () => {
+    expect(await gymctl(['academy'])).toMatchObject({ code: 2, stderr: "gymctl: missing required argument 'academyId'; usage: gymctl academy [options] <academyId...>\n" });
+  });
+
+  it('whoami on a terminal lists academies as auth status does: 1, 2, 3, 4 (a pipe keeps 1,2,3,4)', async () => {
+    expect((await gymctl(['whoami'], { stdoutTTY: true, env: api() })).stdout).toMatch(/^Academies\s+1, 2, 3, 4$/m);
+    expect((await gymctl(['whoami'], { env: api() })).stdout.split('\n')[1]).toContain('\t1,2,3,4\t');
+  });
+
+  it('a key with no name is "(no name)" in auth status, not an empty space', async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    const sandbox = await startSandbox({ data: { keys: [{ secret: 'k_0123456789ab', key: { id: 7, name: null, academyIds: [] } }], academies: [], members: [], families: [] } });
+    try {
+      const result = await gymctl(['auth', 'status'], { env: { GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: 'k_0123456789ab' } });
+      expect(result.stdout).toMatch(/^Key name:\s+\(no name\) \(id 7\)$/m);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('auth login on a terminal asks before replacing a stored key, and keeps it on no', async () => {
+    const config = tempConfigDir();
+    try {
+      await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { configDir: config.dir, stdin: DEMO_KEY });
+      const kept = await gymctl(['auth', 'login', '--base-url', world.sandbox.url], {
+        configDir: config.dir,
+        stdinTTY: true,
+        started: (streams) => setTimeout(() => streams.terminal!.write('n'), 50),
+      });
+      expect(kept).toMatchObject({ code: 0, stdout: '' });
+      expect(kept.stderr).toBe(`Profile "default" already has a key (****mies). Replace it? [y/N] \nKept the stored key of profile "default".\n`);
+    } finally {
+      config.remove();
+    }
+  });
+});

@@ -125,14 +125,14 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       }
       return `${operation.subject}: ${said ?? SPEC_MESSAGES.notFound}`;
     case 'unavailable':
-      if (status === 429) return `${operation.subject}: rate limited by the server${said ? ` (${said})` : ''}`;
-      return `${operation.subject}: the server is unavailable (${said ?? (response.statusText || `HTTP ${status}`)})`;
+      if (status === 429) return `${operation.subject}: rate limited by the server${said ? `: ${said}` : ''}`;
+      return `${operation.subject}: the server is unavailable: ${said ?? (response.statusText || `HTTP ${status}`)}`;
     default:
       if (status >= 300 && status < 400) {
         const location = response.headers.get('location');
         return `${operation.subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       }
-      return `${operation.subject}: unexpected HTTP status ${status}${said ? ` (${said})` : ''}`;
+      return `${operation.subject}: unexpected HTTP status ${status}${said ? `: ${said}` : ''}`;
   }
 }
 

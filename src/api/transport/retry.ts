@@ -85,7 +85,7 @@ export async function withRetries<R>(
           message: `${error.message}; the server asks to wait ${describeWait(retryAfterMs)}, longer than gymctl waits (${describeWait(maxWait)}): try again ${retryTime(retryAfterMs)}`,
         });
       }
-      if (number > retries) throw number > 1 ? error.with({ message: `${error.message} (gave up after ${number} attempts)` }) : error;
+      if (number > retries) throw number > 1 ? error.with({ message: `${error.message}; gave up after ${number} attempts` }) : error;
       const base = policy.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
       const wait = retryAfterMs ?? Math.round(base * 2 ** (number - 1) * (0.5 + Math.random() / 2));
       trace(`retrying in ${wait} ms (attempt ${number + 1} of ${retries + 1}): ${error.message}`);
