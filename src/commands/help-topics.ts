@@ -17,6 +17,7 @@ export const HELP_TOPICS = {
   GYMCTL_CONFIG_DIR    the config folder (default $XDG_CONFIG_HOME/gymctl, ~/.config/gymctl)
   GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug)
   GYMCTL_FORCE_TTY     any value: format output as for a terminal, even in a pipe
+  GYMCTL_NO_PROGRESS   any value: no progress line for long batches
   NO_COLOR             any value: no colour (as --no-color)
   FORCE_COLOR          colour even when not on a terminal; 0 turns it off
   HTTPS_PROXY          proxy for https base URLs (also https_proxy)
