@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { hasTool } from '../helpers/tls.js';
+import { typeInTmux as tmuxIn } from '../helpers/tmux.js';
 
 let home: string;
 let bin: string;
@@ -40,6 +41,8 @@ beforeAll(() => {
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 const env = () => ({ ...cleanEnv(configDir), PATH: `${bin}:${process.env.PATH}`, HOME: home });
+/** Types lines into `shell` under tmux, in the test's home with gymctl on PATH. */
+const typeInTmux = (shell: string, lines: string[]) => tmuxIn(shell, lines, { env: env(), cwd: home });
 const run = (shell: string, script: string) => spawnSync(shell, ['-c', script], { env: env(), encoding: 'utf8', cwd: home });
 
 describe('gymctl __complete', () => {
@@ -128,25 +131,3 @@ describe.skipIf(!hasTool('fish'))('fish', () => {
     expect(words('gymctl sandbox --data fix')).toEqual(['fixtures.json']);
   });
 });
-
-/** Types each line into `shell` in a detached tmux session (Tab as \t), and returns the screen. */
-async function typeInTmux(shell: string, lines: string[]): Promise<string> {
-  const session = `gymctl-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const tmux = (...args: string[]) => spawnSync('tmux', args, { env: env(), encoding: 'utf8', cwd: home });
-  tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', '-c', home, `env PS1='$ ' PROMPT='$ ' ${shell}`);
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    for (const line of lines) {
-      const tab = line.endsWith('\t');
-      const text = line.replace(/\t+$/, '');
-      if (text === '\u0003') tmux('send-keys', '-t', session, 'C-c');
-      else if (text) tmux('send-keys', '-t', session, '-l', text);
-      for (let i = 0; i < line.length - text.length; i++) tmux('send-keys', '-t', session, 'Tab');
-      if (!tab && text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
-      await new Promise((resolve) => setTimeout(resolve, tab ? 1200 : 300));
-    }
-    return tmux('capture-pane', '-p', '-t', session).stdout;
-  } finally {
-    tmux('kill-session', '-t', session);
-  }
-}

@@ -1,0 +1,63 @@
+/**
+ * A real terminal for tests: a detached tmux session (tmux from Debian) in
+ * which lines are typed, Tab as \t and Ctrl-C as \u0003, and whose screen
+ * is read back.
+ */
+import { spawnSync } from 'node:child_process';
+
+export interface TmuxOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** The terminal's size. */
+  width?: number;
+  height?: number;
+  /** How long to wait after each line that runs a command (ms). */
+  settle?: number;
+}
+
+/**
+ * Waits until the screen has changed and then stayed the same for `quiet`
+ * ms (a completion or a command has finished drawing), at most 10 s: no
+ * fixed sleep that a loaded machine could outrun.
+ */
+async function settled(screen: () => string, quiet: number): Promise<void> {
+  const start = screen();
+  const deadline = Date.now() + 10_000;
+  let last = start;
+  let since = Date.now();
+  let changed = false;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = screen();
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+      changed = true;
+    } else if ((changed || Date.now() - since > 1500) && Date.now() - since >= quiet) {
+      return;
+    }
+  }
+}
+
+/** Types each line into `shell` in a detached tmux session, and returns the screen. */
+export async function typeInTmux(shell: string, lines: string[], options: TmuxOptions): Promise<string> {
+  const session = `gymctl-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  // A tmux server of its own (-L): a shared one would give the session the environment of whoever started it.
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', session, ...args], { env: options.env, encoding: 'utf8', cwd: options.cwd });
+  tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 200), '-y', String(options.height ?? 50), '-c', options.cwd, `env PS1='$ ' PROMPT='$ ' ${shell}`);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    for (const line of lines) {
+      const tab = line.endsWith('\t');
+      const text = line.replace(/\t+$/, '');
+      if (text === '\u0003') tmux('send-keys', '-t', session, 'C-c');
+      else if (text) tmux('send-keys', '-t', session, '-l', text);
+      for (let i = 0; i < line.length - text.length; i++) tmux('send-keys', '-t', session, 'Tab');
+      if (!tab && text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
+      await settled(() => tmux('capture-pane', '-p', '-t', session).stdout, tab ? 600 : (options.settle ?? 300));
+    }
+    return tmux('capture-pane', '-p', '-t', session).stdout;
+  } finally {
+    tmux('kill-server');
+  }
+}
