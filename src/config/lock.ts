@@ -54,9 +54,9 @@ export type LockError = (code: string, error: unknown) => GymctlError;
  * Takes the lock `file`, waiting for a live holder up to LOCK_WAIT_MS.
  * `fail` turns a file-system error into the failure to report.
  */
-export async function acquireLock(file: string, fail: LockError, signal?: AbortSignal): Promise<Lock> {
+export async function acquireLock(file: string, fail: LockError, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<Lock> {
   const token = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const deadline = Date.now() + waitMs;
   for (;;) {
     if (signal?.aborted) throw signal.reason;
     let fd: number | undefined;

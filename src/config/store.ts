@@ -32,6 +32,8 @@ export interface ConfigStoreOptions {
   warn?: (message: string) => void;
   /** Aborted on Ctrl-C or SIGTERM: waiting for the lock stops at once. */
   signal?: AbortSignal;
+  /** How long to wait for another writer's lock (default 5 s). */
+  lockWaitMs?: number;
 }
 
 /** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl`, else `~/.config/gymctl`. */
@@ -142,7 +144,7 @@ export class ConfigStore {
       throw this.#error('write', error);
     }
     const conf = await this.#open();
-    const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal);
+    const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
       const changed = change(this.#load().raw);
       try {

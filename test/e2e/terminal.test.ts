@@ -24,7 +24,7 @@ const env = () => ({ ...cleanEnv(path.join(home, 'config'), { NO_COLOR: '1' }), 
 
 describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
   it('a table is never wider than a 52-column terminal', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['clear', 'gymctl academy 1 2 3 4 --sandbox'], { env: env(), cwd: home, width: 52, height: 30, settle: 1500 });
+    const screen = await typeInTmux('bash --norc --noprofile', ['clear', 'gymctl academy 1 2 3 4 --sandbox'], { env: env(), cwd: home, width: 52, height: 30, settle: 800 });
     const lines = screen.split('\n').filter((line) => /[│┌└]/.test(line));
     expect(lines.length).toBe(7);
     for (const line of lines) expect([...line.trimEnd()].length).toBeLessThanOrEqual(52);
@@ -37,7 +37,7 @@ describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
       cwd: home,
       width: 120,
       height: 20,
-      settle: 3000,
+      settle: 1000,
     });
     expect(screen).not.toContain('Fetching academies');
     expect(screen).toMatch(/^done\n\$ ?$/m);

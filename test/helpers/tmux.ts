@@ -33,7 +33,7 @@ async function settled(screen: () => string, quiet: number): Promise<void> {
       last = now;
       since = Date.now();
       changed = true;
-    } else if ((changed || Date.now() - since > 1500) && Date.now() - since >= quiet) {
+    } else if ((changed || Date.now() - since > 800) && Date.now() - since >= quiet) {
       return;
     }
   }
@@ -54,7 +54,7 @@ export async function typeInTmux(shell: string, lines: string[], options: TmuxOp
       else if (text) tmux('send-keys', '-t', session, '-l', text);
       for (let i = 0; i < line.length - text.length; i++) tmux('send-keys', '-t', session, 'Tab');
       if (!tab && text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
-      await settled(() => tmux('capture-pane', '-p', '-t', session).stdout, tab ? 600 : (options.settle ?? 300));
+      await settled(() => tmux('capture-pane', '-p', '-t', session).stdout, tab ? 400 : (options.settle ?? 300));
     }
     return tmux('capture-pane', '-p', '-t', session).stdout;
   } finally {

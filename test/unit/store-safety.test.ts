@@ -122,11 +122,13 @@ describe('the lock', () => {
   it('a live process’s lock is never taken over, however old: the writer gives up, naming the process', async () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(`${file}.lock`, `${process.pid} mine\n`);
-    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+    const started = Date.now();
+    const error = await failure(() => new ConfigStore(dir, { lockWaitMs: 300 }).updateProfile('default', () => ({ format: 'json' })));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(error.message).toBe(`config file ${file} is locked by gymctl process ${process.pid}; if none is running, remove ${file}.lock`);
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} mine\n`);
     expect(existsSync(file)).toBe(false);
-  }, 15_000);
+  });
 
   it('an interrupt while waiting for the lock ends the wait at once, leaving the lock and the file alone', async () => {
     mkdirSync(dir, { mode: 0o700 });
