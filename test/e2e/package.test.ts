@@ -65,6 +65,13 @@ console.log(typeof academySchema, openapi.openapi);`;
     expect(result.stdout).toBe('true usage\nobject 3.1.0\n');
   });
 
+  it('can be required from CommonJS (require(esm), on by default from Node 20.19 and 22.12)', () => {
+    writeFileSync(path.join(app, 'use.cjs'), "const { createClient, GymApiError } = require('gymctl');\nconsole.log(typeof createClient, typeof GymApiError);\n");
+    const result = run(process.execPath, ['use.cjs'], app);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe('function function\n');
+  });
+
   it('brings full types: a correct program compiles, a wrong one does not', () => {
     const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
     const options = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node'];
