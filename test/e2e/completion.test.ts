@@ -38,9 +38,9 @@ beforeAll(() => {
     writeFileSync(path.join(home, `gymctl.${shell}`), script);
   }
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+afterAll(() => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
-const env = () => ({ ...cleanEnv(configDir), PATH: `${bin}:${process.env.PATH}`, HOME: home });
+const env = () => ({ ...cleanEnv(configDir), PATH: `${bin}:${process.env.PATH}`, HOME: home, HISTFILE: '/dev/null' });
 /** Types lines into `shell` under tmux, in the test's home with gymctl on PATH. */
 const typeInTmux = (shell: string, lines: string[]) => tmuxIn(shell, lines, { env: env(), cwd: home });
 const run = (shell: string, script: string) => spawnSync(shell, ['-c', script], { env: env(), encoding: 'utf8', cwd: home });

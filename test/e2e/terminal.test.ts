@@ -19,8 +19,8 @@ beforeAll(() => {
   chmodSync(path.join(home, 'bin', 'gymctl'), 0o755);
   writeFileSync(path.join(home, 'ids.txt'), `${Array.from({ length: 300 }, (_, i) => (i % 4) + 1).join('\n')}\n`);
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
-const env = () => ({ ...cleanEnv(path.join(home, 'config'), { NO_COLOR: '1' }), PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, HOME: home });
+afterAll(() => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+const env = () => ({ ...cleanEnv(path.join(home, 'config'), { NO_COLOR: '1' }), PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, HOME: home, HISTFILE: '/dev/null' });
 
 describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
   it('a table is never wider than a 52-column terminal', async () => {
