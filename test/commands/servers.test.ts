@@ -12,7 +12,7 @@ import { gymctl } from '../helpers/harness.js';
 import { httpServer, rawServer } from '../helpers/servers.js';
 
 const KEY = 'test_key_0123456789';
-const env = (url: string, extra: Record<string, string> = {}) => ({ env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY, GYMCTL_RETRIES: '0', ...extra } });
+const env = (url: string, extra: Record<string, string> = {}) => ({ env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY, ...extra } });
 const academy = DEMO_DATA.academies[0]!;
 const body = JSON.stringify({ data: academy });
 

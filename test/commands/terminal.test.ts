@@ -107,7 +107,7 @@ describe('progress', () => {
       stdin: ids(5000),
       stdoutTTY: true,
       stderrTTY: true,
-      env: api({ GYMCTL_RETRIES: '0' }),
+      env: api(),
       signal: controller.signal,
       started: () => setTimeout(() => controller.abort(new Interrupted()), 150),
     });
