@@ -145,9 +145,10 @@ Learn more: gymctl help exit-codes, gymctl help environment
   program
     .command('family')
     .description("list the members linked to a member's family (the member itself excluded)")
-    .argument('<memberId>', 'member id, a positive whole number')
-    .addHelpText('after', examples('gymctl family 501', 'gymctl family 501 --format ndjson', 'gymctl family 501 --json | jq \'.[] | select(.primaryFamilyMember)\''))
-    .action((memberId: string) => runFamily(ctx, memberId));
+    .argument('<memberId...>', 'member ids (positive whole numbers, or comma-separated), or - to read them from stdin')
+    .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
+    .addHelpText('after', examples('gymctl family 501', 'gymctl family 501,530 --format ndjson', 'gymctl family 501 --json | jq \'.[] | select(.primaryFamilyMember)\''))
+    .action((memberIds: string[], options: { concurrency?: string }) => runFamily(ctx, memberIds, options));
 
   const auth: Command = program
     .command('auth')

@@ -1,21 +1,60 @@
-/** `gymctl family <memberId>`: the members linked to a member (GET /members/{id}/family). */
+/**
+ * `gymctl family <memberId...>`: the members linked to each member's family
+ * (GET /members/{id}/family each), in argument order; `-` reads ids from
+ * stdin, and ids may be comma-separated. With one id, the API's array as
+ * it is. With several: in JSON an array of those arrays, in argument
+ * order; in every other format a member a row or line, with `familyOf`
+ * (the member whose family it is, a field the API does not use) first.
+ */
 import { operations } from '../api/client.js';
-import { parseId } from '../api/ids.js';
-import { rawArrayItems } from '../json/raw.js';
+import type { FamilyMember, Id } from '../api/schemas.js';
+import type { ApiResponse } from '../api/transport/types.js';
 import type { Context } from '../context.js';
-import { createEmitter, jsonValue } from '../output/emit.js';
-import { familyView } from '../output/views.js';
+import { rawArrayItems } from '../json/raw.js';
+import { createEmitter, jsonValue, type OutputItem } from '../output/emit.js';
+import { familyBatchView, familyView, type FamilyEntry } from '../output/views.js';
+import { parseConcurrency } from './shared/batch.js';
+import { collectIds, fetchAll } from './shared/read.js';
 
-export async function runFamily(ctx: Context, memberIdText: string): Promise<void> {
-  const memberId = parseId(memberIdText, 'member id');
-  const { client, settings } = await ctx.api();
-  const response = await client.request(operations.family(memberId));
+export interface FamilyOptions {
+  concurrency?: string;
+}
+
+/** Each member of one family's answer, marked with whose family it is. */
+function entries(response: ApiResponse<FamilyMember[]>, familyOf: Id): Array<OutputItem<FamilyEntry>> {
+  return rawArrayItems(response.rawData).map((raw, i) => ({
+    data: { familyOf, ...response.data[i]! },
+    // The member's own text, as sent, with the field put first.
+    raw: `{"familyOf":${familyOf}${/^\{\s*\}$/.test(raw) ? '' : ','}${raw.trim().slice(1)}`,
+  }));
+}
+
+export async function runFamily(ctx: Context, idTexts: readonly string[], options: FamilyOptions): Promise<void> {
+  const concurrency = parseConcurrency(options.concurrency);
+  const { ids, shape } = await collectIds(ctx, idTexts, 'member id');
+  const { client, settings } = await ctx.api(concurrency);
   const format = settings.format.value;
-  // In JSON the family is the one value the API sent; in other formats, a member a row or line.
-  if (format === 'json') return ctx.io.out(jsonValue(response.rawData));
-  const emitter = await createEmitter(ctx.io, format, familyView, 'many', {
-    emptyMessage: `No family members are linked to member ${memberId}.`,
+  if (shape === 'one') {
+    const memberId = ids[0]!;
+    const response = await client.request(operations.family(memberId));
+    // In JSON the family is the one value the API sent; in other formats, a member a row or line.
+    if (format === 'json') return ctx.io.out(jsonValue(response.rawData));
+    const emitter = await createEmitter(ctx.io, format, familyView, 'many', {
+      emptyMessage: `No family members are linked to member ${memberId}.`,
+    });
+    rawArrayItems(response.rawData).forEach((raw, i) => emitter.write({ data: response.data[i]!, raw }));
+    return emitter.end(false);
+  }
+  await fetchAll<FamilyMember[], FamilyEntry>(ctx, {
+    ids,
+    shape,
+    format,
+    concurrency,
+    view: familyBatchView,
+    request: (id) => client.request(operations.family(id)),
+    // JSON keeps each family as the API sent it: an array of arrays.
+    records: (response, id) => (format === 'json' ? [{ data: { familyOf: id } as FamilyEntry, raw: response.rawData }] : entries(response, id)),
+    label: 'Fetching families',
+    emit: { emptyMessage: 'No family members are linked to these members.' },
   });
-  rawArrayItems(response.rawData).forEach((raw, i) => emitter.write({ data: response.data[i]!, raw }));
-  emitter.end(false);
 }

@@ -17,11 +17,17 @@ export const OUTPUT_SCHEMAS = {
 
 export type SchemaName = keyof typeof OUTPUT_SCHEMAS;
 
+/** What --json prints with several ids, said in the schema itself. */
+const DESCRIPTIONS: Partial<Record<SchemaName, string>> = {
+  academy: "One academy, for one id. With several ids, or -, --json prints an array of these, in argument order.",
+  family: "The members linked to one member's family, for one id. With several ids, or -, --json prints an array of these arrays, in argument order.",
+};
+
 export function outputJsonSchema(name: string): Record<string, unknown> {
   if (!Object.hasOwn(OUTPUT_SCHEMAS, name)) {
     throw usageError(`no schema for ${JSON.stringify(name)}: expected one of ${Object.keys(OUTPUT_SCHEMAS).join(', ')}`);
   }
-  return toJsonSchema(OUTPUT_SCHEMAS[name as SchemaName]());
+  return { ...toJsonSchema(OUTPUT_SCHEMAS[name as SchemaName]()), ...(DESCRIPTIONS[name as SchemaName] ? { description: DESCRIPTIONS[name as SchemaName] } : {}) };
 }
 
 export async function runSchema(ctx: Context, name: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** What the table and CSV output show of each resource, and in which order. */
 import * as z from 'zod/mini';
-import { academySchema, apiKeySchema, familyMemberSchema, type Academy, type Address, type ApiKey, type FamilyMember } from '../api/schemas.js';
+import { academySchema, apiKeySchema, familyMemberSchema, type Academy, type Address, type ApiKey, type FamilyMember, type Id } from '../api/schemas.js';
 import { csvColumns, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
 
@@ -75,3 +75,14 @@ const view = <T>(schema: z.core.$ZodType, card: Column<T>[], list: Column<T>[]):
 export const apiKeyView = view<ApiKey>(apiKeySchema, apiKeyColumns, apiKeyColumns);
 export const academyView = view<Academy>(academySchema, academyColumns, academyListColumns);
 export const familyView = view<FamilyMember>(familyMemberSchema, familyColumns, familyColumns);
+
+/** A family member in a batch of families: the member whose family it is, first (a field the API does not use). */
+export type FamilyEntry = FamilyMember & { familyOf: Id };
+
+const familyOfColumn: Column<FamilyEntry> = { key: 'familyOf', label: 'Family of', value: (m) => m.familyOf };
+
+export const familyBatchView: ResourceView<FamilyEntry> = {
+  card: [familyOfColumn, ...familyColumns],
+  list: [familyOfColumn, ...familyColumns],
+  csv: once(() => [{ name: 'familyOf', path: ['familyOf'] }, ...csvColumns(familyMemberSchema)]),
+};

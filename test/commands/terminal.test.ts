@@ -176,3 +176,42 @@ describe('messages', () => {
     }
   });
 });
+
+describe('batches everywhere', () => {
+  it('ids may be comma-separated, for academy and family; an empty piece is a usage error before any request', async () => {
+    const academies = await gymctl(['academy', '1,2', '3', '--format', 'ndjson'], { env: api() });
+    expect(academies.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual([1, 2, 3]);
+    world.requests.length = 0;
+    expect(await gymctl(['family', '501,,530'], { env: api() })).toMatchObject({ code: 2, stdout: '' });
+    expect(world.requests).toEqual([]);
+  });
+
+  it('family takes several ids and -: json is an array of the API\'s arrays, in argument order', async () => {
+    const result = await gymctl(['family', '530', '-', '--json'], { stdin: '520\n501\n', env: api() });
+    expect(result.code, result.stderr).toBe(0);
+    const families = JSON.parse(result.stdout) as Array<Array<{ id: number }>>;
+    expect(families.map((family) => family.map((member) => member.id))).toEqual([[531, 532, 533, 534], [], [502, 503]]);
+  });
+
+  it('ndjson, TSV and CSV give a member a line with familyOf first, the member whose family it is', async () => {
+    const ndjson = await gymctl(['family', '501,510', '--format', 'ndjson'], { env: api() });
+    expect(ndjson.stdout.trimEnd().split('\n').map((line) => [JSON.parse(line).familyOf, JSON.parse(line).id])).toEqual([[501, 502], [501, 503], [510, 511]]);
+    expect(ndjson.stdout.startsWith('{"familyOf":501,"id":502,"academyId":1,')).toBe(true);
+    const tsv = await gymctl(['family', '501,510'], { env: api() });
+    expect(tsv.stdout.split('\n')[0]).toBe('familyOf\tid\tfirstName\tlastName\tacademyId\tprimaryFamilyMember');
+    const csv = await gymctl(['family', '501', '510', '--format', 'csv'], { env: api() });
+    expect(csv.stdout.split('\r\n')[0]).toBe('familyOf,id,academyId,firstName,lastName,photoUrl.thumbnail,photoUrl.large,primaryFamilyMember');
+    expect(csv.stdout.split('\r\n')[3]).toMatch(/^510,511,2,Eli,Whitfield,/);
+  });
+
+  it('a failure in a family batch is reported with its id; the others are still printed', async () => {
+    const result = await gymctl(['family', '501,999', '--format', 'ndjson'], { env: api() });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: 'Resource not found', kind: 'not_found', id: 999 } });
+  });
+
+  it('gymctl schema family says what several ids give', async () => {
+    expect(JSON.parse((await gymctl(['schema', 'family'])).stdout).description).toContain('an array of these arrays, in argument order');
+  });
+});

@@ -8,7 +8,7 @@ import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { runBatch } from './batch.js';
 import type { Context } from '../../context.js';
-import { createEmitter, type EmitOptions, type Shape } from '../../output/emit.js';
+import { createEmitter, type EmitOptions, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatFailure } from '../../output/errors.js';
 import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
@@ -25,15 +25,21 @@ export interface IdList {
   shape: Shape;
 }
 
+/**
+ * The ids of the arguments, in order: each may be one id, several
+ * separated by commas (`1,2,3`, as kubectl takes them), or `-` for ids on
+ * stdin. Every id is checked before anything is sent.
+ */
 export async function collectIds(ctx: Context, texts: readonly string[], what: string): Promise<IdList> {
   if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
-  const fromArguments = texts.map((text) => (text === '-' ? undefined : parseId(text, what)));
+  const fromArguments = texts.map((text) => (text === '-' ? undefined : text.split(',').map((part) => parseId(part, what))));
   const ids: Id[] = [];
-  for (const id of fromArguments) {
-    if (id !== undefined) ids.push(id);
+  for (const listed of fromArguments) {
+    if (listed !== undefined) ids.push(...listed);
     else ids.push(...parseIdList(await readStdin(ctx.io, MAX_ID_INPUT_BYTES, 'a list of ids'), what));
   }
-  return { ids, shape: texts.length > 1 || texts.includes('-') ? 'many' : 'one' };
+  const several = texts.length > 1 || texts.some((text) => text === '-' || text.includes(','));
+  return { ids, shape: several ? 'many' : 'one' };
 }
 
 /**
@@ -47,13 +53,15 @@ function boundYoungGeneration(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
 
-export interface FetchAllOptions<T> {
+export interface FetchAllOptions<T, U = T> {
   ids: readonly Id[];
   shape: Shape;
   format: OutputFormat;
   concurrency: number;
-  view: ResourceView<T>;
+  view: ResourceView<U>;
   request: (id: Id) => Promise<ApiResponse<T>>;
+  /** The records one answer gives (by default, the answer itself). */
+  records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
   /** Names the items on the progress line. */
   label: string;
   emit?: EmitOptions;
@@ -64,7 +72,7 @@ export interface FetchAllOptions<T> {
  * can. Failures go to stderr as they happen; successes are still printed;
  * the command then fails with the first failure's kind, in argument order.
  */
-export async function fetchAll<T>(ctx: Context, options: FetchAllOptions<T>): Promise<void> {
+export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<T, U>): Promise<void> {
   boundYoungGeneration();
   const progress = createProgress(ctx.io, ctx.env, options.ids.length, options.label);
   // Whatever way the command ends (an interrupt included), the progress line goes.
@@ -77,8 +85,9 @@ export async function fetchAll<T>(ctx: Context, options: FetchAllOptions<T>): Pr
       ids: options.ids,
       concurrency: options.concurrency,
       request: options.request,
-      onResult: (response) => {
-        emitter.write({ data: response.data, raw: response.rawData });
+      onResult: (response, id) => {
+        if (options.records) for (const record of options.records(response, id)) emitter.write(record);
+        else emitter.write({ data: response.data as unknown as U, raw: response.rawData });
         progress.tick();
       },
       onError: (error) => {
