@@ -3,7 +3,8 @@
 // left to npm. `node esbuild.config.mjs` (npm run build runs it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 // Chunk names carry hashes: clear the old ones so that none is left behind.
 rmSync('dist/chunks', { recursive: true, force: true });
@@ -45,9 +46,19 @@ const cli = await build({
   minify: true,
   metafile: true,
   plugins: [lazyChildProcess],
+  // jq-wasm is bundled, and its WebAssembly sits beside the bundle (see below).
+  define: { ...common.define, __JQ_WASM__: JSON.stringify('../jq.wasm') },
   // Bundled CommonJS dependencies call require(); ES modules have none.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
+// --jq's jq, compiled to WebAssembly, and the licence notices of what it is built from.
+const requireHere = createRequire(import.meta.url);
+copyFileSync(requireHere.resolve('jq-wasm/jq.wasm'), 'dist/jq.wasm');
+mkdirSync('dist/licenses', { recursive: true });
+copyFileSync(requireHere.resolve('jq-wasm/package.json').replace(/package\.json$/, 'LICENSE'), 'dist/licenses/jq-wasm.txt');
+copyFileSync('licenses/jq.txt', 'dist/licenses/jq.txt');
+copyFileSync('licenses/oniguruma.txt', 'dist/licenses/oniguruma.txt');
+
 // Which source files each chunk holds: the test of what a command loads reads it.
 writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
 

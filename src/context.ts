@@ -18,6 +18,8 @@ import {
   type ResolvedSettings,
   type Setting,
 } from './config/settings.js';
+import { resolveOutput, type OutputChoice } from './output/choice.js';
+import type { JqFilter } from './output/jq.js';
 import { sanitizeLine } from './output/sanitize.js';
 import type { IO } from './terminal/io.js';
 import { VERSION } from './version.js';
@@ -35,6 +37,8 @@ export class Context {
   #flags: GlobalFlags = {};
   #store: ConfigStore | undefined;
   #settings: ResolvedSettings | undefined;
+  #output: Promise<OutputChoice> | undefined;
+  #jq: Promise<JqFilter> | undefined;
   #disposers: Array<() => Promise<void>> = [];
   /** Aborted, with an Interrupted reason, when the user interrupts: every client's requests stop. */
   readonly signal: AbortSignal;
@@ -103,6 +107,28 @@ export class Context {
       this.#settings = resolveSettings(this.#flags, this.env, profileName, profile);
     }
     return this.#settings;
+  }
+
+  /** What the command prints (format, --jq, --columns, --no-headers), checked before anything is sent. */
+  async output(): Promise<OutputChoice> {
+    this.#output ??= this.settings().then((settings) => resolveOutput(this.#flags, settings.format, () => this.#compileJq()));
+    return this.#output;
+  }
+
+  /** --jq, compiled once (jq is loaded only then). */
+  #compileJq(): Promise<JqFilter> {
+    const expression = this.#flags.jq ?? '.';
+    this.#jq ??= import('./output/jq.js').then(({ compileJq }) => compileJq(expression));
+    return this.#jq;
+  }
+
+  /**
+   * Prints a JSON document a command makes itself (a status, the settings,
+   * a schema), through --jq when it is given.
+   */
+  async printJson(text: string): Promise<void> {
+    if (this.#flags.jq === undefined) return this.io.out(text);
+    this.io.out((await this.#compileJq()).apply(text, this.io.stdoutIsTTY));
   }
 
   /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */

@@ -13,6 +13,8 @@ import type { GlobalFlags } from './config/settings.js';
 import type { Context } from './context.js';
 import { HELP_TOPICS, type HelpTopic } from './commands/help-topics.js';
 import { FAULTS } from './sandbox/faults.js';
+import { checkOutputFlags } from './output/choice.js';
+import { closest, helpForGroup } from './commands/shared/suggest.js';
 import { VERSION } from './version.js';
 
 /**
@@ -23,18 +25,20 @@ import { VERSION } from './version.js';
 const NETWORK = ['--base-url', '--profile', '--timeout', '--retries', '--allow-http', '--debug'];
 const GLOBALS_FOR: Record<string, readonly string[]> = {
   auth: ['--profile'],
+  'auth status': [...NETWORK, '--format', '--json', '--jq'],
   'auth login': NETWORK,
   'auth logout': ['--profile'],
   config: ['--profile'],
-  'config list': ['--profile', '--json'],
+  'config list': ['--profile', '--json', '--jq'],
   'config get': ['--profile'],
   'config set': ['--profile', '--allow-http'],
   'config unset': ['--profile'],
   'config path': [],
   completion: [],
-  schema: [],
+  schema: ['--jq'],
   sandbox: [],
   help: [],
+  api: [...NETWORK, '--sandbox', '--jq'],
 };
 
 const commandPath = (command: Command) => {
@@ -55,35 +59,6 @@ const helpConfiguration = {
   styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
 };
 
-/** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
-function closest(word: string, names: readonly string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length]!;
-  };
-  const [best] = names.map((name) => ({ name, d: distance(word, name) })).sort((x, y) => x.d - y.d);
-  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.name : undefined;
-}
-
-/**
- * A group (auth, config) called alone prints its help on stdout and
- * succeeds, as gh's do; with a word that is not one of its commands, it is
- * a usage error that suggests the closest.
- */
-function helpForGroup(group: Command) {
-  return (word: string | undefined) => {
-    if (word === undefined) return group.outputHelp();
-    const names = group.commands.map((c) => c.name());
-    const suggestion = closest(word, names);
-    throw usageError(`unknown command '${group.name()} ${word}'${suggestion ? ` (Did you mean ${group.name()} ${suggestion}?)` : `: expected one of ${names.join(', ')}`}`);
-  };
-}
-
 /** Two or three real examples at the end of a command's help, as gh has. */
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
@@ -93,6 +68,9 @@ export function buildProgram(ctx: Context): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .option('--format <format>', 'output format: table, json, ndjson or csv (default table)')
     .option('--json', 'print JSON: the response data exactly as received (same as --format json)')
+    .option('--jq <expression>', 'filter JSON output with jq (implies --json); strings print raw, one result a line')
+    .option('--columns <list>', 'fields of table and csv output, in order, such as id,name,address.city')
+    .option('--no-headers', 'no header row in table, tab-separated and csv output')
     .option('--base-url <url>', 'API base address (env GYMCTL_BASE_URL)')
     .option('--profile <name>', 'stored profile to use (env GYMCTL_PROFILE; default "default")')
     .option('--sandbox', 'run against an in-process sandbox API with the demo key')
@@ -119,7 +97,11 @@ Learn more: gymctl help exit-codes, gymctl help environment
 `,
     );
 
-  program.hook('preAction', (_program, action) => ctx.setFlags(action.optsWithGlobals<GlobalFlags>()));
+  program.hook('preAction', (_program, action) => {
+    const flags = action.optsWithGlobals<GlobalFlags>();
+    checkOutputFlags(commandPath(action), flags);
+    ctx.setFlags(flags);
+  });
 
   program
     .command('whoami')

@@ -137,7 +137,7 @@ export function toFailure(error: unknown, options: FailureOptions = {}): GymctlE
 /** The exit codes, with what each means: the one table `help exit-codes` and the README show. */
 export const EXIT_CODES = [
   { code: 0, kind: undefined, when: 'success (also when a reader such as head closes stdout early)' },
-  { code: 1, kind: 'internal', when: 'anything unexpected; also a config file that cannot be read' },
+  { code: 1, kind: 'internal', when: 'anything unexpected; also a config file that cannot be read, or a --jq filter that fails on the data' },
   { code: 2, kind: 'usage', when: 'bad arguments, an invalid id, an unsafe base URL or setting, no base URL: nothing was sent' },
   { code: 3, kind: 'not_found', when: 'the academy or member does not exist (or the key cannot see it, where the server says so)' },
   { code: 4, kind: 'unauthorized', when: 'no key, or the server refused it' },

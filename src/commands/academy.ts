@@ -12,11 +12,11 @@ export interface AcademyOptions {
 }
 
 /** Fetches and prints academies; shared with `gymctl academies`. */
-export function printAcademies(ctx: Context, session: ApiSession, ids: readonly Id[], shape: Shape, concurrency: number, emptyMessage?: string) {
+export async function printAcademies(ctx: Context, session: ApiSession, ids: readonly Id[], shape: Shape, concurrency: number, emptyMessage?: string) {
   return fetchAll(ctx, {
     ids,
     shape,
-    format: session.settings.format.value,
+    output: await ctx.output(),
     concurrency,
     view: academyView,
     request: (id) => session.client.request(operations.academy(id)),

@@ -24,7 +24,9 @@ function forTerminal(body: string): string {
 
 export async function runApi(ctx: Context, path: string): Promise<void> {
   const operation = operations.raw(path); // checked before anything is read or sent
+  const { jq } = await ctx.output();
   const { client } = await ctx.api();
   const response = await client.request(operation);
+  if (jq) return ctx.io.out(jq.apply(response.rawData, ctx.io.stdoutIsTTY));
   ctx.io.out(ctx.io.stdoutIsTTY ? forTerminal(response.rawData) : response.rawData);
 }

@@ -130,7 +130,7 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
     }),
   );
   if (json) {
-    ctx.io.out(`${stringifyExact(results.map((r) => r.row), 2)}\n`);
+    await ctx.printJson(`${stringifyExact(results.map((r) => r.row), 2)}\n`);
   } else {
     const describe = ({ status, owner, error }: ProfileStatus) =>
       status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status;
@@ -144,7 +144,8 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
 }
 
 export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
-  if (options.all) return runStatusAll(ctx, Boolean(options.json || ctx.flags.json));
+  const { jq } = await ctx.output();
+  if (options.all) return runStatusAll(ctx, Boolean(options.json || ctx.flags.json || jq));
   const { client, settings, baseUrl, apiKey } = await ctx.api();
   const store = await ctx.store();
   const profile = settings.profile.value;
@@ -160,7 +161,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     }
     throw error;
   }
-  if (options.json || settings.format.value === 'json') {
+  if (options.json || jq || settings.format.value === 'json') {
     const status = {
       profile,
       baseUrl: baseUrl.value,
@@ -172,8 +173,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
       academyIds: me.academyIds,
       user: me.user ?? null,
     };
-    ctx.io.out(`${stringifyExact(status, 2)}\n`);
-    return;
+    return ctx.printJson(`${stringifyExact(status, 2)}\n`);
   }
   const rows: Array<[string, string]> = [
     ['Profile', profile],

@@ -11,6 +11,8 @@ import type { Command, Option } from 'commander';
 import { OUTPUT_FORMATS, PROFILE_NAME } from '../config/formats.js';
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../config/settings.js';
 import type { Context } from '../context.js';
+import { columnNames } from '../output/columns.js';
+import { academyView, apiKeyView, familyBatchView, type ResourceView } from '../output/views.js';
 import { HELP_TOPICS } from './help-topics.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -44,9 +46,18 @@ function profileNames(ctx: Context): string[] {
   }
 }
 
-/** Values for an option that takes one. */
-function optionValues(ctx: Context, long: string | undefined): Answer {
+/** The resource each command that prints records shows (family with its batch column, familyOf). */
+const VIEWS: Record<string, ResourceView<never>> = { whoami: apiKeyView, academy: academyView, academies: academyView, family: familyBatchView };
+
+/** Values for an option that takes one, `current` being what is typed of it. */
+function optionValues(ctx: Context, long: string | undefined, path: readonly string[], current: string): Answer {
   if (long === '--format') return { words: [...OUTPUT_FORMATS] };
+  if (long === '--columns') {
+    // A list: the names already given stay, the last one is completed.
+    const view = VIEWS[path.join(' ')];
+    const before = current.slice(0, current.lastIndexOf(',') + 1);
+    return { words: view ? columnNames(view).map((name) => before + name) : [] };
+  }
   if (long === '--profile') return { words: profileNames(ctx) };
   if (long === '--data') return 'files';
   return { words: [] };
@@ -93,7 +104,7 @@ export function complete(ctx: Context, program: Command, words: readonly string[
     if (word.startsWith('-')) {
       const option = optionsFor(command).find((o) => o.long === word || o.short === word);
       if (option && (option.required || option.optional)) {
-        if (i === typed.length - 1) return optionValues(ctx, option.long);
+        if (i === typed.length - 1) return optionValues(ctx, option.long, path, current);
         i++; // its value
       }
       continue;

@@ -37,11 +37,10 @@ const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS
 
 export async function runConfigList(ctx: Context, options: { json?: boolean }): Promise<void> {
   const { file, profileName } = await state(ctx);
-  if (options.json || ctx.flags.json) {
+  if (options.json || ctx.flags.json || ctx.flags.jq !== undefined) {
     // The same values as the text form, null where there is none.
     const values = Object.fromEntries(ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key) ?? null]));
-    ctx.io.out(`${JSON.stringify(values, null, 2)}\n`);
-    return;
+    return ctx.printJson(`${JSON.stringify(values, null, 2)}\n`);
   }
   ctx.io.out(ALL_KEYS.map((key) => `${key}=${shown(ctx, effectiveValue(file, profileName, key))}\n`).join(''));
 }

@@ -32,23 +32,26 @@ function entries(response: ApiResponse<FamilyMember[]>, familyOf: Id): Array<Out
 export async function runFamily(ctx: Context, idTexts: readonly string[], options: FamilyOptions): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
   const { ids, shape } = await collectIds(ctx, idTexts, 'member id');
-  const { client, settings } = await ctx.api(concurrency);
-  const format = settings.format.value;
+  const output = await ctx.output();
+  const { format } = output;
   if (shape === 'one') {
     const memberId = ids[0]!;
+    // In JSON the family is the one value the API sent (filtered as one by --jq); in other formats, a member a row or line.
+    const whole = format === 'json';
+    const emitter = whole
+      ? undefined
+      : await createEmitter(ctx.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
+    const { client } = await ctx.api(concurrency);
     const response = await client.request(operations.family(memberId));
-    // In JSON the family is the one value the API sent; in other formats, a member a row or line.
-    if (format === 'json') return ctx.io.out(jsonValue(response.rawData));
-    const emitter = await createEmitter(ctx.io, format, familyView, 'many', {
-      emptyMessage: `No family members are linked to member ${memberId}.`,
-    });
+    if (!emitter) return ctx.io.out(output.jq ? output.jq.apply(response.rawData, ctx.io.stdoutIsTTY) : jsonValue(response.rawData));
     rawArrayItems(response.rawData).forEach((raw, i) => emitter.write({ data: response.data[i]!, raw }));
     return emitter.end(false);
   }
+  const { client } = await ctx.api(concurrency);
   await fetchAll<FamilyMember[], FamilyEntry>(ctx, {
     ids,
     shape,
-    format,
+    output,
     concurrency,
     view: familyBatchView,
     request: (id) => client.request(operations.family(id)),

@@ -31,5 +31,5 @@ export function outputJsonSchema(name: string): Record<string, unknown> {
 }
 
 export async function runSchema(ctx: Context, name: string): Promise<void> {
-  ctx.io.out(`${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
+  await ctx.printJson(`${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
 }

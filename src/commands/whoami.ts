@@ -5,9 +5,9 @@ import { createEmitter } from '../output/emit.js';
 import { apiKeyView } from '../output/views.js';
 
 export async function runWhoami(ctx: Context): Promise<void> {
-  const { client, settings } = await ctx.api();
+  const emitter = await createEmitter(ctx.io, await ctx.output(), apiKeyView, 'one');
+  const { client } = await ctx.api();
   const response = await client.request(operations.me());
-  const emitter = await createEmitter(ctx.io, settings.format.value, apiKeyView, 'one');
   emitter.write({ data: response.data, raw: response.rawData });
   emitter.end(false);
 }

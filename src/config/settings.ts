@@ -23,6 +23,10 @@ export interface GlobalFlags {
   color?: boolean;
   debug?: boolean;
   allowHttp?: boolean;
+  jq?: string;
+  columns?: string;
+  /** False with --no-headers. */
+  headers?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'config' | 'default';

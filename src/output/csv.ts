@@ -22,7 +22,8 @@ export function csvColumns(schema: Schema, prefix: readonly string[] = []): CsvC
   return Object.entries(def.shape).flatMap(([key, field]) => csvColumns(field, [...prefix, key]));
 }
 
-function valueAt(record: unknown, path: readonly string[]): unknown {
+/** The value at a dotted path of a record, or undefined. */
+export function valueAt(record: unknown, path: readonly string[]): unknown {
   let current = record;
   for (const key of path) {
     if (typeof current !== 'object' || current === null) return undefined;
@@ -31,10 +32,11 @@ function valueAt(record: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-function text(value: unknown): string {
+/** A field's text in a cell: nothing for null, lists of scalars joined with semicolons, objects as JSON. */
+export function fieldText(value: unknown): string {
   if (value === null || value === undefined) return '';
   // Lists of scalars (an API key's academyIds) are joined with semicolons.
-  if (Array.isArray(value)) return value.map(text).join(';');
+  if (Array.isArray(value)) return value.map(fieldText).join(';');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -66,4 +68,4 @@ export function csvLine(fields: readonly string[]): string {
 
 export const csvHeader = (columns: readonly CsvColumn[]) => csvLine(columns.map((c) => c.name));
 
-export const csvRow = (columns: readonly CsvColumn[], record: unknown) => csvLine(columns.map((c) => text(valueAt(record, c.path))));
+export const csvRow = (columns: readonly CsvColumn[], record: unknown) => csvLine(columns.map((c) => fieldText(valueAt(record, c.path))));

@@ -8,8 +8,9 @@
  * gets its frame (`[]`, a CSV or tab-separated header, an empty table).
  */
 import { formatJson } from '../json/raw.js';
-import type { OutputFormat } from '../config/formats.js';
 import type { IO } from '../terminal/io.js';
+import type { OutputChoice } from './choice.js';
+import { parseColumns, pickColumns } from './columns.js';
 import { csvHeader, csvRow } from './csv.js';
 import { tsvHeader, tsvRow } from './tsv.js';
 import type { ResourceView } from './views.js';
@@ -40,26 +41,28 @@ export const jsonValue = (raw: string) => `${formatJson(raw, 2)}\n`;
 /** Indents formatted JSON one level, for an element of a top-level array. */
 const indented = (raw: string) => `  ${formatJson(raw, 2).replace(/\n/g, '\n  ')}`;
 
-export async function createEmitter<T>(
-  io: IO,
-  format: OutputFormat,
-  view: ResourceView<T>,
-  shape: Shape,
-  options: EmitOptions = {},
-): Promise<Emitter<T>> {
+/**
+ * The emitter of a command's records. Made before anything is sent, so
+ * that a bad --columns is a usage error with no request.
+ */
+export async function createEmitter<T>(io: IO, output: OutputChoice, view: ResourceView<T>, shape: Shape, options: EmitOptions = {}): Promise<Emitter<T>> {
+  const { format, jq } = output;
   let count = 0;
   const framed = (header: () => string, row: (item: OutputItem<T>) => string): Emitter<T> => ({
     write(item) {
-      io.out((count++ === 0 ? header() : '') + row(item));
+      io.out((count++ === 0 && output.headers ? header() : '') + row(item));
     },
     end(failed) {
-      if (count === 0 && !failed) io.out(header());
+      if (count === 0 && !failed && output.headers) io.out(header());
     },
   });
 
+  // --jq: each record filtered on its own (a batch is filtered a record at a time), no frame.
+  if (jq) return framed(() => '', (item) => jq.apply(item.raw, io.stdoutIsTTY));
   if (format === 'ndjson') return framed(() => '', (item) => `${formatJson(item.raw, 0)}\n`);
+  const picked = output.columns === undefined ? undefined : pickColumns(view, parseColumns(view, output.columns));
   if (format === 'csv') {
-    const columns = view.csv();
+    const columns = picked?.csv ?? view.csv();
     return framed(() => csvHeader(columns), (item) => csvRow(columns, item.data));
   }
   if (format === 'json') {
@@ -74,7 +77,7 @@ export async function createEmitter<T>(
       },
     };
   }
-  const columns = shape === 'one' ? view.card : view.list;
+  const columns = picked?.table ?? (shape === 'one' ? view.card : view.list);
   if (!io.stdoutIsTTY) return framed(() => tsvHeader(columns), (item) => tsvRow(columns, item.data));
 
   const { renderCard, renderTable } = await import('./table.js');
@@ -88,7 +91,7 @@ export async function createEmitter<T>(
       if (rows.length === 0 && failed) return;
       // One rule for people: nothing to show is a sentence on stderr, never an empty box on stdout.
       if (rows.length === 0) io.err(`${options.emptyMessage ?? 'Nothing to show.'}\n`);
-      else io.out(renderTable(io, columns, rows));
+      else io.out(renderTable(io, columns, rows, output.headers));
     },
   };
 }

@@ -14,8 +14,8 @@ export type { Cell, Column } from './tsv.js';
 const bold = (text: string) => `\u001b[1m${text}\u001b[22m`;
 const dim = (text: string) => `\u001b[2m${text}\u001b[22m`;
 
-function tsv<T>(columns: readonly Column<T>[], records: readonly T[]): string {
-  return tsvHeader(columns) + records.map((r) => tsvRow(columns, r)).join('');
+function tsv<T>(columns: readonly Column<T>[], records: readonly T[], headers = true): string {
+  return (headers ? tsvHeader(columns) : '') + records.map((r) => tsvRow(columns, r)).join('');
 }
 
 const isEmpty = (cell: Cell) => cell === null || cell === undefined || cell === '';
@@ -23,12 +23,12 @@ const isEmpty = (cell: Cell) => cell === null || cell === undefined || cell === 
 /** The terminal's width, if it says. */
 const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : undefined);
 
-/** Several records, one a row, in a box no wider than the terminal. */
-export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[]): string {
-  if (!io.stdoutIsTTY) return tsv(columns, records);
+/** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
+export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true): string {
+  if (!io.stdoutIsTTY) return tsv(columns, records, headers);
   const rows = records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
   const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? '-' : cellText(cell))));
-  const natural = columns.map((column, i) => texts.reduce((max, row) => Math.max(max, displayWidth(row[i]!)), displayWidth(column.label)));
+  const natural = columns.map((column, i) => texts.reduce((max, row) => Math.max(max, displayWidth(row[i]!)), headers ? displayWidth(column.label) : 1));
   // "│ " before each column, " " after it, and the closing "│".
   const widths = fitWidths(natural, columns.length * 3 + 1, widthOf(io));
   const line = (left: string, middle: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}\n`;
@@ -40,7 +40,7 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
       })
       .join(' │ ')} │\n`;
   let out = line('┌', '┬', '┐');
-  out += row(columns.map((c) => c.label), (text) => (io.color ? bold(text) : text));
+  if (headers) out += row(columns.map((c) => c.label), (text) => (io.color ? bold(text) : text));
   texts.forEach((cells, r) => {
     out += row(cells, (text, i) => (io.color && isEmpty(rows[r]![i]) ? dim(text) : text));
   });

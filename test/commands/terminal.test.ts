@@ -22,11 +22,18 @@ describe('help', () => {
     expect(academy).toContain('\nGlobal options:\n');
     expect(academy).toContain('--retries <n>');
     expect(academy).not.toContain('--version');
-    for (const command of [['completion'], ['schema'], ['config', 'path'], ['sandbox']]) {
+    for (const command of [['completion'], ['config', 'path'], ['sandbox']]) {
       const help = (await gymctl([...command, '--help'])).stdout;
       expect(help, command.join(' ')).not.toContain('Global options');
       expect(help, command.join(' ')).not.toContain('--retries');
     }
+    // schema prints JSON: --jq is its one global option.
+    expect((await gymctl(['schema', '--help'])).stdout).toMatch(/Global options:\n {2}--jq <expression>[^\n]*\n(?: {3,}[^\n]*\n)*\n/);
+    for (const command of ['whoami', 'family']) {
+      const help = (await gymctl([command, '--help'])).stdout;
+      for (const flag of ['--jq <expression>', '--columns <list>', '--no-headers']) expect(help, `${command} ${flag}`).toContain(flag);
+    }
+    expect((await gymctl(['api', '--help'])).stdout).not.toContain('--columns');
     expect((await gymctl(['auth', 'logout', '--help'])).stdout).toMatch(/Global options:\n {2}--profile <name>[^\n]*\n(?: {3,}[^\n]*\n)*\n/);
   });
 

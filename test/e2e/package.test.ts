@@ -3,7 +3,7 @@
  * empty folder with `npm install`, then run and imported from there.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,9 +36,11 @@ describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
     const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
     expect([...top].sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
     );
     expect(packed).toContain('dist/types/index.d.ts');
+    // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.
+    for (const notice of ['jq-wasm', 'jq', 'oniguruma']) expect(packed).toContain(`dist/licenses/${notice}.txt`);
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
   });
 
@@ -49,6 +51,11 @@ describe('the npm package', () => {
     const whoami = run(bin, ['whoami', '--sandbox', '--json'], app);
     expect(whoami.status, whoami.stderr).toBe(0);
     expect(JSON.parse(whoami.stdout).id).toBe(101);
+    // --jq finds its WebAssembly beside the bundle, with jq-wasm not installed.
+    const jq = run(bin, ['academy', '1', '2', '--sandbox', '--jq', '.name'], app);
+    expect(jq.status, jq.stderr).toBe(0);
+    expect(jq.stdout).toBe('Alfama Jiu-Jitsu\nEastside Grappling Club\n');
+    expect(existsSync(path.join(app, 'node_modules', 'jq-wasm'))).toBe(false);
   });
 
   it('imports as a library, with openapi.json beside it', () => {

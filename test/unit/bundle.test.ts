@@ -55,11 +55,22 @@ describe('what the built CLI loads', () => {
 
   it('the heavy dependencies each sit in a chunk of their own, loaded only on their path', () => {
     const lazyChunks = Object.entries(meta.outputs).filter(([, output]) =>
-      Object.keys(output.inputs).some((input) => /node_modules\/(undici|conf|ajv)\//.test(input)),
+      Object.keys(output.inputs).some((input) => /node_modules\/(undici|conf|ajv|jq-wasm)\//.test(input)),
     );
-    expect(lazyChunks.length).toBeGreaterThanOrEqual(2);
+    expect(lazyChunks.length).toBeGreaterThanOrEqual(3);
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     for (const [, output] of lazyChunks) for (const input of Object.keys(output.inputs)) expect(eager.has(input)).toBe(false);
+  });
+
+  it('jq (for --jq) is loaded by nothing but --jq: its chunk is imported dynamically, and only by src/output/jq.ts', () => {
+    const jqChunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/jq-wasm/')));
+    expect(jqChunks).toHaveLength(1);
+    const [jqChunk] = jqChunks[0]!;
+    const importers = Object.entries(meta.outputs).filter(([, output]) => output.imports.some((imported) => imported.path === jqChunk));
+    expect(importers.every(([, output]) => output.imports.find((imported) => imported.path === jqChunk)!.kind === 'dynamic-import')).toBe(true);
+    expect(importers.flatMap(([, output]) => Object.keys(output.inputs))).toEqual(['src/output/jq.ts']);
+    const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
+    expect(eager.has('src/output/jq.ts')).toBe(false);
   });
 });
 

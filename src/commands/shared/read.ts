@@ -14,7 +14,8 @@ import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
 import { readStdin } from '../../terminal/prompt.js';
-import type { OutputFormat } from '../../config/formats.js';
+import type { OutputChoice } from '../../output/choice.js';
+import { parseColumns } from '../../output/columns.js';
 
 /** Room for millions of ids on stdin; they are all read and checked before anything is sent. */
 const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;
@@ -42,6 +43,12 @@ export async function collectIds(ctx: Context, texts: readonly string[], what: s
   return { ids, shape: several ? 'many' : 'one' };
 }
 
+/** Checks --columns against the resource before anything is sent (a GET /me included). */
+export async function checkColumns<T>(ctx: Context, view: ResourceView<T>): Promise<void> {
+  const { columns } = await ctx.output();
+  if (columns !== undefined) parseColumns(view, columns);
+}
+
 /**
  * A long batch allocates a little for every record and keeps almost none of
  * it, yet V8 (Node 24 above all) grows its young generation with the rate,
@@ -56,7 +63,7 @@ function boundYoungGeneration(): void {
 export interface FetchAllOptions<T, U = T> {
   ids: readonly Id[];
   shape: Shape;
-  format: OutputFormat;
+  output: OutputChoice;
   concurrency: number;
   view: ResourceView<U>;
   request: (id: Id) => Promise<ApiResponse<T>>;
@@ -78,7 +85,7 @@ export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<
   // Whatever way the command ends (an interrupt included), the progress line goes.
   ctx.onDispose(async () => progress.done());
   const io = coalesce(ctx.io, (write) => progress.above(write));
-  const emitter = await createEmitter(io, options.format, options.view, options.shape, options.emit);
+  const emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
   let firstFailure;
   try {
     firstFailure = await runBatch({
@@ -91,7 +98,7 @@ export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(error, options.format, ctx.debug));
+        io.err(formatFailure(error, options.output.format, ctx.debug));
         progress.tick();
       },
     });

@@ -1,0 +1,32 @@
+/** Suggestions for a mistyped command or topic. */
+import type { Command } from 'commander';
+import { usageError } from '../../api/errors.js';
+
+/** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
+export function closest(word: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const [best] = names.map((name) => ({ name, d: distance(word, name) })).sort((x, y) => x.d - y.d);
+  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.name : undefined;
+}
+
+/**
+ * A group (auth, config) called alone prints its help on stdout and
+ * succeeds, as gh's do; with a word that is not one of its commands, it is
+ * a usage error that suggests the closest.
+ */
+export function helpForGroup(group: Command) {
+  return (word: string | undefined) => {
+    if (word === undefined) return group.outputHelp();
+    const names = group.commands.map((c) => c.name());
+    const suggestion = closest(word, names);
+    throw usageError(`unknown command '${group.name()} ${word}'${suggestion ? ` (Did you mean ${group.name()} ${suggestion}?)` : `: expected one of ${names.join(', ')}`}`);
+  };
+}

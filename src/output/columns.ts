@@ -1,0 +1,43 @@
+/**
+ * `--columns id,name,address.city`: which fields a table, tab-separated
+ * lines or CSV show, and in which order. The names are the dotted field
+ * names of the CSV header (`gymctl schema` shows the same fields); a
+ * field the usual table shows keeps its label and layout there.
+ */
+import { usageError } from '../api/errors.js';
+import { fieldText, valueAt, type CsvColumn } from './csv.js';
+import type { Column } from './tsv.js';
+import type { ResourceView } from './views.js';
+
+/** The names `--columns` takes for a resource: every field of its schema, flattened. */
+export const columnNames = <T>(view: ResourceView<T>): string[] => view.csv().map((column) => column.name);
+
+/** Splits and checks `--columns` against the resource: an unknown name is a usage error that lists the valid ones. */
+export function parseColumns<T>(view: ResourceView<T>, text: string): string[] {
+  const names = text.split(',').map((name) => name.trim());
+  const valid = columnNames(view);
+  if (names.some((name) => name === '')) throw usageError(`--columns needs field names separated by commas, such as ${valid.slice(0, 2).join(',')}`);
+  const unknown = names.filter((name) => !valid.includes(name));
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => JSON.stringify(name)).join(', ');
+    throw usageError(`unknown column${unknown.length > 1 ? 's' : ''} ${list} for --columns: the columns are ${valid.join(', ')}`);
+  }
+  return names;
+}
+
+export interface PickedColumns<T> {
+  /** For a table or tab-separated lines. */
+  table: Column<T>[];
+  csv: CsvColumn[];
+}
+
+/** The columns named, in that order, for each kind of output. */
+export function pickColumns<T>(view: ResourceView<T>, names: readonly string[]): PickedColumns<T> {
+  const known = [...view.card, ...view.list];
+  const csv = names.map((name) => view.csv().find((column) => column.name === name)!);
+  const table = csv.map(
+    ({ name, path }): Column<T> =>
+      known.find((column) => column.key === name) ?? { key: name, label: name, value: (record) => fieldText(valueAt(record, path)) },
+  );
+  return { table, csv };
+}

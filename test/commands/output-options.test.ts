@@ -1,0 +1,152 @@
+/**
+ * --jq, --columns and --no-headers, in-process against the sandbox (or a
+ * small server that sends numbers jq ports would rewrite).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { httpServer } from '../helpers/servers.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+
+const gymctl = (args: string[], options: GymctlOptions = {}) =>
+  inProcess(args, { configDir: world.config.dir, ...options, env: { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY, ...options.env } });
+
+const names = (ids: number[]) => ids.map((id) => DEMO_DATA.academies.find((a) => a.id === id)!.name);
+
+describe('--jq', () => {
+  it('filters one record; a string prints raw, anything else as compact JSON, one result a line', async () => {
+    expect((await gymctl(['academy', '1', '--jq', '.name'])).stdout).toBe(`${names([1])[0]}\n`);
+    expect((await gymctl(['academy', '1', '--jq', '.coordinates'])).stdout).toBe('{"lat":38.7118,"lng":-9.1299}\n');
+    expect((await gymctl(['whoami', '--jq', '.academyIds[]'])).stdout).toBe('1\n2\n3\n4\n');
+    expect((await gymctl(['whoami', '--jq', 'empty'])).stdout).toBe('');
+    // An empty string is a result: an empty line, as jq -r prints it.
+    expect((await gymctl(['whoami', '--jq', '""'])).stdout).toBe('\n');
+  });
+
+  it('runs on each record of a batch and of ndjson, in argument order', async () => {
+    const json = await gymctl(['academy', '2', '1', '--jq', '.name']);
+    expect(json.stdout).toBe(`${names([2, 1]).join('\n')}\n`);
+    const ndjson = await gymctl(['academies', '--format', 'ndjson', '--jq', '.id']);
+    expect(ndjson.stdout).toBe('1\n2\n3\n4\n');
+    // family with one id: the API's array; with several, each family's array in json, each member in ndjson.
+    expect((await gymctl(['family', '501', '--jq', 'length'])).stdout).toBe('2\n');
+    expect((await gymctl(['family', '501,530', '--jq', 'length'])).stdout).toBe('2\n4\n');
+    const members = await gymctl(['family', '501', '530', '--format', 'ndjson', '--jq', '"\\(.familyOf) \\(.id)"']);
+    expect(members.stdout).toBe('501 502\n501 503\n530 531\n530 532\n530 533\n530 534\n');
+  });
+
+  it("filters gymctl api's body, and the JSON of auth status, config list and schema", async () => {
+    expect((await gymctl(['api', '/academies/3', '--jq', '.data.address.city'])).stdout).toBe('London\n');
+    expect((await gymctl(['auth', 'status', '--jq', '.keyId'])).stdout).toBe('101\n');
+    expect((await gymctl(['config', 'list', '--jq', '.format'])).stdout).toBe('table\n');
+    expect((await gymctl(['schema', 'academy', '--jq', '.type'])).stdout).toBe('object\n');
+  });
+
+  it('keeps numbers as sent: 38.70 and a 20-digit integer are not rewritten', async () => {
+    const body = '{"data":{"id":7,"name":"Big","price":38.70,"ledger":12345678901234567890,"currency":"EUR"}}';
+    const url = await httpServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    const result = await gymctl(['api', '/academies/7', '--jq', '.data | [.price, .ledger]'], { env: { GYMCTL_BASE_URL: url } });
+    expect(result.stdout).toBe('[38.70,12345678901234567890]\n');
+  });
+
+  it('a filter that does not compile exits 2 with jq\'s reason, before any request', async () => {
+    const result = await gymctl(['academy', '1', '--jq', '.name |||']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe("gymctl: invalid --jq filter: syntax error, unexpected '|' at line 1, column 8\n");
+    expect((await gymctl(['whoami', '--jq', '$nowhere'])).stderr).toContain('$nowhere is not defined');
+    expect((await gymctl(['family', '501', '--jq', 'map('])).stderr).toContain('at the end of the filter');
+    // Compiled, never run: a filter that would loop for ever on no input is not started.
+    expect((await gymctl(['whoami', '--retries', '0', '--jq', 'repeat(.) | .id'], { env: { GYMCTL_BASE_URL: 'http://127.0.0.1:9' } })).code).toBe(5);
+    expect(world.requests).toEqual([]);
+  });
+
+  it('a filter that fails on the data exits 1 with jq\'s message and prints nothing', async () => {
+    const result = await gymctl(['academy', '1', '--jq', '.name | error("no \\(.)")']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--jq filter failed: no Alfama Jiu-Jitsu');
+  });
+
+  it('on a terminal, control characters of a raw string are shown, not sent to it', async () => {
+    const body = '{"data":{"id":7,"name":"A\\u001b]0;pwned\\u0007B","currency":"EUR"}}';
+    const url = await httpServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    const tty = await gymctl(['api', '/academies/7', '--jq', '.data.name'], { env: { GYMCTL_BASE_URL: url }, stdoutTTY: true });
+    expect(tty.stdout).toBe('A^[]0;pwned^GB\n');
+    const pipe = await gymctl(['api', '/academies/7', '--jq', '.data.name'], { env: { GYMCTL_BASE_URL: url } });
+    expect(pipe.stdout).toBe('A\u001b]0;pwned\u0007B\n');
+  });
+
+  it('implies --json; with a table or csv asked for, or where nothing is JSON, it is a usage error', async () => {
+    // A profile that stores csv does not stop --jq.
+    expect((await gymctl(['config', 'set', 'format', 'csv'])).code).toBe(0);
+    expect((await gymctl(['academy', '1', '--jq', '.id'])).stdout).toBe('1\n');
+    world.requests.length = 0;
+    for (const args of [['--format', 'table'], ['--format', 'csv'], ['--columns', 'id'], ['--no-headers']]) {
+      const result = await gymctl(['academy', '1', '--jq', '.id', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+    }
+    const misplaced = await gymctl(['config', 'path', '--jq', '.']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain('--jq does not apply to `gymctl config path`');
+    expect(world.requests).toEqual([]);
+  });
+});
+
+describe('--columns and --no-headers', () => {
+  it('picks and orders the columns of tab-separated lines, with the dotted names of CSV', async () => {
+    const result = await gymctl(['academies', '--columns', 'address.city,id,name']);
+    expect(result.stdout.split('\n').slice(0, 2)).toEqual(['address.city\tid\tname', `Lisboa\t1\t${names([1])[0]}`]);
+  });
+
+  it('picks the columns of CSV, and --no-headers drops its header row', async () => {
+    const result = await gymctl(['academy', '1', '2', '--format', 'csv', '--columns', 'name,coordinates.lat', '--no-headers']);
+    expect(result.stdout).toBe(`${names([1])[0]},38.7118\r\n${names([2])[0]},30.2626\r\n`);
+    const whole = await gymctl(['academy', '1', '--format', 'csv', '--no-headers']);
+    expect(whole.stdout.split('\r\n')).toHaveLength(2);
+    expect(whole.stdout.startsWith('1,')).toBe(true);
+  });
+
+  it('a field the usual table shows keeps its label and layout on a terminal', async () => {
+    const card = await gymctl(['whoami', '--columns', 'academyIds,user.email'], { stdoutTTY: true, env: { NO_COLOR: '1' } });
+    expect(card.stdout).toBe('Academies     1, 2, 3, 4\nOwner email   rita.moreira@example.com\n');
+    const table = await gymctl(['academies', '--columns', 'id,address.country', '--no-headers'], { stdoutTTY: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(table.stdout).not.toContain('address.country');
+    expect(table.stdout.split('\n')[1]).toMatch(/^│ 1 +│ PT +│$/);
+  });
+
+  it('family: familyOf is a column of a batch', async () => {
+    const result = await gymctl(['family', '501', '530', '--columns', 'familyOf,firstName', '--no-headers']);
+    expect(result.stdout.split('\n')[0]).toBe('501\tBruno');
+  });
+
+  it('an unknown name exits 2, lists the valid ones, and sends nothing (not even GET /me)', async () => {
+    const result = await gymctl(['academies', '--columns', 'id,nmae']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('unknown column "nmae" for --columns: the columns are id, name, currency,');
+    expect(result.stderr).toContain('address.city');
+    expect((await gymctl(['family', '501', '--columns', 'familyOf'])).code).toBe(2);
+    expect((await gymctl(['whoami', '--columns', 'id,,name'])).code).toBe(2);
+    expect(world.requests).toEqual([]);
+  });
+
+  it('with json or ndjson, or on a command that prints no table, they are usage errors', async () => {
+    for (const args of [['academy', '1', '--json', '--columns', 'id'], ['academy', '1', '--format', 'ndjson', '--no-headers'], ['api', '/me', '--columns', 'id'], ['auth', 'status', '--no-headers']]) {
+      const result = await gymctl(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+    }
+    expect(world.requests).toEqual([]);
+  });
+
+  it('completion offers the column names of the command, after commas too', async () => {
+    const words = async (...typed: string[]) => (await gymctl(['__complete', '--', ...typed])).stdout.split('\n').filter((line) => line && !line.startsWith(':'));
+    expect(await words('academy', '1', '--columns', 'address.c')).toEqual(['address.city', 'address.country']);
+    expect(await words('family', '501', '--columns', 'id,first')).toEqual(['id,firstName']);
+    expect(await words('whoami', '--columns', 'user.')).toEqual(['user.id', 'user.name', 'user.email']);
+  });
+});
