@@ -173,6 +173,7 @@ export class Context {
       baseUrl = { value: sandbox.url, source: 'flag', origin: '--sandbox' };
       apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
     }
+    if (!apiKey && !this.#flags.sandbox) apiKey = await this.keyringKey(settings.profile.value);
     if (!apiKey) {
       throw new GymctlError(
         'unauthorized',
@@ -191,6 +192,24 @@ export class Context {
     }
     const client = await this.createClient(baseUrl.value, apiKey.value, maxConnections);
     return { client, settings, baseUrl, apiKey };
+  }
+
+  /**
+   * The profile's key from the system keyring, when the config file says it
+   * is kept there (the keyring is asked for no other profile). A keyring
+   * that cannot be reached is said to be so, never taken for "no key".
+   */
+  async keyringKey(profile: string): Promise<Setting<string> | undefined> {
+    if ((await this.store()).profile(profile)?.keyStore !== 'keyring') return undefined;
+    const { readKeyringKey } = await import('./keyring/client.js');
+    const key = (await readKeyringKey(profile, { env: this.env, signal: this.signal }))?.trim();
+    if (!key) {
+      throw new GymctlError(
+        'unauthorized',
+        `no API key in the system keyring for profile "${profile}", which keeps its key there: run \`gymctl auth login --keyring\` (or --no-keyring to keep it in the config file)`,
+      );
+    }
+    return { value: key, source: 'keyring', origin: 'the system keyring' };
   }
 
   onDispose(dispose: () => Promise<void>): void {

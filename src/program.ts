@@ -144,8 +144,10 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .command('login')
     .description('store an API key for the profile, after checking it with the API')
     .option('--with-key', 'read the key from stdin instead of a hidden prompt')
-    .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth login --with-key --base-url https://api.example.com < key.txt', 'gymctl auth login --profile work --base-url https://api.example.com'))
-    .action(async (options: { withKey?: boolean }) => (await authCommands()).runLogin(ctx, options));
+    .option('--keyring', 'keep the key in the system keyring instead of the config file (later logins keep it there)')
+    .option('--no-keyring', 'keep the key in the config file (moves it out of the keyring)')
+    .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth login --keyring --with-key --base-url https://api.example.com < key.txt', 'gymctl auth login --profile work --base-url https://api.example.com'))
+    .action(async (options: { withKey?: boolean; keyring?: boolean }) => (await authCommands()).runLogin(ctx, options));
   auth
     .command('status')
     .description("show the profile, base URL, masked key, where it comes from, and the key's owner")

@@ -9,6 +9,8 @@ import type { ApiKey, Id } from '../api/schemas.js';
 
 export interface LoginOptions {
   withKey?: boolean;
+  /** --keyring (true) or --no-keyring (false); else where the profile keeps its key now. */
+  keyring?: boolean;
 }
 
 const describeSource = (setting: Setting<unknown>, configPath: string) =>
@@ -28,6 +30,12 @@ const academyList = (ids: readonly Id[]) => (ids.length === 0 ? 'no academies' :
 function ownerLine(key: ApiKey): string {
   const name = key.user?.name ? sanitizeLine(key.user.name) : 'an unnamed user';
   return key.user?.email ? `${name} <${sanitizeLine(key.user.email)}>` : name;
+}
+
+/** The key a keyring profile holds, for the question before replacing it; none when the keyring cannot say. */
+async function keyringKeyIfAny(ctx: Context, profile: string): Promise<string | undefined> {
+  const { readKeyringKey } = await import('../keyring/client.js');
+  return readKeyringKey(profile, { env: ctx.env, signal: ctx.signal }).catch(() => undefined);
 }
 
 async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
@@ -54,9 +62,12 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   if (!settings.baseUrl) {
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
+  const current = (await ctx.store()).profile(profile);
+  const inKeyring = current?.keyStore === 'keyring';
+  const toKeyring = options.keyring ?? inKeyring;
   // On a terminal, replacing a stored key is asked first, as gh asks.
-  const stored = (await ctx.store()).profile(profile)?.apiKey;
-  if (stored && !options.withKey && ctx.io.stdinIsTTY) {
+  const stored = !options.withKey && ctx.io.stdinIsTTY ? current?.apiKey ?? (inKeyring ? await keyringKeyIfAny(ctx, profile) : undefined) : undefined;
+  if (stored) {
     const replace = await confirm(ctx.io, `Profile "${profile}" already has a key (${maskKey(stored)}). Replace it? [y/N] `, ctx.signal);
     if (!replace) {
       ctx.io.err(`Kept the stored key of profile "${profile}".\n`);
@@ -69,11 +80,26 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   const store = await ctx.store();
   // A base URL given as a flag is the server this key belongs to: keep it with the key.
   const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
-  await store.updateProfile(profile, (stored) => ({ ...stored, apiKey: key, ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}) }));
+  const keyring = toKeyring || inKeyring ? await import('../keyring/client.js') : undefined;
+  const keyringOptions = { env: ctx.env, signal: ctx.signal };
+  // Into the keyring first: if it cannot take the key, the config file is left as it was.
+  if (toKeyring) await keyring!.storeKeyringKey(profile, key, keyringOptions);
+  await store.updateProfile(profile, ({ apiKey: _old, keyStore: _where, ...rest }) => ({
+    ...rest,
+    ...(toKeyring ? { keyStore: 'keyring' as const } : { apiKey: key }),
+    ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}),
+  }));
   const { io } = ctx;
   io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
   io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
-  io.err(`Saved to ${store.path}.\n`);
+  io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
+  if (inKeyring && !toKeyring) {
+    // Moved to the file: the keyring's copy goes, or the user is told it stayed.
+    await keyring!.deleteKeyringKey(profile, keyringOptions).then(
+      () => io.err('Removed the key from the system keyring.\n'),
+      (error: unknown) => io.err(`gymctl: warning: the old key could not be removed from the system keyring: ${toFailure(error).message}\n`),
+    );
+  }
   if (ctx.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
 }
 
@@ -88,9 +114,17 @@ interface ProfileStatus {
   active: boolean;
   baseUrl: string | null;
   key: string | null;
+  /** Where the key is kept: the config file or the system keyring. */
+  keyStore: 'config' | 'keyring';
   status: 'ok' | 'no key' | 'no base URL' | 'failed';
   owner: ApiKey['user'] | null;
   error: { message: string; kind: string; status: number | null } | null;
+}
+
+/** A keyring profile's key for `status --all`, undefined when the keyring holds none. */
+async function keyringKeyOf(ctx: Context, profile: string): Promise<string | undefined> {
+  const { readKeyringKey } = await import('../keyring/client.js');
+  return (await readKeyringKey(profile, { env: ctx.env, signal: ctx.signal }))?.trim() || undefined;
 }
 
 /**
@@ -107,21 +141,16 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
   const results = await Promise.all(
     names.map(async (name): Promise<{ row: ProfileStatus; failure?: GymctlError }> => {
       const profile = profiles[name]!;
-      const row: ProfileStatus = {
-        profile: name,
-        active: name === active,
-        baseUrl: profile.baseUrl ?? null,
-        key: profile.apiKey ? maskKey(profile.apiKey) : null,
-        status: 'ok',
-        owner: null,
-        error: null,
-      };
-      if (!profile.apiKey) return { row: { ...row, status: 'no key' } };
-      if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
+      const keyStore = profile.keyStore ?? 'config';
+      const row: ProfileStatus = { profile: name, active: name === active, baseUrl: profile.baseUrl ?? null, key: null, keyStore, status: 'ok', owner: null, error: null };
       try {
+        const apiKey = keyStore === 'keyring' ? await keyringKeyOf(ctx, name) : profile.apiKey;
+        if (!apiKey) return { row: { ...row, status: 'no key' } };
+        row.key = maskKey(apiKey);
+        if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
         // The stored base URL passes the same checks as any other (https off loopback, no credentials).
         const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, ctx.flags.allowHttp);
-        const client = await ctx.createClient(baseUrl, profile.apiKey);
+        const client = await ctx.createClient(baseUrl, apiKey);
         return { row: { ...row, owner: (await client.getMe()).user ?? null } };
       } catch (error) {
         const failure = toFailure(error);
@@ -135,7 +164,8 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
     const describe = ({ status, owner, error }: ProfileStatus) =>
       status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status;
     // Profile names and base URLs come from the file, which may hold anything: never printed raw.
-    const lines = results.map(({ row }) => [`${row.active ? '*' : ' '} ${sanitizeLine(row.profile)}`, sanitizeLine(row.baseUrl ?? '-'), row.key ?? '-', sanitizeLine(describe(row))]);
+    const keyCell = (row: ProfileStatus) => `${row.key ?? '-'}${row.keyStore === 'keyring' ? ' (keyring)' : ''}`;
+    const lines = results.map(({ row }) => [`${row.active ? '*' : ' '} ${sanitizeLine(row.profile)}`, sanitizeLine(row.baseUrl ?? '-'), keyCell(row), sanitizeLine(describe(row))]);
     const widths = [0, 1, 2].map((i) => Math.max(...lines.map((cells) => cells[i]!.length)));
     ctx.io.out(lines.map((cells) => `${cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`).join(''));
   }
@@ -191,7 +221,12 @@ export async function runLogout(ctx: Context): Promise<void> {
   const profile = ctx.profileName().value;
   const store = await ctx.store();
   const stored = store.profile(profile);
-  if (stored?.apiKey === undefined) {
+  if (stored?.keyStore === 'keyring') {
+    // The profile keeps the keyring as where its next key goes.
+    const { deleteKeyringKey } = await import('../keyring/client.js');
+    const removed = await deleteKeyringKey(profile, { env: ctx.env, signal: ctx.signal });
+    ctx.io.err(removed ? `Removed the API key of profile "${profile}" from the system keyring.\n` : `No API key is stored for profile "${profile}" in the system keyring.\n`);
+  } else if (stored?.apiKey === undefined) {
     ctx.io.err(`No API key is stored for profile "${profile}".\n`);
   } else {
     await store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);

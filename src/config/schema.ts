@@ -1,11 +1,13 @@
 /** The stored config file's shape, declared once as zod schemas. */
 import * as z from 'zod/mini';
 import { MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
-import { OUTPUT_FORMATS } from './formats.js';
+import { KEY_STORES, OUTPUT_FORMATS } from './formats.js';
 
 
 export const profileSchema = z.looseObject({
   apiKey: z.optional(z.string()),
+  /** Where the key is kept: in this file (the default) or in the system keyring (`auth login --keyring`); later logins keep it there. */
+  keyStore: z.optional(z.enum(KEY_STORES)),
   baseUrl: z.optional(z.string()),
   format: z.optional(z.enum(OUTPUT_FORMATS)),
   timeout: z.optional(z.int().check(z.positive(), z.lte(MAX_TIMEOUT_MS))),

@@ -29,7 +29,7 @@ export interface GlobalFlags {
   headers?: boolean;
 }
 
-export type Source = 'flag' | 'env' | 'config' | 'default';
+export type Source = 'flag' | 'env' | 'config' | 'keyring' | 'default';
 
 export interface Setting<T> {
   value: T;

@@ -36,7 +36,7 @@ describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
     const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
     expect([...top].sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/keyring-agent.js', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
     );
     expect(packed).toContain('dist/types/index.d.ts');
     // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.
@@ -56,6 +56,18 @@ describe('the npm package', () => {
     expect(jq.status, jq.stderr).toBe(0);
     expect(jq.stdout).toBe('Alfama Jiu-Jitsu\nEastside Grappling Club\n');
     expect(existsSync(path.join(app, 'node_modules', 'jq-wasm'))).toBe(false);
+  });
+
+  it("installs the keyring's native module, which its agent loads: with no D-Bus, the keyring's own error", () => {
+    const bin = path.join(app, 'node_modules', '.bin', 'gymctl');
+    const config = mkdtempSync(path.join(tmpdir(), 'gymctl-keyring-config-'));
+    writeFileSync(path.join(config, 'config.json'), JSON.stringify({ profiles: { default: { keyStore: 'keyring', baseUrl: 'http://127.0.0.1:9' } } }), { mode: 0o600 });
+    const { DBUS_SESSION_BUS_ADDRESS: _none, DISPLAY: _no, WAYLAND_DISPLAY: _display, GYMCTL_API_KEY: _key, ...env } = process.env;
+    const result = spawnSync(bin, ['whoami'], { cwd: app, env: { ...env, GYMCTL_CONFIG_DIR: config }, encoding: 'utf8' });
+    rmSync(config, { recursive: true, force: true });
+    expect(result.status).toBe(4);
+    expect(result.stderr).toContain('keyring unavailable: no D-Bus session bus');
+    expect(existsSync(path.join(app, 'node_modules', '@napi-rs', 'keyring'))).toBe(true);
   });
 
   it('imports as a library, with openapi.json beside it', () => {

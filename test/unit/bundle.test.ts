@@ -72,6 +72,16 @@ describe('what the built CLI loads', () => {
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     expect(eager.has('src/output/jq.ts')).toBe(false);
   });
+  it('the native keyring module is in no chunk: only the keyring agent, a process of its own, loads it', () => {
+    const imports = Object.values(meta.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
+    expect(imports.filter((imported) => imported.includes('keyring'))).toEqual([]);
+    const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs).toContain('src/keyring/client.ts');
+    expect(inputs).not.toContain('src/keyring/agent.ts');
+    const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
+    expect(eager.has('src/keyring/client.ts')).toBe(false);
+    expect(readFileSync(path.join(ROOT, 'dist', 'keyring-agent.js'), 'utf8')).toContain('@napi-rs/keyring');
+  });
 });
 
 describe('what the library holds', () => {

@@ -1,0 +1,60 @@
+/**
+ * The keyring agent: a process of its own (dist/keyring-agent.js) that
+ * does one thing with the system keyring through @napi-rs/keyring and
+ * exits. gymctl runs it rather than loading the native module itself,
+ * because the module talks to D-Bus synchronously: a hung keyring daemon
+ * would hang gymctl for good, whereas a process can be killed on time.
+ *
+ * The request comes as one JSON object on stdin, the answer goes as one on
+ * stdout: the key crosses pipes only, never arguments or the environment.
+ * On Linux the entry is pinned to the Secret Service, so that it never
+ * falls back to the kernel keyring (which does not survive a reboot).
+ */
+import { createRequire } from 'node:module';
+import { KEYRING_SERVICE, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
+
+interface NativeEntry {
+  getPassword(): string | null;
+  setPassword(password: string): void;
+  deleteCredential(): boolean;
+}
+
+type EntryClass = new (service: string, account: string, options?: { linux?: { store?: 'secret-service' } }) => NativeEntry;
+
+/** What went wrong, from the native error's message. */
+function troubleOf(message: string): KeyringTrouble {
+  if (/prompt was dismissed|is locked|\blocked\b/i.test(message)) return 'locked';
+  return 'unavailable';
+}
+
+function answer(request: KeyringRequest, Entry: EntryClass): KeyringAnswer {
+  const entry = new Entry(KEYRING_SERVICE, request.account, { linux: { store: 'secret-service' } });
+  if (request.op === 'get') return { ok: true, value: entry.getPassword() };
+  if (request.op === 'set') {
+    entry.setPassword(request.secret ?? '');
+    return { ok: true, value: null };
+  }
+  return { ok: true, value: entry.deleteCredential() ? 'deleted' : null };
+}
+
+async function main(): Promise<void> {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  let reply: KeyringAnswer;
+  try {
+    const request = JSON.parse(input) as KeyringRequest;
+    let Entry: EntryClass;
+    try {
+      ({ Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: EntryClass });
+    } catch {
+      throw new Error(`no keyring module for ${process.platform}-${process.arch}`);
+    }
+    reply = answer(request, Entry);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    reply = { ok: false, trouble: troubleOf(message), message };
+  }
+  process.stdout.write(`${JSON.stringify(reply)}\n`);
+}
+
+await main();

@@ -1,0 +1,110 @@
+/**
+ * The system keyring, for profiles whose key is kept there (`auth login
+ * --keyring`). Each use runs the keyring agent (agent.ts) as a process of
+ * its own, killed if it does not answer in time: a hung keyring daemon
+ * fails within seconds instead of hanging gymctl. Nothing here is loaded
+ * for a profile whose key is in the config file.
+ */
+import { GymctlError } from '../api/errors.js';
+import type { KeyringAnswer, KeyringRequest, KeyringTrouble } from './protocol.js';
+
+declare const __KEYRING_AGENT__: string | undefined;
+
+/** Long enough for a healthy daemon (tens of milliseconds), short enough for a script to move on. */
+export const KEYRING_TIMEOUT_MS = 5000;
+/** Where the keyring may ask for its password in a window (a desktop, macOS, Windows): time to type it. */
+export const KEYRING_PROMPT_TIMEOUT_MS = 60_000;
+
+function agentPath(): string {
+  const url = typeof __KEYRING_AGENT__ === 'string' ? new URL(__KEYRING_AGENT__, import.meta.url) : new URL('../../dist/keyring-agent.js', import.meta.url);
+  return process.getBuiltinModule('node:url').fileURLToPath(url);
+}
+
+function timeoutFor(env: NodeJS.ProcessEnv): number {
+  const mayPrompt = process.platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  return mayPrompt ? KEYRING_PROMPT_TIMEOUT_MS : KEYRING_TIMEOUT_MS;
+}
+
+export interface KeyringOptions {
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/** A keyring that cannot be used, said as such (never "no key"), with what to do about it. */
+export function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>): GymctlError {
+  const reason = detail.replace(/\s+/g, ' ').trim();
+  const profile = `profile "${request.account}"`;
+  const unlock = 'unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`) and try again';
+  const message =
+    request.op === 'set'
+      ? `the key was not stored, and ${profile} is unchanged; ${trouble === 'locked' ? unlock : 'log in without --keyring to keep the key in the config file (readable by you alone), or run gymctl where a keyring is reachable'}`
+      : `${profile} keeps its key in the system keyring; ${trouble === 'locked' ? unlock : 'run gymctl where the keyring is reachable (a desktop session, or a Secret Service such as gnome-keyring on D-Bus), or move the key to the config file with `gymctl auth login --no-keyring`'}, or set GYMCTL_API_KEY`;
+  return new GymctlError('unauthorized', `keyring ${trouble}: ${reason}: ${message}`);
+}
+
+/** Runs one request through the agent. */
+async function ask(request: KeyringRequest, options: KeyringOptions): Promise<KeyringAnswer> {
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  const { GYMCTL_API_KEY: _never, ...env } = options.env;
+  const child = spawn(process.execPath, [agentPath()], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const limit = timeoutFor(options.env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => {});
+  child.stdin.end(JSON.stringify(request));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, limit);
+  const stop = () => child.kill('SIGKILL');
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await new Promise<void>((resolve) => {
+      child.on('close', () => resolve());
+      child.on('error', () => resolve());
+    });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
+  }
+  options.signal?.throwIfAborted();
+  if (timedOut) return { ok: false, trouble: 'unavailable', message: `the keyring did not answer within ${limit / 1000} s (is its daemon hung?)` };
+  try {
+    return JSON.parse(stdout) as KeyringAnswer;
+  } catch {
+    const last = stderr.trim().split('\n').at(-1);
+    return { ok: false, trouble: 'unavailable', message: `the keyring agent failed${last ? `: ${last}` : ''}` };
+  }
+}
+
+/** The native library's reason, in words that say what to look at. */
+function explain(message: string, env: NodeJS.ProcessEnv): string {
+  if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS && /dbus/i.test(message)) {
+    return 'no D-Bus session bus to reach the Secret Service (DBUS_SESSION_BUS_ADDRESS is not set, as on most servers and SSH sessions)';
+  }
+  if (/no result found/i.test(message)) return 'the Secret Service has no default keyring to keep keys in';
+  return message.replace(/^Couldn't access platform storage: /, '');
+}
+
+async function run(request: KeyringRequest, options: KeyringOptions): Promise<string | null> {
+  const reply = await ask(request, options);
+  if (!reply.ok) throw keyringError(reply.trouble, explain(reply.message, options.env), request);
+  return reply.value;
+}
+
+/** The profile's key from the keyring, or undefined when it holds none. */
+export async function readKeyringKey(profile: string, options: KeyringOptions): Promise<string | undefined> {
+  return (await run({ op: 'get', account: profile }, options)) ?? undefined;
+}
+
+export async function storeKeyringKey(profile: string, key: string, options: KeyringOptions): Promise<void> {
+  await run({ op: 'set', account: profile, secret: key }, options);
+}
+
+/** Removes the profile's key; true if there was one. */
+export async function deleteKeyringKey(profile: string, options: KeyringOptions): Promise<boolean> {
+  return (await run({ op: 'delete', account: profile }, options)) === 'deleted';
+}

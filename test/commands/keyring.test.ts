@@ -1,0 +1,145 @@
+/**
+ * The system keyring, for real: gnome-keyring's Secret Service on a D-Bus
+ * session bus of its own (dbus-run-session), in a throwaway HOME; then no
+ * D-Bus at all, a locked keyring, and a bus that never answers. gymctl
+ * runs in-process; its keyring agent is a real process, as for users.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { hasSecretService, hungBus, removeHome, startSecretService, type SecretService } from '../helpers/keyring.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+const configFile = () => path.join(world.config.dir, 'config.json');
+const readConfig = () => readFileSync(configFile(), 'utf8');
+
+describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus)', () => {
+  let service: SecretService;
+  const homes: string[] = [];
+  /** `bus`: the D-Bus address, null for none at all. */
+  const gymctl = (args: string[], options: GymctlOptions = {}, bus: string | null = service.address) =>
+    inProcess(args, { configDir: world.config.dir, ...options, env: { HOME: service.home, DBUS_SESSION_BUS_ADDRESS: bus ?? undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined, ...options.env } });
+  const login = (...flags: string[]) => gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, ...flags], { stdin: DEMO_KEY });
+
+  beforeAll(async () => {
+    service = await startSecretService({ unlock: true });
+    homes.push(service.home);
+  });
+  afterEach(async () => {
+    // Each test starts with an unlocked keyring of its own.
+    await service.stop();
+    service = await startSecretService({ unlock: true });
+    homes.push(service.home);
+  });
+  afterAll(async () => {
+    await service.stop();
+    for (const home of homes) removeHome(home);
+  });
+
+  it('auth login --keyring keeps the key there: the config file records where, and holds no key', async () => {
+    const result = await login('--keyring');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Saved to the system keyring (service "gymctl", account "default")');
+    expect(readConfig()).not.toContain(DEMO_KEY);
+    expect(JSON.parse(readConfig()).profiles.default).toEqual({ keyStore: 'keyring', baseUrl: world.sandbox.url });
+    const whoami = await gymctl(['whoami', '--jq', '.id']);
+    expect(whoami.stdout).toBe('101\n');
+    const status = await gymctl(['auth', 'status']);
+    expect(status.stdout).toMatch(/^Key: +\*{4}mies from the system keyring$/m);
+    expect(JSON.parse((await gymctl(['auth', 'status', '--json'])).stdout).keySource).toBe('keyring');
+    expect((await gymctl(['auth', 'status', '--all'])).stdout).toContain('****mies (keyring)  ok:');
+  });
+
+  it('is the Secret Service, which keeps the key across a restart of the daemon (the kernel keyring would not)', async () => {
+    expect((await login('--keyring')).code).toBe(0);
+    await service.stop();
+    service = await startSecretService({ unlock: true, home: service.home });
+    expect((await gymctl(['whoami', '--jq', '.id'])).stdout).toBe('101\n');
+  });
+
+  it('later logins keep the keyring; --no-keyring moves the key to the file and out of the keyring', async () => {
+    expect((await login('--keyring')).code).toBe(0);
+    expect((await login()).code).toBe(0);
+    expect(readConfig()).not.toContain(DEMO_KEY);
+    const moved = await login('--no-keyring');
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain('Removed the key from the system keyring.');
+    expect(JSON.parse(readConfig()).profiles.default.apiKey).toBe(DEMO_KEY);
+    expect(JSON.parse(readConfig()).profiles.default.keyStore).toBeUndefined();
+    // The keyring no longer holds it: a profile said to keep it there finds none.
+    writeFileSync(configFile(), JSON.stringify({ profiles: { default: { keyStore: 'keyring', baseUrl: world.sandbox.url } } }), { mode: 0o600 });
+    const missing = await gymctl(['whoami']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('no API key in the system keyring for profile "default"');
+  });
+
+  it('auth logout removes the key from the keyring, and the profile keeps the keyring for its next key', async () => {
+    expect((await login('--keyring')).code).toBe(0);
+    const logout = await gymctl(['auth', 'logout']);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toContain('Removed the API key of profile "default" from the system keyring.');
+    expect(JSON.parse(readConfig()).profiles.default.keyStore).toBe('keyring');
+    const after = await gymctl(['whoami']);
+    expect(after.code).toBe(4);
+    expect(after.stdout).toBe('');
+    expect(after.stderr).toContain('no API key in the system keyring');
+  });
+
+  it('with no D-Bus at all: login --keyring fails with its own message and leaves the config as it was', async () => {
+    expect((await login()).code).toBe(0);
+    const before = readConfig();
+    const result = await gymctl(['auth', 'login', '--keyring', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY }, null);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('keyring unavailable: no D-Bus session bus');
+    expect(result.stderr).toContain('the key was not stored');
+    expect(readConfig()).toBe(before);
+  });
+
+  it('with no D-Bus at all: a keyring profile says "keyring unavailable", never "no key"; other profiles never ask it', async () => {
+    expect((await login('--keyring')).code).toBe(0);
+    const result = await gymctl(['whoami'], {}, null);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^gymctl: keyring unavailable: no D-Bus session bus .*--no-keyring.*GYMCTL_API_KEY\n$/);
+    expect(result.stderr).not.toContain('no API key for');
+    // GYMCTL_API_KEY stands in, and the keyring is not asked.
+    expect((await gymctl(['whoami', '--jq', '.id'], { env: { GYMCTL_API_KEY: DEMO_KEY } }, null)).stdout).toBe('101\n');
+  });
+
+  it('a locked keyring: commands say "keyring locked", and logout leaves everything as it was', async () => {
+    expect((await login('--keyring')).code).toBe(0);
+    await service.stop();
+    service = await startSecretService({ unlock: false, home: service.home });
+    const result = await gymctl(['whoami']);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('keyring locked');
+    const before = readConfig();
+    const logout = await gymctl(['auth', 'logout']);
+    expect(logout.code).toBe(4);
+    expect(logout.stderr).toContain('keyring locked');
+    expect(readConfig()).toBe(before);
+  });
+
+  it('a hung daemon fails within seconds with a clear message; a profile with its key in the file never touches the bus', async () => {
+    expect((await login('--keyring')).code).toBe(0);
+    const hung = await hungBus();
+    try {
+      const started = Date.now();
+      const result = await gymctl(['whoami'], {}, hung.address);
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('keyring unavailable: the keyring did not answer within 5 s');
+      expect(hung.connections()).toBeGreaterThan(0);
+      const seen = hung.connections();
+      writeFileSync(configFile(), JSON.stringify({ profiles: { file: { apiKey: DEMO_KEY, baseUrl: world.sandbox.url } } }), { mode: 0o600 });
+      expect((await gymctl(['whoami', '--profile', 'file', '--jq', '.id'], {}, hung.address)).stdout).toBe('101\n');
+      expect(hung.connections()).toBe(seen);
+    } finally {
+      hung.close();
+    }
+  }, 20_000);
+});
