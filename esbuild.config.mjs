@@ -71,6 +71,10 @@ const help = spawnSync(process.execPath, ['bin/gymctl.cjs', '--help'], { encodin
 if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
 writeFileSync('dist/help.txt', help.stdout);
 
+// The man page, from the same help (npm installs it with `npm install -g`).
+const { manPage } = await import('./scripts/manpage.mjs');
+writeFileSync('dist/gymctl.1', manPage('bin/gymctl.cjs', version));
+
 const library = await build({
   ...common,
   entryPoints: ['src/index.ts'],

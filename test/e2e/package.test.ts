@@ -3,7 +3,7 @@
  * empty folder with `npm install`, then run and imported from there.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,12 +36,35 @@ describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
     const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
     expect([...top].sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/keyring-agent.js', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/gymctl.1', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/keyring-agent.js', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
     );
     expect(packed).toContain('dist/types/index.d.ts');
     // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.
     for (const notice of ['jq-wasm', 'jq', 'oniguruma']) expect(packed).toContain(`dist/licenses/${notice}.txt`);
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
+  });
+
+  it('installs only what the library imports at run time and the keyring: the CLI bundle carries the rest', () => {
+    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(dependencies).sort()).toEqual(['@napi-rs/keyring', 'undici', 'zod']);
+    const modules = path.join(app, 'node_modules');
+    const installed = readdirSync(modules)
+      .filter((name) => !name.startsWith('.'))
+      .flatMap((name) => (name.startsWith('@') ? readdirSync(path.join(modules, name)).map((inner) => `${name}/${inner}`) : [name]));
+    // The keyring's native binary for this platform comes as a package of its own.
+    const platformBinary = installed.filter((name) => name.startsWith('@napi-rs/keyring-'));
+    expect(platformBinary).toHaveLength(1);
+    expect(installed.filter((name) => !platformBinary.includes(name)).sort()).toEqual(['@napi-rs/keyring', 'gymctl', 'undici', 'zod']);
+    // What the library's entry imports, and nothing the bundle needs.
+    const library = readFileSync(path.join(modules, 'gymctl', 'dist', 'index.js'), 'utf8');
+    const imported = new Set([...library.matchAll(/(?:from|import\()\s*"([^".][^"]*)"/g)].map(([, name]) => name!.split('/')[0]));
+    expect([...imported].sort()).toEqual(['undici', 'zod']);
+  });
+
+  it('installs the man page, listed in package.json', () => {
+    const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', 'gymctl', 'package.json'), 'utf8')) as { man: string };
+    expect(manifest.man).toBe('./dist/gymctl.1');
+    expect(existsSync(path.join(app, 'node_modules', 'gymctl', 'dist', 'gymctl.1'))).toBe(true);
   });
 
   it('installs a gymctl that runs: --version, and whoami against the sandbox', () => {
