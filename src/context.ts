@@ -4,6 +4,7 @@
  * start a server.
  */
 import { createClient, type GymClient } from './api/client.js';
+import type { ResponseCache } from './api/transport/types.js';
 import { API_KEY_FORM } from './api/defaults.js';
 import { GymctlError, usageError } from './api/errors.js';
 import { ConfigStore, configDir } from './config/store.js';
@@ -132,7 +133,7 @@ export class Context {
   }
 
   /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
-  async createClient(baseUrl: string, apiKey: string, maxConnections?: number): Promise<GymClient> {
+  async createClient(baseUrl: string, apiKey: string, maxConnections?: number, cache?: ResponseCache): Promise<GymClient> {
     const settings = await this.settings();
     if (isInsecureBaseUrl(baseUrl)) this.io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
     const client = createClient({
@@ -146,6 +147,7 @@ export class Context {
       env: this.env,
       // The base URL passed the https rule already; --allow-http is the only way here off loopback.
       allowInsecureHttp: true,
+      ...(cache ? { cache } : {}),
       // Trace lines quote the server (a Retry-After reason, a status text): made safe like error lines.
       ...(settings.debug ? { debug: (line: string) => this.io.err(`${sanitizeLine(`debug: ${line}`)}\n`) } : {}),
     });
@@ -190,8 +192,18 @@ export class Context {
         `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
       );
     }
-    const client = await this.createClient(baseUrl.value, apiKey.value, maxConnections);
+    const cache = this.#flags.cache !== undefined || this.#flags.refresh ? await this.#openCache(baseUrl.value, apiKey.value) : undefined;
+    const client = await this.createClient(baseUrl.value, apiKey.value, maxConnections, cache);
     return { client, settings, baseUrl, apiKey };
+  }
+
+  /** --cache DURATION and --refresh: the cache of this base URL and key (loaded only then). */
+  async #openCache(baseUrl: string, apiKey: string): Promise<ResponseCache> {
+    const [{ openCache }, { parseDuration }] = await Promise.all([import('./cache/store.js'), import('./cache/duration.js')]);
+    const lifetime = this.#flags.cache === undefined ? undefined : parseDuration(this.#flags.cache, '--cache');
+    // --refresh: the server answers, and the cache only takes the answer.
+    const lifetimeMs = this.#flags.refresh ? undefined : lifetime;
+    return openCache({ env: this.env, configDir: configDir(this.env), baseUrl, apiKey, lifetimeMs, warn: (message) => this.io.err(`gymctl: warning: ${message}\n`) });
   }
 
   /**

@@ -38,7 +38,9 @@ const GLOBALS_FOR: Record<string, readonly string[]> = {
   schema: ['--jq'],
   sandbox: [],
   help: [],
-  api: [...NETWORK, '--sandbox', '--jq'],
+  api: [...NETWORK, '--sandbox', '--jq', '--cache', '--refresh'],
+  cache: [],
+  'cache clear': [],
 };
 
 const commandPath = (command: Command) => {
@@ -71,6 +73,8 @@ export function buildProgram(ctx: Context): Command {
     .option('--jq <expression>', 'filter JSON output with jq (implies --json); strings print raw, one result a line')
     .option('--columns <list>', 'fields of table and csv output, in order, such as id,name,address.city')
     .option('--no-headers', 'no header row in table, tab-separated and csv output')
+    .option('--cache <duration>', 'answer from a local cache when it holds an answer younger than this (30s, 5m, 1h)')
+    .option('--refresh', 'fetch from the server even when the cache holds an answer, and cache it')
     .option('--base-url <url>', 'API base address (env GYMCTL_BASE_URL)')
     .option('--profile <name>', 'stored profile to use (env GYMCTL_PROFILE; default "default")')
     .option('--sandbox', 'run against an in-process sandbox API with the demo key')
@@ -205,6 +209,18 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .argument('<path>', 'a path under the base URL, such as /me or /academies/1')
     .addHelpText('after', examples('gymctl api /me', 'gymctl api /academies/1 --sandbox', "gymctl api /members/501/family | jq '.data'"))
     .action(async (path: string) => (await import('./commands/api.js')).runApi(ctx, path));
+
+  const cache: Command = program
+    .command('cache')
+    .description('manage the answers --cache keeps')
+    .helpCommand(false)
+    .argument('[command]')
+    .action((word?: string): void => helpForGroup(cache)(word));
+  cache
+    .command('clear')
+    .description('remove every cached answer')
+    .addHelpText('after', examples('gymctl cache clear'))
+    .action(async () => (await import('./commands/cache.js')).runCacheClear(ctx));
 
   program
     .command('schema')

@@ -216,6 +216,13 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   ctx.io.out(rowsText(rows));
 }
 
+/** The answers --cache kept for a key that is being forgotten go with it. */
+async function dropCachedAnswers(ctx: Context, configDir: string, key: string): Promise<void> {
+  const { dropKeyEntries } = await import('../cache/store.js');
+  const removed = dropKeyEntries(ctx.env, configDir, key.trim());
+  if (removed > 0) ctx.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
+}
+
 export async function runLogout(ctx: Context): Promise<void> {
   if (ctx.flags.sandbox) throw usageError('--sandbox cannot be used with auth logout: the sandbox keeps no key');
   const profile = ctx.profileName().value;
@@ -223,14 +230,18 @@ export async function runLogout(ctx: Context): Promise<void> {
   const stored = store.profile(profile);
   if (stored?.keyStore === 'keyring') {
     // The profile keeps the keyring as where its next key goes.
-    const { deleteKeyringKey } = await import('../keyring/client.js');
-    const removed = await deleteKeyringKey(profile, { env: ctx.env, signal: ctx.signal });
+    const { deleteKeyringKey, readKeyringKey } = await import('../keyring/client.js');
+    const keyringOptions = { env: ctx.env, signal: ctx.signal };
+    const key = await readKeyringKey(profile, keyringOptions);
+    const removed = await deleteKeyringKey(profile, keyringOptions);
     ctx.io.err(removed ? `Removed the API key of profile "${profile}" from the system keyring.\n` : `No API key is stored for profile "${profile}" in the system keyring.\n`);
+    if (key) await dropCachedAnswers(ctx, store.dir, key);
   } else if (stored?.apiKey === undefined) {
     ctx.io.err(`No API key is stored for profile "${profile}".\n`);
   } else {
     await store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);
     ctx.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
+    await dropCachedAnswers(ctx, store.dir, stored.apiKey);
   }
   if (ctx.env.GYMCTL_API_KEY) ctx.io.err('Note: GYMCTL_API_KEY is still set in the environment.\n');
 }

@@ -25,6 +25,8 @@ export const HELP_TOPICS = {
   NO_PROXY             hosts to reach without the proxy (also no_proxy)
   NODE_EXTRA_CA_CERTS  a PEM file of extra certificate authorities to trust
   XDG_CONFIG_HOME      where the config folder goes by default
+  XDG_CACHE_HOME       where --cache keeps answers (default ~/.cache: $XDG_CACHE_HOME/gymctl)
+  DBUS_SESSION_BUS_ADDRESS  the D-Bus session bus of the Secret Service, for keys in the keyring (Linux)
 
 Each setting comes from its flag, else the environment, else the stored profile, else the default.
 `,

@@ -27,6 +27,8 @@ export interface GlobalFlags {
   columns?: string;
   /** False with --no-headers. */
   headers?: boolean;
+  cache?: string;
+  refresh?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'config' | 'keyring' | 'default';

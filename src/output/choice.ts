@@ -48,7 +48,10 @@ export const RECORD_COMMANDS = ['whoami', 'academy', 'academies', 'family'];
 /** The commands that print JSON: --jq applies to them. */
 export const JSON_COMMANDS = [...RECORD_COMMANDS, 'api', 'auth status', 'config list', 'schema'];
 
-/** An output flag given to a command it does nothing for is a usage error, as gh has it. */
+/** The commands that GET from the API: --cache and --refresh apply to them. */
+export const CACHING_COMMANDS = [...RECORD_COMMANDS, 'api'];
+
+/** An output or cache flag given to a command it does nothing for is a usage error, as gh has it. */
 export function checkOutputFlags(command: string, flags: GlobalFlags): void {
   const misplaced = (flag: string, commands: readonly string[]) =>
     usageError(`${flag} does not apply to \`gymctl ${command}\`: it applies to ${commands.map((name) => `\`gymctl ${name}\``).join(', ')}`);
@@ -57,4 +60,8 @@ export function checkOutputFlags(command: string, flags: GlobalFlags): void {
     if (flags.headers === false) throw misplaced('--no-headers', RECORD_COMMANDS);
   }
   if (flags.jq !== undefined && !JSON_COMMANDS.includes(command)) throw misplaced('--jq', JSON_COMMANDS);
+  if (!CACHING_COMMANDS.includes(command)) {
+    if (flags.cache !== undefined) throw misplaced('--cache', CACHING_COMMANDS);
+    if (flags.refresh) throw misplaced('--refresh', CACHING_COMMANDS);
+  }
 }

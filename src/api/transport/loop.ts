@@ -12,8 +12,8 @@ import { isLoopbackHost } from './loopback.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
 import { withRetries } from './retry.js';
-import { openConnection, type AttemptControl, type Connection } from './senders.js';
-import type { ApiResponse, Operation, TransportOptions } from './types.js';
+import { openConnection, type AttemptControl, type Connection, type Exchange } from './senders.js';
+import type { ApiResponse, Operation, ResponseCache, TransportOptions } from './types.js';
 
 /** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
 export function apiPath(strings: TemplateStringsArray, ...params: Array<string | number | bigint>): string {
@@ -59,6 +59,9 @@ function checkOptions(options: TransportOptions | undefined): asserts options is
 /** Why an attempt was stopped before it finished. */
 const TIMED_OUT = Symbol('timed out');
 
+/** The exchange a cached body is read as: a 200 with no headers. */
+const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
+
 export class Transport {
   readonly #options: TransportOptions;
   #connection: Promise<Connection> | undefined;
@@ -85,9 +88,35 @@ export class Transport {
     return this.#connection;
   }
 
-  /** Sends the operation, retrying what is worth retrying (see retry.ts). */
+  /**
+   * Sends the operation, retrying what is worth retrying (see retry.ts);
+   * with a cache, answers from it when it has a fresh body, and stores each
+   * validated 200 (never an error, a 429 or another 2xx).
+   */
   get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
-    return withRetries((attempt) => this.#attempt(operation, signal, attempt), this.#options, [signal, this.#signal], (line) => this.#debug(line));
+    const { cache } = this.#options;
+    if (!cache) return withRetries((attempt) => this.#attempt(operation, signal, attempt), this.#options, [signal, this.#signal], (line) => this.#debug(line));
+    return this.#viaCache(cache, operation, signal);
+  }
+
+  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, signal: AbortSignal | undefined): Promise<ApiResponse<T>> {
+    const cached = cache.read(operation.path);
+    if (cached) {
+      try {
+        const response = interpret(CACHED, cached.body, operation);
+        this.#debug(`cache hit: GET ${operation.path}, stored ${Math.round(cached.ageMs / 1000)} s ago`);
+        return response;
+      } catch {
+        this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
+      }
+    }
+    const response = await withRetries((attempt) => this.#attempt(operation, signal, attempt), this.#options, [signal, this.#signal], (line) => this.#debug(line));
+    if (response.status === 200) {
+      // The data's text as sent, in the body shape the API uses: what interpret() reads back.
+      cache.write(operation.path, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
+      this.#debug(`cache store: GET ${operation.path}`);
+    }
+    return response;
   }
 
   /** The key, wherever a server echoed it, as [redacted]. */

@@ -40,6 +40,20 @@ export interface TransportOptions {
   allowInsecureHttp?: boolean;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
+  cache?: ResponseCache;
+}
+
+/**
+ * A store of successful answers, by path under the base URL. What it hands
+ * back is checked as a response from the server would be; a body that no
+ * longer passes is a miss.
+ */
+export interface ResponseCache {
+  /** The body of a fresh 200 for `path` and how old it is, or undefined. */
+  read(path: string): { body: string; ageMs: number } | undefined;
+  /** The body of a 200 whose data passed validation. */
+  write(path: string, body: string): void;
 }
 
 /** A request the client can make: where, what it returns, what it is about. */

@@ -1,0 +1,183 @@
+/**
+ * --cache DURATION and --refresh, in-process against the sandbox (which
+ * logs each request it serves) or a small server that answers as told,
+ * with a cache folder and a config folder of the test's own.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
+import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { httpServer } from '../helpers/servers.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+let cacheHome: string;
+beforeEach(() => {
+  cacheHome = mkdtempSync(path.join(tmpdir(), 'gymctl-cache-'));
+});
+afterEach(() => rmSync(cacheHome, { recursive: true, force: true }));
+
+const gymctl = (args: string[], options: GymctlOptions = {}) =>
+  inProcess(args, {
+    configDir: world.config.dir,
+    ...options,
+    env: { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY, XDG_CACHE_HOME: cacheHome, ...options.env },
+  });
+
+/** Every file under the cache folder, with its mode. */
+function cacheFiles(): Array<{ file: string; mode: number }> {
+  const found: Array<{ file: string; mode: number }> = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const file = path.join(dir, name);
+      const stat = statSync(file);
+      found.push({ file, mode: stat.mode & 0o777 });
+      if (stat.isDirectory()) walk(file);
+    }
+  };
+  walk(cacheHome);
+  return found;
+}
+
+/** A server that answers each request with the next of `replies` (the last one again when they run out), counting them. */
+async function scripted(replies: Array<{ status: number; body: string }>) {
+  let count = 0;
+  const url = await httpServer((_, response) => {
+    const reply = replies[Math.min(count++, replies.length - 1)]!;
+    response.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
+  });
+  return { url, count: () => count };
+}
+
+describe('--cache DURATION', () => {
+  it('answers from the cache within the duration, byte for byte what the server gave', async () => {
+    for (const args of [['academy', '1', '2', '--json'], ['family', '530', '--format', 'ndjson'], ['whoami', '--format', 'csv'], ['api', '/academies/3']]) {
+      world.requests.length = 0;
+      const first = await gymctl([...args, '--cache', '5m']);
+      const second = await gymctl([...args, '--cache', '5m']);
+      expect(first.code, args.join(' ')).toBe(0);
+      expect(second.stdout, args.join(' ')).toBe(first.stdout);
+      expect(world.requests.length, args.join(' ')).toBe(args[0] === 'academy' ? 2 : 1);
+    }
+  });
+
+  it('keeps numbers as sent: a cached 38.70 and an id beyond 2^53 come back unchanged', async () => {
+    const body = '{"data":{"id":9007199254740993,"name":"Big","price":38.70,"currency":"EUR"}}';
+    const server = await scripted([{ status: 200, body }]);
+    const args = ['academy', '9007199254740993', '--json', '--cache', '1h'];
+    const first = await gymctl(args, { env: { GYMCTL_BASE_URL: server.url } });
+    const second = await gymctl(args, { env: { GYMCTL_BASE_URL: server.url } });
+    expect(server.count()).toBe(1);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toContain('"price": 38.70');
+    expect(second.stdout).toContain('"id": 9007199254740993');
+  });
+
+  it('an answer older than the duration is fetched again', async () => {
+    await gymctl(['whoami', '--cache', '1h']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await gymctl(['whoami', '--cache', '10ms']);
+    expect(world.requests).toHaveLength(2);
+  });
+
+  it('--refresh asks the server even with a fresh answer, and stores the new one', async () => {
+    const server = await scripted([
+      { status: 200, body: '{"data":{"id":1,"name":"Old","currency":"EUR"}}' },
+      { status: 200, body: '{"data":{"id":1,"name":"New","currency":"EUR"}}' },
+    ]);
+    const env = { GYMCTL_BASE_URL: server.url };
+    await gymctl(['academy', '1', '--cache', '1h'], { env });
+    expect((await gymctl(['academy', '1', '--cache', '1h', '--refresh', '--jq', '.name'], { env })).stdout).toBe('New\n');
+    expect((await gymctl(['academy', '1', '--refresh', '--jq', '.name'], { env })).stdout).toBe('New\n');
+    expect(server.count()).toBe(3);
+    expect((await gymctl(['academy', '1', '--cache', '1h', '--jq', '.name'], { env })).stdout).toBe('New\n');
+    expect(server.count()).toBe(3);
+  });
+
+  it('never keeps an error, a 429, or a body that fails validation', async () => {
+    for (const reply of [
+      { status: 404, body: '{"message":"Resource not found"}' },
+      { status: 429, body: '{"message":"Too many requests"}' },
+      { status: 500, body: '{"message":"boom"}' },
+      { status: 200, body: '{"data":{"id":"not a number"}}' },
+    ]) {
+      const server = await scripted([reply]);
+      const args = ['academy', '1', '--cache', '1h', '--retries', '0'];
+      const first = await gymctl(args, { env: { GYMCTL_BASE_URL: server.url } });
+      expect(first.code, String(reply.status)).not.toBe(0);
+      await gymctl(args, { env: { GYMCTL_BASE_URL: server.url } });
+      expect(server.count(), String(reply.status)).toBe(2);
+    }
+    expect(cacheFiles().filter(({ file }) => file.endsWith('.json'))).toEqual([]);
+  });
+
+  it('is kept per key and per base URL: another key, or another server, is not answered from it', async () => {
+    await gymctl(['whoami', '--cache', '1h']);
+    const other = await gymctl(['whoami', '--cache', '1h', '--jq', '.academyIds'], { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } });
+    expect(other.stdout).toBe('[]\n');
+    expect(world.requests).toHaveLength(2);
+    const server = await scripted([{ status: 200, body: '{"data":{"id":7,"name":"Elsewhere","academyIds":[]}}' }]);
+    expect((await gymctl(['whoami', '--cache', '1h', '--jq', '.name'], { env: { GYMCTL_BASE_URL: server.url } })).stdout).toBe('Elsewhere\n');
+  });
+
+  it('folders 0700, files 0600, and no file holds the key or is named after it', async () => {
+    await gymctl(['academy', '1', '2', '--cache', '1h']);
+    const files = cacheFiles();
+    expect(files.length).toBeGreaterThan(2);
+    for (const { file, mode } of files) {
+      const isDir = statSync(file).isDirectory();
+      expect(mode, file).toBe(isDir ? 0o700 : 0o600);
+      expect(file).not.toContain(DEMO_KEY);
+      if (!isDir) expect(readFileSync(file, 'utf8')).not.toContain(DEMO_KEY);
+    }
+    expect(statSync(path.join(world.config.dir, 'cache-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a torn or garbled entry is a miss, never an error', async () => {
+    await gymctl(['academy', '1', '--cache', '1h']);
+    const [entry] = cacheFiles().filter(({ file }) => file.endsWith('.json'));
+    for (const text of ['{"storedAt":', '{"storedAt":1,"body":"{\\"data\\":{}}"}', `{"storedAt":${Date.now()},"body":"{\\"data\\":{\\"id\\":\\"x\\"}}"}`]) {
+      writeFileSync(entry!.file, text);
+      const result = await gymctl(['academy', '1', '--cache', '1h', '--jq', '.id']);
+      expect(result.stdout, text).toBe('1\n');
+    }
+    expect(world.requests).toHaveLength(4);
+  });
+
+  it('a bad duration exits 2 before any request; the flags apply only to commands that GET', async () => {
+    for (const duration of ['5', '5x', '0s', '', '-1m', '400d']) {
+      const result = await gymctl(['whoami', '--cache', duration]);
+      expect(result.code, duration).toBe(2);
+    }
+    expect((await gymctl(['config', 'list', '--cache', '1m'])).code).toBe(2);
+    expect((await gymctl(['auth', 'status', '--refresh'])).code).toBe(2);
+    expect(world.requests).toEqual([]);
+  });
+});
+
+describe('cache clear, and auth logout', () => {
+  it('cache clear empties it', async () => {
+    await gymctl(['academy', '1', '2', '--cache', '1h']);
+    const clear = await gymctl(['cache', 'clear']);
+    expect(clear.code).toBe(0);
+    expect(clear.stderr).toMatch(/^Removed 2 cached answers from .*gymctl\.\n$/);
+    await gymctl(['academy', '1', '--cache', '1h']);
+    expect(world.requests).toHaveLength(3);
+    expect((await gymctl(['cache', 'clear'])).stderr).toContain('Removed 1 cached answer from');
+    expect((await gymctl(['cache', 'clear'])).stderr).toContain('holds no answers');
+  });
+
+  it("auth logout drops the answers cached for that profile's key, and only those", async () => {
+    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY, env: { GYMCTL_API_KEY: undefined, GYMCTL_BASE_URL: undefined } });
+    expect(login.code, login.stderr).toBe(0);
+    await gymctl(['academy', '1', '--cache', '1h'], { env: { GYMCTL_API_KEY: undefined } });
+    await gymctl(['whoami', '--cache', '1h'], { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } });
+    const logout = await gymctl(['auth', 'logout'], { env: { GYMCTL_API_KEY: undefined } });
+    expect(logout.stderr).toContain('Removed 1 cached answer of that key.');
+    world.requests.length = 0;
+    await gymctl(['whoami', '--cache', '1h'], { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } });
+    expect(world.requests).toEqual([]);
+  });
+});
