@@ -129,7 +129,7 @@ export class Context {
    */
   async printJson(text: string): Promise<void> {
     if (this.#flags.jq === undefined) return this.io.out(text);
-    this.io.out((await this.#compileJq()).apply(text, this.io.stdoutIsTTY));
+    (await this.#compileJq()).print((out) => this.io.out(out), text, this.io.stdoutIsTTY);
   }
 
   /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */

@@ -27,6 +27,6 @@ export async function runApi(ctx: Context, path: string): Promise<void> {
   const { jq } = await ctx.output();
   const { client } = await ctx.api();
   const response = await client.request(operation);
-  if (jq) return ctx.io.out(jq.apply(response.rawData, ctx.io.stdoutIsTTY));
+  if (jq) return jq.print((text) => ctx.io.out(text), response.rawData, ctx.io.stdoutIsTTY);
   ctx.io.out(ctx.io.stdoutIsTTY ? forTerminal(response.rawData) : response.rawData);
 }

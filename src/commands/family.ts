@@ -43,7 +43,7 @@ export async function runFamily(ctx: Context, idTexts: readonly string[], option
       : await createEmitter(ctx.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
     const { client } = await ctx.api(concurrency);
     const response = await client.request(operations.family(memberId));
-    if (!emitter) return ctx.io.out(output.jq ? output.jq.apply(response.rawData, ctx.io.stdoutIsTTY) : jsonValue(response.rawData));
+    if (!emitter) return output.jq ? output.jq.print((text) => ctx.io.out(text), response.rawData, ctx.io.stdoutIsTTY) : ctx.io.out(jsonValue(response.rawData));
     rawArrayItems(response.rawData).forEach((raw, i) => emitter.write({ data: response.data[i]!, raw }));
     return emitter.end(false);
   }

@@ -10,6 +10,7 @@
 import { formatJson } from '../json/raw.js';
 import type { IO } from '../terminal/io.js';
 import type { OutputChoice } from './choice.js';
+import type { JqFilter } from './jq.js';
 import { parseColumns, pickColumns } from './columns.js';
 import { csvHeader, csvRow } from './csv.js';
 import { tsvHeader, tsvRow } from './tsv.js';
@@ -41,6 +42,46 @@ export const jsonValue = (raw: string) => `${formatJson(raw, 2)}\n`;
 /** Indents formatted JSON one level, for an element of a top-level array. */
 const indented = (raw: string) => `  ${formatJson(raw, 2).replace(/\n/g, '\n  ')}`;
 
+/** Records waiting for jq, at most: a batch streams in slices this long. */
+const JQ_SLICE = 512;
+
+/**
+ * --jq: each record is an input of the filter, with no frame. Running jq
+ * costs about a millisecond a call whatever it is given, so the records
+ * that have arrived are filtered together, as one stream, once the event
+ * loop is free (or when a slice is full): a slow batch still prints each
+ * record as it comes, a fast one in slices. A failure on one record is
+ * reported at the end, after the others, as jq does.
+ */
+function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
+  let pending: string[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  let failure: unknown;
+  const flush = () => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    if (pending.length === 0) return;
+    const inputs = pending.join('\n');
+    pending = [];
+    try {
+      jq.print((text) => io.out(text), inputs, io.stdoutIsTTY);
+    } catch (error) {
+      failure ??= error;
+    }
+  };
+  return {
+    write(item) {
+      pending.push(item.raw);
+      if (pending.length >= JQ_SLICE) flush();
+      else scheduled ??= setImmediate(flush);
+    },
+    end() {
+      flush();
+      if (failure !== undefined) throw failure;
+    },
+  };
+}
+
 /**
  * The emitter of a command's records. Made before anything is sent, so
  * that a bad --columns is a usage error with no request.
@@ -57,8 +98,7 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     },
   });
 
-  // --jq: each record filtered on its own (a batch is filtered a record at a time), no frame.
-  if (jq) return framed(() => '', (item) => jq.apply(item.raw, io.stdoutIsTTY));
+  if (jq) return jqEmitter(io, jq);
   if (format === 'ndjson') return framed(() => '', (item) => `${formatJson(item.raw, 0)}\n`);
   const picked = output.columns === undefined ? undefined : pickColumns(view, parseColumns(view, output.columns));
   if (format === 'csv') {

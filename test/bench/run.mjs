@@ -87,9 +87,10 @@ async function measure(node, baseUrl, idsFile) {
     { name: 'gymctl --version', command: node, args: [bin, '--version'] },
     { name: 'one-call floor (floor-one.cjs)', command: node, args: [path.join(here, 'floor-one.cjs'), baseUrl, KEY] },
     { name: 'gymctl whoami --json', command: node, args: [bin, 'whoami', '--json'] },
+    { name: 'gymctl whoami --jq .name', command: node, args: [bin, 'whoami', '--jq', '.name'] },
   ];
   for (let i = 0; i < 3; i++) for (const c of start) time(c.command, c.args); // warm the file cache
-  const [base, version_, floor, whoami] = interleaved(start, runs);
+  const [base, version_, floor, whoami, jq] = interleaved(start, runs);
   const ids = idsFile(batchIds);
   const batch = [
     { name: `batch floor (floor-batch.cjs), ${batchIds} ids`, command: node, args: [path.join(here, 'floor-batch.cjs'), baseUrl, KEY], options: { stdinFile: ids } },
@@ -104,6 +105,8 @@ async function measure(node, baseUrl, idsFile) {
     [start[1].name, version_.toFixed(1), (version_ / base).toFixed(2), '≤ 1.2× node -e 0', verdict(version_ / base, 1.2)],
     [start[2].name, floor.toFixed(1), '1.00', '', ''],
     [start[3].name, whoami.toFixed(1), (whoami / floor).toFixed(2), '≤ 1.5× one-call floor', verdict(whoami / floor, 1.5)],
+    // jq is real jq in WebAssembly, loaded only for --jq: what it adds to a call.
+    [start[4].name, jq.toFixed(1), `+${(jq - whoami).toFixed(0)} ms`, '', ''],
     [batch[0].name, batchFloor.toFixed(0), '1.00', '', ''],
     [batch[1].name, batchGymctl.toFixed(0), (batchGymctl / batchFloor).toFixed(2), '≤ 1.6× batch floor', verdict(batchGymctl / batchFloor, 1.6)],
     ['peak memory, 50,000 ids (MB)', rss50k.toFixed(0), '', '', ''],

@@ -70,6 +70,20 @@ describe('--jq', () => {
     expect(result.stderr).toContain('--jq filter failed: no Alfama Jiu-Jitsu');
   });
 
+  it('in a batch, a failure on one record: the others are printed in order, then exit 1 with jq\'s message', async () => {
+    const result = await gymctl(['academy', '1', '2', '3', '--jq', 'if .id == 2 then error("two") else .id end']);
+    expect(result.stdout).toBe('1\n3\n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('gymctl: --jq filter failed: two\n');
+  });
+
+  it('a long batch is filtered in slices, every record once and in order', async () => {
+    const ids = Array.from({ length: 1500 }, (_, i) => (i % 4) + 1);
+    const result = await gymctl(['academy', '-', '--concurrency', '16', '--jq', '.id'], { stdin: `${ids.join('\n')}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${ids.join('\n')}\n`);
+  });
+
   it('on a terminal, control characters of a raw string are shown, not sent to it', async () => {
     const body = '{"data":{"id":7,"name":"A\\u001b]0;pwned\\u0007B","currency":"EUR"}}';
     const url = await httpServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(body));

@@ -106,7 +106,10 @@ export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<
     io.flush();
     progress.done();
   }
-  emitter.end(firstFailure !== undefined);
-  io.flush();
+  try {
+    emitter.end(firstFailure !== undefined);
+  } finally {
+    io.flush();
+  }
   if (firstFailure) throw new AlreadyReported(firstFailure.kind);
 }
