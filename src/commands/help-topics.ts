@@ -15,7 +15,7 @@ export const HELP_TOPICS = {
   GYMCTL_BASE_URL      the API base address (--base-url wins over it)
   GYMCTL_PROFILE       the stored profile to use (--profile wins over it)
   GYMCTL_CONFIG_DIR    the config folder (default $XDG_CONFIG_HOME/gymctl, ~/.config/gymctl)
-  GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug)
+  GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug); 0, false, no, off: not
   GYMCTL_FORCE_TTY     any value: format output as for a terminal, even in a pipe
   GYMCTL_NO_PROGRESS   any value: no progress line for long batches
   NO_COLOR             any value: no colour (as --no-color)

@@ -58,10 +58,14 @@ function first<T>(...candidates: Array<Setting<T> | undefined>): Setting<T> | un
 const fromValue = <T>(value: T | undefined, source: Source, origin?: string): Setting<T> | undefined =>
   value === undefined || value === '' ? undefined : { value, source, ...(origin ? { origin } : {}) };
 
+/** A flag given an empty value (`--timeout ''`) was given all the same: it is checked, and refused, rather than taken for unset. */
+const fromFlag = (value: string | undefined, origin: string): Setting<string> | undefined =>
+  value === undefined ? undefined : { value, source: 'flag', origin };
+
 /** The active profile: --profile, else GYMCTL_PROFILE, else the stored default-profile, else `default`. */
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, storedDefault?: string): Setting<string> {
   const chosen = first(
-    fromValue(flags.profile, 'flag', '--profile'),
+    fromFlag(flags.profile, '--profile'),
     fromValue(env.GYMCTL_PROFILE, 'env', 'GYMCTL_PROFILE'),
     fromValue(storedDefault, 'config', 'default-profile'),
   ) ?? { value: DEFAULT_PROFILE, source: 'default' };
@@ -132,8 +136,11 @@ export function parseFormat(text: string, origin: string): OutputFormat {
   throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
 }
 
+/** GYMCTL_DEBUG turns tracing on with any value but these, which say no. */
+const OFF = new Set(['', '0', 'false', 'no', 'off']);
+
 export const isDebug = (flags: GlobalFlags, env: NodeJS.ProcessEnv) =>
-  Boolean(flags.debug) || (env.GYMCTL_DEBUG !== undefined && env.GYMCTL_DEBUG !== '' && env.GYMCTL_DEBUG !== '0');
+  Boolean(flags.debug) || (env.GYMCTL_DEBUG !== undefined && !OFF.has(env.GYMCTL_DEBUG.trim().toLowerCase()));
 
 /** The format the flags ask for: `--format`, or `--json` (which is `--format json`). */
 export function resolveFormat(flags: GlobalFlags): Setting<OutputFormat> | undefined {
@@ -154,15 +161,15 @@ export function resolveSettings(
   const configOrigin = `profile "${profileName.value}"`;
   // --sandbox brings its own base URL: others are not even checked.
   const baseUrl = flags.sandbox ? undefined : first(
-    fromValue(flags.baseUrl, 'flag', '--base-url'),
+    fromFlag(flags.baseUrl, '--base-url'),
     fromValue(env.GYMCTL_BASE_URL, 'env', 'GYMCTL_BASE_URL'),
     fromValue(profile?.baseUrl, 'config', configOrigin),
   );
-  const timeout = fromValue(flags.timeout, 'flag', '--timeout');
+  const timeout = fromFlag(flags.timeout, '--timeout');
   const timeoutMs: Setting<number> = timeout
     ? { ...timeout, value: parseTimeout(timeout.value, '--timeout') }
     : (fromValue(profile?.timeout, 'config', configOrigin) ?? { value: DEFAULT_TIMEOUT_MS, source: 'default' });
-  const retriesFlag = fromValue(flags.retries, 'flag', '--retries');
+  const retriesFlag = fromFlag(flags.retries, '--retries');
   const retries: Setting<number> = retriesFlag
     ? { ...retriesFlag, value: parseRetries(retriesFlag.value, '--retries') }
     : (fromValue(profile?.retries, 'config', configOrigin) ?? { value: DEFAULT_RETRIES, source: 'default' });

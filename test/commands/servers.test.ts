@@ -77,7 +77,7 @@ describe('gateways and firewalls', () => {
       else response.writeHead(401, { 'Content-Type': 'text/html' }).end(html);
     });
     expectFailure(await gymctl(['whoami'], env(url)), 4, /^gymctl: Unauthorized: the server refused the API key \(HTTP 403, correlation ID c-1\)/);
-    expectFailure(await gymctl(['academy', '1'], env(url)), 4, /the server refused the API key \(HTTP 401\)/);
+    expectFailure(await gymctl(['academy', '1'], env(url)), 4, /^gymctl: academy 1: .*the server refused the API key \(HTTP 401\)/);
   });
 
   it('a 404 HTML page (a missing path prefix) is exit 3 pointing at the base URL', async () => {

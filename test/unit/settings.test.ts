@@ -3,6 +3,7 @@ import { GymctlError } from '../../src/api/errors.js';
 import {
   configKey,
   DEFAULT_PROFILE,
+  isDebug,
   maskKey,
   parseBaseUrl,
   parseFormat,
@@ -44,8 +45,7 @@ describe('resolveProfileName', () => {
     expect(resolveProfileName({ profile: 'cli' }, { GYMCTL_PROFILE: 'work' })).toMatchObject({ value: 'cli', source: 'flag', origin: '--profile' });
   });
 
-  it('treats an empty value as unset', () => {
-    expect(resolveProfileName({ profile: '' }, { GYMCTL_PROFILE: 'work' }).value).toBe('work');
+  it('treats an empty variable as unset (an empty flag is refused: see resolveSettings: timeout)', () => {
     expect(resolveProfileName({}, { GYMCTL_PROFILE: '' }).value).toBe('default');
   });
 
@@ -90,8 +90,8 @@ describe('resolveSettings: base URL', () => {
     });
   });
 
-  it('skips empty values', () => {
-    expect(resolve({ baseUrl: '' }, { GYMCTL_BASE_URL: '' }, profile).baseUrl?.value).toBe('https://profile.example.com');
+  it('skips an empty variable', () => {
+    expect(resolve({}, { GYMCTL_BASE_URL: '' }, profile).baseUrl?.value).toBe('https://profile.example.com');
   });
 
   it('removes a trailing slash', () => {
@@ -168,13 +168,30 @@ describe('resolveSettings: timeout', () => {
     expect(resolve({ timeout: '1500' }, {}, { timeout: 5000 }).timeoutMs).toMatchObject({ value: 1500, source: 'flag', origin: '--timeout' });
   });
 
-  it.each(['0', '-5', '1.5', 'abc', '99999999999'])('rejects --timeout %s', (text) => {
+  it.each(['0', '-5', '1.5', 'abc', '99999999999', ''])('rejects --timeout %j', (text) => {
     expect(usage(() => resolve({ timeout: text })).message).toContain('--timeout');
+  });
+
+  it('an empty flag is refused, not taken for unset: --retries, --base-url and --profile too', () => {
+    expect(usage(() => resolve({ retries: '' }, {}, { retries: 3 })).message).toContain('--retries');
+    expect(usage(() => resolve({ baseUrl: '' }, { GYMCTL_BASE_URL: 'https://api.example.com' })).message).toContain('--base-url');
+    expect(usage(() => resolveProfileName({ profile: '' }, { GYMCTL_PROFILE: 'work' })).message).toContain('--profile');
   });
 
   it('keeps the profile name', () => {
     const name: Setting<string> = { value: 'work', source: 'flag', origin: '--profile' };
     expect(resolveSettings({}, {}, name, undefined).profile).toBe(name);
+  });
+});
+
+describe('isDebug', () => {
+  it.each(['1', 'true', 'yes', 'anything'])('GYMCTL_DEBUG=%j turns tracing on', (value) => {
+    expect(isDebug({}, { GYMCTL_DEBUG: value })).toBe(true);
+  });
+
+  it.each(['', '0', 'false', 'FALSE', 'no', 'off'])('GYMCTL_DEBUG=%j leaves it off, as it says', (value) => {
+    expect(isDebug({}, { GYMCTL_DEBUG: value })).toBe(false);
+    expect(isDebug({ debug: true }, { GYMCTL_DEBUG: value })).toBe(true);
   });
 });
 

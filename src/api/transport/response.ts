@@ -117,7 +117,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
     case 'unauthorized':
       // Only the API itself (a 401, or its error body) speaks of the key; a
       // firewall or gateway in front of it answers 403 with a page of its own.
-      if (status === 401 || typeof message === 'string') return `${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
+      // In a batch, the line names the id it was about, as every other failure's does.
+      if (status === 401 || typeof message === 'string') return `${operation.id === undefined ? '' : `${operation.subject}: `}${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
       return `${operation.subject}: access was denied by something in front of the API, not by the API (${describeContentType(response)})`;
     case 'not_found':
       if (typeof message !== 'string' && status === 404) {
