@@ -175,7 +175,7 @@ export class Context {
       baseUrl = { value: sandbox.url, source: 'flag', origin: '--sandbox' };
       apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
     }
-    if (!apiKey && !this.#flags.sandbox) apiKey = await this.keyringKey(settings.profile.value);
+    if (!apiKey && !this.#flags.sandbox) apiKey = await this.#keyFromKeyring(settings.profile.value);
     if (!apiKey) {
       throw new GymctlError(
         'unauthorized',
@@ -208,20 +208,26 @@ export class Context {
 
   /**
    * The profile's key from the system keyring, when the config file says it
-   * is kept there (the keyring is asked for no other profile). A keyring
-   * that cannot be reached is said to be so, never taken for "no key".
+   * is kept there (the keyring is asked for no other profile); undefined
+   * when it holds none. A keyring that cannot be reached is said to be so.
    */
   async keyringKey(profile: string): Promise<Setting<string> | undefined> {
     if ((await this.store()).profile(profile)?.keyStore !== 'keyring') return undefined;
     const { readKeyringKey } = await import('./keyring/client.js');
     const key = (await readKeyringKey(profile, { env: this.env, signal: this.signal }))?.trim();
-    if (!key) {
+    return key ? { value: key, source: 'keyring', origin: 'the system keyring' } : undefined;
+  }
+
+  /** The key of a profile that keeps it in the keyring: one that is not there is said to be missing from there. */
+  async #keyFromKeyring(profile: string): Promise<Setting<string> | undefined> {
+    const key = await this.keyringKey(profile);
+    if (!key && (await this.store()).profile(profile)?.keyStore === 'keyring') {
       throw new GymctlError(
         'unauthorized',
         `no API key in the system keyring for profile "${profile}", which keeps its key there: run \`gymctl auth login --keyring\` (or --no-keyring to keep it in the config file)`,
       );
     }
-    return { value: key, source: 'keyring', origin: 'the system keyring' };
+    return key;
   }
 
   onDispose(dispose: () => Promise<void>): void {

@@ -164,13 +164,13 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .addHelpText('after', examples('gymctl auth logout', 'gymctl auth logout --profile work'))
     .action(async () => (await authCommands()).runLogout(ctx));
 
-  const configKeys = 'base-url, format, timeout, retries or default-profile';
+  const configKeys = 'base-url, format, timeout, retries, key-store or default-profile';
   const config: Command = program
     .command('config')
     .helpCommand(false)
     .argument('[command]')
     .action((word?: string): void => helpForGroup(config)(word))
-    .description('read and change settings of the profile (base-url, format, timeout, retries) and the default profile')
+    .description('read and change settings of the profile (base-url, format, timeout, retries, key-store) and the default profile')
     .addHelpText('after', examples('gymctl config list', 'gymctl config set format json', 'gymctl config set default-profile work'));
   const configCommands = () => import('./commands/config.js');
   config

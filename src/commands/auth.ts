@@ -32,12 +32,6 @@ function ownerLine(key: ApiKey): string {
   return key.user?.email ? `${name} <${sanitizeLine(key.user.email)}>` : name;
 }
 
-/** The key a keyring profile holds, for the question before replacing it; none when the keyring cannot say. */
-async function keyringKeyIfAny(ctx: Context, profile: string): Promise<string | undefined> {
-  const { readKeyringKey } = await import('../keyring/client.js');
-  return readKeyringKey(profile, { env: ctx.env, signal: ctx.signal }).catch(() => undefined);
-}
-
 async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
   let text: string;
   if (options.withKey) {
@@ -66,7 +60,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   const inKeyring = current?.keyStore === 'keyring';
   const toKeyring = options.keyring ?? inKeyring;
   // On a terminal, replacing a stored key is asked first, as gh asks.
-  const stored = !options.withKey && ctx.io.stdinIsTTY ? current?.apiKey ?? (inKeyring ? await keyringKeyIfAny(ctx, profile) : undefined) : undefined;
+  const stored = !options.withKey && ctx.io.stdinIsTTY ? current?.apiKey ?? (await ctx.keyringKey(profile).catch(() => undefined))?.value : undefined;
   if (stored) {
     const replace = await confirm(ctx.io, `Profile "${profile}" already has a key (${maskKey(stored)}). Replace it? [y/N] `, ctx.signal);
     if (!replace) {
@@ -121,12 +115,6 @@ interface ProfileStatus {
   error: { message: string; kind: string; status: number | null } | null;
 }
 
-/** A keyring profile's key for `status --all`, undefined when the keyring holds none. */
-async function keyringKeyOf(ctx: Context, profile: string): Promise<string | undefined> {
-  const { readKeyringKey } = await import('../keyring/client.js');
-  return (await readKeyringKey(profile, { env: ctx.env, signal: ctx.signal }))?.trim() || undefined;
-}
-
 /**
  * `auth status --all`: every stored profile, from the file alone (the
  * environment's key and base URL would stand in for every one of them),
@@ -144,7 +132,7 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
       const keyStore = profile.keyStore ?? 'config';
       const row: ProfileStatus = { profile: name, active: name === active, baseUrl: profile.baseUrl ?? null, key: null, keyStore, status: 'ok', owner: null, error: null };
       try {
-        const apiKey = keyStore === 'keyring' ? await keyringKeyOf(ctx, name) : profile.apiKey;
+        const apiKey = keyStore === 'keyring' ? (await ctx.keyringKey(name))?.value : profile.apiKey;
         if (!apiKey) return { row: { ...row, status: 'no key' } };
         row.key = maskKey(apiKey);
         if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };

@@ -8,7 +8,7 @@
  * from the config file are offered only when they are valid names.
  */
 import type { Command, Option } from 'commander';
-import { OUTPUT_FORMATS, PROFILE_NAME } from '../config/formats.js';
+import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../config/formats.js';
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { columnNames } from '../output/columns.js';
@@ -77,6 +77,7 @@ function argumentValues(ctx: Context, program: Command, path: string[], before: 
     case 'config set':
       if (before.length === 0) return { words: CONFIG_KEY_NAMES };
       if (before.length === 1 && first === 'format') return { words: [...OUTPUT_FORMATS] };
+      if (before.length === 1 && first === 'key-store') return { words: [...KEY_STORES] };
       if (before.length === 1 && first === 'default-profile') return { words: profileNames(ctx) };
       return { words: [] };
     case 'help': {

@@ -3,6 +3,7 @@
  * profile (base-url, format, timeout, retries) and of the file (default-profile).
  */
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../config/settings.js';
+import type { KeyStore } from '../config/formats.js';
 import type { ConfigFile } from '../config/schema.js';
 import { usageError } from '../api/errors.js';
 import type { Context } from '../context.js';
@@ -70,7 +71,25 @@ export async function runConfigSet(ctx: Context, name: string, value: string): P
   const setting = CONFIG_KEYS[key];
   const parsed = setting.parse(value, ctx.flags.allowHttp);
   const { store, profileName } = await state(ctx);
+  if (key === 'key-store') await checkKeyStoreChange(ctx, profileName, parsed as KeyStore);
   await store.updateProfile(profileName, (profile) => ({ ...profile, [setting.field]: parsed }));
+}
+
+/**
+ * `key-store` says where the profile's key is, and where its next login
+ * puts it: it changes only while no key is kept in the other place, since
+ * moving a key is `auth login`'s (never a silent loss or a stray copy).
+ */
+async function checkKeyStoreChange(ctx: Context, profileName: string, next: KeyStore): Promise<void> {
+  const profile = (await ctx.store()).profile(profileName);
+  const current = profile?.keyStore ?? 'config';
+  if (next === current) return;
+  const held = current === 'config' ? profile?.apiKey !== undefined : (await ctx.keyringKey(profileName)) !== undefined;
+  if (held) {
+    throw usageError(
+      `profile "${profileName}" keeps its key in ${current === 'config' ? 'the config file' : 'the system keyring'}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}\`, or forget it first with \`gymctl auth logout\``,
+    );
+  }
 }
 
 export async function runConfigUnset(ctx: Context, name: string): Promise<void> {
@@ -84,6 +103,7 @@ export async function runConfigUnset(ctx: Context, name: string): Promise<void> 
   }
   const { field } = CONFIG_KEYS[key];
   if (file.profiles?.[profileName]?.[field] === undefined) return;
+  if (key === 'key-store') await checkKeyStoreChange(ctx, profileName, 'config');
   await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 

@@ -6,7 +6,7 @@
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
-import { OUTPUT_FORMATS, PROFILE_NAME, type OutputFormat } from './formats.js';
+import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';
 import type { Profile } from './schema.js';
 
 export const DEFAULT_PROFILE = 'default';
@@ -136,6 +136,11 @@ export function parseFormat(text: string, origin: string): OutputFormat {
   throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
 }
 
+export function parseKeyStore(text: string, origin: string): KeyStore {
+  if ((KEY_STORES as readonly string[]).includes(text)) return text as KeyStore;
+  throw usageError(`invalid key store ${JSON.stringify(text)} (from ${origin}): expected config (the config file) or keyring (the system keyring)`);
+}
+
 /** GYMCTL_DEBUG turns tracing on with any value but these, which say no. */
 const OFF = new Set(['', '0', 'false', 'no', 'off']);
 
@@ -202,6 +207,7 @@ export const CONFIG_KEYS = {
   format: { field: 'format', parse: (text: string) => parseFormat(text, 'format'), fallback: 'table' },
   timeout: { field: 'timeout', parse: (text: string) => parseTimeout(text, 'timeout'), fallback: DEFAULT_TIMEOUT_MS },
   retries: { field: 'retries', parse: (text: string) => parseRetries(text, 'retries'), fallback: DEFAULT_RETRIES },
+  'key-store': { field: 'keyStore', parse: (text: string) => parseKeyStore(text, 'key-store'), fallback: 'config' },
 } as const satisfies Record<string, { field: keyof Profile; parse: (text: string, allowHttp?: boolean) => unknown; fallback?: unknown }>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -384,7 +384,7 @@ describe('config', () => {
     expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
     expect((await gymctl(['config', 'set', 'base-url', `${world.sandbox.url}/`])).code).toBe(0);
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('json\n');
-    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${world.sandbox.url}\nformat=json\ntimeout=30000\nretries=2\ndefault-profile=default\n`);
+    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${world.sandbox.url}\nformat=json\ntimeout=30000\nretries=2\nkey-store=config\ndefault-profile=default\n`);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
 
     // The stored format and base URL apply; only the key comes from the environment.

@@ -88,6 +88,22 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     expect(after.stderr).toContain('no API key in the system keyring');
   });
 
+  it('config set key-store: chosen before the first login, and never changed under a key kept in the other place', async () => {
+    expect((await gymctl(['config', 'set', 'key-store', 'keyring'])).code).toBe(0);
+    expect((await gymctl(['config', 'get', 'key-store'])).stdout).toBe('keyring\n');
+    expect((await login()).code).toBe(0);
+    expect(readConfig()).not.toContain(DEMO_KEY);
+    expect((await gymctl(['whoami', '--jq', '.id'])).stdout).toBe('101\n');
+    const refused = await gymctl(['config', 'set', 'key-store', 'config']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('keeps its key in the system keyring: move it with `gymctl auth login --no-keyring`');
+    expect((await gymctl(['config', 'unset', 'key-store'])).code).toBe(2);
+    expect((await login('--no-keyring')).code).toBe(0);
+    expect((await gymctl(['config', 'set', 'key-store', 'keyring'])).stderr).toContain('keeps its key in the config file: move it with `gymctl auth login --keyring`');
+    expect((await gymctl(['config', 'set', 'key-store', 'vault'])).code).toBe(2);
+    expect((await gymctl(['__complete', '--', 'config', 'set', 'key-store', ''])).stdout).toBe('config\nkeyring\n:none\n');
+  });
+
   it('with no D-Bus at all: login --keyring fails with its own message and leaves the config as it was', async () => {
     expect((await login()).code).toBe(0);
     const before = readConfig();
