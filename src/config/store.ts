@@ -1,16 +1,17 @@
 /**
- * Profiles on disk, kept by conf: the only module that imports it. The
- * file holds the API key, so it is written 0600 inside a 0700 folder, only
- * into a folder and file of the user's own, and it is never cleared or
- * rewritten when it cannot be read: a broken file is an error that names
- * it, and the file stays byte for byte as it was. Reading is bounded: a
- * FIFO, a device or a huge file is refused, not read.
+ * Profiles on disk. The file holds the API key, so it is written 0600
+ * inside a 0700 folder, only into a folder and file of the user's own, and
+ * it is never cleared or rewritten when it cannot be read: a broken file is
+ * an error that names it, and the file stays byte for byte as it was.
+ * Reading is bounded: a FIFO, a device or a huge file is refused, not
+ * read. Writing keeps what gymctl does not know exactly as it was (integers
+ * beyond 2^53 included), and a symlinked config.json stays a link.
  */
 import type { Stats } from 'node:fs';
-import type Conf from 'conf';
 import * as z from 'zod/mini';
 import { GymctlError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
+import { parseJsonExact, stringifyExact } from '../json/exact.js';
 import { describeJsonError } from '../json/positions.js';
 import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
@@ -47,7 +48,6 @@ export class ConfigStore {
   readonly dir: string;
   readonly path: string;
   readonly #options: ConfigStoreOptions;
-  #conf: Conf<ConfigFile> | undefined;
   #warned = false;
 
   constructor(dir: string, options: ConfigStoreOptions = {}) {
@@ -58,20 +58,19 @@ export class ConfigStore {
 
   /**
    * The whole file, validated; an empty config when there is no file yet.
-   * Read directly rather than through conf, which turns a top-level array
-   * into an object and creates the folder when it finds no file.
+   * Reading never creates the folder or the file.
    */
   read(): ConfigFile {
     return this.#load().file;
   }
 
-  /** The file's text, parsed and checked; `raw` keeps every member as written (`__proto__` too), for writing back. */
+  /** The file's text, parsed and checked; `raw` keeps every member as written (`__proto__` and 64-bit integers too), for writing back. */
   #load(): { file: ConfigFile; raw: ConfigFile } {
     const text = this.#readText();
     if (text === undefined) return { file: {}, raw: {} };
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJsonExact(text);
     } catch {
       throw new GymctlError('internal', `config file ${this.path} is not valid JSON (${describeJsonError(text)}); fix or remove it`);
     }
@@ -116,8 +115,7 @@ export class ConfigStore {
   }
 
   /**
-   * Changes one profile and writes the file through conf (atomically, mode
-   * 0600). `change` gets a copy of the profile (empty if new) and returns
+   * Changes one profile and writes the file (atomically, mode 0600). `change` gets a copy of the profile (empty if new) and returns
    * it changed; everything else in the file, including fields gymctl does
    * not know, is kept.
    */
@@ -136,24 +134,54 @@ export class ConfigStore {
    * the user's own; the lock is released on every way out.
    */
   async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
-    this.#load(); // a broken file is reported as such before conf reads it too
+    this.#load(); // a broken file is reported as such, and never written over
+    const target = this.#target();
     checkOwnWritable(this.dir, this.path);
+    if (target !== this.path) checkOwnWritable(path.dirname(target), target);
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // A folder that holds the key is the user's alone, as when gymctl makes it.
+      if ((fs.statSync(this.dir).mode & 0o077) !== 0) fs.chmodSync(this.dir, 0o700);
     } catch (error) {
       throw this.#error('write', error);
     }
-    const conf = await this.#open();
     const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
-      const changed = change(this.#load().raw);
-      try {
-        conf.store = changed;
-      } catch (error) {
-        throw this.#error('write', error);
-      }
+      this.#write(target, change(this.#load().raw));
     } finally {
       lock.release();
+    }
+  }
+
+  /** The file to write: the one a symlinked config.json points to (so the link stays), else config.json. */
+  #target(): string {
+    try {
+      if (fs.lstatSync(this.path).isSymbolicLink()) return fs.realpathSync(this.path);
+    } catch {
+      // No file yet, or a dangling link: config.json itself.
+    }
+    return this.path;
+  }
+
+  /**
+   * Writes a new file beside the old one, flushed to disk, then renames it
+   * into place: a reader sees the old file or the new one, never half of
+   * one, and a failed write (a full disk) leaves the old file as it was.
+   */
+  #write(target: string, file: ConfigFile): void {
+    const temporary = `${target}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(temporary, 'wx', 0o600);
+      fs.writeFileSync(fd, `${stringifyExact(file, 2)}\n`);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fd = undefined;
+      fs.renameSync(temporary, target);
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      fs.rmSync(temporary, { force: true });
+      throw this.#error('write', error);
     }
   }
 
@@ -170,25 +198,6 @@ export class ConfigStore {
         `warning: config file ${this.path} can be read by others (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}) and may hold your API key; fix it with: chmod 600 ${this.path}`,
       );
     }
-  }
-
-  /** conf, loaded only to write: reading the file needs none of it. */
-  async #open(): Promise<Conf<ConfigFile>> {
-    if (this.#conf) return this.#conf;
-    const { default: Conf } = await import('conf');
-    try {
-      this.#conf = new Conf<ConfigFile>({
-        cwd: this.dir,
-        configName: path.basename(CONFIG_FILE_NAME, '.json'),
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
-      });
-    } catch (error) {
-      throw this.#error('read', error);
-    }
-    return this.#conf;
   }
 
   /** A file-system failure, named: "cannot be read" or "cannot be written", with the reason. */

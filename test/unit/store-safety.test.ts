@@ -3,7 +3,7 @@
  * read, how two writers share the lock, and what a failed write leaves.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,5 +160,36 @@ describe('writing', () => {
     expect(text).toContain('"__proto__": {\n        "x": 1\n      }');
     expect(text).toContain('"format": "json"');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('integers beyond 2^53 in fields gymctl does not know keep every digit', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{"teamId":12345678901234567890,"profiles":{"default":{"orgId":9007199254740993,"format":"csv"}}}', { mode: 0o600 });
+    await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, format: 'json' }));
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('"teamId": 12345678901234567890');
+    expect(text).toContain('"orgId": 9007199254740993');
+  });
+
+  it('a symlinked config.json stays a link: the file it points to is written', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const dotfiles = path.join(base, 'dotfiles');
+    mkdirSync(dotfiles, { mode: 0o700 });
+    const real = path.join(dotfiles, 'gymctl.json');
+    writeFileSync(real, '{"profiles":{"default":{"format":"csv"}}}', { mode: 0o600 });
+    symlinkSync(real, file);
+    await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, format: 'json' }));
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, 'utf8')).profiles.default.format).toBe('json');
+    expect(statSync(real).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dotfiles)).toEqual(['gymctl.json']);
+  });
+
+  it('a config folder others can read is tightened to 0700 when the key is written into it', async () => {
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, apiKey: 'key_1234567890' }));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(dir)).toEqual(['config.json']);
   });
 });
