@@ -51,7 +51,10 @@ export const JSON_COMMANDS = [...RECORD_COMMANDS, 'api', 'auth status', 'config 
 /** The commands that GET from the API: --cache and --refresh apply to them. */
 export const CACHING_COMMANDS = [...RECORD_COMMANDS, 'api'];
 
-/** An output or cache flag given to a command it does nothing for is a usage error, as gh has it. */
+/** The commands --sandbox runs against the sandbox (auth login and logout refuse it with reasons of their own). */
+export const SANDBOX_COMMANDS = [...CACHING_COMMANDS, 'auth status', 'auth login', 'auth logout'];
+
+/** An output, cache or sandbox flag given to a command it does nothing for is a usage error, as gh has it. */
 export function checkOutputFlags(command: string, flags: GlobalFlags): void {
   const misplaced = (flag: string, commands: readonly string[]) =>
     usageError(`${flag} does not apply to \`gymctl ${command}\`: it applies to ${commands.map((name) => `\`gymctl ${name}\``).join(', ')}`);
@@ -64,4 +67,6 @@ export function checkOutputFlags(command: string, flags: GlobalFlags): void {
     if (flags.cache !== undefined) throw misplaced('--cache', CACHING_COMMANDS);
     if (flags.refresh) throw misplaced('--refresh', CACHING_COMMANDS);
   }
+  // `config set … --sandbox` would change the real config, not a sandbox's.
+  if (flags.sandbox && !SANDBOX_COMMANDS.includes(command)) throw misplaced('--sandbox', SANDBOX_COMMANDS.slice(0, -2));
 }

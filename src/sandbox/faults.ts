@@ -26,10 +26,10 @@ export interface Fault {
 }
 
 export function parseFault(spec: string): Fault {
-  const match = /^([a-z-]+)(?:=([^*]+))?(?:\*([0-9]+))?$/.exec(spec);
+  const match = /^([a-z-]+)(?:=([^*]+))?(?:\*([1-9][0-9]{0,8}))?$/.exec(spec);
   const kind = match?.[1];
   if (!match || !kind || !Object.hasOwn(FAULTS, kind)) {
-    throw new Error(`unknown fault ${JSON.stringify(spec)}: expected KIND[=VALUE][*TIMES] with KIND one of ${Object.keys(FAULTS).join(', ')}`);
+    throw new Error(`unknown fault ${JSON.stringify(spec)}: expected KIND[=VALUE][*TIMES] with KIND one of ${Object.keys(FAULTS).join(', ')} and TIMES a whole number from 1`);
   }
   const [, , value, times] = match;
   if ((kind === 'rate-limit' || kind === 'slow') && value !== undefined && !/^[0-9]+$/.test(value)) {

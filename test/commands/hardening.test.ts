@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { parseFault } from '../../src/sandbox/faults.js';
 import { sandboxHandler, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cleanEnv, runCli, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, spawnWatched, tempConfigDir, type CliResult, type RunOptions } from '../helpers/cli.js';
 import { gymctl as inProcess } from '../helpers/harness.js';
 
 let config: { dir: string; remove: () => void };
@@ -282,12 +282,14 @@ describe('a custom CA', () => {
 describe('Ctrl-C', () => {
   it('aborts the request in flight and exits 130 within a second', async () => {
     const { env } = await withFaults('slow=10000');
-    const child = spawn(process.execPath, [BIN, 'whoami'], { env: cleanEnv(config.dir, env) });
+    const { child, ready } = spawnWatched(['whoami'], cleanEnv(config.dir, env));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await ready;
+    // The request is sent within milliseconds of that; the server holds it for 10 s.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -361,6 +363,8 @@ describe('gymctl sandbox --fault', () => {
 
   it('an unknown fault is a usage error', async () => {
     expectFailure(await gymctl(['sandbox', '--fault', 'meltdown']), 2, /unknown fault "meltdown"/);
+    // A fault that would hit no request is a mistake, not a no-op.
+    expectFailure(await gymctl(['sandbox', '--fault', 'unavailable*0']), 2, /unknown fault "unavailable\*0".*TIMES a whole number from 1/);
   });
 });
 

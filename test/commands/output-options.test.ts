@@ -157,6 +157,13 @@ describe('--columns and --no-headers', () => {
     expect(world.requests).toEqual([]);
   });
 
+  it('--sandbox on a command that does not read the API is a usage error: config set never writes the real config for it', async () => {
+    const result = await gymctl(['config', 'set', 'format', 'json', '--sandbox']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--sandbox does not apply to `gymctl config set`');
+    expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
+  });
+
   it('completion offers the column names of the command, after commas too', async () => {
     const words = async (...typed: string[]) => (await gymctl(['__complete', '--', ...typed])).stdout.split('\n').filter((line) => line && !line.startsWith(':'));
     expect(await words('academy', '1', '--columns', 'address.c')).toEqual(['address.city', 'address.country']);

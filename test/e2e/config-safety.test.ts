@@ -4,11 +4,11 @@
  * written (a tiny tmpfs, mounted in a mount namespace of its own with
  * util-linux unshare, so nothing on the machine changes).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, spawnWatched, tempConfigDir } from '../helpers/cli.js';
 import { hasTool } from '../helpers/tls.js';
 
 let config: { dir: string; remove: () => void };
@@ -25,10 +25,12 @@ describe('signals while waiting for the config lock', () => {
       writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
       // A lock held by a live process (this one): gymctl waits for it.
       writeFileSync(`${file}.lock`, `${process.pid} test\n`);
-      const child = spawn(process.execPath, [BIN, 'config', 'set', 'format', 'json'], { env: cleanEnv(config.dir) });
+      const { child, ready } = spawnWatched(['config', 'set', 'format', 'json'], cleanEnv(config.dir));
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await ready;
+      // Then a moment to start waiting for the lock, though a signal before it is handled the same way.
+      await new Promise((resolve) => setTimeout(resolve, 150));
       const sent = Date.now();
       child.kill(signal);
       const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
-import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, spawnWatched, type RunOptions } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -36,15 +36,15 @@ describe('exit statuses of the process', () => {
 describe('signals', () => {
   /** Starts `gymctl academy -` on a stdin that never ends, and sends `signal` once it waits. */
   async function interrupt(signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [BIN, 'academy', '-', '--format', 'ndjson'], {
-      env: cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY }),
-    });
+    const { child, ready } = spawnWatched(['academy', '-', '--format', 'ndjson'], cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdin.write('1\n');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await ready;
+    // Then a moment to get to reading stdin, though a signal before it is handled the same way.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     return { code, stdout, stderr };

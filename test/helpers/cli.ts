@@ -1,5 +1,5 @@
 /** Runs the built CLI as a user would: a child process with its own config folder. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,4 +62,21 @@ export function tempConfigDir(): { dir: string; remove: () => void } {
   const base = mkdtempSync(path.join(tmpdir(), 'gymctl-test-'));
   const dir = path.join(base, 'config');
   return { dir, remove: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
+ * Spawns the built gymctl so that `ready` resolves once it listens for
+ * SIGINT and SIGTERM (signals-ready.cjs, preloaded, says so on fd 3): a
+ * signal sent then is gymctl's to handle.
+ */
+export function spawnWatched(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcessWithoutNullStreams; ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test', 'helpers', 'signals-ready.cjs'), BIN, ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  }) as unknown as ChildProcessWithoutNullStreams;
+  const ready = new Promise<void>((resolve, reject) => {
+    (child.stdio[3] as NodeJS.ReadableStream).once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`gymctl exited (${code}) before it listened for signals`)));
+  });
+  return { child, ready };
 }
