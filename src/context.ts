@@ -192,7 +192,9 @@ export class Context {
         `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
       );
     }
-    const cache = this.#flags.cache !== undefined || this.#flags.refresh ? await this.#openCache(baseUrl.value, apiKey.value) : undefined;
+    // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
+    const cacheOrigin = this.#flags.sandbox ? 'sandbox' : baseUrl.value;
+    const cache = this.#flags.cache !== undefined || this.#flags.refresh ? await this.#openCache(cacheOrigin, apiKey.value) : undefined;
     const client = await this.createClient(baseUrl.value, apiKey.value, maxConnections, cache);
     return { client, settings, baseUrl, apiKey };
   }

@@ -59,10 +59,11 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   const current = (await ctx.store()).profile(profile);
   const inKeyring = current?.keyStore === 'keyring';
   const toKeyring = options.keyring ?? inKeyring;
+  // The key this login replaces, if the keyring can say (the login itself reports a keyring that cannot be used).
+  const previous = current?.apiKey ?? (inKeyring ? (await ctx.keyringKey(profile).catch(() => undefined))?.value : undefined);
   // On a terminal, replacing a stored key is asked first, as gh asks.
-  const stored = !options.withKey && ctx.io.stdinIsTTY ? current?.apiKey ?? (await ctx.keyringKey(profile).catch(() => undefined))?.value : undefined;
-  if (stored) {
-    const replace = await confirm(ctx.io, `Profile "${profile}" already has a key (${maskKey(stored)}). Replace it? [y/N] `, ctx.signal);
+  if (previous && !options.withKey && ctx.io.stdinIsTTY) {
+    const replace = await confirm(ctx.io, `Profile "${profile}" already has a key (${maskKey(previous)}). Replace it? [y/N] `, ctx.signal);
     if (!replace) {
       ctx.io.err(`Kept the stored key of profile "${profile}".\n`);
       return;
@@ -87,6 +88,8 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
   io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
   io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
+  // A key replaced by another is forgotten: the answers cached for it go too.
+  if (previous && previous.trim() !== key) await dropCachedAnswers(ctx, store.dir, previous);
   if (inKeyring && !toKeyring) {
     // Moved to the file: the keyring's copy goes, or the user is told it stayed.
     await keyring!.deleteKeyringKey(profile, keyringOptions).then(

@@ -157,7 +157,7 @@ describe('--cache DURATION', () => {
   });
 });
 
-describe('cache clear, and auth logout', () => {
+describe('cache clear, auth logout and auth login', () => {
   it('cache clear empties it', async () => {
     await gymctl(['academy', '1', '2', '--cache', '1h']);
     const clear = await gymctl(['cache', 'clear']);
@@ -167,6 +167,21 @@ describe('cache clear, and auth logout', () => {
     expect(world.requests).toHaveLength(3);
     expect((await gymctl(['cache', 'clear'])).stderr).toContain('Removed 1 cached answer from');
     expect((await gymctl(['cache', 'clear'])).stderr).toContain('holds no answers');
+  });
+
+  it('auth login that replaces a key drops the answers cached for the old one', async () => {
+    const login = (key: string) => gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: key, env: { GYMCTL_API_KEY: undefined, GYMCTL_BASE_URL: undefined } });
+    expect((await login(DEMO_KEY)).code).toBe(0);
+    await gymctl(['whoami', '--cache', '1h'], { env: { GYMCTL_API_KEY: undefined } });
+    const replaced = await login(DEMO_KEY_NO_ACADEMIES);
+    expect(replaced.stderr).toContain('Removed 1 cached answer of that key.');
+    expect(cacheFiles().filter(({ file }) => file.endsWith('.json'))).toEqual([]);
+  });
+
+  it('--sandbox answers are kept under one name: a new sandbox, on a new port, is answered from them', async () => {
+    await gymctl(['academy', '1', '--sandbox', '--cache', '1h'], { env: { GYMCTL_BASE_URL: undefined, GYMCTL_API_KEY: undefined } });
+    const second = await gymctl(['academy', '1', '--sandbox', '--cache', '1h', '--debug'], { env: { GYMCTL_BASE_URL: undefined, GYMCTL_API_KEY: undefined } });
+    expect(second.stderr).toContain('cache hit: GET /academies/1');
   });
 
   it("auth logout drops the answers cached for that profile's key, and only those", async () => {

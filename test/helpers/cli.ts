@@ -25,10 +25,12 @@ export interface RunOptions {
 export function cleanEnv(configDir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(GYMCTL_|NO_COLOR$|FORCE_COLOR$|XDG_CONFIG_HOME$)/.test(key)) continue;
+    if (/^(GYMCTL_|NO_COLOR$|FORCE_COLOR$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$)/.test(key)) continue;
     env[key] = value;
   }
   env.GYMCTL_CONFIG_DIR = configDir;
+  // No test writes to the real ~/.cache: answers --cache keeps go beside the test's config folder.
+  env.XDG_CACHE_HOME = path.join(configDir, '..', `${path.basename(configDir)}-cache`);
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
