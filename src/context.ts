@@ -163,6 +163,7 @@ export class Context {
    */
   async api(maxConnections?: number): Promise<ApiSession> {
     const settings = await this.settings();
+    const caching = this.#flags.cache !== undefined || this.#flags.refresh ? await this.#cacheLifetime() : undefined;
     let { baseUrl, apiKey } = settings;
     if (this.#flags.sandbox) {
       if (this.#flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
@@ -194,17 +195,21 @@ export class Context {
     }
     // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
     const cacheOrigin = this.#flags.sandbox ? 'sandbox' : baseUrl.value;
-    const cache = this.#flags.cache !== undefined || this.#flags.refresh ? await this.#openCache(cacheOrigin, apiKey.value) : undefined;
+    const cache = caching ? await this.#openCache(cacheOrigin, apiKey.value, caching.lifetimeMs) : undefined;
     const client = await this.createClient(baseUrl.value, apiKey.value, maxConnections, cache);
     return { client, settings, baseUrl, apiKey };
   }
 
-  /** --cache DURATION and --refresh: the cache of this base URL and key (loaded only then). */
-  async #openCache(baseUrl: string, apiKey: string): Promise<ResponseCache> {
-    const [{ openCache }, { parseDuration }] = await Promise.all([import('./cache/store.js'), import('./cache/duration.js')]);
+  /** --cache DURATION, checked before anything else is done; with --refresh, answers are only stored, never read. */
+  async #cacheLifetime(): Promise<{ lifetimeMs: number | undefined }> {
+    const { parseDuration } = await import('./cache/duration.js');
     const lifetime = this.#flags.cache === undefined ? undefined : parseDuration(this.#flags.cache, '--cache');
-    // --refresh: the server answers, and the cache only takes the answer.
-    const lifetimeMs = this.#flags.refresh ? undefined : lifetime;
+    return { lifetimeMs: this.#flags.refresh ? undefined : lifetime };
+  }
+
+  /** The cache of this base URL and key (loaded only with --cache or --refresh). */
+  async #openCache(baseUrl: string, apiKey: string, lifetimeMs: number | undefined): Promise<ResponseCache> {
+    const { openCache } = await import('./cache/store.js');
     return openCache({ env: this.env, configDir: configDir(this.env), baseUrl, apiKey, lifetimeMs, warn: (message) => this.io.err(`gymctl: warning: ${message}\n`) });
   }
 

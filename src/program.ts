@@ -141,6 +141,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .description('store, check and forget the API key of a profile')
     .helpCommand(false)
     .argument('[command]')
+    .usage('<command> [options]')
     .action((word?: string): void => helpForGroup(auth)(word))
     .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth status --all', 'gymctl auth logout --profile work'));
   const authCommands = () => import('./commands/auth.js');
@@ -169,6 +170,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .command('config')
     .helpCommand(false)
     .argument('[command]')
+    .usage('<command> [options]')
     .action((word?: string): void => helpForGroup(config)(word))
     .description('read and change settings of the profile (base-url, format, timeout, retries, key-store) and the default profile')
     .addHelpText('after', examples('gymctl config list', 'gymctl config set format json', 'gymctl config set default-profile work'));
@@ -215,6 +217,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .description('manage the answers --cache keeps')
     .helpCommand(false)
     .argument('[command]')
+    .usage('<command> [options]')
     .action((word?: string): void => helpForGroup(cache)(word));
   cache
     .command('clear')

@@ -39,7 +39,11 @@ describe('help', () => {
 
   it('sandbox --help shows no "(default: [])"; auth and config list no commander help command', async () => {
     expect((await gymctl(['sandbox', '--help'])).stdout).not.toContain('(default: [])');
-    for (const group of ['auth', 'config']) expect((await gymctl([group, '--help'])).stdout).not.toContain('help [command]');
+    for (const group of ['auth', 'config', 'cache']) {
+      const help = (await gymctl([group, '--help'])).stdout;
+      expect(help).not.toContain('help [command]');
+      expect(help.split('\n')[0]).toBe(`Usage: gymctl ${group} <command> [options]`);
+    }
   });
 
   it('bare auth and config print their help on stdout and exit 0; a typo suggests the closest', async () => {
