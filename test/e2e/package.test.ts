@@ -13,6 +13,8 @@ const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 let work: string;
 let app: string;
 let packed: string[];
+let tarball: string;
+let installStderr: string;
 
 const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
   spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env, GYMCTL_CONFIG_DIR: path.join(work, 'config') } });
@@ -27,8 +29,10 @@ beforeAll(() => {
   app = path.join(work, 'app');
   run('mkdir', ['-p', app], work);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
-  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, info!.filename)], app);
+  tarball = path.join(work, info!.filename);
+  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
   expect(install.status, install.stderr).toBe(0);
+  installStderr = install.stderr;
 }, 240_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -61,11 +65,21 @@ describe('the npm package', () => {
     expect([...imported].sort()).toEqual(['undici', 'zod']);
   });
 
-  it('installs the man page, listed in package.json', () => {
-    const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', 'gymctl', 'package.json'), 'utf8')) as { man: string };
-    expect(manifest.man).toBe('./dist/gymctl.1');
-    expect(existsSync(path.join(app, 'node_modules', 'gymctl', 'dist', 'gymctl.1'))).toBe(true);
+  it('runs no script when installed: npm has nothing to warn about', () => {
+    const { scripts = {} } = JSON.parse(readFileSync(path.join(app, 'node_modules', 'gymctl', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts, hook).not.toHaveProperty(hook);
+    expect(installStderr).not.toContain('install-scripts');
   });
+
+  it('npm install -g puts the man page where man finds it', () => {
+    const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', 'gymctl', 'package.json'), 'utf8')) as { man: string[] };
+    expect(manifest.man).toEqual(['./dist/gymctl.1']);
+    const prefix = path.join(work, 'global');
+    const install = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work);
+    expect(install.status, install.stderr).toBe(0);
+    const page = path.join(prefix, 'share', 'man', 'man1', 'gymctl.1');
+    expect(readFileSync(page, 'utf8')).toBe(readFileSync(path.join(ROOT, 'dist', 'gymctl.1'), 'utf8'));
+  }, 120_000);
 
   it('installs a gymctl that runs: --version, and whoami against the sandbox', () => {
     const bin = path.join(app, 'node_modules', '.bin', 'gymctl');
