@@ -13,7 +13,7 @@ import type { GlobalFlags } from './config/settings.js';
 import type { Context } from './context.js';
 import { HELP_TOPICS, type HelpTopic } from './commands/help-topics.js';
 import { FAULTS } from './sandbox/faults.js';
-import { checkOutputFlags } from './output/choice.js';
+import { checkFlagScope } from './output/choice.js';
 import { closest, helpForGroup } from './commands/shared/suggest.js';
 import { VERSION } from './version.js';
 
@@ -103,7 +103,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
 
   program.hook('preAction', (_program, action) => {
     const flags = action.optsWithGlobals<GlobalFlags>();
-    checkOutputFlags(commandPath(action), flags);
+    checkFlagScope(commandPath(action), flags);
     ctx.setFlags(flags);
   });
 

@@ -51,22 +51,22 @@ export const JSON_COMMANDS = [...RECORD_COMMANDS, 'api', 'auth status', 'config 
 /** The commands that GET from the API: --cache and --refresh apply to them. */
 export const CACHING_COMMANDS = [...RECORD_COMMANDS, 'api'];
 
-/** The commands --sandbox runs against the sandbox (auth login and logout refuse it with reasons of their own). */
-export const SANDBOX_COMMANDS = [...CACHING_COMMANDS, 'auth status', 'auth login', 'auth logout'];
-
-/** An output, cache or sandbox flag given to a command it does nothing for is a usage error, as gh has it. */
-export function checkOutputFlags(command: string, flags: GlobalFlags): void {
-  const misplaced = (flag: string, commands: readonly string[]) =>
-    usageError(`${flag} does not apply to \`gymctl ${command}\`: it applies to ${commands.map((name) => `\`gymctl ${name}\``).join(', ')}`);
-  if (!RECORD_COMMANDS.includes(command)) {
-    if (flags.columns !== undefined) throw misplaced('--columns', RECORD_COMMANDS);
-    if (flags.headers === false) throw misplaced('--no-headers', RECORD_COMMANDS);
-  }
-  if (flags.jq !== undefined && !JSON_COMMANDS.includes(command)) throw misplaced('--jq', JSON_COMMANDS);
-  if (!CACHING_COMMANDS.includes(command)) {
-    if (flags.cache !== undefined) throw misplaced('--cache', CACHING_COMMANDS);
-    if (flags.refresh) throw misplaced('--refresh', CACHING_COMMANDS);
-  }
+/** Which commands each of these flags does something for (auth login and logout refuse --sandbox with reasons of their own). */
+const SCOPES: ReadonlyArray<{ flag: string; given: (flags: GlobalFlags) => boolean; commands: readonly string[]; alsoTaken?: readonly string[] }> = [
+  { flag: '--columns', given: (flags) => flags.columns !== undefined, commands: RECORD_COMMANDS },
+  { flag: '--no-headers', given: (flags) => flags.headers === false, commands: RECORD_COMMANDS },
+  { flag: '--jq', given: (flags) => flags.jq !== undefined, commands: JSON_COMMANDS },
+  { flag: '--cache', given: (flags) => flags.cache !== undefined, commands: CACHING_COMMANDS },
+  { flag: '--refresh', given: (flags) => Boolean(flags.refresh), commands: CACHING_COMMANDS },
   // `config set … --sandbox` would change the real config, not a sandbox's.
-  if (flags.sandbox && !SANDBOX_COMMANDS.includes(command)) throw misplaced('--sandbox', SANDBOX_COMMANDS.slice(0, -2));
+  { flag: '--sandbox', given: (flags) => Boolean(flags.sandbox), commands: [...CACHING_COMMANDS, 'auth status'], alsoTaken: ['auth login', 'auth logout'] },
+];
+
+/** A flag given to a command it does nothing for is a usage error, as gh has it, rather than silently ignored. */
+export function checkFlagScope(command: string, flags: GlobalFlags): void {
+  for (const { flag, given, commands, alsoTaken = [] } of SCOPES) {
+    if (given(flags) && !commands.includes(command) && !alsoTaken.includes(command)) {
+      throw usageError(`${flag} does not apply to \`gymctl ${command}\`: it applies to ${commands.map((name) => `\`gymctl ${name}\``).join(', ')}`);
+    }
+  }
 }
