@@ -75,6 +75,9 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
       ['gymctl', 'completion', ''],
       ['gymctl', 'help', 'auth', ''],
       ['gymctl', 'auth', 'login', ''],
+      ['gymctl', 'academies', '--columns', 'id,address.c'],
+      ['gymctl', 'config', 'set', 'key-store', ''],
+      ['gymctl', 'cache', ''],
     );
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n')).toEqual([
@@ -90,6 +93,9 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
       'bash zsh fish',
       'login status logout',
       '',
+      'id,address.city id,address.country',
+      'config keyring',
+      'clear',
       '',
     ]);
     expect(existsSync(marker), 'a profile name was run as code').toBe(false);
