@@ -52,6 +52,7 @@ const VIEWS: Record<string, ResourceView<never>> = { whoami: apiKeyView, academy
 /** Values for an option that takes one, `current` being what is typed of it. */
 function optionValues(ctx: Context, long: string | undefined, path: readonly string[], current: string): Answer {
   if (long === '--format') return { words: [...OUTPUT_FORMATS] };
+  if (long === '--cache') return { words: ['30s', '5m', '1h', '1d'] };
   if (long === '--columns') {
     // A list: the names already given stay, the last one is completed.
     const view = VIEWS[path.join(' ')];

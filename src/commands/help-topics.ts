@@ -15,7 +15,7 @@ export const HELP_TOPICS = {
   GYMCTL_BASE_URL      the API base address (--base-url wins over it)
   GYMCTL_PROFILE       the stored profile to use (--profile wins over it)
   GYMCTL_CONFIG_DIR    the config folder (default $XDG_CONFIG_HOME/gymctl, ~/.config/gymctl)
-  GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug); 0, false, no, off: not
+  GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace
   GYMCTL_FORCE_TTY     any value: format output as for a terminal, even in a pipe
   GYMCTL_NO_PROGRESS   any value: no progress line for long batches
   NO_COLOR             any value: no colour (as --no-color)
@@ -25,8 +25,9 @@ export const HELP_TOPICS = {
   NO_PROXY             hosts to reach without the proxy (also no_proxy)
   NODE_EXTRA_CA_CERTS  a PEM file of extra certificate authorities to trust
   XDG_CONFIG_HOME      where the config folder goes by default
-  XDG_CACHE_HOME       where --cache keeps answers (default ~/.cache: $XDG_CACHE_HOME/gymctl)
-  DBUS_SESSION_BUS_ADDRESS  the D-Bus session bus of the Secret Service, for keys in the keyring (Linux)
+  XDG_CACHE_HOME       where --cache keeps answers: $XDG_CACHE_HOME/gymctl (default ~/.cache/gymctl)
+  DBUS_SESSION_BUS_ADDRESS
+                       the D-Bus session bus of the Secret Service (Linux), for keys kept in the keyring
 
 Each setting comes from its flag, else the environment, else the stored profile, else the default.
 `,

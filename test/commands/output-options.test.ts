@@ -169,5 +169,6 @@ describe('--columns and --no-headers', () => {
     expect(await words('academy', '1', '--columns', 'address.c')).toEqual(['address.city', 'address.country']);
     expect(await words('family', '501', '--columns', 'id,first')).toEqual(['id,firstName']);
     expect(await words('whoami', '--columns', 'user.')).toEqual(['user.id', 'user.name', 'user.email']);
+    expect(await words('academies', '--cache', '')).toEqual(['30s', '5m', '1h', '1d']);
   });
 });
