@@ -47,12 +47,13 @@ const cli = await build({
   metafile: true,
   plugins: [lazyChildProcess],
   // jq-wasm is bundled, and its WebAssembly sits beside the bundle (see below).
-  define: { ...common.define, __JQ_WASM__: JSON.stringify('../jq.wasm'), __KEYRING_AGENT__: JSON.stringify('../keyring-agent.js') },
+  define: { ...common.define, __JQ_WASM__: JSON.stringify('../jq.wasm'), __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs') },
   // Bundled CommonJS dependencies call require(); ES modules have none.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
-await build({ ...common, entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.js', external: ['@napi-rs/keyring'], minify: true });
+// CommonJS: it starts without Node's ES module loader, about 10 ms sooner.
+await build({ ...common, format: 'cjs', entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'], minify: true });
 
 // --jq's jq, compiled to WebAssembly, and the licence notices of what it is built from.
 const requireHere = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
 /**
- * The keyring agent: a process of its own (dist/keyring-agent.js) that
+ * The keyring agent: a process of its own (dist/keyring-agent.cjs) that
  * does one thing with the system keyring through @napi-rs/keyring and
  * exits. gymctl runs it rather than loading the native module itself,
  * because the module talks to D-Bus synchronously: a hung keyring daemon
@@ -10,7 +10,6 @@
  * On Linux the entry is pinned to the Secret Service, so that it never
  * falls back to the kernel keyring (which does not survive a reboot).
  */
-import { createRequire } from 'node:module';
 import { KEYRING_SERVICE, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
 
 interface NativeEntry {
@@ -45,7 +44,8 @@ async function main(): Promise<void> {
     const request = JSON.parse(input) as KeyringRequest;
     let Entry: EntryClass;
     try {
-      ({ Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: EntryClass });
+      // Resolved from the agent's own file, so from the package's node_modules.
+      ({ Entry } = process.getBuiltinModule('node:module').createRequire(process.argv[1]!)('@napi-rs/keyring') as { Entry: EntryClass });
     } catch {
       throw new Error(`no keyring module for ${process.platform}-${process.arch}`);
     }
@@ -57,4 +57,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(reply)}\n`);
 }
 
-await main();
+void main();

@@ -16,7 +16,7 @@ export const KEYRING_TIMEOUT_MS = 5000;
 export const KEYRING_PROMPT_TIMEOUT_MS = 60_000;
 
 function agentPath(): string {
-  const url = typeof __KEYRING_AGENT__ === 'string' ? new URL(__KEYRING_AGENT__, import.meta.url) : new URL('../../dist/keyring-agent.js', import.meta.url);
+  const url = typeof __KEYRING_AGENT__ === 'string' ? new URL(__KEYRING_AGENT__, import.meta.url) : new URL('../../dist/keyring-agent.cjs', import.meta.url);
   return process.getBuiltinModule('node:url').fileURLToPath(url);
 }
 

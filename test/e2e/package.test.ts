@@ -40,7 +40,7 @@ describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
     const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
     expect([...top].sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/gymctl.1', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/keyring-agent.js', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/gymctl.1', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/keyring-agent.cjs', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
     );
     expect(packed).toContain('dist/types/index.d.ts');
     // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.

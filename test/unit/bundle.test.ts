@@ -80,7 +80,7 @@ describe('what the built CLI loads', () => {
     expect(inputs).not.toContain('src/keyring/agent.ts');
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     expect(eager.has('src/keyring/client.ts')).toBe(false);
-    expect(readFileSync(path.join(ROOT, 'dist', 'keyring-agent.js'), 'utf8')).toContain('@napi-rs/keyring');
+    expect(readFileSync(path.join(ROOT, 'dist', 'keyring-agent.cjs'), 'utf8')).toContain('@napi-rs/keyring');
   });
 });
 
