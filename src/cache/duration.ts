@@ -4,7 +4,7 @@ import { usageError } from '../api/errors.js';
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** The longest a cached answer may be used: a year. */
-export const MAX_CACHE_MS = 365 * UNITS.d!;
+const MAX_CACHE_MS = 365 * UNITS.d!;
 
 export function parseDuration(text: string, origin: string): number {
   const parts = /^(?:\d+(?:ms|s|m|h|d))+$/.test(text) ? [...text.matchAll(/(\d+)(ms|s|m|h|d)/g)] : [];

@@ -16,7 +16,7 @@ const os = process.getBuiltinModule('node:os');
 const crypto = process.getBuiltinModule('node:crypto');
 
 /** The secret's file, in the config folder (0600). */
-export const SECRET_FILE = 'cache-secret';
+const SECRET_FILE = 'cache-secret';
 
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(env.HOME || os.homedir(), '.cache');

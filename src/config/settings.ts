@@ -136,7 +136,7 @@ export function parseFormat(text: string, origin: string): OutputFormat {
   throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
 }
 
-export function parseKeyStore(text: string, origin: string): KeyStore {
+function parseKeyStore(text: string, origin: string): KeyStore {
   if ((KEY_STORES as readonly string[]).includes(text)) return text as KeyStore;
   throw usageError(`invalid key store ${JSON.stringify(text)} (from ${origin}): expected config (the config file) or keyring (the system keyring)`);
 }

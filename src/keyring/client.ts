@@ -11,9 +11,9 @@ import type { KeyringAnswer, KeyringRequest, KeyringTrouble } from './protocol.j
 declare const __KEYRING_AGENT__: string | undefined;
 
 /** Long enough for a healthy daemon (tens of milliseconds), short enough for a script to move on. */
-export const KEYRING_TIMEOUT_MS = 5000;
+const KEYRING_TIMEOUT_MS = 5000;
 /** Where the keyring may ask for its password in a window (a desktop, macOS, Windows): time to type it. */
-export const KEYRING_PROMPT_TIMEOUT_MS = 60_000;
+const KEYRING_PROMPT_TIMEOUT_MS = 60_000;
 
 function agentPath(): string {
   const url = typeof __KEYRING_AGENT__ === 'string' ? new URL(__KEYRING_AGENT__, import.meta.url) : new URL('../../dist/keyring-agent.cjs', import.meta.url);
@@ -31,7 +31,7 @@ export interface KeyringOptions {
 }
 
 /** A keyring that cannot be used, said as such (never "no key"), with what to do about it. */
-export function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>): GymctlError {
+function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>): GymctlError {
   const reason = detail.replace(/\s+/g, ' ').trim();
   const profile = `profile "${request.account}"`;
   const unlock = 'unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`) and try again';

@@ -46,7 +46,7 @@ export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFo
 /** The commands that print records: --columns and --no-headers apply to them. */
 export const RECORD_COMMANDS = ['whoami', 'academy', 'academies', 'family'];
 /** The commands that print JSON: --jq applies to them. */
-export const JSON_COMMANDS = [...RECORD_COMMANDS, 'api', 'auth status', 'config list', 'schema'];
+const JSON_COMMANDS = [...RECORD_COMMANDS, 'api', 'auth status', 'config list', 'schema'];
 
 /** The commands that GET from the API: --cache and --refresh apply to them. */
 export const CACHING_COMMANDS = [...RECORD_COMMANDS, 'api'];
