@@ -4,8 +4,11 @@
  * it is never cleared or rewritten when it cannot be read: a broken file is
  * an error that names it, and the file stays byte for byte as it was.
  * Reading is bounded: a FIFO, a device or a huge file is refused, not
- * read. Writing keeps what gymctl does not know exactly as it was (integers
- * beyond 2^53 included), and a symlinked config.json stays a link.
+ * read. conf writes it (atomically, under gymctl's lock, which conf does
+ * not take across processes), keeping what gymctl does not know exactly as
+ * it was (integers beyond 2^53 included); a symlinked config.json stays a
+ * link. Reading stays with gymctl's bounded reader, so that the read
+ * commands never load conf.
  */
 import type { Stats } from 'node:fs';
 import * as z from 'zod/mini';
@@ -145,9 +148,34 @@ export class ConfigStore {
     } catch (error) {
       throw this.#error('write', error);
     }
+    // conf writes the file; loaded only here, so reading never pays for it.
+    const { default: Conf } = await import('conf');
     const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
-      this.#write(target, change(this.#load().raw));
+      this.#load(); // under the lock, checked again by the bounded reader before conf reads it
+      let conf: InstanceType<typeof Conf<ConfigFile>>;
+      try {
+        conf = new Conf<ConfigFile>({
+          // The real file, so that a symlinked config.json stays a link.
+          cwd: path.dirname(target),
+          configName: path.basename(target),
+          fileExtension: '',
+          // gymctl's exact JSON: 64-bit integers and unknown members stay as written.
+          serialize: (file) => `${stringifyExact(file, 2)}\n`,
+          deserialize: (text) => parseJsonExact(text) as ConfigFile,
+          configFileMode: 0o600,
+          clearInvalidConfig: false,
+          accessPropertiesByDotNotation: false,
+        });
+      } catch (error) {
+        throw this.#error('read', error);
+      }
+      const next = change(conf.store);
+      try {
+        conf.store = next;
+      } catch (error) {
+        throw this.#error('write', error);
+      }
     } finally {
       lock.release();
     }
@@ -161,28 +189,6 @@ export class ConfigStore {
       // No file yet, or a dangling link: config.json itself.
     }
     return this.path;
-  }
-
-  /**
-   * Writes a new file beside the old one, flushed to disk, then renames it
-   * into place: a reader sees the old file or the new one, never half of
-   * one, and a failed write (a full disk) leaves the old file as it was.
-   */
-  #write(target: string, file: ConfigFile): void {
-    const temporary = `${target}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(temporary, 'wx', 0o600);
-      fs.writeFileSync(fd, `${stringifyExact(file, 2)}\n`);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      fd = undefined;
-      fs.renameSync(temporary, target);
-    } catch (error) {
-      if (fd !== undefined) fs.closeSync(fd);
-      fs.rmSync(temporary, { force: true });
-      throw this.#error('write', error);
-    }
   }
 
   /** Warns, as ssh does, when others can read the file that holds the key, or another user owns it. */

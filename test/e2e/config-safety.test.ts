@@ -4,7 +4,7 @@
  * written (a tiny tmpfs, mounted in a mount namespace of its own with
  * util-linux unshare, so nothing on the machine changes).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,6 +41,25 @@ describe('signals while waiting for the config lock', () => {
       expect(readdirSync(config.dir).sort()).toEqual(['config.json', 'config.json.lock']);
     });
   }
+});
+
+describe('writers in processes of their own', () => {
+  it('8 gymctl processes writing at once each keep their change, and leave nothing behind', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const exits = await Promise.all(
+      names.map(
+        (name) =>
+          new Promise<number | null>((resolve) => {
+            const child = spawn(process.execPath, [BIN, 'config', 'set', 'timeout', '5000', '--profile', name], { env: cleanEnv(config.dir), stdio: 'ignore' });
+            child.on('close', resolve);
+          }),
+      ),
+    );
+    expect(exits).toEqual(names.map(() => 0));
+    const file = path.join(config.dir, 'config.json');
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles).sort()).toEqual(names);
+    expect(readdirSync(config.dir)).toEqual(['config.json']);
+  });
 });
 
 describe.skipIf(!hasTool('unshare', ['--version']))('a full disk', () => {
