@@ -37,6 +37,18 @@ const lazyChildProcess = {
   },
 };
 
+// chalk works out a colour level of its own when it loads, from process.argv
+// and the environment (its vendored supports-color). gymctl decides colour
+// itself (terminal, NO_COLOR, FORCE_COLOR, --no-color) and hands chalk the
+// level: give chalk a supports-color that finds none, so it reads nothing.
+const chalkDecidesNothing = {
+  name: 'chalk-decides-nothing',
+  setup(build) {
+    build.onResolve({ filter: /^#supports-color$/ }, (args) => (args.importer.includes('node_modules/chalk/') ? { path: 'supports-color', namespace: 'no-colour-probe' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'no-colour-probe' }, () => ({ contents: 'export default { stdout: false, stderr: false };', loader: 'js' }));
+  },
+};
+
 const cli = await build({
   ...common,
   entryPoints: ['src/cli.ts'],
@@ -45,7 +57,10 @@ const cli = await build({
   chunkNames: 'chunks/[name]-[hash]',
   minify: true,
   metafile: true,
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, chalkDecidesNothing],
+  // cli-table3 colours through @colors/colors only for style names, which
+  // gymctl never passes (chalk colours the cells): leave it out.
+  external: ['@colors/colors', '@colors/colors/*'],
   // jq-wasm is bundled, and its WebAssembly sits beside the bundle (see below).
   define: { ...common.define, __JQ_WASM__: JSON.stringify('../jq.wasm'), __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs') },
   // Bundled CommonJS dependencies call require(); ES modules have none.

@@ -4,7 +4,9 @@ import { maskKey, parseBaseUrl, type Setting } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { confirm, promptHidden, readStdin } from '../terminal/prompt.js';
 import { stringifyExact } from '../json/exact.js';
+import { labelledText, recordsText, stdoutTerminal } from '../output/human.js';
 import { sanitizeLine } from '../output/sanitize.js';
+import type { Column } from '../output/tsv.js';
 import type { ApiKey, Id } from '../api/schemas.js';
 
 export interface LoginOptions {
@@ -18,12 +20,6 @@ const describeSource = (setting: Setting<unknown>, configPath: string) =>
 
 /** `"Front desk" (id 101)`, or `id 101` for a key with no name. */
 const keyName = (key: ApiKey) => (key.name ? `"${sanitizeLine(key.name)}" (id ${key.id})` : `id ${key.id}`);
-
-/** Rows of a status, label and value, aligned. */
-const rowsText = (rows: ReadonlyArray<readonly [string, string]>) => {
-  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
-  return rows.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}\n`).join('');
-};
 
 const academyList = (ids: readonly Id[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
 
@@ -118,6 +114,20 @@ interface ProfileStatus {
   error: { message: string; kind: string; status: number | null } | null;
 }
 
+/** What `auth status --all` shows of each profile; names and base URLs come from the file, which may hold anything, and are sanitised as every cell is. */
+const STATUS_COLUMNS: Column<ProfileStatus>[] = [
+  { key: 'active', label: 'Active', value: (row) => row.active, display: (row) => (row.active ? '*' : ' ') },
+  { key: 'profile', label: 'Profile', value: (row) => row.profile },
+  { key: 'baseUrl', label: 'Base URL', value: (row) => row.baseUrl },
+  { key: 'key', label: 'Key', value: (row) => row.key, display: (row) => (row.key ? `${row.key}${row.keyStore === 'keyring' ? ' (keyring)' : ''}` : undefined) },
+  { key: 'keyStore', label: 'Kept in', value: (row) => row.keyStore },
+  {
+    key: 'status',
+    label: 'Status',
+    value: ({ status, owner, error }) => (status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status),
+  },
+];
+
 /**
  * `auth status --all`: every stored profile, from the file alone (the
  * environment's key and base URL would stand in for every one of them),
@@ -152,13 +162,7 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
   if (json) {
     await ctx.printJson(`${stringifyExact(results.map((r) => r.row), 2)}\n`);
   } else {
-    const describe = ({ status, owner, error }: ProfileStatus) =>
-      status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status;
-    // Profile names and base URLs come from the file, which may hold anything: never printed raw.
-    const keyCell = (row: ProfileStatus) => `${row.key ?? '-'}${row.keyStore === 'keyring' ? ' (keyring)' : ''}`;
-    const lines = results.map(({ row }) => [`${row.active ? '*' : ' '} ${sanitizeLine(row.profile)}`, sanitizeLine(row.baseUrl ?? '-'), keyCell(row), sanitizeLine(describe(row))]);
-    const widths = [0, 1, 2].map((i) => Math.max(...lines.map((cells) => cells[i]!.length)));
-    ctx.io.out(lines.map((cells) => `${cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`).join(''));
+    ctx.io.out(await recordsText(ctx.io, STATUS_COLUMNS, results.map((r) => r.row)));
   }
   const failure = results.find((r) => r.failure)?.failure;
   if (failure) throw new AlreadyReported(failure.kind);
@@ -177,7 +181,8 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   } catch (error) {
     if (error instanceof GymctlError && error.kind === 'unauthorized') {
       // What would help find the bad key, on stderr: stdout stays empty on failure.
-      ctx.io.err(rowsText([['Profile', sanitizeLine(profile)], ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`], ['Key', keyShown]]));
+      const stderr = { isTTY: ctx.io.stderrIsTTY, color: false };
+      ctx.io.err(await labelledText([['Profile', profile], ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`], ['Key', keyShown]], stderr));
       throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
     }
     throw error;
@@ -200,11 +205,11 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     ['Profile', profile],
     ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
     ['Key', keyShown],
-    ['Key name', me.name ? `${sanitizeLine(me.name)} (id ${me.id})` : `(no name) (id ${me.id})`],
+    ['Key name', me.name ? `${me.name} (id ${me.id})` : `(no name) (id ${me.id})`],
     ['Owner', ownerLine(me)],
     ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
   ];
-  ctx.io.out(rowsText(rows));
+  ctx.io.out(await labelledText(rows, stdoutTerminal(ctx.io)));
 }
 
 /** The answers --cache kept for a key that is being forgotten go with it. */

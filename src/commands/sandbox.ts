@@ -4,7 +4,7 @@ import { GymctlError, usageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { parseJsonExact } from '../json/exact.js';
 import { describeJsonError } from '../json/positions.js';
-import { sanitizeLine } from '../output/sanitize.js';
+import { columnsText, stdoutTerminal } from '../output/human.js';
 import type { Context } from '../context.js';
 import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
 import { DEMO_DATA } from '../sandbox/demo-data.js';
@@ -70,17 +70,18 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
     if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw usageError(`cannot start the sandbox on ${host}:${port} (${code}): choose another --host or --port`);
     throw new GymctlError('internal', `cannot start the sandbox on ${host}:${port}: ${code ?? String(error)}`);
   }
-  const keyWidth = Math.max(...data.keys.map((k) => k.secret.length));
+  // The keys, aligned on a terminal; their names come from --data, and are sanitised as every cell is.
+  const keys = await columnsText(
+    data.keys.map(({ secret, key }) => [secret, `${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`]),
+    stdoutTerminal(io),
+    2,
+  );
   io.out(
     [
       `Sandbox API listening on ${sandbox.url}`,
       '',
       'Keys:',
-      ...data.keys.map(
-        ({ secret, key }) =>
-          sanitizeLine(`  ${secret.padEnd(keyWidth)}  ${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`),
-      ),
-      '',
+      `${keys}`,
       'Try:',
       `  export GYMCTL_BASE_URL=${sandbox.url}`,
       `  export GYMCTL_API_KEY=${data.keys[0]?.secret ?? '<key>'}`,

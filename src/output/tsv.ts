@@ -24,3 +24,7 @@ export function cellText(cell: Cell): string {
 export const tsvHeader = <T>(columns: readonly Column<T>[]) => `${columns.map((c) => c.key).join('\t')}\n`;
 
 export const tsvRow = <T>(columns: readonly Column<T>[], record: T) => `${columns.map((c) => cellText(c.value(record))).join('\t')}\n`;
+
+/** Records as tab-separated lines, under the header row unless `headers` is false. */
+export const tsvTable = <T>(columns: readonly Column<T>[], records: readonly T[], headers = true) =>
+  (headers ? tsvHeader(columns) : '') + records.map((record) => tsvRow(columns, record)).join('');

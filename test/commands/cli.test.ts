@@ -296,10 +296,10 @@ describe('auth: login, status, logout', () => {
 
     const status = await gymctl(['auth', 'status']);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toContain('Profile:   default');
-    expect(status.stdout).toContain(`Base URL:  ${world.sandbox.url} (from ${configFile()})`);
-    expect(status.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from ${configFile()}`);
-    expect(status.stdout).toContain('Owner:     Rita Moreira <rita.moreira@example.com>');
+    expect(status.stdout).toContain('Profile: default\n');
+    expect(status.stdout).toContain(`Base URL: ${world.sandbox.url} (from ${configFile()})`);
+    expect(status.stdout).toContain(`Key: ****${DEMO_KEY.slice(-4)} from ${configFile()}`);
+    expect(status.stdout).toContain('Owner: Rita Moreira <rita.moreira@example.com>');
     expect(status.stdout).not.toContain(DEMO_KEY);
 
     const json = await gymctl(['auth', 'status', '--json']);
@@ -316,7 +316,7 @@ describe('auth: login, status, logout', () => {
   it('status says where the key comes from, and the environment beats the file', async () => {
     await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY_NO_ACADEMIES });
     const status = await gymctl(['auth', 'status'], { env: { GYMCTL_API_KEY: DEMO_KEY } });
-    expect(status.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from GYMCTL_API_KEY`);
+    expect(status.stdout).toContain(`Key: ****${DEMO_KEY.slice(-4)} from GYMCTL_API_KEY`);
     expect(status.stdout).toContain('Academies: 1, 2, 3, 4');
   });
 
@@ -324,7 +324,7 @@ describe('auth: login, status, logout', () => {
     const result = await gymctl(['auth', 'status'], { env: apiEnv('revoked_key_abcdef') });
     expect(result).toMatchObject({ code: 4, stdout: '' });
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines.slice(0, 3)).toEqual(['Profile:  default', `Base URL: ${world.sandbox.url} (from GYMCTL_BASE_URL)`, 'Key:      ****cdef from GYMCTL_API_KEY']);
+    expect(lines.slice(0, 3)).toEqual(['Profile: default', `Base URL: ${world.sandbox.url} (from GYMCTL_BASE_URL)`, 'Key: ****cdef from GYMCTL_API_KEY']);
     expect(lines[3]).toMatch(/^gymctl: the server refused the API key \*\*\*\*cdef from GYMCTL_API_KEY/);
     expect(result.stderr).not.toContain('revoked_key');
   });
@@ -371,9 +371,22 @@ describe('auth: login, status, logout', () => {
   it('auth status --sandbox shows the demo key, masked', async () => {
     const result = await gymctl(['auth', 'status', '--sandbox']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Base URL:  http:\/\/127\.0\.0\.1:\d+ \(from --sandbox\)$/m);
-    expect(result.stdout).toContain(`Key:       ****${DEMO_KEY.slice(-4)} from --sandbox`);
+    expect(result.stdout).toMatch(/^Base URL: http:\/\/127\.0\.0\.1:\d+ \(from --sandbox\)$/m);
+    expect(result.stdout).toContain(`Key: ****${DEMO_KEY.slice(-4)} from --sandbox`);
     expect(result.stdout).not.toContain(DEMO_KEY);
+  });
+
+  it('auth status on a terminal aligns its values after the labels (bold with colour); a pipe gets one plain line each', async () => {
+    const plain = await inProcess(['auth', 'status', '--sandbox'], { configDir: world.config.dir, stdoutTTY: true, columns: 100, env: { NO_COLOR: '1' } });
+    expect(plain.code, plain.stderr).toBe(0);
+    const lines = plain.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => line.slice(0, 11))).toEqual(['Profile:   ', 'Base URL:  ', 'Key:       ', 'Key name:  ', 'Owner:     ', 'Academies: ']);
+    expect(lines[5]).toBe('Academies: 1, 2, 3, 4');
+    const coloured = await inProcess(['auth', 'status', '--sandbox'], { configDir: world.config.dir, stdoutTTY: true, columns: 100, env: { FORCE_COLOR: '1' } });
+    expect(coloured.stdout).toContain('\u001b[1mProfile:\u001b[22m   default');
+    const piped = await gymctl(['auth', 'status', '--sandbox'], { env: { FORCE_COLOR: '1' } });
+    expect(piped.stdout).toMatch(/^Profile: default\nBase URL: http/);
+    expect(piped.stdout).not.toContain('\u001b');
   });
 });
 

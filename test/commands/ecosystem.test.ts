@@ -48,11 +48,23 @@ describe('profiles', () => {
     await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
     const result = await gymctl(['auth', 'status', '--all'], { env: { GYMCTL_PROFILE: 'work' } });
     expect(result.code, result.stderr).toBe(0);
+    // In a pipe: tab-separated lines under a header row, as every table.
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(new RegExp(`^  audit +${world.sandbox.url} +\\*\\*\\*\\*mies +ok: Sam Okafor <sam\\.okafor@example\\.com>$`));
-    expect(lines[1]).toMatch(/^  settings-only +- +- +no key$/);
-    expect(lines[2]).toMatch(/^\* work +.*ok: Rita Moreira/);
+    expect(lines).toEqual([
+      'active\tprofile\tbaseUrl\tkey\tkeyStore\tstatus',
+      `false\taudit\t${world.sandbox.url}\t****mies\tconfig\tok: Sam Okafor <sam.okafor@example.com>`,
+      'false\tsettings-only\t\t\tconfig\tno key',
+      `true\twork\t${world.sandbox.url}\t****mies\tconfig\tok: Rita Moreira <rita.moreira@example.com>`,
+    ]);
+    // On a terminal: a table, the active profile marked *, the keyring named beside a key.
+    const table = await inProcess(['auth', 'status', '--all'], { configDir: world.config.dir, env: { GYMCTL_PROFILE: 'work', NO_COLOR: '1' }, stdoutTTY: true, columns: 200 });
+    const rows = table.stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    expect(rows).toEqual([
+      ['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status'],
+      ['', 'audit', world.sandbox.url, '****mies', 'config', 'ok: Sam Okafor <sam.okafor@example.com>'],
+      ['', 'settings-only', '-', '-', 'config', 'no key'],
+      ['*', 'work', world.sandbox.url, '****mies', 'config', 'ok: Rita Moreira <rita.moreira@example.com>'],
+    ]);
     expect(result.stdout).not.toContain(DEMO_KEY);
     const json = JSON.parse((await gymctl(['auth', 'status', '--all', '--json'])).stdout);
     expect(json.map((p: { profile: string; status: string }) => [p.profile, p.status])).toEqual([
@@ -71,7 +83,7 @@ describe('profiles', () => {
     writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
     const result = await gymctl(['auth', 'status', '--all']);
     expect(result.code).toBe(4);
-    expect(result.stdout).toMatch(/revoked +.*\*\*\*\*3456 +failed: Unauthorized/);
+    expect(result.stdout).toMatch(/^false\trevoked\t.*\t\*\*\*\*3456\tconfig\tfailed: Unauthorized/m);
     expect(result.stdout).not.toContain('revoked_key_123456');
   });
 

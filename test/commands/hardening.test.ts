@@ -465,7 +465,7 @@ describe('what the second review found', () => {
     writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles: { plain: { apiKey: 'abcdefghijklmnop', baseUrl: 'http://gym.test:4311' } } }), { mode: 0o600 });
     const result = await gymctl(['auth', 'status', '--all']);
     expect(result.code).toBe(2);
-    expect(result.stdout).toMatch(/plain +http:\/\/gym\.test:4311 +\*\*\*\*mnop +failed: refusing to send the API key over plain http/);
+    expect(result.stdout).toMatch(/^false\tplain\thttp:\/\/gym\.test:4311\t\*\*\*\*mnop\tconfig\tfailed: refusing to send the API key over plain http/m);
     expect(result.stderr).toBe('');
   });
 

@@ -2,7 +2,9 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Academy, ApiKey, FamilyMember } from '../../src/api/schemas.js';
 import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
-import { renderCard, renderTable, type Column } from '../../src/output/table.js';
+import stringWidth from 'string-width';
+import { drawBox, fitWidths, paint, renderCard, renderTable, yieldRank, type Column } from '../../src/output/table.js';
+import { pickColumns } from '../../src/output/columns.js';
 import { academyView, apiKeyView, familyView, formatAddress } from '../../src/output/views.js';
 
 const academyColumns = academyView.card;
@@ -343,5 +345,125 @@ describe('decideColor', () => {
     expect(fakeIO(true, {}, false).color).toBe(false);
     expect(fakeIO(false, {}).color).toBe(false);
     expect(fakeIO(true, { TERM: 'dumb' }).color).toBe(false);
+  });
+});
+
+describe('cli-table3 draws the terminal tables', () => {
+  /** The terminal column where each │ of a line stands: a grapheme at a time, measured as terminals measure (string-width). */
+  const bars = (line: string) => {
+    const at: number[] = [];
+    let column = 0;
+    for (const { segment: char } of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(line)) {
+      if (char === '│' || char === '┼' || char === '┬' || char === '┴' || char === '├' || char === '┤' || char === '┌' || char === '┐' || char === '└' || char === '┘') at.push(column);
+      column += stringWidth(char);
+    }
+    return at;
+  };
+  const WIDE: Row[] = [
+    { id: 1, name: 'Café ☕ and 🀄', note: 'plain' },
+    { id: 2, name: 'Thumbs 👍🏽 up', note: 'ok' },
+    { id: 3, name: 'Family 👨‍👩‍👧 night', note: '東京の道場' },
+    { id: 4, name: 'Jose\u0301 Nun\u0303ez', note: 'combining marks' },
+    { id: 5, name: '서울 유도관', note: 'Ｆｕｌｌｗｉｄｔｈ' },
+  ];
+
+  it('emoji, CJK and combining marks line up at several terminal widths, never wider than the terminal', () => {
+    for (const columns of [24, 32, 40, 60, 80, 120]) {
+      const io = ttyPlain();
+      io.stdout.columns = columns;
+      const lines = renderTable(io, rowColumns, WIDE).trimEnd().split('\n');
+      const first = bars(lines[0]!);
+      for (const line of lines) {
+        expect(bars(line), `${columns} columns: ${line}`).toEqual(first);
+        expect(stringWidth(line)).toBeLessThanOrEqual(columns);
+      }
+    }
+  });
+
+  it('a wide character takes two columns: the box is drawn for it', () => {
+    const out = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: '東京', note: '☕' }, { id: 22, name: 'ab', note: 'x' }]);
+    expect(out).toBe(
+      [
+        '┌────┬──────┬──────┐',
+        '│ ID │ Name │ Note │',
+        '├────┼──────┼──────┤',
+        '│ 1  │ 東京 │ ☕   │',
+        '│ 22 │ ab   │ x    │',
+        '└────┴──────┴──────┘',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('without colour, a rule still sets the header row apart', () => {
+    const lines = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: 'a' }]).split('\n');
+    expect(lines[2]).toMatch(/^├─+┼─+┼─+┤$/);
+    const noHeaders = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: 'a' }], false).split('\n');
+    expect(noHeaders.filter((line) => line.startsWith('├'))).toEqual([]);
+  });
+
+  it('URLs and e-mail addresses give way before names and ids', () => {
+    const io = ttyPlain();
+    io.stdout.columns = 80;
+    const columns = pickColumns(academyView, ['id', 'name', 'logoUrl', 'email']).table;
+    const out = renderTable(io, columns, DEMO_DATA.academies as Academy[]);
+    for (const line of out.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    for (const academy of DEMO_DATA.academies) expect(out).toContain(`│ ${academy.name} `);
+    expect(out).toContain('…');
+    expect(out).not.toContain('https://images.example.com/academies/1/logo.png');
+  });
+
+  it('fitWidths: the highest rank gives way first, widest first, and nothing is cut that fits', () => {
+    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 100)).toEqual([10, 20, 30]);
+    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 60)).toEqual([10, 20, 20]);
+    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 40)).toEqual([10, 15, 5]);
+    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 20)).toEqual([3, 3, 4]);
+    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, undefined)).toEqual([10, 20, 30]);
+  });
+
+  it('yieldRank: URLs and e-mail addresses first, ids last', () => {
+    expect(['logoUrl', 'user.email', 'thumbnail', 'address.line1', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([3, 3, 3, 2, 1, 1, 0, 0, 0]);
+  });
+
+  it('a table drawn in chunks is the table drawn in one piece', () => {
+    const rows: Row[] = Array.from({ length: 23 }, (_, i) => ({ id: i, name: i % 4 ? `Name ${i} 東京` : null, note: 'x'.repeat(i) }));
+    for (const io of [ttyPlain(), ttyColor()]) {
+      io.stdout.columns = 40;
+      for (const headers of [true, false]) {
+        const whole = renderTable(io, rowColumns, rows, headers, Number.POSITIVE_INFINITY);
+        for (const chunk of [1, 3, 7, 22, 23]) expect(renderTable(io, rowColumns, rows, headers, chunk)).toBe(whole);
+      }
+    }
+    expect(drawBox([2], ['ID'], [['1'], ['2']], 1)).toBe(drawBox([2], ['ID'], [['1'], ['2']]));
+  });
+});
+
+describe('chalk colours what the terminal gets, at the level gymctl decided', () => {
+  const row = [{ id: 1, name: null, note: 'n' }];
+  it('colour: bold header, dim empty cells', () => {
+    const out = renderTable(ttyColor(), rowColumns, row);
+    expect(out).toContain(`${ESC}[1mID${ESC}[22m`);
+    expect(out).toContain(`${ESC}[2m-${ESC}[22m`);
+  });
+
+  it('NO_COLOR, --no-color and TERM=dumb on a terminal: no escape at all', () => {
+    for (const io of [fakeIO(true, { NO_COLOR: '1' }), fakeIO(true, {}, false), fakeIO(true, { TERM: 'dumb' })]) {
+      expect(renderTable(io, rowColumns, row)).not.toContain(ESC);
+      expect(renderCard(io, rowColumns, row[0]!)).not.toContain(ESC);
+    }
+  });
+
+  it('FORCE_COLOR on a terminal that says it is dumb: colour', () => {
+    expect(renderTable(fakeIO(true, { TERM: 'dumb', FORCE_COLOR: '1' }), rowColumns, row)).toContain(`${ESC}[1m`);
+  });
+
+  it('a pipe: no colour, even with FORCE_COLOR', () => {
+    expect(renderTable(fakeIO(false, { FORCE_COLOR: '3' }), rowColumns, row)).toBe('id\tname\tnote\n1\t\tn\n');
+  });
+
+  it('chalk is given its level: nothing it works out for itself', () => {
+    expect(paint(true).level).toBe(1);
+    expect(paint(false).level).toBe(0);
+    expect(paint(false).bold('x')).toBe('x');
   });
 });
