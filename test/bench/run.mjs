@@ -9,6 +9,9 @@
 //   BENCH_BATCH=N     runs of each batch case (default 3)
 //   BENCH_IDS=N       ids in the batch cases (default 20000)
 //
+// The terminal-table rows draw 10,000 and 20,000 rows as on a terminal
+// (GYMCTL_FORCE_TTY), beside the same 10,000 ids in a pipe.
+//
 // Every timed command runs with NODE_EXTRA_CA_CERTS unset: when set (as on
 // some CI machines) Node parses the whole CA bundle at every start, which
 // users rarely pay and which would flatter every ratio.
@@ -35,10 +38,10 @@ for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'GYMCTL_API_KEY', 'GY
 }
 
 /** Runs a command once; returns milliseconds, and peak memory in MB when asked. */
-function time(command, args, { input, stdinFile, memory = false } = {}) {
+function time(command, args, { input, stdinFile, memory = false, extraEnv } = {}) {
   const started = process.hrtime.bigint();
   const result = spawnSync(command, memory ? ['--require', maxRss, ...args] : args, {
-    env,
+    env: extraEnv ? { ...env, ...extraEnv } : env,
     input,
     stdio: ['pipe', 'ignore', 'pipe', ...(memory ? ['pipe'] : [])],
     maxBuffer: 1 << 30,
@@ -97,6 +100,14 @@ async function measure(node, baseUrl, idsFile) {
     { name: `gymctl academy - --format ndjson, ${batchIds} ids`, command: node, args: [bin, 'academy', '-', '--format', 'ndjson'], options: { stdinFile: ids } },
   ];
   const [batchFloor, batchGymctl] = interleaved(batch, batchRuns);
+  // A long terminal table (cli-table3, drawn in chunks) beside the same batch in a pipe, and twice as long: linear in rows.
+  const terminal = { GYMCTL_FORCE_TTY: '1', GYMCTL_NO_PROGRESS: '1' };
+  const tables = [
+    { name: 'gymctl academy - in a pipe, 10000 ids', command: node, args: [bin, 'academy', '-'], options: { stdinFile: idsFile(10_000) } },
+    { name: 'gymctl academy - as a terminal table, 10000 ids', command: node, args: [bin, 'academy', '-'], options: { stdinFile: idsFile(10_000), extraEnv: terminal } },
+    { name: 'gymctl academy - as a terminal table, 20000 ids', command: node, args: [bin, 'academy', '-'], options: { stdinFile: idsFile(20_000), extraEnv: terminal } },
+  ];
+  const [pipe10k, table10k, table20k] = interleaved(tables, batchRuns);
   const rss = (n) => median(Array.from({ length: batchRuns }, () => time(node, [bin, 'academy', '-', '--format', 'ndjson'], { stdinFile: idsFile(n), memory: true }).rss));
   const rss50k = rss(50_000);
   const rss100k = rss(100_000);
@@ -109,6 +120,9 @@ async function measure(node, baseUrl, idsFile) {
     [start[4].name, jq.toFixed(1), `+${(jq - whoami).toFixed(0)} ms`, '', ''],
     [batch[0].name, batchFloor.toFixed(0), '1.00', '', ''],
     [batch[1].name, batchGymctl.toFixed(0), (batchGymctl / batchFloor).toFixed(2), '≤ 1.6× batch floor', verdict(batchGymctl / batchFloor, 1.6)],
+    [tables[0].name, pipe10k.toFixed(0), '1.00', '', ''],
+    [tables[1].name, table10k.toFixed(0), `${(table10k / pipe10k).toFixed(2)}× pipe`, '', ''],
+    [tables[2].name, table20k.toFixed(0), `${(table20k / table10k).toFixed(2)}× 10000`, '≤ 2.2× 10000 rows', verdict(table20k / table10k, 2.2)],
     ['peak memory, 50,000 ids (MB)', rss50k.toFixed(0), '', '', ''],
     ['peak memory, 100,000 ids (MB)', rss100k.toFixed(0), `${(rss100k / rss50k).toFixed(2)}× 50,000`, '< 128 MB, flat (≤ 1.1×)', rss100k < 128 && rss100k <= rss50k * 1.1 ? 'pass' : 'FAIL'],
   ];

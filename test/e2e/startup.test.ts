@@ -6,7 +6,9 @@
  * is `npm run bench`'s job; this cannot be noisy.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, ROOT, cleanEnv } from '../helpers/cli.js';
@@ -14,10 +16,10 @@ import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
 
-/** The built-in modules one run loads, by name (`zlib`, `internal/deps/undici/undici`, …). */
-async function builtinsLoadedBy(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+/** Runs gymctl with a preload (`--require` or `--import`) that writes what it records on fd 3; returns that text once gymctl exits 0. */
+async function recorded(preload: string[], args: string[], env: Record<string, string>): Promise<string> {
   // Spawned without blocking: the sandbox answering it runs in this process.
-  const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test', 'bench', 'module-list.cjs'), BIN, ...args], {
+  const child = spawn(process.execPath, [...preload, BIN, ...args], {
     env: cleanEnv(world.config.dir, env),
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
@@ -28,6 +30,12 @@ async function builtinsLoadedBy(args: string[], env: Record<string, string> = {}
   child.stdout!.resume();
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   expect(code, stderr).toBe(0);
+  return list;
+}
+
+/** The built-in modules one run loads, by name (`zlib`, `internal/deps/undici/undici`, …). */
+async function builtinsLoadedBy(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const list = await recorded(['--require', path.join(ROOT, 'test', 'bench', 'module-list.cjs')], args, env);
   return list
     .split('\n')
     .filter((line) => line.startsWith('NativeModule '))
@@ -47,5 +55,40 @@ describe(`what Node ${process.version} loads to start gymctl`, () => {
     const loaded = await builtinsLoadedBy(['whoami', '--json'], { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
     expect(loaded).toContain('http');
     for (const name of [...NEVER, 'tls', 'https', 'crypto', 'child_process']) expect(loaded, name).not.toContain(name);
+  });
+});
+
+/** The packages whose code one run imports from the build: each dist/ file it loads, mapped to its sources through esbuild's metafile. */
+async function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<{ packages: string[]; sources: string[] }> {
+  const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const list = await recorded(['--import', pathToFileURL(path.join(ROOT, 'test', 'helpers', 'chunk-list.mjs')).href], args, env);
+  const files = [...new Set(list.split('\n').filter(Boolean).map((url) => path.relative(ROOT, fileURLToPath(url))))];
+  const sources = files.flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
+  const packages = [...new Set(sources.filter((input) => input.includes('node_modules/')).map((input) => input.split('node_modules/').pop()!.split('/')[0]!))];
+  return { packages: packages.sort(), sources };
+}
+
+describe(`the design card's table, colour and config packages on Node ${process.version}: loaded only where they work`, () => {
+  const api = () => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+  const LAZY = ['chalk', 'cli-table3', 'conf', 'string-width', 'ajv', 'atomically'];
+
+  it('whoami --json and a batch in a pipe load none of them', async () => {
+    for (const args of [['whoami', '--json'], ['academy', '1', '2'], ['academies', '--format', 'csv']]) {
+      const { packages, sources } = await packagesLoadedBy(args, api());
+      expect(sources, args.join(' ')).toContain('src/commands/whoami.ts');
+      for (const name of LAZY) expect(packages, `${args.join(' ')}: ${name}`).not.toContain(name);
+    }
+  });
+
+  it('a table on a terminal loads cli-table3 and chalk, and not conf', async () => {
+    const { packages } = await packagesLoadedBy(['academy', '1', '2'], { ...api(), GYMCTL_FORCE_TTY: '1' });
+    expect(packages).toEqual(expect.arrayContaining(['chalk', 'cli-table3', 'string-width']));
+    expect(packages).not.toContain('conf');
+  });
+
+  it('writing the config file loads conf, and no table', async () => {
+    const { packages } = await packagesLoadedBy(['config', 'set', 'timeout', '5000']);
+    expect(packages).toContain('conf');
+    for (const name of ['chalk', 'cli-table3']) expect(packages).not.toContain(name);
   });
 });

@@ -84,6 +84,43 @@ describe('what the built CLI loads', () => {
   });
 });
 
+describe('the design card’s packages, each loaded only where it works', () => {
+  const eager = () => new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
+  /** The chunks holding a package, and the source files of the chunks that import them. */
+  const holders = (pattern: RegExp) => {
+    const chunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => pattern.test(input)));
+    const importers = Object.entries(meta.outputs).filter(([, output]) => output.imports.some((imported) => chunks.some(([chunk]) => chunk === imported.path)));
+    return { chunks, importers };
+  };
+
+  for (const [name, pattern, importedBy] of [
+    ['cli-table3 and string-width (terminal tables)', /node_modules\/(cli-table3|string-width)\//, ['src/commands/auth.ts', 'src/commands/sandbox.ts', 'src/output/emit.ts', 'src/output/human.ts']],
+    ['chalk (colour)', /node_modules\/chalk\//, ['src/commands/auth.ts', 'src/commands/sandbox.ts', 'src/output/emit.ts', 'src/output/human.ts']],
+    ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['src/config/store.ts']],
+  ] as const) {
+    it(`${name}: in the build, never on the start-up path, and imported only dynamically`, () => {
+      const { chunks, importers } = holders(pattern);
+      expect(chunks.length).toBeGreaterThan(0);
+      const start = eager();
+      for (const [, output] of chunks) for (const input of Object.keys(output.inputs)) expect(start.has(input), input).toBe(false);
+      expect(importers.length).toBeGreaterThan(0);
+      for (const [, output] of importers) {
+        for (const imported of output.imports.filter((i) => chunks.some(([chunk]) => chunk === i.path))) expect(imported.kind).toBe('dynamic-import');
+        // The chunk importing it holds only sources that load it for their own work.
+        for (const input of Object.keys(output.inputs).filter((i) => i.startsWith('src/'))) expect(start.has(input) || importedBy.some((source) => source === input), input).toBe(true);
+      }
+      expect(importers.flatMap(([, output]) => Object.keys(output.inputs)).filter((input) => (importedBy as readonly string[]).includes(input)).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('chalk reads neither process.argv nor the environment: its colour probe is not in the build', () => {
+    const chalkChunk = holders(/node_modules\/chalk\//).chunks.map(([chunk]) => readFileSync(path.join(ROOT, chunk), 'utf8')).join('');
+    expect(chalkChunk).toContain('`\\x1B[${'); // ansi-styles: chalk is there
+    expect(Object.keys(holders(/node_modules\/chalk\/source\/vendor\/supports-color\//).chunks)).toHaveLength(0);
+    for (const probe of ['FORCE_COLOR', 'COLORTERM', 'TERM_PROGRAM', 'process.argv', 'isatty']) expect(chalkChunk).not.toContain(probe);
+  });
+});
+
 describe('what the library holds', () => {
   const library = readMeta('meta-index.json');
   const sources = Object.keys(library.inputs).filter((input) => input.startsWith('src/'));
