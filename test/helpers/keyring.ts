@@ -53,6 +53,9 @@ export async function startSecretService(options: { home?: string; unlock: boole
       } catch {
         // Already gone.
       }
+      // A bus killed outright leaves its socket (unix:path=/tmp/dbus-…) behind: remove it.
+      const socket = /(?:^|[:,;])path=([^,;]+)/.exec(address)?.[1];
+      if (socket) rmSync(socket, { force: true });
     },
   };
 }
