@@ -27,9 +27,7 @@ const common = {
 const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('node_modules/commander') ? { path: 'child_process', namespace: 'lazy' } : undefined,
-    );
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (args.importer.includes('node_modules/commander') ? { path: 'child_process', namespace: 'lazy' } : undefined));
     build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
       contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
       loader: 'js',
@@ -44,7 +42,9 @@ const lazyChildProcess = {
 const chalkDecidesNothing = {
   name: 'chalk-decides-nothing',
   setup(build) {
-    build.onResolve({ filter: /^#supports-color$/ }, (args) => (args.importer.includes('node_modules/chalk/') ? { path: 'supports-color', namespace: 'no-colour-probe' } : undefined));
+    build.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      args.importer.includes('node_modules/chalk/') ? { path: 'supports-color', namespace: 'no-colour-probe' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'no-colour-probe' }, () => ({ contents: 'export default { stdout: false, stderr: false };', loader: 'js' }));
   },
 };

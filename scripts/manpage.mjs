@@ -32,7 +32,7 @@ function commandPaths(bin) {
 }
 
 /** Text for roff: backslashes escaped, hyphens as minus signs (copyable options), no line taken for a request. */
-const escape = (text) =>
+const roff = (text) =>
   text
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
@@ -41,7 +41,7 @@ const escape = (text) =>
     .join('\n');
 
 /** A block shown as it is, as the terminal shows it. */
-const verbatim = (text) => `.nf\n${escape(text.replace(/\n+$/, ''))}\n.fi\n`;
+const verbatim = (text) => `.nf\n${roff(text.replace(/\n+$/, ''))}\n.fi\n`;
 
 export function manPage(bin, version) {
   const top = help(bin, ['--help']);
@@ -49,7 +49,7 @@ export function manPage(bin, version) {
   const sections = [
     `.TH GYMCTL 1 "" "gymctl ${version}" "User Commands"`,
     '.SH NAME',
-    `gymctl \\- ${escape(description.replace(/\.$/, '').replace(/^Read/, 'read'))}`,
+    `gymctl \\- ${roff(description.replace(/\.$/, '').replace(/^Read/, 'read'))}`,
     '.SH SYNOPSIS',
     '.B gymctl',
     '\\fIcommand\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
@@ -64,7 +64,7 @@ export function manPage(bin, version) {
     '.SH FILES',
     '.TP',
     '.I $XDG_CONFIG_HOME/gymctl/config.json',
-    `Profiles and settings (${escape('~/.config/gymctl/config.json')} by default, or in ${escape('$GYMCTL_CONFIG_DIR')}), written 0600; \\fBgymctl config path\\fR prints it.`,
+    `Profiles and settings (${roff('~/.config/gymctl/config.json')} by default, or in ${roff('$GYMCTL_CONFIG_DIR')}), written 0600; \\fBgymctl config path\\fR prints it.`,
     '.SH SEE ALSO',
     '.BR jq (1)',
   ];

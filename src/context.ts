@@ -9,16 +9,7 @@ import { API_KEY_FORM } from './api/defaults.js';
 import { GymctlError, usageError } from './api/errors.js';
 import { ConfigStore, configDir } from './config/store.js';
 import type { OutputFormat } from './config/formats.js';
-import {
-  isDebug,
-  isInsecureBaseUrl,
-  resolveFormat,
-  resolveProfileName,
-  resolveSettings,
-  type GlobalFlags,
-  type ResolvedSettings,
-  type Setting,
-} from './config/settings.js';
+import { isDebug, isInsecureBaseUrl, resolveFormat, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
 import type { JqFilter } from './output/jq.js';
 import { sanitizeLine } from './output/sanitize.js';
@@ -167,10 +158,7 @@ export class Context {
     let { baseUrl, apiKey } = settings;
     if (this.#flags.sandbox) {
       if (this.#flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
-      const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([
-        import('./sandbox/server.js'),
-        import('./sandbox/demo-data.js'),
-      ]);
+      const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
       const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
       this.onDispose(() => sandbox.close());
       baseUrl = { value: sandbox.url, source: 'flag', origin: '--sandbox' };
@@ -178,10 +166,7 @@ export class Context {
     }
     if (!apiKey && !this.#flags.sandbox) apiKey = await this.#keyFromKeyring(settings.profile.value);
     if (!apiKey) {
-      throw new GymctlError(
-        'unauthorized',
-        `no API key for profile "${settings.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`,
-      );
+      throw new GymctlError('unauthorized', `no API key for profile "${settings.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`);
     }
     if (!API_KEY_FORM.test(apiKey.value)) {
       throw usageError(
@@ -189,9 +174,7 @@ export class Context {
       );
     }
     if (!baseUrl) {
-      throw usageError(
-        `no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``,
-      );
+      throw usageError(`no API base URL for profile "${settings.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
     }
     // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
     const cacheOrigin = this.#flags.sandbox ? 'sandbox' : baseUrl.value;

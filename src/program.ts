@@ -54,9 +54,7 @@ const helpConfiguration = {
   showGlobalOptions: true,
   visibleGlobalOptions(this: Help, command: Command): Option[] {
     const allowed = GLOBALS_FOR[commandPath(command)];
-    return Help.prototype.visibleGlobalOptions
-      .call(this, command)
-      .filter((option) => option.long !== '--version' && (!allowed || allowed.includes(option.long!)));
+    return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version' && (!allowed || allowed.includes(option.long!)));
   },
   styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
 };
@@ -110,7 +108,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
   program
     .command('whoami')
     .description('show the API key in use, the academies it is scoped to, and its owner')
-    .addHelpText('after', examples('gymctl whoami', 'gymctl whoami --json | jq -r \'.academyIds[]\'', 'gymctl whoami --profile work'))
+    .addHelpText('after', examples('gymctl whoami', "gymctl whoami --json | jq -r '.academyIds[]'", 'gymctl whoami --profile work'))
     .action(() => runWhoami(ctx));
 
   program
@@ -125,7 +123,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .command('academies')
     .description('show every academy the key is scoped to, in the order of its academyIds')
     .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
-    .addHelpText('after', examples('gymctl academies', 'gymctl academies --format csv > academies.csv', 'gymctl academies --json | jq -r \'.[].name\''))
+    .addHelpText('after', examples('gymctl academies', 'gymctl academies --format csv > academies.csv', "gymctl academies --json | jq -r '.[].name'"))
     .action((options: { concurrency?: string }) => runAcademies(ctx, options));
 
   program
@@ -133,7 +131,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .description("list the members linked to a member's family (the member itself excluded)")
     .argument('<memberId...>', 'member ids (positive whole numbers, or comma-separated), or - to read them from stdin')
     .option('--concurrency <n>', 'requests at once, 1 to 64 (default 8)')
-    .addHelpText('after', examples('gymctl family 501', 'gymctl family 501,530 --format ndjson', 'gymctl family 501 --json | jq \'.[] | select(.primaryFamilyMember)\''))
+    .addHelpText('after', examples('gymctl family 501', 'gymctl family 501,530 --format ndjson', "gymctl family 501 --json | jq '.[] | select(.primaryFamilyMember)'"))
     .action((memberIds: string[], options: { concurrency?: string }) => runFamily(ctx, memberIds, options));
 
   const auth: Command = program
@@ -151,7 +149,14 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .option('--with-key', 'read the key from stdin instead of a hidden prompt')
     .option('--keyring', 'keep the key in the system keyring instead of the config file (later logins keep it there)')
     .option('--no-keyring', 'keep the key in the config file (moves it out of the keyring)')
-    .addHelpText('after', examples('gymctl auth login --base-url https://api.example.com', 'gymctl auth login --keyring --with-key --base-url https://api.example.com < key.txt', 'gymctl auth login --profile work --base-url https://api.example.com'))
+    .addHelpText(
+      'after',
+      examples(
+        'gymctl auth login --base-url https://api.example.com',
+        'gymctl auth login --keyring --with-key --base-url https://api.example.com < key.txt',
+        'gymctl auth login --profile work --base-url https://api.example.com',
+      ),
+    )
     .action(async (options: { withKey?: boolean; keyring?: boolean }) => (await authCommands()).runLogin(ctx, options));
   auth
     .command('status')
@@ -236,10 +241,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     .command('completion')
     .description('print a shell completion script')
     .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText(
-      'after',
-      examples('source <(gymctl completion bash)', 'source <(gymctl completion zsh)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'),
-    )
+    .addHelpText('after', examples('source <(gymctl completion bash)', 'source <(gymctl completion zsh)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'))
     .action(async (shell: string) => (await import('./commands/completion.js')).runCompletion(ctx, shell));
 
   program
@@ -261,9 +263,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
       (spec: string, previous: string[] | undefined) => [...(previous ?? []), spec],
     )
     .addHelpText('after', examples('gymctl sandbox', 'gymctl sandbox --port 0 --data fixtures.json', "gymctl sandbox --fault 'unavailable*2' --fault 'slow=3000'"))
-    .action(async (options: { port?: string; host?: string; data?: string; fault?: string[] }) =>
-      (await import('./commands/sandbox.js')).runSandbox(ctx, options),
-    );
+    .action(async (options: { port?: string; host?: string; data?: string; fault?: string[] }) => (await import('./commands/sandbox.js')).runSandbox(ctx, options));
 
   program
     .command('help')
@@ -277,7 +277,8 @@ Learn more: gymctl help exit-codes, gymctl help environment
       let command: Command | undefined = program;
       for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
       if (!command) {
-        const suggestion = topic.length === 1 ? closest(first, [...program.commands.filter((c) => c.name() !== '__complete').map((c) => c.name()), ...Object.keys(HELP_TOPICS)]) : undefined;
+        const suggestion =
+          topic.length === 1 ? closest(first, [...program.commands.filter((c) => c.name() !== '__complete').map((c) => c.name()), ...Object.keys(HELP_TOPICS)]) : undefined;
         throw usageError(
           `no help for ${JSON.stringify(topic.join(' '))}${suggestion ? ` (Did you mean ${suggestion}?)` : ''}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`,
         );

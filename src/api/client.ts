@@ -4,15 +4,7 @@
  */
 import { GymApiError } from './errors.js';
 import { isValidId } from './ids.js';
-import {
-  academyResponseSchema,
-  familyResponseSchema,
-  meResponseSchema,
-  type Academy,
-  type ApiKey,
-  type FamilyMember,
-  type Id,
-} from './schemas.js';
+import { academyResponseSchema, familyResponseSchema, meResponseSchema, type Academy, type ApiKey, type FamilyMember, type Id } from './schemas.js';
 import { Transport, apiPath } from './transport/loop.js';
 import type { ApiResponse, Operation, TransportOptions } from './transport/types.js';
 

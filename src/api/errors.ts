@@ -4,28 +4,12 @@
  * it. Library users meet GymApiError (what the API client throws); the CLI
  * adds its own subclasses of the same base.
  */
-export const ERROR_KINDS = [
-  'unauthorized',
-  'not_found',
-  'unavailable',
-  'invalid_response',
-  'usage',
-  'internal',
-] as const;
+export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal'] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** What tells two failures of one kind apart, for callers that care (a timeout is not a refused connection). */
-export type FailureReason =
-  | 'timeout'
-  | 'connection_refused'
-  | 'connection_reset'
-  | 'dns'
-  | 'tls'
-  | 'proxy'
-  | 'rate_limited'
-  | 'server_error'
-  | 'network';
+export type FailureReason = 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'proxy' | 'rate_limited' | 'server_error' | 'network';
 
 export interface FailureOptions {
   status?: number | undefined;

@@ -3,7 +3,7 @@
  * schemas: the same declarations the client validates with and the sandbox
  * checks its data with. The build writes it to dist/openapi.json.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { toJsonSchema } from './json-schema.js';
 import { academySchema, apiKeySchema, errorBodySchema, familyMemberSchema } from './schemas.js';
 
@@ -43,7 +43,7 @@ export function openApiDocument(version: string): JsonSchema {
       title: 'Gym management read API',
       version,
       description:
-        'The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl\'s sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed.',
+        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed.",
     },
     servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://127.0.0.1:4010', description: 'The API base address' } } }],
     security: [{ apiKey: [] }],

@@ -10,7 +10,9 @@ export function parseDuration(text: string, origin: string): number {
   const parts = /^(?:\d+(?:ms|s|m|h|d))+$/.test(text) ? [...text.matchAll(/(\d+)(ms|s|m|h|d)/g)] : [];
   const ms = parts.reduce((sum, [, count, unit]) => sum + Number(count) * UNITS[unit!]!, 0);
   if (!(ms > 0 && ms <= MAX_CACHE_MS)) {
-    throw usageError(`invalid duration ${JSON.stringify(text)} (from ${origin}): expected a number and a unit (ms, s, m, h, d) such as 30s, 5m or 1h30m, more than 0 and at most 365d`);
+    throw usageError(
+      `invalid duration ${JSON.stringify(text)} (from ${origin}): expected a number and a unit (ms, s, m, h, d) such as 30s, 5m or 1h30m, more than 0 and at most 365d`,
+    );
   }
   return ms;
 }

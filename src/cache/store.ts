@@ -7,6 +7,7 @@
  * made with a random secret kept in the config folder, and named by an
  * HMAC of the base URL and path. Loaded only when one of the flags is given.
  */
+import type { Stats } from 'node:fs';
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError } from '../api/errors.js';
 
@@ -60,7 +61,7 @@ function secretIn(configDir: string, create: boolean): Buffer | undefined {
 
 /** The cache folder is the user's own and closed to others (tightened to 0700 if it is not). */
 function checkFolder(dir: string): void {
-  let stat;
+  let stat: Stats;
   try {
     stat = fs.lstatSync(dir);
   } catch {
@@ -69,7 +70,10 @@ function checkFolder(dir: string): void {
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (!stat.isDirectory()) throw new GymctlError('internal', `cache folder ${dir} is not a folder: remove it, or set XDG_CACHE_HOME`);
   if (uid !== undefined && stat.uid !== uid) {
-    throw new GymctlError('internal', `cache folder ${dir} belongs to another user (uid ${stat.uid}), so gymctl will not keep answers in it: set XDG_CACHE_HOME to a folder of your own`);
+    throw new GymctlError(
+      'internal',
+      `cache folder ${dir} belongs to another user (uid ${stat.uid}), so gymctl will not keep answers in it: set XDG_CACHE_HOME to a folder of your own`,
+    );
   }
   if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
 }

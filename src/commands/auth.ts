@@ -124,7 +124,8 @@ const STATUS_COLUMNS: Column<ProfileStatus>[] = [
   {
     key: 'status',
     label: 'Status',
-    value: ({ status, owner, error }) => (status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status),
+    value: ({ status, owner, error }) =>
+      status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status,
   },
 ];
 
@@ -160,9 +161,20 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
     }),
   );
   if (json) {
-    await ctx.printJson(`${stringifyExact(results.map((r) => r.row), 2)}\n`);
+    await ctx.printJson(
+      `${stringifyExact(
+        results.map((r) => r.row),
+        2,
+      )}\n`,
+    );
   } else {
-    ctx.io.out(await recordsText(ctx.io, STATUS_COLUMNS, results.map((r) => r.row)));
+    ctx.io.out(
+      await recordsText(
+        ctx.io,
+        STATUS_COLUMNS,
+        results.map((r) => r.row),
+      ),
+    );
   }
   const failure = results.find((r) => r.failure)?.failure;
   if (failure) throw new AlreadyReported(failure.kind);
@@ -182,7 +194,16 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     if (error instanceof GymctlError && error.kind === 'unauthorized') {
       // What would help find the bad key, on stderr: stdout stays empty on failure.
       const stderr = { isTTY: ctx.io.stderrIsTTY, color: false };
-      ctx.io.err(await labelledText([['Profile', profile], ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`], ['Key', keyShown]], stderr));
+      ctx.io.err(
+        await labelledText(
+          [
+            ['Profile', profile],
+            ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
+            ['Key', keyShown],
+          ],
+          stderr,
+        ),
+      );
       throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
     }
     throw error;

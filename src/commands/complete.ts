@@ -25,7 +25,10 @@ type Answer = { words: string[] } | 'files';
 
 /** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
 export const visibleCommands = (command: Command) =>
-  command.createHelp().visibleCommands(command).filter((c) => c.name() !== 'help' || command.parent === null);
+  command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((c) => c.name() !== 'help' || command.parent === null);
 
 /** The options of a command and of every command above it (global options apply below). */
 function optionsFor(command: Command): Option[] {
@@ -40,7 +43,9 @@ const flagsOf = (options: readonly Option[]) =>
 /** Profile names from the config file that are valid names: what does not fit is never offered. */
 function profileNames(ctx: Context): string[] {
   try {
-    return Object.keys(ctx.storeSync().read().profiles ?? {}).filter((name) => PROFILE_NAME.test(name)).sort();
+    return Object.keys(ctx.storeSync().read().profiles ?? {})
+      .filter((name) => PROFILE_NAME.test(name))
+      .sort();
   } catch {
     return [];
   }

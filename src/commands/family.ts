@@ -38,13 +38,13 @@ export async function runFamily(ctx: Context, idTexts: readonly string[], option
     const memberId = ids[0]!;
     // In JSON the family is the one value the API sent (filtered as one by --jq); in other formats, a member a row or line.
     const whole = format === 'json';
-    const emitter = whole
-      ? undefined
-      : await createEmitter(ctx.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
+    const emitter = whole ? undefined : await createEmitter(ctx.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
     const { client } = await ctx.api(concurrency);
     const response = await client.request(operations.family(memberId));
     if (!emitter) return output.jq ? output.jq.print((text) => ctx.io.out(text), response.rawData, ctx.io.stdoutIsTTY) : ctx.io.out(jsonValue(response.rawData));
-    rawArrayItems(response.rawData).forEach((raw, i) => emitter.write({ data: response.data[i]!, raw }));
+    rawArrayItems(response.rawData).forEach((raw, i) => {
+      emitter.write({ data: response.data[i]!, raw });
+    });
     return emitter.end(false);
   }
   const { client } = await ctx.api(concurrency);

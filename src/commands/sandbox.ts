@@ -60,7 +60,7 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
   });
   const { io } = ctx;
   if (!isLoopbackHost(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
-  let sandbox;
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({ host, port, data, faults, log: (line) => io.err(`${line}\n`) });
   } catch (error) {
@@ -90,7 +90,9 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
     ].join('\n'),
   );
   for (const fault of faults) {
-    io.err(`Fault: ${fault.kind}${fault.value ? `=${fault.value}` : ''} on ${fault.times === undefined ? 'every request' : `the next ${fault.times} request${fault.times === 1 ? '' : 's'}`}\n`);
+    io.err(
+      `Fault: ${fault.kind}${fault.value ? `=${fault.value}` : ''} on ${fault.times === undefined ? 'every request' : `the next ${fault.times} request${fault.times === 1 ? '' : 's'}`}\n`,
+    );
   }
   io.err('Press Ctrl-C to stop.\n');
   // Ctrl-C (or SIGTERM) is how the sandbox is meant to stop: a clean exit.

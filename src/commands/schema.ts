@@ -19,7 +19,7 @@ export type SchemaName = keyof typeof OUTPUT_SCHEMAS;
 
 /** What --json prints with several ids, said in the schema itself. */
 const DESCRIPTIONS: Partial<Record<SchemaName, string>> = {
-  academy: "One academy, for one id. With several ids, or -, --json prints an array of these, in argument order.",
+  academy: 'One academy, for one id. With several ids, or -, --json prints an array of these, in argument order.',
   family: "The members linked to one member's family, for one id. With several ids, or -, --json prints an array of these arrays, in argument order.",
 };
 

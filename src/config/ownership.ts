@@ -32,7 +32,10 @@ export function checkOwnWritable(dir: string, file: string): void {
   const folder = statOf(dir);
   if (folder) {
     if (folder.uid !== uid) {
-      throw new GymctlError('internal', `config folder ${dir} belongs to another user (uid ${folder.uid}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`);
+      throw new GymctlError(
+        'internal',
+        `config folder ${dir} belongs to another user (uid ${folder.uid}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`,
+      );
     }
     if ((folder.mode & 0o002) !== 0) {
       throw new GymctlError('internal', `config folder ${dir} can be written by others, so gymctl will not write your API key into it; fix it with: chmod 700 ${dir}`);
@@ -51,7 +54,10 @@ export function checkOwnWritable(dir: string, file: string): void {
   }
   const owner = statOf(file, true)?.uid;
   if (owner !== undefined && owner !== uid) {
-    throw new GymctlError('internal', `config file ${file} belongs to another user (uid ${owner}), so gymctl will not write your API key into it; run gymctl as that user, or remove the file`);
+    throw new GymctlError(
+      'internal',
+      `config file ${file} belongs to another user (uid ${owner}), so gymctl will not write your API key into it; run gymctl as that user, or remove the file`,
+    );
   }
 }
 

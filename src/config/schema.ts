@@ -3,7 +3,6 @@ import * as z from 'zod/mini';
 import { MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { KEY_STORES, OUTPUT_FORMATS } from './formats.js';
 
-
 export const profileSchema = z.looseObject({
   apiKey: z.optional(z.string()),
   /** Where the key is kept: in this file (the default) or in the system keyring (`auth login --keyring`); later logins keep it there. */

@@ -59,24 +59,19 @@ const fromValue = <T>(value: T | undefined, source: Source, origin?: string): Se
   value === undefined || value === '' ? undefined : { value, source, ...(origin ? { origin } : {}) };
 
 /** A flag given an empty value (`--timeout ''`) was given all the same: it is checked, and refused, rather than taken for unset. */
-const fromFlag = (value: string | undefined, origin: string): Setting<string> | undefined =>
-  value === undefined ? undefined : { value, source: 'flag', origin };
+const fromFlag = (value: string | undefined, origin: string): Setting<string> | undefined => (value === undefined ? undefined : { value, source: 'flag', origin });
 
 /** The active profile: --profile, else GYMCTL_PROFILE, else the stored default-profile, else `default`. */
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, storedDefault?: string): Setting<string> {
-  const chosen = first(
-    fromFlag(flags.profile, '--profile'),
-    fromValue(env.GYMCTL_PROFILE, 'env', 'GYMCTL_PROFILE'),
-    fromValue(storedDefault, 'config', 'default-profile'),
-  ) ?? { value: DEFAULT_PROFILE, source: 'default' };
+  const chosen = first(fromFlag(flags.profile, '--profile'), fromValue(env.GYMCTL_PROFILE, 'env', 'GYMCTL_PROFILE'), fromValue(storedDefault, 'config', 'default-profile')) ?? {
+    value: DEFAULT_PROFILE,
+    source: 'default',
+  };
   if (!PROFILE_NAME.test(chosen.value)) {
-    throw usageError(
-      `invalid profile name ${JSON.stringify(chosen.value)}${chosen.origin ? ` (from ${chosen.origin})` : ''}: use letters, digits, '-' and '_' (at most 64)`,
-    );
+    throw usageError(`invalid profile name ${JSON.stringify(chosen.value)}${chosen.origin ? ` (from ${chosen.origin})` : ''}: use letters, digits, '-' and '_' (at most 64)`);
   }
   return chosen;
 }
-
 
 /** True for a base URL that sends the key in clear text off this machine. */
 export function isInsecureBaseUrl(baseUrl: string): boolean {
@@ -108,9 +103,7 @@ export function parseBaseUrl(text: string, origin: string, allowHttp = false): s
             : undefined;
   if (problem) throw usageError(`invalid base URL (from ${origin}): ${problem}`);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowHttp) {
-    throw usageError(
-      `refusing to send the API key over plain http to ${url.host} (base URL from ${origin}): use https, or pass --allow-http if you must`,
-    );
+    throw usageError(`refusing to send the API key over plain http to ${url.host} (base URL from ${origin}): use https, or pass --allow-http if you must`);
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -144,8 +137,7 @@ function parseKeyStore(text: string, origin: string): KeyStore {
 /** GYMCTL_DEBUG turns tracing on with any value but these, which say no. */
 const OFF = new Set(['', '0', 'false', 'no', 'off']);
 
-export const isDebug = (flags: GlobalFlags, env: NodeJS.ProcessEnv) =>
-  Boolean(flags.debug) || (env.GYMCTL_DEBUG !== undefined && !OFF.has(env.GYMCTL_DEBUG.trim().toLowerCase()));
+export const isDebug = (flags: GlobalFlags, env: NodeJS.ProcessEnv) => Boolean(flags.debug) || (env.GYMCTL_DEBUG !== undefined && !OFF.has(env.GYMCTL_DEBUG.trim().toLowerCase()));
 
 /** The format the flags ask for: `--format`, or `--json` (which is `--format json`). */
 export function resolveFormat(flags: GlobalFlags): Setting<OutputFormat> | undefined {
@@ -157,19 +149,12 @@ export function resolveFormat(flags: GlobalFlags): Setting<OutputFormat> | undef
   return format && { value: format, source: 'flag', origin: '--format' };
 }
 
-export function resolveSettings(
-  flags: GlobalFlags,
-  env: NodeJS.ProcessEnv,
-  profileName: Setting<string>,
-  profile: Profile | undefined,
-): ResolvedSettings {
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, profileName: Setting<string>, profile: Profile | undefined): ResolvedSettings {
   const configOrigin = `profile "${profileName.value}"`;
   // --sandbox brings its own base URL: others are not even checked.
-  const baseUrl = flags.sandbox ? undefined : first(
-    fromFlag(flags.baseUrl, '--base-url'),
-    fromValue(env.GYMCTL_BASE_URL, 'env', 'GYMCTL_BASE_URL'),
-    fromValue(profile?.baseUrl, 'config', configOrigin),
-  );
+  const baseUrl = flags.sandbox
+    ? undefined
+    : first(fromFlag(flags.baseUrl, '--base-url'), fromValue(env.GYMCTL_BASE_URL, 'env', 'GYMCTL_BASE_URL'), fromValue(profile?.baseUrl, 'config', configOrigin));
   const timeout = fromFlag(flags.timeout, '--timeout');
   const timeoutMs: Setting<number> = timeout
     ? { ...timeout, value: parseTimeout(timeout.value, '--timeout') }
@@ -183,10 +168,7 @@ export function resolveSettings(
     profile: profileName,
     baseUrl: baseUrl && { ...baseUrl, value: parseBaseUrl(baseUrl.value, baseUrl.origin ?? baseUrl.source, flags.allowHttp) },
     // Surrounding whitespace is never part of a key (a pasted key often has a newline).
-    apiKey: first(
-      fromValue(env.GYMCTL_API_KEY?.trim(), 'env', 'GYMCTL_API_KEY'),
-      fromValue(profile?.apiKey?.trim(), 'config', configOrigin),
-    ),
+    apiKey: first(fromValue(env.GYMCTL_API_KEY?.trim(), 'env', 'GYMCTL_API_KEY'), fromValue(profile?.apiKey?.trim(), 'config', configOrigin)),
     format,
     timeoutMs,
     retries,

@@ -20,7 +20,6 @@ import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 
-
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
 const os = process.getBuiltinModule('node:os');
@@ -210,7 +209,8 @@ export class ConfigStore {
   #error(action: 'read' | 'write', error: unknown): GymctlError {
     const { code, message } = error as NodeJS.ErrnoException;
     const reason = code ? `${code}${REASONS[code] ? `: ${REASONS[code]}` : ''}` : message;
-    const fix = action === 'write' && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') ? `; check the permissions of ${this.dir}` : action === 'read' ? '; fix or remove it' : '';
+    const fix =
+      action === 'write' && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') ? `; check the permissions of ${this.dir}` : action === 'read' ? '; fix or remove it' : '';
     return new GymctlError('internal', `config file ${this.path} cannot be ${action === 'read' ? 'read' : 'written'} (${reason})${fix}`, { cause: error });
   }
 }

@@ -74,8 +74,16 @@ const pads = new Map<number, string[]>();
  */
 export function formatJson(json: string, indent = 2): string {
   let cache = pads.get(indent);
-  if (!cache) pads.set(indent, (cache = []));
-  const pad = (depth: number) => (indent > 0 ? (cache[depth] ??= `\n${' '.repeat(indent * depth)}`) : '');
+  if (!cache) {
+    cache = [];
+    pads.set(indent, cache);
+  }
+  const padding = cache;
+  const pad = (depth: number) => {
+    if (indent === 0) return '';
+    padding[depth] ??= `\n${' '.repeat(indent * depth)}`;
+    return padding[depth];
+  };
   let out = '';
   let depth = 0;
   let i = 0;

@@ -31,14 +31,15 @@ export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFo
     if (chosen && chosen.value !== 'json' && chosen.value !== 'ndjson') {
       throw usageError(`--jq filters JSON: it cannot be used with ${chosen.origin} ${chosen.value} (use --json or --format ndjson, or leave the format out)`);
     }
-    if (flags.columns !== undefined) throw usageError('--jq and --columns cannot be used together: pick fields in the filter, such as --jq \'{id, name}\'');
+    if (flags.columns !== undefined) throw usageError("--jq and --columns cannot be used together: pick fields in the filter, such as --jq '{id, name}'");
     if (!headers) throw usageError('--no-headers applies to table, tab-separated and CSV output, not to --jq');
     return { format: chosen?.value ?? 'json', headers, jq: await compile() };
   }
   const format = chosen ?? stored;
   if (format.value === 'json' || format.value === 'ndjson') {
     const flag = flags.columns !== undefined ? '--columns' : !headers ? '--no-headers' : undefined;
-    if (flag) throw usageError(`${flag} applies to table, tab-separated and CSV output, not to ${format.value} (from ${format.origin ?? format.source}): use --jq to pick fields of JSON`);
+    if (flag)
+      throw usageError(`${flag} applies to table, tab-separated and CSV output, not to ${format.value} (from ${format.origin ?? format.source}): use --jq to pick fields of JSON`);
   }
   return { format: format.value, headers, ...(flags.columns !== undefined ? { columns: flags.columns } : {}) };
 }

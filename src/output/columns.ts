@@ -36,8 +36,7 @@ export function pickColumns<T>(view: ResourceView<T>, names: readonly string[]):
   const known = [...view.card, ...view.list];
   const csv = names.map((name) => view.csv().find((column) => column.name === name)!);
   const table = csv.map(
-    ({ name, path }): Column<T> =>
-      known.find((column) => column.key === name) ?? { key: name, label: name, value: (record) => fieldText(valueAt(record, path)) },
+    ({ name, path }): Column<T> => known.find((column) => column.key === name) ?? { key: name, label: name, value: (record) => fieldText(valueAt(record, path)) },
   );
   return { table, csv };
 }

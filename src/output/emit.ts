@@ -99,14 +99,25 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
   });
 
   if (jq) return jqEmitter(io, jq);
-  if (format === 'ndjson') return framed(() => '', (item) => `${formatJson(item.raw, 0)}\n`);
+  if (format === 'ndjson')
+    return framed(
+      () => '',
+      (item) => `${formatJson(item.raw, 0)}\n`,
+    );
   const picked = output.columns === undefined ? undefined : pickColumns(view, parseColumns(view, output.columns));
   if (format === 'csv') {
     const columns = picked?.csv ?? view.csv();
-    return framed(() => csvHeader(columns), (item) => csvRow(columns, item.data));
+    return framed(
+      () => csvHeader(columns),
+      (item) => csvRow(columns, item.data),
+    );
   }
   if (format === 'json') {
-    if (shape === 'one') return framed(() => '', (item) => jsonValue(item.raw));
+    if (shape === 'one')
+      return framed(
+        () => '',
+        (item) => jsonValue(item.raw),
+      );
     return {
       write(item) {
         io.out(`${count++ === 0 ? '[\n' : ',\n'}${indented(item.raw)}`);
@@ -118,10 +129,18 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     };
   }
   const columns = picked?.table ?? (shape === 'one' ? view.card : view.list);
-  if (!io.stdoutIsTTY) return framed(() => tsvHeader(columns), (item) => tsvRow(columns, item.data));
+  if (!io.stdoutIsTTY)
+    return framed(
+      () => tsvHeader(columns),
+      (item) => tsvRow(columns, item.data),
+    );
 
   const { renderCard, renderTable } = await import('./table.js');
-  if (shape === 'one') return framed(() => '', (item) => renderCard(io, columns, item.data));
+  if (shape === 'one')
+    return framed(
+      () => '',
+      (item) => renderCard(io, columns, item.data),
+    );
   const rows: T[] = [];
   return {
     write(item) {

@@ -6,10 +6,9 @@ import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
 export function formatErrorLine(error: GymctlError): string {
-  const details = [
-    error.status !== undefined ? `HTTP ${error.status}` : undefined,
-    error.correlationId ? `correlation ID ${error.correlationId}` : undefined,
-  ].filter((part) => part !== undefined);
+  const details = [error.status !== undefined ? `HTTP ${error.status}` : undefined, error.correlationId ? `correlation ID ${error.correlationId}` : undefined].filter(
+    (part) => part !== undefined,
+  );
   return `${sanitizeLine(`gymctl: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`)}\n`;
 }
 

@@ -36,7 +36,11 @@ function wasmPath(): string | URL {
  * inside a wrapping that adds a line before it).
  */
 function compileMessage(stderr: string, lines: number): string {
-  const first = stderr.split('\n').find((line) => line.startsWith('jq: error: '))?.slice('jq: error: '.length) ?? 'it does not compile';
+  const first =
+    stderr
+      .split('\n')
+      .find((line) => line.startsWith('jq: error: '))
+      ?.slice('jq: error: '.length) ?? 'it does not compile';
   return first.replace(/ at <top-level>, line (\d+)(, column \d+)?:?$/, (_, line: string, column = '') =>
     Number(line) - 1 > lines ? ' at the end of the filter' : ` at line ${Number(line) - 1}${column}`,
   );

@@ -18,6 +18,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
  * need stay.
  */
 export const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each character is matched alone, on purpose: these are what hides text.
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
@@ -30,8 +31,7 @@ export function escapeJsonForTerminal(json: string): string {
   return json.replace(/[\u007f-\u009f]/g, escapeUnits).replace(INVISIBLE, escapeUnits);
 }
 
-const escapeUnits = (chars: string) =>
-  Array.from({ length: chars.length }, (_, i) => `\\u${chars.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+const escapeUnits = (chars: string) => Array.from({ length: chars.length }, (_, i) => `\\u${chars.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 function caret(char: string): string {
   const code = char.charCodeAt(0);
@@ -47,5 +47,8 @@ export function sanitizeLine(text: string): string {
 
 /** For a table cell: tabs and line breaks become spaces, other controls shown visibly. */
 export function sanitizeCell(text: string): string {
-  return text.replace(/\r\n|[\t\n\r]/g, ' ').replace(CONTROL, caret).replace(INVISIBLE, codePoint);
+  return text
+    .replace(/\r\n|[\t\n\r]/g, ' ')
+    .replace(CONTROL, caret)
+    .replace(INVISIBLE, codePoint);
 }

@@ -35,7 +35,10 @@ const MIN_WIDTH = 5;
 const chalks = new Map<boolean, ChalkInstance>();
 export const paint = (color: boolean): ChalkInstance => {
   let chalk = chalks.get(color);
-  if (!chalk) chalks.set(color, (chalk = new Chalk({ level: color ? 1 : 0 })));
+  if (!chalk) {
+    chalk = new Chalk({ level: color ? 1 : 0 });
+    chalks.set(color, chalk);
+  }
   return chalk;
 };
 
@@ -91,9 +94,20 @@ export function fitWidths(natural: readonly number[], ranks: readonly number[], 
   let excess = widths.reduce((sum, w) => sum + w, frame) - available;
   for (const rank of [...new Set(ranks)].sort((a, b) => b - a)) {
     if (excess <= 0) break;
-    excess = shrink(widths, ranks.flatMap((r, i) => (r === rank ? [i] : [])), excess, MIN_WIDTH);
+    excess = shrink(
+      widths,
+      ranks.flatMap((r, i) => (r === rank ? [i] : [])),
+      excess,
+      MIN_WIDTH,
+    );
   }
-  if (excess > 0) shrink(widths, widths.map((_, i) => i), excess, 2);
+  if (excess > 0)
+    shrink(
+      widths,
+      widths.map((_, i) => i),
+      excess,
+      2,
+    );
   return widths;
 }
 
@@ -142,7 +156,12 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
   const labels = columns.map((column) => sanitizeCell(column.label));
   const natural = columns.map((_, i) => texts.reduce((max, row) => Math.max(max, row[i] === undefined ? 1 : stringWidth(row[i]!)), headers ? stringWidth(labels[i]!) : 1));
   // "│ " before each column, " " after it, and the closing "│".
-  const widths = fitWidths(natural, columns.map((column) => yieldRank(column.key)), columns.length * 3 + 1, widthOf(io));
+  const widths = fitWidths(
+    natural,
+    columns.map((column) => yieldRank(column.key)),
+    columns.length * 3 + 1,
+    widthOf(io),
+  );
   const dash = chalk.dim('-');
   const rows = texts.map((row) => row.map((text) => text ?? dash));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);
@@ -177,7 +196,10 @@ export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: Plain
     natural[count - 1] = Math.min(natural[count - 1]!, Math.max(options.width - before, 8));
   }
   const none = Object.fromEntries(
-    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [name, '']),
+    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [
+      name,
+      '',
+    ]),
   );
   const table = new Table({
     colWidths: natural,

@@ -1,5 +1,5 @@
 /** What the table and CSV output show of each resource, and in which order. */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { academySchema, apiKeySchema, familyMemberSchema, type Academy, type Address, type ApiKey, type FamilyMember, type Id } from '../api/schemas.js';
 import { csvColumns, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
@@ -29,7 +29,15 @@ const academyColumns: Column<Academy>[] = [
   { key: 'email', label: 'Email', value: (a) => a.email },
   { key: 'phone', label: 'Phone', value: (a) => a.phone },
   { key: 'address', label: 'Address', value: (a) => formatAddress(a.address) },
-  { key: 'coordinates', label: 'Coordinates', value: (a) => joined([a.coordinates?.lat, a.coordinates?.lng].map((n) => (typeof n === 'number' ? String(n) : undefined)), ',') },
+  {
+    key: 'coordinates',
+    label: 'Coordinates',
+    value: (a) =>
+      joined(
+        [a.coordinates?.lat, a.coordinates?.lng].map((n) => (typeof n === 'number' ? String(n) : undefined)),
+        ',',
+      ),
+  },
   { key: 'franchiseId', label: 'Franchise', value: (a) => a.franchiseId },
   { key: 'logoUrl', label: 'Logo', value: (a) => a.logoUrl },
   { key: 'createdAt', label: 'Created', value: (a) => a.createdAt },

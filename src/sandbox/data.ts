@@ -37,9 +37,18 @@ export function parseSandboxData(input: unknown): SandboxData {
       seen.add(String(id));
     });
   };
-  unique(data.keys.map((k) => k.key.id), 'keys');
-  unique(data.academies.map((a) => a.id), 'academies');
-  unique(data.members.map((m) => m.id), 'members');
+  unique(
+    data.keys.map((k) => k.key.id),
+    'keys',
+  );
+  unique(
+    data.academies.map((a) => a.id),
+    'academies',
+  );
+  unique(
+    data.members.map((m) => m.id),
+    'members',
+  );
   const secrets = new Set<string>();
   data.keys.forEach((k, i) => {
     if (secrets.has(k.secret)) throw new Error(`keys[${i}].secret: duplicate secret`);
@@ -47,12 +56,12 @@ export function parseSandboxData(input: unknown): SandboxData {
   });
   const members = new Set(data.members.map((m) => String(m.id)));
   const inFamily = new Set<string>();
-  data.families.forEach((family, f) =>
+  data.families.forEach((family, f) => {
     family.forEach((id, i) => {
       if (!members.has(String(id))) throw new Error(`families[${f}][${i}]: no member with id ${id}`);
       if (inFamily.has(String(id))) throw new Error(`families[${f}][${i}]: member ${id} is in more than one family`);
       inFamily.add(String(id));
-    }),
-  );
+    });
+  });
   return data;
 }

@@ -86,11 +86,7 @@ export function createSandboxServer(data: SandboxData = DEMO_DATA, log?: (line: 
 }
 
 /** The sandbox as a request handler, for an http or https server of the caller's. */
-export function sandboxHandler(
-  data: SandboxData = DEMO_DATA,
-  log?: (line: string) => void,
-  faults?: readonly Fault[],
-): http.RequestListener {
+export function sandboxHandler(data: SandboxData = DEMO_DATA, log?: (line: string) => void, faults?: readonly Fault[]): http.RequestListener {
   const plan = new FaultPlan(faults);
   return (request, response) => {
     const started = process.hrtime.bigint();
@@ -137,7 +133,12 @@ export function sandboxHandler(
         return send(200, text.slice(0, Math.floor(text.length / 2)), {}, note);
       }
       case 'html':
-        return send(500, '<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>', { 'Content-Type': 'text/html; charset=utf-8' }, note);
+        return send(
+          500,
+          '<!DOCTYPE html><html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>',
+          { 'Content-Type': 'text/html; charset=utf-8' },
+          note,
+        );
       case 'drift': {
         const { status, body } = reply();
         if (status !== 200) return answer({ status, body }, note);

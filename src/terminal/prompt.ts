@@ -52,27 +52,27 @@ function rawQuestion<T>(
 export function promptHidden(io: IO, question: string, signal?: AbortSignal): Promise<string> {
   let value = '';
   /** Where we are in an escape sequence: none, after ESC, in a CSI (ESC [), after ESC O. */
-  let escape: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
+  let sequence: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
   return rawQuestion<string>(io, question, signal, (chunk, finish) => {
     for (const char of chunk) {
       const code = char.codePointAt(0)!;
-      if (escape === 'esc') {
-        escape = char === '[' ? 'csi' : char === 'O' ? 'ss3' : 'none';
+      if (sequence === 'esc') {
+        sequence = char === '[' ? 'csi' : char === 'O' ? 'ss3' : 'none';
         continue;
       }
-      if (escape === 'csi') {
+      if (sequence === 'csi') {
         // Parameters and intermediates (0x20–0x3f) go on; a final byte (0x40–0x7e) ends the sequence.
-        if (code >= 0x40 && code <= 0x7e) escape = 'none';
+        if (code >= 0x40 && code <= 0x7e) sequence = 'none';
         continue;
       }
-      if (escape === 'ss3') {
-        escape = 'none';
+      if (sequence === 'ss3') {
+        sequence = 'none';
         continue;
       }
       if (char === '\r' || char === '\n') return finish(value);
       if (char === '\u0003') return finish(new Interrupted());
       if (char === '\u0004') return finish(value === '' ? usageError('no key entered') : value);
-      if (char === '\u001b') escape = 'esc';
+      if (char === '\u001b') sequence = 'esc';
       else if (char === '\u007f' || char === '\b') value = Array.from(value).slice(0, -1).join('');
       else if (char === '\u0015') value = '';
       else if (code >= 0x20 && !(code >= 0x7f && code <= 0x9f)) value += char;

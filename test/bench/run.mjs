@@ -33,7 +33,19 @@ const nodes = [process.execPath, ...(process.env.BENCH_NODE ?? '').split(path.de
 
 const work = mkdtempSync(path.join(tmpdir(), 'gymctl-bench-'));
 const env = { ...process.env, GYMCTL_CONFIG_DIR: path.join(work, 'config'), NO_COLOR: '1' };
-for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'GYMCTL_API_KEY', 'GYMCTL_BASE_URL', 'GYMCTL_PROFILE', 'GYMCTL_FORCE_TTY', 'GYMCTL_DEBUG', 'HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) {
+for (const name of [
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_OPTIONS',
+  'GYMCTL_API_KEY',
+  'GYMCTL_BASE_URL',
+  'GYMCTL_PROFILE',
+  'GYMCTL_FORCE_TTY',
+  'GYMCTL_DEBUG',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'http_proxy',
+  'https_proxy',
+]) {
   delete env[name];
 }
 
@@ -66,7 +78,11 @@ function median(values) {
 /** Runs each case `n` times, interleaved; returns the median ms of each. */
 function interleaved(cases, n, options = {}) {
   const samples = cases.map(() => []);
-  for (let i = 0; i < n; i++) cases.forEach((c, j) => samples[j].push(time(c.command, c.args, { ...options, ...c.options }).ms));
+  for (let i = 0; i < n; i++) {
+    cases.forEach((c, j) => {
+      samples[j].push(time(c.command, c.args, { ...options, ...c.options }).ms);
+    });
+  }
   return samples.map(median);
 }
 
@@ -124,7 +140,13 @@ async function measure(node, baseUrl, idsFile) {
     [tables[1].name, table10k.toFixed(0), `${(table10k / pipe10k).toFixed(2)}× pipe`, '', ''],
     [tables[2].name, table20k.toFixed(0), `${(table20k / table10k).toFixed(2)}× 10000`, '≤ 2.2× 10000 rows', verdict(table20k / table10k, 2.2)],
     ['peak memory, 50,000 ids (MB)', rss50k.toFixed(0), '', '', ''],
-    ['peak memory, 100,000 ids (MB)', rss100k.toFixed(0), `${(rss100k / rss50k).toFixed(2)}× 50,000`, '< 128 MB, flat (≤ 1.1×)', rss100k < 128 && rss100k <= rss50k * 1.1 ? 'pass' : 'FAIL'],
+    [
+      'peak memory, 100,000 ids (MB)',
+      rss100k.toFixed(0),
+      `${(rss100k / rss50k).toFixed(2)}× 50,000`,
+      '< 128 MB, flat (≤ 1.1×)',
+      rss100k < 128 && rss100k <= rss50k * 1.1 ? 'pass' : 'FAIL',
+    ],
   ];
   table(rows);
   lastBatch ??= batchGymctl;
@@ -138,7 +160,7 @@ function curlComparison(baseUrl, ids) {
   const speedup = curl / lastBatch;
   table([
     [`xargs -P 8 curl, ${batchIds} ids (once)`, curl.toFixed(0), '', '', ''],
-    ['  gymctl\'s speed-up over curl (first Node above)', '', `${speedup.toFixed(1)}×`, '≥ 10×', verdict(speedup, 10, false)],
+    ["  gymctl's speed-up over curl (first Node above)", '', `${speedup.toFixed(1)}×`, '≥ 10×', verdict(speedup, 10, false)],
   ]);
   return speedup < 10;
 }

@@ -53,7 +53,12 @@ async function scripted(replies: Array<{ status: number; body: string }>) {
 
 describe('--cache DURATION', () => {
   it('answers from the cache within the duration, byte for byte what the server gave', async () => {
-    for (const args of [['academy', '1', '2', '--json'], ['family', '530', '--format', 'ndjson'], ['whoami', '--format', 'csv'], ['api', '/academies/3']]) {
+    for (const args of [
+      ['academy', '1', '2', '--json'],
+      ['family', '530', '--format', 'ndjson'],
+      ['whoami', '--format', 'csv'],
+      ['api', '/academies/3'],
+    ]) {
       world.requests.length = 0;
       const first = await gymctl([...args, '--cache', '5m']);
       const second = await gymctl([...args, '--cache', '5m']);
@@ -170,7 +175,8 @@ describe('cache clear, auth logout and auth login', () => {
   });
 
   it('auth login that replaces a key drops the answers cached for the old one', async () => {
-    const login = (key: string) => gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: key, env: { GYMCTL_API_KEY: undefined, GYMCTL_BASE_URL: undefined } });
+    const login = (key: string) =>
+      gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: key, env: { GYMCTL_API_KEY: undefined, GYMCTL_BASE_URL: undefined } });
     expect((await login(DEMO_KEY)).code).toBe(0);
     await gymctl(['whoami', '--cache', '1h'], { env: { GYMCTL_API_KEY: undefined } });
     const replaced = await login(DEMO_KEY_NO_ACADEMIES);
@@ -185,7 +191,10 @@ describe('cache clear, auth logout and auth login', () => {
   });
 
   it("auth logout drops the answers cached for that profile's key, and only those", async () => {
-    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY, env: { GYMCTL_API_KEY: undefined, GYMCTL_BASE_URL: undefined } });
+    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], {
+      stdin: DEMO_KEY,
+      env: { GYMCTL_API_KEY: undefined, GYMCTL_BASE_URL: undefined },
+    });
     expect(login.code, login.stderr).toBe(0);
     await gymctl(['academy', '1', '--cache', '1h'], { env: { GYMCTL_API_KEY: undefined } });
     await gymctl(['whoami', '--cache', '1h'], { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } });

@@ -1,7 +1,8 @@
 /**
  * The commands in-process, as a user runs them, against the sandbox over
- * loopback, each test with its own empty config folder. What only a real
- * process shows (a pseudo-terminal prompt, signals) is spawned.
+ * loopback, each test with its own empty config folder. Nothing here is
+ * spawned: what only a real process shows (a pseudo-terminal, signals,
+ * exit statuses) is in test/e2e.
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -100,9 +101,7 @@ describe('whoami, academy, family against the sandbox', () => {
 
   it('tables in a pipe are tab-separated lines under one header row, with no colour', async () => {
     const whoami = await gymctl(['whoami'], { env: apiEnv() });
-    expect(whoami.stdout).toBe(
-      'id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n101\tFront desk (demo)\t1,2,3,4\t9001\tRita Moreira\trita.moreira@example.com\n',
-    );
+    expect(whoami.stdout).toBe('id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n101\tFront desk (demo)\t1,2,3,4\t9001\tRita Moreira\trita.moreira@example.com\n');
     const family = await gymctl(['family', '530'], { env: apiEnv() });
     const lines = family.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember');
@@ -163,7 +162,7 @@ describe('errors and exit codes', () => {
     expect(result.stderr).not.toContain('wrong_key_12345678');
   });
 
-  it('with --json, the error is one JSON line on stderr, its message the server\'s as sent (the subject is in id)', async () => {
+  it("with --json, the error is one JSON line on stderr, its message the server's as sent (the subject is in id)", async () => {
     const result = await gymctl(['academy', '999', '--json'], { env: apiEnv() });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
@@ -260,9 +259,7 @@ describe('a server that does not keep to the spec', () => {
     reply = { status: 200, body };
     const result = await gymctl(['academy', '7', '--json'], { env: env() });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(
-      '{\n  "id": 7,\n  "name": "Exact",\n  "coordinates": {\n    "lat": 38.70,\n    "lng": -9.10e0\n  },\n  "franchiseId": 12,\n  "9": "nine"\n}\n',
-    );
+    expect(result.stdout).toBe('{\n  "id": 7,\n  "name": "Exact",\n  "coordinates": {\n    "lat": 38.70,\n    "lng": -9.10e0\n  },\n  "franchiseId": 12,\n  "9": "nine"\n}\n');
   });
 
   it('escape sequences from the server are shown visibly, not sent to the terminal', async () => {

@@ -4,10 +4,10 @@
  * OpenAPI description, colour control; in-process. Shell completion in real
  * shells is in test/e2e/ecosystem.test.ts.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 import { ROOT, type CliResult, type RunOptions } from '../helpers/cli.js';
@@ -18,8 +18,7 @@ const world = useSandboxAndConfig();
 const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: key });
 const gymctl = (args: string[], options: RunOptions = {}) =>
   inProcess(args, { configDir: world.config.dir, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
-const login = (profile: string, key = DEMO_KEY) =>
-  gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', profile], { stdin: key });
+const login = (profile: string, key = DEMO_KEY) => gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', profile], { stdin: key });
 
 function expectFailure(result: Pick<CliResult, 'code' | 'stdout' | 'stderr'>, code: number, message: RegExp) {
   expect(result.code, result.stderr).toBe(code);
@@ -58,7 +57,15 @@ describe('profiles', () => {
     ]);
     // On a terminal: a table, the active profile marked *, the keyring named beside a key.
     const table = await inProcess(['auth', 'status', '--all'], { configDir: world.config.dir, env: { GYMCTL_PROFILE: 'work', NO_COLOR: '1' }, stdoutTTY: true, columns: 200 });
-    const rows = table.stdout.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+    const rows = table.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     expect(rows).toEqual([
       ['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status'],
       ['', 'audit', world.sandbox.url, '****mies', 'config', 'ok: Sam Okafor <sam.okafor@example.com>'],
@@ -98,9 +105,25 @@ describe('profiles', () => {
 
 describe('help', () => {
   const commands = [
-    ['whoami'], ['academy'], ['academies'], ['family'], ['auth'], ['auth', 'login'], ['auth', 'status'], ['auth', 'logout'],
-    ['config'], ['config', 'list'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'path'],
-    ['api'], ['schema'], ['completion'], ['sandbox'], ['help'],
+    ['whoami'],
+    ['academy'],
+    ['academies'],
+    ['family'],
+    ['auth'],
+    ['auth', 'login'],
+    ['auth', 'status'],
+    ['auth', 'logout'],
+    ['config'],
+    ['config', 'list'],
+    ['config', 'get'],
+    ['config', 'set'],
+    ['config', 'unset'],
+    ['config', 'path'],
+    ['api'],
+    ['schema'],
+    ['completion'],
+    ['sandbox'],
+    ['help'],
   ];
   it('every command ends its --help with 2 or 3 real examples', async () => {
     const results = await Promise.all(commands.map((command) => gymctl([...command, '--help'])));
@@ -130,7 +153,7 @@ describe('help', () => {
     }
   });
 
-  it('help <command> shows that command\'s help; an unknown topic is a usage error', async () => {
+  it("help <command> shows that command's help; an unknown topic is a usage error", async () => {
     expect((await gymctl(['help', 'auth', 'login'])).stdout).toContain('Usage: gymctl auth login');
     expectFailure(await gymctl(['help', 'exit-code']), 2, /no help for "exit-code"/);
   });
@@ -138,7 +161,6 @@ describe('help', () => {
   it('an unknown command suggests the closest one', async () => {
     expectFailure(await gymctl(['acadmy', '1']), 2, /unknown command 'acadmy' \(Did you mean academy\?\)/);
   });
-
 });
 
 describe('gymctl api', () => {
@@ -156,7 +178,19 @@ describe('gymctl api', () => {
     expectFailure(await gymctl(['api', '/me'], { env: env('nope_nope_nope') }), 4, /HTTP 401/);
   });
 
-  for (const bad of ['me', '//evil.example/me', 'https://evil.example/me', '/../me', '/academies/%2e%2e/me', '/a/./b', '/me#x', '/a b', '/a\\b', '/x/..%2f..%2fadmin', '/%5c..%5cx']) {
+  for (const bad of [
+    'me',
+    '//evil.example/me',
+    'https://evil.example/me',
+    '/../me',
+    '/academies/%2e%2e/me',
+    '/a/./b',
+    '/me#x',
+    '/a b',
+    '/a\\b',
+    '/x/..%2f..%2fadmin',
+    '/%5c..%5cx',
+  ]) {
     it(`refuses ${JSON.stringify(bad)} before sending anything`, async () => {
       expectFailure(await gymctl(['api', bad], { env: env() }), 2, /invalid API path/);
       expect(world.requests).toEqual([]);
@@ -167,7 +201,7 @@ describe('gymctl api', () => {
 describe('schemas and OpenAPI, from the zod schemas', () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
 
-  it('gymctl schema <command> prints a JSON Schema that the command\'s --json output meets', async () => {
+  it("gymctl schema <command> prints a JSON Schema that the command's --json output meets", async () => {
     for (const [name, args] of [
       ['whoami', ['whoami']],
       ['academy', ['academy', '4']],

@@ -6,7 +6,8 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fc from 'fast-check';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -158,7 +159,11 @@ describe('broken responses', () => {
 describe('the base URL', () => {
   for (const url of ['http://example.com', 'http://192.168.1.10:8080', 'http://[2001:db8::1]/']) {
     it(`plain http off loopback (${url}) exits 2 before connecting`, async () => {
-      expectFailure(await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } }), 2, /refusing to send the API key over plain http to .* use https, or pass --allow-http/);
+      expectFailure(
+        await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } }),
+        2,
+        /refusing to send the API key over plain http to .* use https, or pass --allow-http/,
+      );
     });
   }
 
@@ -249,23 +254,43 @@ describe('a custom CA', () => {
   let server: https.Server;
   let url: string;
   let caFile: string;
+  /** The CA's key and certificate: a folder of this block's own, removed after it (it holds a private key). */
+  let dir: string;
   beforeAll(async () => {
-    const dir = path.join(config.dir, '..', 'tls');
-    mkdirSync(dir, { recursive: true });
+    dir = mkdtempSync(path.join(tmpdir(), 'gymctl-ca-'));
     const key = path.join(dir, 'key.pem');
     caFile = path.join(dir, 'cert.pem');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=gymctl test CA', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', key, '-out', caFile,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=gymctl test CA',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        key,
+        '-out',
+        caFile,
+      ],
+      { stdio: 'ignore' },
+    );
     server = https.createServer({ key: readFileSync(key), cert: readFileSync(caFile) }, sandboxHandler());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    caFile = path.join(path.dirname(config.dir), 'ca.pem');
-    writeFileSync(caFile, readFileSync(path.join(dir, 'cert.pem')));
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('an unknown certificate authority is refused: exit 5', async () => {
     const result = await spawned(['whoami'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
@@ -326,9 +351,7 @@ describe('secrets', () => {
     const result = await gymctl(['config', 'get', 'format']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('json\n');
-    expect(result.stderr).toBe(
-      `gymctl: warning: config file ${file} can be read by others (mode 0644) and may hold your API key; fix it with: chmod 600 ${file}\n`,
-    );
+    expect(result.stderr).toBe(`gymctl: warning: config file ${file} can be read by others (mode 0644) and may hold your API key; fix it with: chmod 600 ${file}\n`);
     chmodSync(file, 0o600);
     expect((await gymctl(['config', 'get', 'format'])).stderr).toBe('');
   });
@@ -430,7 +453,11 @@ describe('what the review found', () => {
 
   it('a stored json format makes every error a JSON line, even one found before the settings are read', async () => {
     expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
-    for (const args of [['academy', 'abc', '--sandbox'], ['academy', '99', '--sandbox'], ['whoami', '--timeout', '0', '--sandbox']]) {
+    for (const args of [
+      ['academy', 'abc', '--sandbox'],
+      ['academy', '99', '--sandbox'],
+      ['whoami', '--timeout', '0', '--sandbox'],
+    ]) {
       const result = await gymctl(args);
       expect(result.stdout).toBe('');
       expect(JSON.parse(result.stderr).error.kind).toMatch(/usage|not_found/);

@@ -21,7 +21,10 @@ describe('run(argv, { io, env }) in-process', () => {
   });
 
   it('an interrupt ends the command with 130, or 143 for SIGTERM, printing nothing', async () => {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const controller = new AbortController();
       // The sandbox command waits for the interrupt, as it does for Ctrl-C.
       const result = gymctl(['academy', '-', '--sandbox'], {

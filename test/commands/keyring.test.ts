@@ -21,7 +21,11 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
   const homes: string[] = [];
   /** `bus`: the D-Bus address, null for none at all. */
   const gymctl = (args: string[], options: GymctlOptions = {}, bus: string | null = service.address) =>
-    inProcess(args, { configDir: world.config.dir, ...options, env: { HOME: service.home, DBUS_SESSION_BUS_ADDRESS: bus ?? undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined, ...options.env } });
+    inProcess(args, {
+      configDir: world.config.dir,
+      ...options,
+      env: { HOME: service.home, DBUS_SESSION_BUS_ADDRESS: bus ?? undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined, ...options.env },
+    });
   const login = (...flags: string[]) => gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, ...flags], { stdin: DEMO_KEY });
 
   beforeAll(async () => {

@@ -51,7 +51,7 @@ describe('--jq', () => {
     expect(result.stdout).toBe('[38.70,12345678901234567890]\n');
   });
 
-  it('a filter that does not compile exits 2 with jq\'s reason, before any request', async () => {
+  it("a filter that does not compile exits 2 with jq's reason, before any request", async () => {
     const result = await gymctl(['academy', '1', '--jq', '.name |||']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -63,14 +63,14 @@ describe('--jq', () => {
     expect(world.requests).toEqual([]);
   });
 
-  it('a filter that fails on the data exits 1 with jq\'s message and prints nothing', async () => {
+  it("a filter that fails on the data exits 1 with jq's message and prints nothing", async () => {
     const result = await gymctl(['academy', '1', '--jq', '.name | error("no \\(.)")']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('--jq filter failed: no Alfama Jiu-Jitsu');
   });
 
-  it('in a batch, a failure on one record: the others are printed in order, then exit 1 with jq\'s message', async () => {
+  it("in a batch, a failure on one record: the others are printed in order, then exit 1 with jq's message", async () => {
     const result = await gymctl(['academy', '1', '2', '3', '--jq', 'if .id == 2 then error("two") else .id end']);
     expect(result.stdout).toBe('1\n3\n');
     expect(result.code).toBe(1);
@@ -149,7 +149,12 @@ describe('--columns and --no-headers', () => {
   });
 
   it('with json or ndjson, or on a command that prints no table, they are usage errors', async () => {
-    for (const args of [['academy', '1', '--json', '--columns', 'id'], ['academy', '1', '--format', 'ndjson', '--no-headers'], ['api', '/me', '--columns', 'id'], ['auth', 'status', '--no-headers']]) {
+    for (const args of [
+      ['academy', '1', '--json', '--columns', 'id'],
+      ['academy', '1', '--format', 'ndjson', '--no-headers'],
+      ['api', '/me', '--columns', 'id'],
+      ['auth', 'status', '--no-headers'],
+    ]) {
       const result = await gymctl(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');

@@ -33,12 +33,20 @@ describe('proxies', () => {
   });
 
   it('a proxy whose name does not resolve is named too', async () => {
-    expectFailure(await gymctl(['whoami', '--retries', '0'], viaProxy('http://proxy.invalid:3128', 'https_proxy')), 5, /could not reach the proxy http:\/\/proxy\.invalid:3128 \(from https_proxy\): its name does not resolve/);
+    expectFailure(
+      await gymctl(['whoami', '--retries', '0'], viaProxy('http://proxy.invalid:3128', 'https_proxy')),
+      5,
+      /could not reach the proxy http:\/\/proxy\.invalid:3128 \(from https_proxy\): its name does not resolve/,
+    );
   });
 
   it('a 407 says the proxy wants credentials and how to give them, never printing a password', async () => {
     const proxy = await rawServer(() => 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n');
-    expectFailure(await gymctl(['whoami'], viaProxy(proxy.url)), 5, /the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) wants credentials: put them in HTTPS_PROXY, as http:\/\/user:password@host:port/);
+    expectFailure(
+      await gymctl(['whoami'], viaProxy(proxy.url)),
+      5,
+      /the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) wants credentials: put them in HTTPS_PROXY, as http:\/\/user:password@host:port/,
+    );
     const withPassword = await gymctl(['whoami'], viaProxy(`http://rita:s3cret-pass@127.0.0.1:${proxy.port}`));
     expectFailure(withPassword, 5, /the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused the credentials in HTTPS_PROXY/);
     expect(withPassword.stderr).not.toContain('s3cret-pass');
@@ -47,7 +55,11 @@ describe('proxies', () => {
   for (const status of [403, 502]) {
     it(`a proxy that refuses the tunnel (${status}) says so, with its status`, async () => {
       const proxy = await rawServer(() => `HTTP/1.1 ${status} Refused\r\nContent-Length: 0\r\n\r\n`);
-      expectFailure(await gymctl(['whoami'], viaProxy(proxy.url)), 5, new RegExp(`the proxy http://127\\.0\\.0\\.1:\\d+ \\(from HTTPS_PROXY\\) refused to open a tunnel to api\\.gym\\.test \\(it answered ${status}\\)`));
+      expectFailure(
+        await gymctl(['whoami'], viaProxy(proxy.url)),
+        5,
+        new RegExp(`the proxy http://127\\.0\\.0\\.1:\\d+ \\(from HTTPS_PROXY\\) refused to open a tunnel to api\\.gym\\.test \\(it answered ${status}\\)`),
+      );
     });
   }
 
@@ -76,7 +88,11 @@ describe.skipIf(!hasTool('openssl', ['version']))('TLS', () => {
   it('plain http on the TLS port: the server does not speak TLS there (is the base URL http:?)', async () => {
     const url = await httpServer((_request, response) => response.end('{}'));
     const https = url.replace('http:', 'https:');
-    expectFailure(await gymctl(['whoami', '--retries', '0'], { env: { GYMCTL_BASE_URL: https, GYMCTL_API_KEY: KEY } }), 5, /GET \/me: the server at 127\.0\.0\.1:\d+ does not speak TLS there: is the base URL meant to be http:\?/);
+    expectFailure(
+      await gymctl(['whoami', '--retries', '0'], { env: { GYMCTL_BASE_URL: https, GYMCTL_API_KEY: KEY } }),
+      5,
+      /GET \/me: the server at 127\.0\.0\.1:\d+ does not speak TLS there: is the base URL meant to be http:\?/,
+    );
   });
 
   it('an HTTP/2-only server fails the handshake honestly (ALPN offers http/1.1): exit 5, never 4', async () => {
@@ -85,7 +101,11 @@ describe.skipIf(!hasTool('openssl', ['version']))('TLS', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      expectFailure(await gymctl(['whoami', '--retries', '0'], { env: { GYMCTL_BASE_URL: base, GYMCTL_API_KEY: KEY } }), 5, /the server at 127\.0\.0\.1:\d+ speaks only HTTP\/2, and gymctl speaks HTTP\/1\.1/);
+      expectFailure(
+        await gymctl(['whoami', '--retries', '0'], { env: { GYMCTL_BASE_URL: base, GYMCTL_API_KEY: KEY } }),
+        5,
+        /the server at 127\.0\.0\.1:\d+ speaks only HTTP\/2, and gymctl speaks HTTP\/1\.1/,
+      );
     } finally {
       server.close();
     }

@@ -18,7 +18,7 @@ const env = (key = DEMO_KEY) => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_AP
 const gymctl = (args: string[], options: RunOptions = {}) =>
   inProcess(args, { configDir: world.config.dir, env: { ...env(), ...options.env }, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
 const academy = (id: number) => DEMO_DATA.academies.find((a) => a.id === id)!;
-const family = (ids: number[]) => DEMO_DATA.members.filter((m) => ids.includes(m.id));
+const family = (ids: number[]) => DEMO_DATA.members.filter((m) => ids.includes(Number(m.id)));
 
 /** A small RFC 4180 reader, to check what a spreadsheet would read. */
 function parseCsv(text: string): string[][] {
@@ -29,13 +29,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
     } else field += c;
   }
   expect(field, 'every record ends with CRLF').toBe('');
@@ -62,7 +70,12 @@ describe('batches of ids', () => {
   it('- reads ids from stdin: any white space, blank lines and # comments skipped, mixed with arguments', async () => {
     const result = await gymctl(['academy', '4', '-', '1', '--format', 'ndjson'], { stdin: '# academies to check\n2 3\n\n\t1   # Lisbon\n' });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual([4, 2, 3, 1, 1]);
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([4, 2, 3, 1, 1]);
   });
 
   it('an invalid id on stdin or in the arguments exits 2 before any request', async () => {
@@ -131,15 +144,19 @@ describe('batches against a scripted server', () => {
     peak = 0;
     connections = 0;
   });
-  const scripted = (args: string[], options: RunOptions = {}) =>
-    gymctl(args, { ...options, env: { GYMCTL_BASE_URL: url, ...options.env } });
+  const scripted = (args: string[], options: RunOptions = {}) => gymctl(args, { ...options, env: { GYMCTL_BASE_URL: url, ...options.env } });
 
   it('runs --concurrency world.requests at once over that many kept-alive connections', async () => {
     handler = (id, response) => setTimeout(() => response.end(body(id)), 20);
     const ids = Array.from({ length: 40 }, (_, i) => i + 1);
     const result = await scripted(['academy', '-', '--format', 'ndjson', '--concurrency', '4'], { stdin: ids.join(' ') });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual(ids);
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual(ids);
     expect(peak).toBe(4);
     expect(connections).toBeLessThanOrEqual(4);
   });
@@ -153,7 +170,12 @@ describe('batches against a scripted server', () => {
     };
     const text = await scripted(['academy', '10', '11', '12', '13', '--retries', '0']);
     expect(text.code).toBe(5);
-    expect(text.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['id', '10', '13']);
+    expect(
+      text.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(['id', '10', '13']);
     expect(text.stderr).toBe(
       'gymctl: academy 12: Resource not found (HTTP 404, correlation ID c-12)\ngymctl: academy 11: the server is unavailable: down (HTTP 503, correlation ID c-11)\n',
     );
@@ -161,7 +183,10 @@ describe('batches against a scripted server', () => {
     for (const format of ['json', 'ndjson', 'csv']) {
       const result = await scripted(['academy', '10', '11', '12', '13', '--format', format, '--retries', '0']);
       expect(result.code).toBe(5);
-      const errors = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line).error);
+      const errors = result.stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).error);
       expect(errors).toEqual([
         { message: 'Resource not found', correlationId: 'c-12', status: 404, kind: 'not_found', id: 12 },
         { message: 'down', correlationId: 'c-11', status: 503, kind: 'unavailable', id: 11 },
@@ -180,8 +205,7 @@ describe('batches against a scripted server', () => {
   });
 
   it('csv columns do not depend on which fields the first row has', async () => {
-    handler = (id, response) =>
-      response.end(id === 1 ? JSON.stringify({ data: { id: 1, name: 'Bare' } }) : body(id));
+    handler = (id, response) => response.end(id === 1 ? JSON.stringify({ data: { id: 1, name: 'Bare' } }) : body(id));
     const result = await scripted(['academy', '1', '2', '--format', 'csv']);
     const rows = parseCsv(result.stdout);
     expect(rows[0]).toHaveLength(16);
@@ -194,7 +218,11 @@ describe('batches against a scripted server', () => {
 describe('formats of the other commands', () => {
   it('family in ndjson is one member a line', async () => {
     const result = await gymctl(['family', '530', '--format', 'ndjson']);
-    expect(result.stdout).toBe(family([531, 532, 533, 534]).map((m) => `${JSON.stringify(m)}\n`).join(''));
+    expect(result.stdout).toBe(
+      family([531, 532, 533, 534])
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+    );
   });
 
   it('csv quotes names with commas, quotes and line breaks as RFC 4180 says', async () => {
@@ -204,9 +232,7 @@ describe('formats of the other commands', () => {
     expect(result.stdout).toContain('"Line\nBreak","Smith, Jr."');
     const rows = parseCsv(result.stdout);
     expect(rows[0]).toEqual(['id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember']);
-    expect(rows.slice(1).map((r) => [r[0], r[2], r[3], r[6]])).toEqual(
-      family([550, 551]).map((m) => [String(m.id), m.firstName, m.lastName, String(m.primaryFamilyMember)]),
-    );
+    expect(rows.slice(1).map((r) => [r[0], r[2], r[3], r[6]])).toEqual(family([550, 551]).map((m) => [String(m.id), m.firstName, m.lastName, String(m.primaryFamilyMember)]));
   });
 
   it('whoami in csv flattens the owner and joins the academy ids', async () => {
@@ -230,13 +256,12 @@ describe('formats of the other commands', () => {
 describe('academies', () => {
   it('prints every academy of the key, in the order of academyIds', async () => {
     const table = await gymctl(['academies']);
-    expect(table.stdout.trimEnd().split('\n').map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual([
-      'id name',
-      '1 Alfama Jiu-Jitsu',
-      '2 Eastside Grappling Club',
-      '3 Shoreditch Martial Arts',
-      '4 Shibuya Judo Dojo',
-    ]);
+    expect(
+      table.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t').slice(0, 2).join(' ')),
+    ).toEqual(['id name', '1 Alfama Jiu-Jitsu', '2 Eastside Grappling Club', '3 Shoreditch Martial Arts', '4 Shibuya Judo Dojo']);
     const json = await gymctl(['academies', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([1, 2, 3, 4].map(academy));
     expect(world.requests.filter((line) => line.startsWith('GET /me'))).toHaveLength(2);
@@ -257,4 +282,3 @@ describe('academies', () => {
     expect(result).toMatchObject({ code: 4, stdout: '' });
   });
 });
-

@@ -76,7 +76,9 @@ describe('what goes to a terminal', () => {
 describe('JSON error lines', () => {
   it('escape bidi, zero-width and line-separator characters as \\uXXXX: still the same JSON value, safe on a terminal', async () => {
     const message = 'Resource \u202enot\u200b found\u2028\u2029';
-    const url = await httpServer((_request, response) => response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message, correlationId: 'c\u200e1' })));
+    const url = await httpServer((_request, response) =>
+      response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message, correlationId: 'c\u200e1' })),
+    );
     const result = await gymctl(['academy', '7', '--format', 'ndjson'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
     expect(result.code).toBe(3);
     expect(result.stderr).not.toMatch(HIDDEN);

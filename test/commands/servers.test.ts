@@ -82,7 +82,11 @@ describe('gateways and firewalls', () => {
 
   it('a 404 HTML page (a missing path prefix) is exit 3 pointing at the base URL', async () => {
     const url = await httpServer((_request, response) => response.writeHead(404, { 'Content-Type': 'text/html' }).end(html));
-    expectFailure(await gymctl(['whoami'], env(url)), 3, /GET \/me: not found, and the answer is not the API's \(content type text\/html\): the base URL or its path prefix \(such as \/api\/v1\) is probably wrong/);
+    expectFailure(
+      await gymctl(['whoami'], env(url)),
+      3,
+      /GET \/me: not found, and the answer is not the API's \(content type text\/html\): the base URL or its path prefix \(such as \/api\/v1\) is probably wrong/,
+    );
   });
 
   it('a 204 or an empty 200 is "the server sent an empty response": exit 6', async () => {
@@ -98,12 +102,18 @@ describe('gateways and firewalls', () => {
     const url = await httpServer((_request, response) =>
       response.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '99999999999999999999' }).end('{"message":"Slow down"}'),
     );
-    expectFailure(await gymctl(['whoami'], env(url)), 5, /rate limited by the server: Slow down; the server asks to wait .* longer than gymctl waits \(20 s\): try again much later/);
+    expectFailure(
+      await gymctl(['whoami'], env(url)),
+      5,
+      /rate limited by the server: Slow down; the server asks to wait .* longer than gymctl waits \(20 s\): try again much later/,
+    );
   });
 
   it('a huge correlation ID is clipped like messages, and made safe for a terminal', async () => {
     const huge = `\u001b]0;pwned\u0007${'x'.repeat(9 * 1024 * 1024)}`;
-    const url = await httpServer((_request, response) => response.writeHead(503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'down', correlationId: huge })));
+    const url = await httpServer((_request, response) =>
+      response.writeHead(503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'down', correlationId: huge })),
+    );
     const result = await gymctl(['whoami', '--retries', '0'], env(url));
     expectFailure(result, 5, /correlation ID \^\[\]0;pwned\^Gx+…\)\n$/);
     expect(result.stderr.length).toBeLessThan(1000);
@@ -145,8 +155,13 @@ describe('deep nesting', () => {
 
 describe('64-bit ids', () => {
   const big = {
-    keys: [{ secret: KEY, key: { id: 9223372036854775807n, name: 'Big', academyIds: [9007199254740993n, 2], user: { id: 12345678901234567890n, name: 'U', email: 'u@example.com' } } }],
-    academies: [{ id: 9007199254740993n, name: 'Huge', franchiseId: 9223372036854775000n }, { ...academy, id: 2 }],
+    keys: [
+      { secret: KEY, key: { id: 9223372036854775807n, name: 'Big', academyIds: [9007199254740993n, 2], user: { id: 12345678901234567890n, name: 'U', email: 'u@example.com' } } },
+    ],
+    academies: [
+      { id: 9007199254740993n, name: 'Huge', franchiseId: 9223372036854775000n },
+      { ...academy, id: 2 },
+    ],
     members: [
       { id: 9007199254740995n, academyId: 9007199254740993n, firstName: 'A', lastName: 'B', primaryFamilyMember: true },
       { id: 9007199254740997n, academyId: 9007199254740993n, firstName: 'C', lastName: 'D', primaryFamilyMember: false },
@@ -203,4 +218,3 @@ describe('a terminal table of a 20,000-member family', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });
-

@@ -100,11 +100,7 @@ describe('progress', () => {
   });
 
   it('never with stdout in a pipe (| head, | tee), never forced by GYMCTL_FORCE_TTY, never with GYMCTL_NO_PROGRESS', async () => {
-    const cases = [
-      { stderrTTY: true },
-      { env: api({ GYMCTL_FORCE_TTY: '1' }) },
-      { stdoutTTY: true, stderrTTY: true, env: api({ GYMCTL_NO_PROGRESS: '1' }) },
-    ];
+    const cases = [{ stderrTTY: true }, { env: api({ GYMCTL_FORCE_TTY: '1' }) }, { stdoutTTY: true, stderrTTY: true, env: api({ GYMCTL_NO_PROGRESS: '1' }) }];
     for (const options of cases) {
       const result = await gymctl(['academy', '-', '--format', 'ndjson'], { stdin: ids(60), env: api(), ...options });
       expect(result.code).toBe(0);
@@ -191,13 +187,18 @@ describe('messages', () => {
 describe('batches everywhere', () => {
   it('ids may be comma-separated, for academy and family; an empty piece is a usage error before any request', async () => {
     const academies = await gymctl(['academy', '1,2', '3', '--format', 'ndjson'], { env: api() });
-    expect(academies.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id)).toEqual([1, 2, 3]);
+    expect(
+      academies.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([1, 2, 3]);
     world.requests.length = 0;
     expect(await gymctl(['family', '501,,530'], { env: api() })).toMatchObject({ code: 2, stdout: '' });
     expect(world.requests).toEqual([]);
   });
 
-  it('family takes several ids and -: json is an array of the API\'s arrays, in argument order', async () => {
+  it("family takes several ids and -: json is an array of the API's arrays, in argument order", async () => {
     const result = await gymctl(['family', '530', '-', '--json'], { stdin: '520\n501\n', env: api() });
     expect(result.code, result.stderr).toBe(0);
     const families = JSON.parse(result.stdout) as Array<Array<{ id: number }>>;
@@ -206,7 +207,16 @@ describe('batches everywhere', () => {
 
   it('ndjson, TSV and CSV give a member a line with familyOf first, the member whose family it is', async () => {
     const ndjson = await gymctl(['family', '501,510', '--format', 'ndjson'], { env: api() });
-    expect(ndjson.stdout.trimEnd().split('\n').map((line) => [JSON.parse(line).familyOf, JSON.parse(line).id])).toEqual([[501, 502], [501, 503], [510, 511]]);
+    expect(
+      ndjson.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => [JSON.parse(line).familyOf, JSON.parse(line).id]),
+    ).toEqual([
+      [501, 502],
+      [501, 503],
+      [510, 511],
+    ]);
     expect(ndjson.stdout.startsWith('{"familyOf":501,"id":502,"academyId":1,')).toBe(true);
     const tsv = await gymctl(['family', '501,510'], { env: api() });
     expect(tsv.stdout.split('\n')[0]).toBe('familyOf\tid\tfirstName\tlastName\tacademyId\tprimaryFamilyMember');

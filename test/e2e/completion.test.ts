@@ -111,7 +111,15 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
 
 describe.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh', () => {
   it('completes subcommands and profile names in an interactive zsh, running nothing from the config file', async () => {
-    const screen = await typeInTmux('zsh -f', ['autoload -U compinit && compinit -u', 'source gymctl.zsh', 'gymctl help au\t', '\u0003', 'gymctl --profile w\t', '\u0003', 'gymctl --profile \t\t']);
+    const screen = await typeInTmux('zsh -f', [
+      'autoload -U compinit && compinit -u',
+      'source gymctl.zsh',
+      'gymctl help au\t',
+      '\u0003',
+      'gymctl --profile w\t',
+      '\u0003',
+      'gymctl --profile \t\t',
+    ]);
     expect(screen).toContain('gymctl help auth');
     expect(screen).toContain('gymctl --profile work');
     expect(existsSync(marker), 'a profile name was run as code').toBe(false);
@@ -121,7 +129,10 @@ describe.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh', () => {
 
 describe.skipIf(!hasTool('fish'))('fish', () => {
   const words = (line: string) =>
-    run('fish', `source gymctl.fish; complete -C '${line}'`).stdout.trimEnd().split('\n').map((w) => w.split('\t')[0]);
+    run('fish', `source gymctl.fish; complete -C '${line}'`)
+      .stdout.trimEnd()
+      .split('\n')
+      .map((w) => w.split('\t')[0]);
 
   it('completes commands, subcommands, formats, profile names and config values', () => {
     expect(words('gymctl acad')).toEqual(['academies', 'academy']);

@@ -19,7 +19,10 @@ beforeEach(() => {
 afterEach(() => config.remove());
 
 describe('signals while waiting for the config lock', () => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal}: exit ${code} at once, the file intact, the other writer's lock left alone`, async () => {
       const file = path.join(config.dir, 'config.json');
       writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
@@ -84,4 +87,3 @@ describe.skipIf(!hasTool('unshare', ['--version']))('a full disk', () => {
     expect(listing).not.toContain('config.json.lock');
   });
 });
-

@@ -24,7 +24,10 @@ describe('gymctl.1', () => {
   });
 
   it.skipIf(!hasTool('man', ['--version']))('renders with man, without warnings, options copyable as typed', () => {
-    const rendered = spawnSync('man', ['--warnings', '-l', path.join(ROOT, 'dist', 'gymctl.1')], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '100', MAN_KEEP_FORMATTING: '', PAGER: 'cat' } });
+    const rendered = spawnSync('man', ['--warnings', '-l', path.join(ROOT, 'dist', 'gymctl.1')], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '100', MAN_KEEP_FORMATTING: '', PAGER: 'cat' },
+    });
     expect(rendered.status, rendered.stderr).toBe(0);
     expect(rendered.stderr).toBe('');
     expect(rendered.stdout).toContain('gymctl - read the gym (academy) management API');

@@ -40,7 +40,23 @@ describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
     const top = new Set(packed.map((file) => (file.startsWith('dist/') ? `dist/${file.split('/')[1]}` : file)));
     expect([...top].sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/gymctl.cjs', 'dist/chunks', 'dist/cli.js', 'dist/gymctl.1', 'dist/help.txt', 'dist/index.js', 'dist/jq.wasm', 'dist/keyring-agent.cjs', 'dist/licenses', 'dist/openapi.json', 'dist/types', 'package.json'].sort(),
+      [
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        'bin/gymctl.cjs',
+        'dist/chunks',
+        'dist/cli.js',
+        'dist/gymctl.1',
+        'dist/help.txt',
+        'dist/index.js',
+        'dist/jq.wasm',
+        'dist/keyring-agent.cjs',
+        'dist/licenses',
+        'dist/openapi.json',
+        'dist/types',
+        'package.json',
+      ].sort(),
     );
     expect(packed).toContain('dist/types/index.d.ts');
     // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.
@@ -130,7 +146,20 @@ console.log(typeof academySchema, openapi.openapi);`;
 
   it('brings full types: a correct program compiles, a wrong one does not', () => {
     const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
-    const options = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node'];
+    const options = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--typeRoots',
+      path.join(ROOT, 'node_modules', '@types'),
+      '--types',
+      'node',
+    ];
     writeFileSync(
       path.join(app, 'good.ts'),
       `import { createClient, GymApiError, type Academy, type FamilyMember } from 'gymctl';

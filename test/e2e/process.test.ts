@@ -75,7 +75,6 @@ describe('the hidden prompt, on a real pseudo-terminal', () => {
     expect(output).not.toContain(DEMO_KEY);
     expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.apiKey).toBe(DEMO_KEY);
   });
-
 });
 
 describe('gymctl sandbox as a server process', () => {
@@ -123,7 +122,6 @@ describe('gymctl sandbox as a server process', () => {
     server.child.kill('SIGINT');
     expect(await server.closed).toBe(0);
   });
-
 });
 
 describe('a broken stderr', () => {

@@ -25,7 +25,13 @@ afterAll(() => config.remove());
 async function httpsSandbox(key: string, cert: string): Promise<{ port: number; close(): void }> {
   const server = https.createServer({ key, cert }, sandboxHandler());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, close: () => (server.closeAllConnections(), server.close()) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 describe.skipIf(!hasTool('openssl', ['version']))('certificates trusted through NODE_EXTRA_CA_CERTS', () => {
@@ -35,7 +41,7 @@ describe.skipIf(!hasTool('openssl', ['version']))('certificates trusted through 
     authority = makeAuthority();
   });
   afterAll(() => {
-    servers.forEach((server) => server.close());
+    for (const server of servers) server.close();
     authority?.remove();
   });
 

@@ -48,6 +48,8 @@ const NEVER = ['internal/deps/undici/undici', 'perf_hooks', 'worker_threads', 'h
 describe(`what Node ${process.version} loads to start gymctl`, () => {
   it('--version: none of those, nor http, tls or crypto', async () => {
     const loaded = await builtinsLoadedBy(['--version']);
+    // The preload did record: what every Node program loads is there.
+    expect(loaded).toEqual(expect.arrayContaining(['fs', 'path']));
     for (const name of [...NEVER, 'http', 'https', 'tls', 'crypto']) expect(loaded, name).not.toContain(name);
   });
 
@@ -62,7 +64,14 @@ describe(`what Node ${process.version} loads to start gymctl`, () => {
 async function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<{ packages: string[]; sources: string[] }> {
   const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
   const list = await recorded(['--import', pathToFileURL(path.join(ROOT, 'test', 'helpers', 'chunk-list.mjs')).href], args, env);
-  const files = [...new Set(list.split('\n').filter(Boolean).map((url) => path.relative(ROOT, fileURLToPath(url))))];
+  const files = [
+    ...new Set(
+      list
+        .split('\n')
+        .filter(Boolean)
+        .map((url) => path.relative(ROOT, fileURLToPath(url))),
+    ),
+  ];
   const sources = files.flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
   const packages = [...new Set(sources.filter((input) => input.includes('node_modules/')).map((input) => input.split('node_modules/').pop()!.split('/')[0]!))];
   return { packages: packages.sort(), sources };
@@ -73,7 +82,11 @@ describe(`the design card's table, colour and config packages on Node ${process.
   const LAZY = ['chalk', 'cli-table3', 'conf', 'string-width', 'ajv', 'atomically'];
 
   it('whoami --json and a batch in a pipe load none of them', async () => {
-    for (const args of [['whoami', '--json'], ['academy', '1', '2'], ['academies', '--format', 'csv']]) {
+    for (const args of [
+      ['whoami', '--json'],
+      ['academy', '1', '2'],
+      ['academies', '--format', 'csv'],
+    ]) {
       const { packages, sources } = await packagesLoadedBy(args, api());
       expect(sources, args.join(' ')).toContain('src/commands/whoami.ts');
       for (const name of LAZY) expect(packages, `${args.join(' ')}: ${name}`).not.toContain(name);

@@ -13,7 +13,12 @@ afterAll(() => {
 export async function httpServer(handler: http.RequestListener): Promise<string> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({ close: () => (server.closeAllConnections(), server.close()) });
+  open.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -31,7 +36,12 @@ export async function rawServer(reply: (head: string) => string | Buffer): Promi
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({ close: () => (sockets.forEach((s) => s.destroy()), server.close()) });
+  open.push({
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  });
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, port };
 }

@@ -48,7 +48,23 @@ export function makeAuthority(): Authority {
       const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
       writeFileSync(file(`${name}.ext`), `subjectAltName=${san}\n`);
       openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${names[0]}`);
-      openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file(`${name}.pem`), '-days', String(days), '-extfile', file(`${name}.ext`));
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        file(`${name}.csr`),
+        '-CA',
+        file('ca.pem'),
+        '-CAkey',
+        file('ca.key'),
+        '-CAcreateserial',
+        '-out',
+        file(`${name}.pem`),
+        '-days',
+        String(days),
+        '-extfile',
+        file(`${name}.ext`),
+      );
       return pem(name);
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),

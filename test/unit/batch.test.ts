@@ -15,12 +15,12 @@ describe('runBatch', () => {
       ids,
       concurrency: 5,
       request: async (id) => {
-        await sleep((id * 7) % 13);
-        return id * 10;
+        await sleep((Number(id) * 7) % 13);
+        return Number(id) * 10;
       },
       onResult: (value, id) => {
-        expect(value).toBe(id * 10);
-        seen.push(id);
+        expect(value).toBe(Number(id) * 10);
+        seen.push(Number(id));
       },
       onError: () => expect.unreachable(),
     });
@@ -79,10 +79,10 @@ describe('runBatch', () => {
         if (id === 3) throw new GymctlError('not_found', 'fast failure', { id });
         return id;
       },
-      onResult: (value) => results.push(value),
+      onResult: (value) => results.push(Number(value)),
       onError: (error, id) => {
         expect(error.id).toBe(id);
-        reported.push(id);
+        reported.push(Number(id));
       },
     });
     expect(reported).toEqual([3, 2]);
@@ -153,7 +153,9 @@ describe('a bug inside a batch', () => {
     expect(first).toBe(failures[0]);
     expect(failures[0]).toBeInstanceOf(UnexpectedError);
     expect(failures[0]!.id).toBe(2);
-    expect(formatFailure(failures[0]!, 'table', true)).toMatch(/^gymctl: unexpected error: cannot read properties of undefined\nTypeError: cannot read properties of undefined\n\s+at /);
+    expect(formatFailure(failures[0]!, 'table', true)).toMatch(
+      /^gymctl: unexpected error: cannot read properties of undefined\nTypeError: cannot read properties of undefined\n\s+at /,
+    );
     expect(formatFailure(failures[0]!, 'table', false)).toBe('gymctl: unexpected error: cannot read properties of undefined (run with --debug for details)\n');
   });
 

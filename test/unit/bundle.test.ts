@@ -46,7 +46,16 @@ describe('what the built CLI loads', () => {
     expect(main).toBeDefined();
     const inputs = loadedBy(main!);
     expect(packages(inputs).sort()).toEqual(['commander', 'zod']);
-    for (const lazy of ['src/output/table.ts', 'src/sandbox/server.ts', 'src/sandbox/demo-data.ts', 'src/commands/sandbox.ts', 'src/cache/store.ts', 'src/cache/duration.ts', 'src/keyring/client.ts', 'src/output/jq.ts']) {
+    for (const lazy of [
+      'src/output/table.ts',
+      'src/sandbox/server.ts',
+      'src/sandbox/demo-data.ts',
+      'src/commands/sandbox.ts',
+      'src/cache/store.ts',
+      'src/cache/duration.ts',
+      'src/keyring/client.ts',
+      'src/output/jq.ts',
+    ]) {
       expect(inputs).not.toContain(lazy);
     }
     // The read commands themselves are there: no extra round trip to load them.
@@ -54,9 +63,7 @@ describe('what the built CLI loads', () => {
   });
 
   it('the heavy dependencies each sit in a chunk of their own, loaded only on their path', () => {
-    const lazyChunks = Object.entries(meta.outputs).filter(([, output]) =>
-      Object.keys(output.inputs).some((input) => /node_modules\/(undici|jq-wasm)\//.test(input)),
-    );
+    const lazyChunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => /node_modules\/(undici|jq-wasm)\//.test(input)));
     expect(lazyChunks.length).toBeGreaterThanOrEqual(2);
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     for (const [, output] of lazyChunks) for (const input of Object.keys(output.inputs)) expect(eager.has(input)).toBe(false);
@@ -94,7 +101,11 @@ describe('the design card’s packages, each loaded only where it works', () => 
   };
 
   for (const [name, pattern, importedBy] of [
-    ['cli-table3 and string-width (terminal tables)', /node_modules\/(cli-table3|string-width)\//, ['src/commands/auth.ts', 'src/commands/sandbox.ts', 'src/output/emit.ts', 'src/output/human.ts']],
+    [
+      'cli-table3 and string-width (terminal tables)',
+      /node_modules\/(cli-table3|string-width)\//,
+      ['src/commands/auth.ts', 'src/commands/sandbox.ts', 'src/output/emit.ts', 'src/output/human.ts'],
+    ],
     ['chalk (colour)', /node_modules\/chalk\//, ['src/commands/auth.ts', 'src/commands/sandbox.ts', 'src/output/emit.ts', 'src/output/human.ts']],
     ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['src/config/store.ts']],
   ] as const) {
@@ -107,14 +118,17 @@ describe('the design card’s packages, each loaded only where it works', () => 
       for (const [, output] of importers) {
         for (const imported of output.imports.filter((i) => chunks.some(([chunk]) => chunk === i.path))) expect(imported.kind).toBe('dynamic-import');
         // The chunk importing it holds only sources that load it for their own work.
-        for (const input of Object.keys(output.inputs).filter((i) => i.startsWith('src/'))) expect(start.has(input) || importedBy.some((source) => source === input), input).toBe(true);
+        for (const input of Object.keys(output.inputs).filter((i) => i.startsWith('src/')))
+          expect(start.has(input) || importedBy.some((source) => source === input), input).toBe(true);
       }
       expect(importers.flatMap(([, output]) => Object.keys(output.inputs)).filter((input) => (importedBy as readonly string[]).includes(input)).length).toBeGreaterThan(0);
     });
   }
 
   it('chalk reads neither process.argv nor the environment: its colour probe is not in the build', () => {
-    const chalkChunk = holders(/node_modules\/chalk\//).chunks.map(([chunk]) => readFileSync(path.join(ROOT, chunk), 'utf8')).join('');
+    const chalkChunk = holders(/node_modules\/chalk\//)
+      .chunks.map(([chunk]) => readFileSync(path.join(ROOT, chunk), 'utf8'))
+      .join('');
     expect(chalkChunk).toContain('`\\x1B[${'); // ansi-styles: chalk is there
     expect(Object.keys(holders(/node_modules\/chalk\/source\/vendor\/supports-color\//).chunks)).toHaveLength(0);
     for (const probe of ['FORCE_COLOR', 'COLORTERM', 'TERM_PROGRAM', 'process.argv', 'isatty']) expect(chalkChunk).not.toContain(probe);

@@ -16,13 +16,24 @@ describe('csvField (RFC 4180)', () => {
 describe('csvColumns', () => {
   it('flattens nested objects to dotted names in schema order', () => {
     expect(csvColumns(academySchema).map((c) => c.name)).toEqual([
-      'id', 'name', 'currency', 'email', 'phone',
-      'address.line1', 'address.line2', 'address.city', 'address.state', 'address.postalCode', 'address.country',
-      'coordinates.lat', 'coordinates.lng', 'franchiseId', 'logoUrl', 'createdAt',
+      'id',
+      'name',
+      'currency',
+      'email',
+      'phone',
+      'address.line1',
+      'address.line2',
+      'address.city',
+      'address.state',
+      'address.postalCode',
+      'address.country',
+      'coordinates.lat',
+      'coordinates.lng',
+      'franchiseId',
+      'logoUrl',
+      'createdAt',
     ]);
-    expect(csvColumns(familyMemberSchema).map((c) => c.name)).toEqual([
-      'id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember',
-    ]);
+    expect(csvColumns(familyMemberSchema).map((c) => c.name)).toEqual(['id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember']);
     expect(csvColumns(apiKeySchema).map((c) => c.name)).toEqual(['id', 'name', 'academyIds', 'user.id', 'user.name', 'user.email']);
   });
 });
@@ -36,9 +47,7 @@ describe('csvRow', () => {
   });
   it('writes numbers, booleans and lists as text', () => {
     const keyColumns = csvColumns(apiKeySchema);
-    expect(csvRow(keyColumns, { id: 1, name: 'k', academyIds: [1, 2, 3], user: { id: 9, name: 'A, B', email: null } })).toBe(
-      '1,k,1;2;3,9,"A, B",\r\n',
-    );
+    expect(csvRow(keyColumns, { id: 1, name: 'k', academyIds: [1, 2, 3], user: { id: 9, name: 'A, B', email: null } })).toBe('1,k,1;2;3,9,"A, B",\r\n');
   });
 });
 
@@ -54,10 +63,7 @@ describe('formula injection', () => {
     expect(csvField(value)).toBe(cell);
   });
 
-  it.each(['-33.86', '38.7118', '+351 21 300 0001', '+15125550142', '+1 (512) 555-0142', '1e3', 'Ana', 'O\'Brien', '2019-03-04T09:30:00Z'])(
-    'leaves %j as it is',
-    (value) => {
-      expect(csvField(value)).toBe(/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-    },
-  );
+  it.each(['-33.86', '38.7118', '+351 21 300 0001', '+15125550142', '+1 (512) 555-0142', '1e3', 'Ana', "O'Brien", '2019-03-04T09:30:00Z'])('leaves %j as it is', (value) => {
+    expect(csvField(value)).toBe(/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  });
 });

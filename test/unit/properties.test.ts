@@ -52,7 +52,9 @@ describe('the transport against arbitrary responses', () => {
   it('either returns valid data or throws a GymApiError of a documented kind, whose message is safe to print', async () => {
     await fc.assert(
       fc.asyncProperty(statuses, bodies, contentTypes, async (status, body, type) => {
-        nock(BASE).get('/academies/1').reply(status, body, type ? { 'content-type': type } : {});
+        nock(BASE)
+          .get('/academies/1')
+          .reply(status, body, type ? { 'content-type': type } : {});
         const client = createClient({ baseUrl: BASE, apiKey: 'fuzz_key_123456', retries: 0, fetch: (url, init) => globalThis.fetch(url, init) });
         try {
           const academy = await client.getAcademy(1);

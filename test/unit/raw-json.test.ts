@@ -38,13 +38,10 @@ describe('formatJson', () => {
   });
 
   describe('keeps what JSON.parse would change', () => {
-    it.each(['1.0', '1e2', '1E+2', '-0', '12345678901234567890123', '0.10', '2.50e-3'])(
-      'number token %s byte for byte',
-      (number) => {
-        const out = formatJson(`{"n":${number},"list":[${number}]}`, 2);
-        expect(out).toBe(`{\n  "n": ${number},\n  "list": [\n    ${number}\n  ]\n}`);
-      },
-    );
+    it.each(['1.0', '1e2', '1E+2', '-0', '12345678901234567890123', '0.10', '2.50e-3'])('number token %s byte for byte', (number) => {
+      const out = formatJson(`{"n":${number},"list":[${number}]}`, 2);
+      expect(out).toBe(`{\n  "n": ${number},\n  "list": [\n    ${number}\n  ]\n}`);
+    });
 
     it('keeps a bare top-level number token as sent', () => {
       expect(formatJson('1.0', 2)).toBe('1.0');

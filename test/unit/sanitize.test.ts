@@ -19,7 +19,10 @@ const hostile: Array<[string, string]> = [
   ['NUL', 'a\u0000b'],
   ['BEL', 'a\u0007b'],
   ['backspace and carriage return', 'good\u0008\u0008\u0008\rbad'],
-  ['every C0, DEL and C1 character', Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)).join('') + '\u007f' + Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i)).join('')],
+  [
+    'every C0, DEL and C1 character',
+    `${Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)).join('')}\u007f${Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i)).join('')}`,
+  ],
 ];
 
 describe('sanitizeLine', () => {
@@ -40,12 +43,8 @@ describe('sanitizeLine', () => {
   });
 
   it('shows OSC 8 hyperlinks visibly, with either terminator', () => {
-    expect(sanitizeLine('\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007')).toBe(
-      '^[]8;;https://evil.example^Gclick^[]8;;^G',
-    );
-    expect(sanitizeLine('\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\')).toBe(
-      '^[]8;;https://evil.example^[\\click^[]8;;^[\\',
-    );
+    expect(sanitizeLine('\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007')).toBe('^[]8;;https://evil.example^Gclick^[]8;;^G');
+    expect(sanitizeLine('\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\')).toBe('^[]8;;https://evil.example^[\\click^[]8;;^[\\');
   });
 
   it('shows C1 controls as the ESC form they stand for', () => {

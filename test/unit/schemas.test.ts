@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  academyResponseSchema,
-  academySchema,
-  apiKeySchema,
-  errorBodySchema,
-  familyMemberSchema,
-  familyResponseSchema,
-  meResponseSchema,
-} from '../../src/api/schemas.js';
+import { academyResponseSchema, academySchema, apiKeySchema, errorBodySchema, familyMemberSchema, familyResponseSchema, meResponseSchema } from '../../src/api/schemas.js';
 import { describeValue, formatIssues } from '../../src/api/validation.js';
 import { parseSandboxData } from '../../src/sandbox/data.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
@@ -129,9 +121,7 @@ describe('formatIssues', () => {
   it('names array elements by index', () => {
     const members = [member(), { ...member(), id: 502, primaryFamilyMember: 'yes' }];
     expect(problem(familyResponseSchema, { data: members })).toBe('data[1].primaryFamilyMember: expected boolean, got string');
-    expect(problem(familyResponseSchema, { data: [{ ...member(), primaryFamilyMember: 'yes' }] })).toBe(
-      'data[0].primaryFamilyMember: expected boolean, got string',
-    );
+    expect(problem(familyResponseSchema, { data: [{ ...member(), primaryFamilyMember: 'yes' }] })).toBe('data[0].primaryFamilyMember: expected boolean, got string');
   });
 
   it('names elements of an id list', () => {
@@ -182,12 +172,13 @@ describe('describeValue', () => {
 });
 
 describe('parseSandboxData', () => {
-  const data = () => clone(DEMO_DATA) as unknown as {
-    keys: Array<{ secret: unknown; key: Record<string, unknown> }>;
-    academies: Array<Record<string, unknown>>;
-    members: Array<Record<string, unknown>>;
-    families: unknown[][];
-  };
+  const data = () =>
+    clone(DEMO_DATA) as unknown as {
+      keys: Array<{ secret: unknown; key: Record<string, unknown> }>;
+      academies: Array<Record<string, unknown>>;
+      members: Array<Record<string, unknown>>;
+      families: unknown[][];
+    };
 
   it('names a field of the wrong type', () => {
     const input = data();

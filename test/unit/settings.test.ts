@@ -28,8 +28,7 @@ function usage(fn: () => unknown): GymctlError {
 
 const defaultProfile: Setting<string> = { value: 'default', source: 'default' };
 
-const resolve = (flags: GlobalFlags = {}, env: NodeJS.ProcessEnv = {}, profile?: Profile) =>
-  resolveSettings(flags, env, defaultProfile, profile);
+const resolve = (flags: GlobalFlags = {}, env: NodeJS.ProcessEnv = {}, profile?: Profile) => resolveSettings(flags, env, defaultProfile, profile);
 
 describe('resolveProfileName', () => {
   it('defaults to "default"', () => {

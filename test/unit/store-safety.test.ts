@@ -41,7 +41,9 @@ describe.skipIf(!isRoot)('ownership: the key is written only into a folder and f
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, OTHER_UID, OTHER_UID);
     const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
-    expect(error.message).toBe(`config folder ${dir} belongs to another user (uid ${OTHER_UID}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`);
+    expect(error.message).toBe(
+      `config folder ${dir} belongs to another user (uid ${OTHER_UID}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -11,7 +11,9 @@ function newDir(): string {
   cleanups.push(remove);
   return dir;
 }
-afterEach(() => cleanups.splice(0).forEach((remove) => remove()));
+afterEach(() => {
+  for (const remove of cleanups.splice(0)) remove();
+});
 
 const mode = (file: string) => statSync(file).mode & 0o777;
 

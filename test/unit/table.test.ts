@@ -116,7 +116,10 @@ describe('renderTable when stdout is not a terminal', () => {
   });
 
   it('renders null and absent values as empty', () => {
-    const out = renderTable(pipe(), rowColumns, [{ id: 1, name: null }, { id: 2, name: undefined, note: null }]);
+    const out = renderTable(pipe(), rowColumns, [
+      { id: 1, name: null },
+      { id: 2, name: undefined, note: null },
+    ]);
     expect(out).toBe('id\tname\tnote\n1\t\t\n2\t\t\n');
   });
 
@@ -150,7 +153,10 @@ describe('renderTable when stdout is not a terminal', () => {
 });
 
 describe('renderTable on a terminal', () => {
-  const rows: Row[] = [{ id: 1, name: 'Alfama', note: null }, { id: 22, name: 'Eastside', note: 'n' }];
+  const rows: Row[] = [
+    { id: 1, name: 'Alfama', note: null },
+    { id: 22, name: 'Eastside', note: 'n' },
+  ];
 
   it('without colour has box characters, labels and no ANSI escapes', () => {
     const out = renderTable(ttyPlain(), rowColumns, rows);
@@ -228,7 +234,7 @@ describe('renderCard', () => {
 
   it('in a pipe renders nulls as empty', () => {
     const out = renderCard(pipe(), academyColumns, { id: 7, name: null, address: null, coordinates: null } as Academy);
-    expect(out.split('\n')[1]).toBe('7' + '\t'.repeat(academyColumns.length - 1));
+    expect(out.split('\n')[1]).toBe(`7${'\t'.repeat(academyColumns.length - 1)}`);
   });
 
   it('on a terminal without colour has labels and values, no escapes', () => {
@@ -266,16 +272,12 @@ describe('views', () => {
   });
 
   it('apiKeyColumns cope with no owner and no academies', () => {
-    expect(renderCard(pipe(), apiKeyColumns, { id: 5, academyIds: [] } as ApiKey)).toBe(
-      'id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n5\t\t\t\t\t\n',
-    );
+    expect(renderCard(pipe(), apiKeyColumns, { id: 5, academyIds: [] } as ApiKey)).toBe('id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n5\t\t\t\t\t\n');
   });
 
   it('familyColumns list members', () => {
     const members = DEMO_DATA.members.slice(0, 2) as FamilyMember[];
-    expect(renderTable(pipe(), familyColumns, members)).toBe(
-      'id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember\n501\tAna\tCosta\t1\ttrue\n502\tBruno\tCosta\t1\tfalse\n',
-    );
+    expect(renderTable(pipe(), familyColumns, members)).toBe('id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember\n501\tAna\tCosta\t1\ttrue\n502\tBruno\tCosta\t1\tfalse\n');
   });
 
   it('formatAddress joins the parts that are there', () => {
@@ -354,7 +356,8 @@ describe('cli-table3 draws the terminal tables', () => {
     const at: number[] = [];
     let column = 0;
     for (const { segment: char } of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(line)) {
-      if (char === '│' || char === '┼' || char === '┬' || char === '┴' || char === '├' || char === '┤' || char === '┌' || char === '┐' || char === '└' || char === '┘') at.push(column);
+      if (char === '│' || char === '┼' || char === '┬' || char === '┴' || char === '├' || char === '┤' || char === '┌' || char === '┐' || char === '└' || char === '┘')
+        at.push(column);
       column += stringWidth(char);
     }
     return at;
@@ -381,17 +384,12 @@ describe('cli-table3 draws the terminal tables', () => {
   });
 
   it('a wide character takes two columns: the box is drawn for it', () => {
-    const out = renderTable(ttyPlain(), rowColumns, [{ id: 1, name: '東京', note: '☕' }, { id: 22, name: 'ab', note: 'x' }]);
+    const out = renderTable(ttyPlain(), rowColumns, [
+      { id: 1, name: '東京', note: '☕' },
+      { id: 22, name: 'ab', note: 'x' },
+    ]);
     expect(out).toBe(
-      [
-        '┌────┬──────┬──────┐',
-        '│ ID │ Name │ Note │',
-        '├────┼──────┼──────┤',
-        '│ 1  │ 東京 │ ☕   │',
-        '│ 22 │ ab   │ x    │',
-        '└────┴──────┴──────┘',
-        '',
-      ].join('\n'),
+      ['┌────┬──────┬──────┐', '│ ID │ Name │ Note │', '├────┼──────┼──────┤', '│ 1  │ 東京 │ ☕   │', '│ 22 │ ab   │ x    │', '└────┴──────┴──────┘', ''].join('\n'),
     );
   });
 

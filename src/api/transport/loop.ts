@@ -95,7 +95,13 @@ export class Transport {
    */
   get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
     const { cache } = this.#options;
-    if (!cache) return withRetries((attempt) => this.#attempt(operation, signal, attempt), this.#options, [signal, this.#signal], (line) => this.#debug(line));
+    if (!cache)
+      return withRetries(
+        (attempt) => this.#attempt(operation, signal, attempt),
+        this.#options,
+        [signal, this.#signal],
+        (line) => this.#debug(line),
+      );
     return this.#viaCache(cache, operation, signal);
   }
 
@@ -110,7 +116,12 @@ export class Transport {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }
     }
-    const response = await withRetries((attempt) => this.#attempt(operation, signal, attempt), this.#options, [signal, this.#signal], (line) => this.#debug(line));
+    const response = await withRetries(
+      (attempt) => this.#attempt(operation, signal, attempt),
+      this.#options,
+      [signal, this.#signal],
+      (line) => this.#debug(line),
+    );
     if (response.status === 200) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
       cache.write(operation.path, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
@@ -193,9 +204,7 @@ export class Transport {
       };
       // node:http settles once cancelled; other senders are raced with the deadline, as undici may not
       // (retrying a proxy that drops every CONNECT, for one).
-      const { response, body } = connection.settlesOnCancel
-        ? await exchange()
-        : await Promise.race([exchange(), new Promise<never>((_, reject) => (rejectRace = reject))]);
+      const { response, body } = connection.settlesOnCancel ? await exchange() : await Promise.race([exchange(), new Promise<never>((_, reject) => (rejectRace = reject))]);
       if (this.#options.debug) {
         const correlationId = headerCorrelationId(response.headers);
         this.#debug(

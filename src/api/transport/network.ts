@@ -78,7 +78,9 @@ async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined):
   const tunnel = /Proxy response \((\d+)\)/.exec(detail)?.[1];
   if (proxy && tunnel) {
     if (tunnel === '407') {
-      const credentials = proxy.url.username ? `refused the credentials in ${proxy.variable}` : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
+      const credentials = proxy.url.username
+        ? `refused the credentials in ${proxy.variable}`
+        : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
       return { text: `the proxy ${proxy.shown} (from ${proxy.variable}) ${credentials}`, reason: 'proxy' };
     }
     return { text: `the proxy ${proxy.shown} (from ${proxy.variable}) refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
@@ -102,7 +104,7 @@ async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined):
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     const date = code === 'CERT_HAS_EXPIRED' && !proxy ? await expiryOf(url) : undefined;
-    const when = code === 'CERT_HAS_EXPIRED' ? `expired${date ? ` on ${date}` : ''}` : 'is not valid yet (is this machine\'s clock right?)';
+    const when = code === 'CERT_HAS_EXPIRED' ? `expired${date ? ` on ${date}` : ''}` : "is not valid yet (is this machine's clock right?)";
     return { text: `the TLS certificate of ${host} ${when}`, reason: 'tls' };
   }
   if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(detail)) {
@@ -120,11 +122,10 @@ export async function networkError(error: unknown, url: string, operation: Opera
   const target = new URL(url);
   if (cause.detail === 'bad port') {
     // fetch refuses the "bad ports" of the fetch standard before connecting.
-    return new GymApiError(
-      'usage',
-      `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`,
-      { id: operation.id, cause: error },
-    );
+    return new GymApiError('usage', `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`, {
+      id: operation.id,
+      cause: error,
+    });
   }
   const { text, reason, kind = 'unavailable' } = await describe(cause, target, proxy);
   return new GymApiError(kind, `${operation.subject}: ${text}`, {

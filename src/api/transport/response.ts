@@ -118,7 +118,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       // Only the API itself (a 401, or its error body) speaks of the key; a
       // firewall or gateway in front of it answers 403 with a page of its own.
       // In a batch, the line names the id it was about, as every other failure's does.
-      if (status === 401 || typeof message === 'string') return `${operation.id === undefined ? '' : `${operation.subject}: `}${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
+      if (status === 401 || typeof message === 'string')
+        return `${operation.id === undefined ? '' : `${operation.subject}: `}${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
       return `${operation.subject}: access was denied by something in front of the API, not by the API (${describeContentType(response)})`;
     case 'not_found':
       if (typeof message !== 'string' && status === 404) {
@@ -160,14 +161,12 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   const errorBody = maybeError ? errorBodySchema.safeParse(json) : undefined;
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
-    (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ??
-    headerCorrelationId(response.headers);
+    (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);
   const meta = { status, correlationId, id: operation.id };
 
   // The spec fixes no status codes, not even for success: a 2xx carrying
   // the spec's error body without `data` is an error all the same.
-  const isSpecError =
-    isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
+  const isSpecError = isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
   if (!isSuccess || isSpecError) {
     const kind = classifyStatus(status, message);
     const retryable = RETRYABLE_STATUSES.has(status);

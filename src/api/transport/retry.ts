@@ -9,14 +9,7 @@ import { GymctlError } from '../errors.js';
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /** Socket errors after which the same request may well succeed. */
-export const RETRYABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
+export const RETRYABLE_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /** Retry-After as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
@@ -43,14 +36,14 @@ export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSign
     if (done) return reject(done.reason);
     const onAbort = function (this: AbortSignal) {
       clearTimeout(timer);
-      list.forEach((s) => s.removeEventListener('abort', onAbort));
+      for (const s of list) s.removeEventListener('abort', onAbort);
       reject(this.reason);
     };
     const timer = setTimeout(() => {
-      list.forEach((s) => s.removeEventListener('abort', onAbort));
+      for (const s of list) s.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    list.forEach((s) => s.addEventListener('abort', onAbort, { once: true }));
+    for (const s of list) s.addEventListener('abort', onAbort, { once: true });
   });
 }
 

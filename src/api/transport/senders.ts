@@ -41,10 +41,26 @@ export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispa
 
 /** Reason phrases, which HTTP/1.1 undici does not hand over, for messages and traces. */
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
-  307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
 
@@ -56,7 +72,6 @@ const headerGetter = (headers: Headers) => ({
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   },
 });
-
 
 /**
  * Sends through node:http(s) with a keep-alive agent that holds at most
@@ -184,8 +199,7 @@ export async function openConnection(options: TransportOptions): Promise<Connect
       clientFactory: (origin, options) =>
         new Pool(origin, {
           ...options,
-          connect: (connect, callback) =>
-            connectToProxy({ ...connect, servername: connect.servername && isIP(connect.servername) ? undefined : connect.servername }, callback),
+          connect: (connect, callback) => connectToProxy({ ...connect, servername: connect.servername && isIP(connect.servername) ? undefined : connect.servername }, callback),
         }),
       connect: { timeout },
       proxyTls: { timeout },

@@ -3,7 +3,7 @@
  * stdin), and fetching a batch of them into the chosen output format.
  */
 import { parseId, parseIdList } from '../../api/ids.js';
-import { AlreadyReported, usageError } from '../../api/errors.js';
+import { AlreadyReported, usageError, type GymctlError } from '../../api/errors.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { runBatch } from './batch.js';
@@ -86,7 +86,7 @@ export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<
   ctx.onDispose(async () => progress.done());
   const io = coalesce(ctx.io, (write) => progress.above(write));
   const emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
-  let firstFailure;
+  let firstFailure: GymctlError | undefined;
   try {
     firstFailure = await runBatch({
       ids: options.ids,
