@@ -13,35 +13,9 @@ import type { GlobalFlags } from './config/settings.js';
 import type { Context } from './context.js';
 import { HELP_TOPICS, type HelpTopic } from './commands/help-topics.js';
 import { FAULTS } from './sandbox/faults.js';
-import { checkFlagScope } from './output/choice.js';
+import { appliesTo, checkFlagScope, GLOBAL_FLAGS } from './flags.js';
 import { closest, helpForGroup } from './commands/shared/suggest.js';
 import { VERSION } from './version.js';
-
-/**
- * The global options each command's help shows, under their own heading
- * (gh's INHERITED FLAGS): only those that change what it does. Commands
- * not named here take them all.
- */
-const NETWORK = ['--base-url', '--profile', '--timeout', '--retries', '--allow-http', '--debug'];
-const GLOBALS_FOR: Record<string, readonly string[]> = {
-  auth: ['--profile'],
-  'auth status': [...NETWORK, '--format', '--json', '--jq'],
-  'auth login': NETWORK,
-  'auth logout': ['--profile'],
-  config: ['--profile'],
-  'config list': ['--profile', '--json', '--jq'],
-  'config get': ['--profile'],
-  'config set': ['--profile', '--allow-http'],
-  'config unset': ['--profile'],
-  'config path': [],
-  completion: [],
-  schema: ['--jq'],
-  sandbox: [],
-  help: [],
-  api: [...NETWORK, '--sandbox', '--jq', '--cache', '--refresh'],
-  cache: [],
-  'cache clear': [],
-};
 
 const commandPath = (command: Command) => {
   const names: string[] = [];
@@ -49,12 +23,12 @@ const commandPath = (command: Command) => {
   return names.join(' ');
 };
 
-/** Help with global options once, under "Global options", only where they apply. */
+/** Help with global options once, under "Global options", exactly where they apply (the flag table says where). */
 const helpConfiguration = {
   showGlobalOptions: true,
   visibleGlobalOptions(this: Help, command: Command): Option[] {
-    const allowed = GLOBALS_FOR[commandPath(command)];
-    return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version' && (!allowed || allowed.includes(option.long!)));
+    const path = commandPath(command);
+    return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version' && appliesTo(option.long!, path));
   },
   styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
 };
@@ -66,21 +40,6 @@ export function buildProgram(ctx: Context): Command {
   const program = new Command('gymctl')
     .description('Read the gym (academy) management API: your key, academies and family links.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--format <format>', 'output format: table, json, ndjson or csv (default table)')
-    .option('--json', 'print JSON: the response data exactly as received (same as --format json)')
-    .option('--jq <expression>', 'filter JSON output with jq (implies --json); strings print raw, one result a line')
-    .option('--columns <list>', 'fields of table and csv output, in order, such as id,name,address.city')
-    .option('--no-headers', 'no header row in table, tab-separated and csv output')
-    .option('--cache <duration>', 'answer from a local cache when it holds an answer younger than this (30s, 5m, 1h)')
-    .option('--refresh', 'fetch from the server even when the cache holds an answer, and cache it')
-    .option('--base-url <url>', 'API base address (env GYMCTL_BASE_URL)')
-    .option('--profile <name>', 'stored profile to use (env GYMCTL_PROFILE; default "default")')
-    .option('--sandbox', 'run against an in-process sandbox API with the demo key')
-    .option('--timeout <ms>', 'time limit of each request in milliseconds (default 30000)')
-    .option('--retries <n>', 'retries of 429, 502, 503, 504 and dropped connections, 0 to 10 (default 2)')
-    .option('--allow-http', 'allow a plain http base URL that is not loopback (the key is sent in clear)')
-    .option('--debug', 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)')
-    .option('--no-color', 'no colour in tables (also NO_COLOR=1)')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .configureHelp(helpConfiguration)
@@ -99,10 +58,12 @@ Learn more: gymctl help exit-codes, gymctl help environment
 `,
     );
 
+  for (const flag of GLOBAL_FLAGS) program.option(flag.flags, flag.description);
+
   program.hook('preAction', (_program, action) => {
-    const flags = action.optsWithGlobals<GlobalFlags>();
-    checkFlagScope(commandPath(action), flags);
-    ctx.setFlags(flags);
+    const given = program.options.filter((option) => program.getOptionValueSource(option.attributeName()) === 'cli').map((option) => option.long!);
+    checkFlagScope(commandPath(action), given);
+    ctx.setFlags(action.optsWithGlobals<GlobalFlags>());
   });
 
   program

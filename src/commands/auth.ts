@@ -44,9 +44,6 @@ async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
 }
 
 export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
-  if (ctx.flags.sandbox) {
-    throw usageError('--sandbox cannot be used with auth login: run `gymctl sandbox` and log in against the base URL it prints');
-  }
   const settings = await ctx.settings();
   const profile = settings.profile.value;
   if (!settings.baseUrl) {
@@ -241,7 +238,6 @@ async function dropCachedAnswers(ctx: Context, configDir: string, key: string): 
 }
 
 export async function runLogout(ctx: Context): Promise<void> {
-  if (ctx.flags.sandbox) throw usageError('--sandbox cannot be used with auth logout: the sandbox keeps no key');
   const profile = ctx.profileName().value;
   const store = await ctx.store();
   const stored = store.profile(profile);

@@ -11,6 +11,7 @@ import type { Command, Option } from 'commander';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../config/formats.js';
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../config/settings.js';
 import type { Context } from '../context.js';
+import { appliesTo } from '../flags.js';
 import { columnNames } from '../output/columns.js';
 import { academyView, apiKeyView, familyBatchView, type ResourceView } from '../output/views.js';
 import { HELP_TOPICS } from './help-topics.js';
@@ -30,10 +31,14 @@ export const visibleCommands = (command: Command) =>
     .visibleCommands(command)
     .filter((c) => c.name() !== 'help' || command.parent === null);
 
-/** The options of a command and of every command above it (global options apply below). */
-function optionsFor(command: Command): Option[] {
+/** The options of a command, and the global options the flag table says apply to it. */
+function optionsFor(command: Command, path: readonly string[]): Option[] {
   const options: Option[] = [];
-  for (let current: Command | null = command; current; current = current.parent) options.push(...current.options);
+  for (let current: Command | null = command; current; current = current.parent) {
+    const global = current.parent === null;
+    // --version is the top level's alone, as help shows it.
+    options.push(...current.options.filter((option) => !global || (appliesTo(option.long ?? '', path.join(' ')) && (path.length === 0 || option.long !== '--version'))));
+  }
   return options;
 }
 
@@ -109,7 +114,7 @@ export function complete(ctx: Context, program: Command, words: readonly string[
   for (let i = 0; i < typed.length; i++) {
     const word = typed[i]!;
     if (word.startsWith('-')) {
-      const option = optionsFor(command).find((o) => o.long === word || o.short === word);
+      const option = optionsFor(command, path).find((o) => o.long === word || o.short === word);
       if (option && (option.required || option.optional)) {
         if (i === typed.length - 1) return optionValues(ctx, option.long, path, current);
         i++; // its value
@@ -124,7 +129,7 @@ export function complete(ctx: Context, program: Command, words: readonly string[
       operands.push(word);
     }
   }
-  if (current.startsWith('-')) return { words: flagsOf(optionsFor(command)) };
+  if (current.startsWith('-')) return { words: flagsOf(optionsFor(command, path)) };
   if (operands.length === 0 && command.commands.length > 0) return { words: visibleCommands(command).map((c) => c.name()) };
   return argumentValues(ctx, program, path, operands);
 }

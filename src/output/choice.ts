@@ -43,31 +43,3 @@ export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFo
   }
   return { format: format.value, headers, ...(flags.columns !== undefined ? { columns: flags.columns } : {}) };
 }
-
-/** The commands that print records: --columns and --no-headers apply to them. */
-export const RECORD_COMMANDS = ['whoami', 'academy', 'academies', 'family'];
-/** The commands that print JSON: --jq applies to them. */
-const JSON_COMMANDS = [...RECORD_COMMANDS, 'api', 'auth status', 'config list', 'schema'];
-
-/** The commands that GET from the API: --cache and --refresh apply to them. */
-export const CACHING_COMMANDS = [...RECORD_COMMANDS, 'api'];
-
-/** Which commands each of these flags does something for (auth login and logout refuse --sandbox with reasons of their own). */
-const SCOPES: ReadonlyArray<{ flag: string; given: (flags: GlobalFlags) => boolean; commands: readonly string[]; alsoTaken?: readonly string[] }> = [
-  { flag: '--columns', given: (flags) => flags.columns !== undefined, commands: RECORD_COMMANDS },
-  { flag: '--no-headers', given: (flags) => flags.headers === false, commands: RECORD_COMMANDS },
-  { flag: '--jq', given: (flags) => flags.jq !== undefined, commands: JSON_COMMANDS },
-  { flag: '--cache', given: (flags) => flags.cache !== undefined, commands: CACHING_COMMANDS },
-  { flag: '--refresh', given: (flags) => Boolean(flags.refresh), commands: CACHING_COMMANDS },
-  // `config set … --sandbox` would change the real config, not a sandbox's.
-  { flag: '--sandbox', given: (flags) => Boolean(flags.sandbox), commands: [...CACHING_COMMANDS, 'auth status'], alsoTaken: ['auth login', 'auth logout'] },
-];
-
-/** A flag given to a command it does nothing for is a usage error, as gh has it, rather than silently ignored. */
-export function checkFlagScope(command: string, flags: GlobalFlags): void {
-  for (const { flag, given, commands, alsoTaken = [] } of SCOPES) {
-    if (given(flags) && !commands.includes(command) && !alsoTaken.includes(command)) {
-      throw usageError(`${flag} does not apply to \`gymctl ${command}\`: it applies to ${commands.map((name) => `\`gymctl ${name}\``).join(', ')}`);
-    }
-  }
-}

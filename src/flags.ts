@@ -1,0 +1,81 @@
+/**
+ * Every global flag, declared once, with the commands it applies to. The
+ * parser defines the flags from this table, each command's help shows
+ * exactly the ones it applies to, the scope check refuses the rest (a
+ * usage error, as gh refuses a flag a command does not define), and Tab
+ * offers only what the command takes. Commands are named by their path:
+ * `academy`, `auth status`.
+ */
+import { usageError } from './api/errors.js';
+
+/** The commands that print records: every output flag applies to them. */
+const RECORDS = ['whoami', 'academy', 'academies', 'family'];
+/** The commands that talk to the API with the profile's settings. */
+const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login'];
+
+export interface GlobalFlag {
+  /** As the parser takes it: `--format <format>`. */
+  flags: string;
+  description: string;
+  /** The commands it applies to; a command group that lists it shows it in its help, for its subcommands. */
+  commands: readonly string[];
+  /** Commands that refuse it with a reason of their own. */
+  refusals?: Readonly<Record<string, string>>;
+}
+
+export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
+  { flags: '--format <format>', description: 'output format: table, json, ndjson or csv (default table)', commands: [...RECORDS, 'auth status'] },
+  { flags: '--json', description: 'print JSON: the response data exactly as received (same as --format json)', commands: [...RECORDS, 'auth status', 'config list'] },
+  {
+    flags: '--jq <expression>',
+    description: 'filter JSON output with jq (implies --json); strings print raw, one result a line',
+    commands: [...RECORDS, 'api', 'auth status', 'config list', 'schema'],
+  },
+  { flags: '--columns <list>', description: 'fields of table and csv output, in order, such as id,name,address.city', commands: RECORDS },
+  { flags: '--no-headers', description: 'no header row in table, tab-separated and csv output', commands: RECORDS },
+  { flags: '--cache <duration>', description: 'answer from a local cache when it holds an answer younger than this (30s, 5m, 1h)', commands: [...RECORDS, 'api'] },
+  { flags: '--refresh', description: 'fetch from the server even when the cache holds an answer, and cache it', commands: [...RECORDS, 'api'] },
+  { flags: '--base-url <url>', description: 'API base address (env GYMCTL_BASE_URL)', commands: NETWORK },
+  {
+    flags: '--profile <name>',
+    description: 'stored profile to use (env GYMCTL_PROFILE; default "default")',
+    commands: [...NETWORK, 'auth', 'auth logout', 'config', 'config list', 'config get', 'config set', 'config unset'],
+  },
+  {
+    flags: '--sandbox',
+    description: 'run against an in-process sandbox API with the demo key',
+    commands: [...RECORDS, 'api', 'auth status'],
+    refusals: {
+      'auth login': '--sandbox cannot be used with auth login: run `gymctl sandbox` and log in against the base URL it prints',
+      'auth logout': '--sandbox cannot be used with auth logout: the sandbox keeps no key',
+    },
+  },
+  { flags: '--timeout <ms>', description: 'time limit of each request in milliseconds (default 30000)', commands: NETWORK },
+  { flags: '--retries <n>', description: 'retries of 429, 502, 503, 504 and dropped connections, 0 to 10 (default 2)', commands: NETWORK },
+  { flags: '--allow-http', description: 'allow a plain http base URL that is not loopback (the key is sent in clear)', commands: [...NETWORK, 'config set'] },
+  { flags: '--debug', description: 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)', commands: NETWORK },
+  { flags: '--no-color', description: 'no colour in tables (also NO_COLOR=1)', commands: [...RECORDS, 'auth status'] },
+];
+
+/** `--format` of `--format <format>`. */
+export const longOf = (flag: GlobalFlag) => flag.flags.split(' ')[0]!;
+
+const byLong = new Map(GLOBAL_FLAGS.map((flag) => [longOf(flag), flag]));
+
+/** Whether the global flag `long` applies to the command at `path` (the top level, '', takes them all). */
+export function appliesTo(long: string, path: string): boolean {
+  const flag = byLong.get(long);
+  return flag === undefined || path === '' || flag.commands.includes(path);
+}
+
+/** A global flag given to a command it does nothing for is a usage error, naming where it does apply. */
+export function checkFlagScope(path: string, given: readonly string[]): void {
+  for (const long of given) {
+    const flag = byLong.get(long);
+    if (!flag || appliesTo(long, path)) continue;
+    const refusal = flag.refusals?.[path];
+    if (refusal) throw usageError(refusal);
+    const where = flag.commands.filter((name) => !['auth', 'config'].includes(name)).map((name) => `\`gymctl ${name}\``);
+    throw usageError(`${long} does not apply to \`gymctl ${path}\`: it applies to ${where.join(', ')}`);
+  }
+}
