@@ -19,6 +19,12 @@ const gymctl = (args: string[], options: RunOptions = {}) =>
   inProcess(args, { configDir: world.config.dir, env: { ...env(), ...options.env }, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
 const academy = (id: number) => DEMO_DATA.academies.find((a) => a.id === id)!;
 const family = (ids: number[]) => DEMO_DATA.members.filter((m) => ids.includes(Number(m.id)));
+/** The `id` of each line of ndjson output. */
+const ndjsonIds = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line).id);
 
 /** A small RFC 4180 reader, to check what a spreadsheet would read. */
 function parseCsv(text: string): string[][] {
@@ -70,12 +76,7 @@ describe('batches of ids', () => {
   it('- reads ids from stdin: any white space, blank lines and # comments skipped, mixed with arguments', async () => {
     const result = await gymctl(['academy', '4', '-', '1', '--format', 'ndjson'], { stdin: '# academies to check\n2 3\n\n\t1   # Lisbon\n' });
     expect(result.code, result.stderr).toBe(0);
-    expect(
-      result.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line).id),
-    ).toEqual([4, 2, 3, 1, 1]);
+    expect(ndjsonIds(result.stdout)).toEqual([4, 2, 3, 1, 1]);
   });
 
   it('an invalid id on stdin or in the arguments exits 2 before any request', async () => {
@@ -151,12 +152,7 @@ describe('batches against a scripted server', () => {
     const ids = Array.from({ length: 40 }, (_, i) => i + 1);
     const result = await scripted(['academy', '-', '--format', 'ndjson', '--concurrency', '4'], { stdin: ids.join(' ') });
     expect(result.code, result.stderr).toBe(0);
-    expect(
-      result.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line).id),
-    ).toEqual(ids);
+    expect(ndjsonIds(result.stdout)).toEqual(ids);
     expect(peak).toBe(4);
     expect(connections).toBeLessThanOrEqual(4);
   });

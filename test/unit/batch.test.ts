@@ -138,18 +138,25 @@ describe('rawArrayItems', () => {
 });
 
 describe('a bug inside a batch', () => {
-  it('is an UnexpectedError that keeps the stack of what was thrown, shown with --debug', async () => {
+  /** A batch of `count` ids whose request for id 2 throws `thrown`; the failures it reported, and how it settled. */
+  function throwingOnTwo(count: number, thrown: Error) {
     const failures: GymctlError[] = [];
-    const first = await runBatch({
-      ids: [1, 2],
-      concurrency: 2,
+    const settled = runBatch({
+      ids: Array.from({ length: count }, (_, i) => i + 1),
+      concurrency: count,
       request: async (id) => {
-        if (id === 2) throw new TypeError('cannot read properties of undefined');
+        if (id === 2) throw thrown;
         return id;
       },
       onResult: () => {},
       onError: (error) => failures.push(error),
     });
+    return { failures, settled };
+  }
+
+  it('is an UnexpectedError that keeps the stack of what was thrown, shown with --debug', async () => {
+    const { failures, settled } = throwingOnTwo(2, new TypeError('cannot read properties of undefined'));
+    const first = await settled;
     expect(first).toBe(failures[0]);
     expect(failures[0]).toBeInstanceOf(UnexpectedError);
     expect(failures[0]!.id).toBe(2);
@@ -160,18 +167,8 @@ describe('a bug inside a batch', () => {
   });
 
   it('an interrupt ends the batch at once, reported by no one but the entry point', async () => {
-    const failures: GymctlError[] = [];
-    const run = runBatch({
-      ids: [1, 2, 3],
-      concurrency: 3,
-      request: async (id) => {
-        if (id === 2) throw new Interrupted('SIGINT');
-        return id;
-      },
-      onResult: () => {},
-      onError: (error) => failures.push(error),
-    });
-    await expect(run).rejects.toBeInstanceOf(Interrupted);
+    const { failures, settled } = throwingOnTwo(3, new Interrupted('SIGINT'));
+    await expect(settled).rejects.toBeInstanceOf(Interrupted);
     expect(failures).toEqual([]);
   });
 });

@@ -153,11 +153,16 @@ describe('writing', () => {
     expect(error.message).toMatch(/^config file .* cannot be written \(ENOTDIR: a part of its path is not a folder\)$/);
   });
 
-  it('__proto__ members, like every member gymctl does not know, are kept', async () => {
+  /** Writes `stored`, changes the default profile's format through the store, and gives back the file's text. */
+  async function rewrite(stored: string): Promise<string> {
     mkdirSync(dir, { mode: 0o700 });
-    writeFileSync(file, '{"__proto__":{"polluted":true},"profiles":{"default":{"__proto__":{"x":1},"format":"csv"}}}', { mode: 0o600 });
+    writeFileSync(file, stored, { mode: 0o600 });
     await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, format: 'json' }));
-    const text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
+  }
+
+  it('__proto__ members, like every member gymctl does not know, are kept', async () => {
+    const text = await rewrite('{"__proto__":{"polluted":true},"profiles":{"default":{"__proto__":{"x":1},"format":"csv"}}}');
     expect(text).toContain('"__proto__": {\n    "polluted": true\n  }');
     expect(text).toContain('"__proto__": {\n        "x": 1\n      }');
     expect(text).toContain('"format": "json"');
@@ -165,10 +170,7 @@ describe('writing', () => {
   });
 
   it('integers beyond 2^53 in fields gymctl does not know keep every digit', async () => {
-    mkdirSync(dir, { mode: 0o700 });
-    writeFileSync(file, '{"teamId":12345678901234567890,"profiles":{"default":{"orgId":9007199254740993,"format":"csv"}}}', { mode: 0o600 });
-    await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, format: 'json' }));
-    const text = readFileSync(file, 'utf8');
+    const text = await rewrite('{"teamId":12345678901234567890,"profiles":{"default":{"orgId":9007199254740993,"format":"csv"}}}');
     expect(text).toContain('"teamId": 12345678901234567890');
     expect(text).toContain('"orgId": 9007199254740993');
   });
