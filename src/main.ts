@@ -7,7 +7,10 @@
  */
 import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, toFailure, type GymctlError, type InterruptSignal } from './api/errors.js';
 import type { GlobalFlags } from './config/settings.js';
-import { Context } from './context.js';
+import { annotationsOf } from './commands/shared/define.js';
+import { resolveFormat } from './config/settings.js';
+import type { OutputFormat } from './config/formats.js';
+import { createFactory, type Factory } from './factory.js';
 import { formatFailure } from './output/errors.js';
 import type { Command } from 'commander';
 import { buildProgram } from './program.js';
@@ -80,13 +83,15 @@ function scanFormatFlags(argv: readonly string[]): GlobalFlags {
   return flags;
 }
 
-/** Settles with the command, or as soon as the user interrupts, whatever the command is waiting for. */
-function untilInterrupted<T>(work: Promise<T>, ctx: Context): Promise<T> {
-  const { signal } = ctx;
+/**
+ * Settles with the command, or as soon as the user interrupts, whatever the
+ * command is waiting for; a command that stops by itself on an interrupt
+ * (its definition says so: the sandbox server) is left to finish.
+ */
+function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal, handlesInterrupt: () => boolean): Promise<T> {
   const interrupted = new Promise<never>((_, reject) => {
     const onAbort = () => {
-      // A command that stops by itself on an interrupt (the sandbox server) is left to finish.
-      if (!ctx.handlesInterrupt) reject(signal.reason);
+      if (!handlesInterrupt()) reject(signal.reason);
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -95,23 +100,46 @@ function untilInterrupted<T>(work: Promise<T>, ctx: Context): Promise<T> {
   return Promise.race([work, interrupted]);
 }
 
+/**
+ * The output format for reporting an error, whenever it happened: from the
+ * flags, else the stored profile, even when the command failed before it
+ * read its settings, or because of one of them.
+ */
+function errorFormat(f: Factory): OutputFormat {
+  try {
+    return resolveFormat(f.flags)?.value ?? f.config().profile(f.profileName().value)?.format ?? 'table';
+  } catch {
+    return 'table';
+  }
+}
+
 export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
   const { env } = options;
+  const signal = options.signal ?? new AbortController().signal;
   const io = createIO(options.io, { env, colorFlag: !argv.includes('--no-color') });
-  const ctx = new Context(io, env, options.signal);
+  const disposers: Array<() => Promise<void>> = [];
   // Until the parser has run, errors (including its own) take the format from a plain scan.
-  ctx.setFlags(scanFormatFlags(argv));
+  let factory = createFactory({ io, env, signal, flags: scanFormatFlags(argv), disposers });
+  let handlesInterrupt = false;
   let outcome: number | GymctlError = 0;
-  const program = buildProgram(ctx);
+  const program = buildProgram({
+    io,
+    factory: () => factory,
+    parsed(command, flags) {
+      factory = createFactory({ io, env, signal, flags, disposers });
+      handlesInterrupt = annotationsOf(command).handlesInterrupt === true;
+    },
+  });
   try {
-    await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), ctx);
+    await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), signal, () => handlesInterrupt);
   } catch (error) {
     outcome = settle(error, argv, program);
   } finally {
-    await ctx.dispose();
+    // Clients and servers, last opened first.
+    for (const dispose of disposers.splice(0).reverse()) await dispose().catch(() => {});
   }
   if (typeof outcome === 'number') return outcome;
-  io.err(formatFailure(outcome, await ctx.errorFormat(), ctx.debug));
+  io.err(formatFailure(outcome, errorFormat(factory), factory.debug));
   return exitCodeOf(outcome);
 }
 

@@ -9,12 +9,13 @@
 import { operations } from '../api/client.js';
 import type { FamilyMember, Id } from '../api/schemas.js';
 import type { ApiResponse } from '../api/transport/types.js';
-import type { Context } from '../context.js';
+import type { Factory } from '../factory.js';
 import { rawArrayItems } from '../json/raw.js';
 import { createEmitter, jsonValue, type OutputItem } from '../output/emit.js';
 import { familyBatchView, familyView, type FamilyEntry } from '../output/views.js';
 import { parseConcurrency } from './shared/batch.js';
-import { collectIds, fetchAll } from './shared/read.js';
+import { CONCURRENCY_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
+import { type BatchDeps, collectIds, fetchAll } from './shared/read.js';
 
 export interface FamilyOptions {
   concurrency?: string;
@@ -29,26 +30,28 @@ function entries(response: ApiResponse<FamilyMember[]>, familyOf: Id): Array<Out
   }));
 }
 
-export async function runFamily(ctx: Context, idTexts: readonly string[], options: FamilyOptions): Promise<void> {
+export type FamilyDeps = BatchDeps & Pick<Factory, 'output' | 'client'>;
+
+export async function runFamily(f: FamilyDeps, idTexts: readonly string[], options: FamilyOptions): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
-  const { ids, shape } = await collectIds(ctx, idTexts, 'member id');
-  const output = await ctx.output();
+  const { ids, shape } = await collectIds(f, idTexts, 'member id');
+  const output = await f.output();
   const { format } = output;
   if (shape === 'one') {
     const memberId = ids[0]!;
     // In JSON the family is the one value the API sent (filtered as one by --jq); in other formats, a member a row or line.
     const whole = format === 'json';
-    const emitter = whole ? undefined : await createEmitter(ctx.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
-    const { client } = await ctx.api(concurrency);
+    const emitter = whole ? undefined : await createEmitter(f.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
+    const { client } = await f.client(concurrency);
     const response = await client.request(operations.family(memberId));
-    if (!emitter) return output.jq ? output.jq.print((text) => ctx.io.out(text), response.rawData, ctx.io.stdoutIsTTY) : ctx.io.out(jsonValue(response.rawData));
+    if (!emitter) return output.jq ? output.jq.print((text) => f.io.out(text), response.rawData, f.io.stdoutIsTTY) : f.io.out(jsonValue(response.rawData));
     rawArrayItems(response.rawData).forEach((raw, i) => {
       emitter.write({ data: response.data[i]!, raw });
     });
     return emitter.end(false);
   }
-  const { client } = await ctx.api(concurrency);
-  await fetchAll<FamilyMember[], FamilyEntry>(ctx, {
+  const { client } = await f.client(concurrency);
+  await fetchAll<FamilyMember[], FamilyEntry>(f, {
     ids,
     shape,
     output,
@@ -61,3 +64,15 @@ export async function runFamily(ctx: Context, idTexts: readonly string[], option
     emit: { emptyMessage: 'No family members are linked to these members.' },
   });
 }
+
+export const newCmdFamily = (f: FactoryRef) =>
+  defineCommand(
+    {
+      name: 'family',
+      description: "list the members linked to a member's family (the member itself excluded)",
+      arguments: [['<memberId...>', 'member ids (positive whole numbers, or comma-separated), or - to read them from stdin']],
+      options: [CONCURRENCY_OPTION],
+      examples: ['gymctl family 501', 'gymctl family 501,530 --format ndjson', "gymctl family 501 --json | jq '.[] | select(.primaryFamilyMember)'"],
+    },
+    (memberIds: string[], options: FamilyOptions) => runFamily(f(), memberIds, options),
+  );

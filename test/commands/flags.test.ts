@@ -6,13 +6,14 @@
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { Context } from '../../src/context.js';
+import { createFactory } from '../../src/factory.js';
 import { appliesTo, GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { buildProgram } from '../../src/program.js';
 import { createIO } from '../../src/terminal/io.js';
 import { fakeStreams, gymctl } from '../helpers/harness.js';
 
-const program = buildProgram(new Context(createIO(fakeStreams().streams, { env: {} }), {}));
+const io = createIO(fakeStreams().streams, { env: {} });
+const program = buildProgram({ io, factory: () => createFactory({ io, env: {}, signal: new AbortController().signal, flags: {}, disposers: [] }), parsed: () => {} });
 
 /** Every command the parser defines, by path, with a word for each argument it requires. */
 function commands(parent: Command, prefix: string[] = []): Array<{ path: string[]; command: Command; args: string[] }> {

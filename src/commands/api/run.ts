@@ -4,11 +4,11 @@
  * with a 2-space indent (numbers and strings as sent), made safe like all
  * output, with a final newline.
  */
-import { operations } from '../api/client.js';
-import type { Context } from '../context.js';
-import { formatJson } from '../json/raw.js';
-import { nestsDeeperThan } from '../json/exact.js';
-import { sanitizeLine } from '../output/sanitize.js';
+import { operations } from '../../api/client.js';
+import type { Factory } from '../../factory.js';
+import { formatJson } from '../../json/raw.js';
+import { nestsDeeperThan } from '../../json/exact.js';
+import { sanitizeLine } from '../../output/sanitize.js';
 
 function forTerminal(body: string): string {
   let text = body;
@@ -22,11 +22,13 @@ function forTerminal(body: string): string {
   return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
 }
 
-export async function runApi(ctx: Context, path: string): Promise<void> {
+export type ApiOptions = Pick<Factory, 'io' | 'output' | 'client'>;
+
+export async function runApi(f: ApiOptions, path: string): Promise<void> {
   const operation = operations.raw(path); // checked before anything is read or sent
-  const { jq } = await ctx.output();
-  const { client } = await ctx.api();
+  const { jq } = await f.output();
+  const { client } = await f.client();
   const response = await client.request(operation);
-  if (jq) return jq.print((text) => ctx.io.out(text), response.rawData, ctx.io.stdoutIsTTY);
-  ctx.io.out(ctx.io.stdoutIsTTY ? forTerminal(response.rawData) : response.rawData);
+  if (jq) return jq.print((text) => f.io.out(text), response.rawData, f.io.stdoutIsTTY);
+  f.io.out(f.io.stdoutIsTTY ? forTerminal(response.rawData) : response.rawData);
 }

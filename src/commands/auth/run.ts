@@ -1,13 +1,16 @@
 /** `gymctl auth login | status | logout`: the key of the active profile. */
-import { AlreadyReported, GymctlError, toFailure, usageError } from '../api/errors.js';
-import { maskKey, parseBaseUrl, type Setting } from '../config/settings.js';
-import type { Context } from '../context.js';
-import { confirm, promptHidden, readStdin } from '../terminal/prompt.js';
-import { stringifyExact } from '../json/exact.js';
-import { labelledText, recordsText, stdoutTerminal } from '../output/human.js';
-import { sanitizeLine } from '../output/sanitize.js';
-import type { Column } from '../output/tsv.js';
-import type { ApiKey, Id } from '../api/schemas.js';
+import { AlreadyReported, GymctlError, toFailure, usageError } from '../../api/errors.js';
+import { maskKey, parseBaseUrl, type Setting } from '../../config/settings.js';
+import type { Factory } from '../../factory.js';
+
+/** What the auth commands use of the factory. */
+export type AuthOptions = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'config' | 'profileName' | 'settings' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
+import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
+import { stringifyExact } from '../../json/exact.js';
+import { labelledText, recordsText, stdoutTerminal } from '../../output/human.js';
+import { sanitizeLine } from '../../output/sanitize.js';
+import type { Column } from '../../output/tsv.js';
+import type { ApiKey, Id } from '../../api/schemas.js';
 
 export interface LoginOptions {
   withKey?: boolean;
@@ -28,13 +31,13 @@ function ownerLine(key: ApiKey): string {
   return key.user?.email ? `${name} <${sanitizeLine(key.user.email)}>` : name;
 }
 
-async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
+async function readKey(f: AuthOptions, options: LoginOptions): Promise<string> {
   let text: string;
   if (options.withKey) {
-    if (ctx.io.stdinIsTTY) ctx.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
-    text = await readStdin(ctx.io);
-  } else if (ctx.io.stdinIsTTY) {
-    text = await promptHidden(ctx.io, 'Paste your API key (input is hidden): ', ctx.signal);
+    if (f.io.stdinIsTTY) f.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
+    text = await readStdin(f.io);
+  } else if (f.io.stdinIsTTY) {
+    text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
   } else {
     throw usageError('stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`');
   }
@@ -43,33 +46,33 @@ async function readKey(ctx: Context, options: LoginOptions): Promise<string> {
   return key;
 }
 
-export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
-  const settings = await ctx.settings();
+export async function runLogin(f: AuthOptions, options: LoginOptions): Promise<void> {
+  const settings = await f.settings();
   const profile = settings.profile.value;
   if (!settings.baseUrl) {
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
-  const current = (await ctx.store()).profile(profile);
+  const current = f.config().profile(profile);
   const inKeyring = current?.keyStore === 'keyring';
   const toKeyring = options.keyring ?? inKeyring;
   // The key this login replaces, if the keyring can say (the login itself reports a keyring that cannot be used).
-  const previous = current?.apiKey ?? (inKeyring ? (await ctx.keyringKey(profile).catch(() => undefined))?.value : undefined);
+  const previous = current?.apiKey ?? (inKeyring ? (await f.keyring.read(profile).catch(() => undefined))?.value : undefined);
   // On a terminal, replacing a stored key is asked first, as gh asks.
-  if (previous && !options.withKey && ctx.io.stdinIsTTY) {
-    const replace = await confirm(ctx.io, `Profile "${profile}" already has a key (${maskKey(previous)}). Replace it? [y/N] `, ctx.signal);
+  if (previous && !options.withKey && f.io.stdinIsTTY) {
+    const replace = await confirm(f.io, `Profile "${profile}" already has a key (${maskKey(previous)}). Replace it? [y/N] `, f.signal);
     if (!replace) {
-      ctx.io.err(`Kept the stored key of profile "${profile}".\n`);
+      f.io.err(`Kept the stored key of profile "${profile}".\n`);
       return;
     }
   }
-  const key = await readKey(ctx, options);
-  const client = await ctx.createClient(settings.baseUrl.value, key);
+  const key = await readKey(f, options);
+  const client = await f.makeClient(settings.baseUrl.value, key);
   const me = await client.getMe();
-  const store = await ctx.store();
+  const store = f.config();
   // A base URL given as a flag is the server this key belongs to: keep it with the key.
   const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
-  const keyring = toKeyring || inKeyring ? await import('../keyring/client.js') : undefined;
-  const keyringOptions = { env: ctx.env, signal: ctx.signal };
+  const keyring = toKeyring || inKeyring ? await import('../../keyring/client.js') : undefined;
+  const keyringOptions = { env: f.env, signal: f.signal };
   // Into the keyring first: if it cannot take the key, the config file is left as it was.
   if (toKeyring) await keyring!.storeKeyringKey(profile, key, keyringOptions);
   await store.updateProfile(profile, ({ apiKey: _old, keyStore: _where, ...rest }) => ({
@@ -77,12 +80,12 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
     ...(toKeyring ? { keyStore: 'keyring' as const } : { apiKey: key }),
     ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}),
   }));
-  const { io } = ctx;
+  const { io } = f;
   io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
   io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
   io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
   // A key replaced by another is forgotten: the answers cached for it go too.
-  if (previous && previous.trim() !== key) await dropCachedAnswers(ctx, store.dir, previous);
+  if (previous && previous.trim() !== key) await dropCachedAnswers(f, store.dir, previous);
   if (inKeyring && !toKeyring) {
     // Moved to the file: the keyring's copy goes, or the user is told it stayed.
     await keyring!.deleteKeyringKey(profile, keyringOptions).then(
@@ -90,7 +93,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
       (error: unknown) => io.err(`gymctl: warning: the old key could not be removed from the system keyring: ${toFailure(error).message}\n`),
     );
   }
-  if (ctx.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
+  if (f.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
 }
 
 export interface StatusOptions {
@@ -131,10 +134,10 @@ const STATUS_COLUMNS: Column<ProfileStatus>[] = [
  * environment's key and base URL would stand in for every one of them),
  * checked at once. Fails with the first failure's kind, in profile order.
  */
-async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
-  const store = await ctx.store();
+async function runStatusAll(f: AuthOptions, json: boolean): Promise<void> {
+  const store = f.config();
   const profiles = store.read().profiles ?? {};
-  const active = ctx.profileName().value;
+  const active = f.profileName().value;
   const names = Object.keys(profiles).sort();
   if (names.length === 0) throw new GymctlError('unauthorized', `no profiles in ${store.path}: run \`gymctl auth login\``);
   const results = await Promise.all(
@@ -143,13 +146,13 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
       const keyStore = profile.keyStore ?? 'config';
       const row: ProfileStatus = { profile: name, active: name === active, baseUrl: profile.baseUrl ?? null, key: null, keyStore, status: 'ok', owner: null, error: null };
       try {
-        const apiKey = keyStore === 'keyring' ? (await ctx.keyringKey(name))?.value : profile.apiKey;
+        const apiKey = keyStore === 'keyring' ? (await f.keyring.read(name))?.value : profile.apiKey;
         if (!apiKey) return { row: { ...row, status: 'no key' } };
         row.key = maskKey(apiKey);
         if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
         // The stored base URL passes the same checks as any other (https off loopback, no credentials).
-        const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, ctx.flags.allowHttp);
-        const client = await ctx.createClient(baseUrl, apiKey);
+        const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, f.flags.allowHttp);
+        const client = await f.makeClient(baseUrl, apiKey);
         return { row: { ...row, owner: (await client.getMe()).user ?? null } };
       } catch (error) {
         const failure = toFailure(error);
@@ -158,16 +161,16 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
     }),
   );
   if (json) {
-    await ctx.printJson(
+    await f.printJson(
       `${stringifyExact(
         results.map((r) => r.row),
         2,
       )}\n`,
     );
   } else {
-    ctx.io.out(
+    f.io.out(
       await recordsText(
-        ctx.io,
+        f.io,
         STATUS_COLUMNS,
         results.map((r) => r.row),
       ),
@@ -177,11 +180,11 @@ async function runStatusAll(ctx: Context, json: boolean): Promise<void> {
   if (failure) throw new AlreadyReported(failure.kind);
 }
 
-export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
-  const { jq } = await ctx.output();
-  if (options.all) return runStatusAll(ctx, Boolean(options.json || ctx.flags.json || jq));
-  const { client, settings, baseUrl, apiKey } = await ctx.api();
-  const store = await ctx.store();
+export async function runStatus(f: AuthOptions, options: StatusOptions): Promise<void> {
+  const { jq } = await f.output();
+  if (options.all) return runStatusAll(f, Boolean(options.json || f.flags.json || jq));
+  const { client, settings, baseUrl, apiKey } = await f.client();
+  const store = f.config();
   const profile = settings.profile.value;
   const keyShown = `${maskKey(apiKey.value)} ${describeSource(apiKey, store.path)}`;
   let me: ApiKey;
@@ -190,8 +193,8 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   } catch (error) {
     if (error instanceof GymctlError && error.kind === 'unauthorized') {
       // What would help find the bad key, on stderr: stdout stays empty on failure.
-      const stderr = { isTTY: ctx.io.stderrIsTTY, color: false };
-      ctx.io.err(
+      const stderr = { isTTY: f.io.stderrIsTTY, color: false };
+      f.io.err(
         await labelledText(
           [
             ['Profile', profile],
@@ -217,7 +220,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
       academyIds: me.academyIds,
       user: me.user ?? null,
     };
-    return ctx.printJson(`${stringifyExact(status, 2)}\n`);
+    return f.printJson(`${stringifyExact(status, 2)}\n`);
   }
   const rows: Array<[string, string]> = [
     ['Profile', profile],
@@ -227,34 +230,34 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     ['Owner', ownerLine(me)],
     ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
   ];
-  ctx.io.out(await labelledText(rows, stdoutTerminal(ctx.io)));
+  f.io.out(await labelledText(rows, stdoutTerminal(f.io)));
 }
 
 /** The answers --cache kept for a key that is being forgotten go with it. */
-async function dropCachedAnswers(ctx: Context, configDir: string, key: string): Promise<void> {
-  const { dropKeyEntries } = await import('../cache/store.js');
-  const removed = dropKeyEntries(ctx.env, configDir, key.trim());
-  if (removed > 0) ctx.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
+async function dropCachedAnswers(f: AuthOptions, configDir: string, key: string): Promise<void> {
+  const { dropKeyEntries } = await import('../../cache/store.js');
+  const removed = dropKeyEntries(f.env, configDir, key.trim());
+  if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
 }
 
-export async function runLogout(ctx: Context): Promise<void> {
-  const profile = ctx.profileName().value;
-  const store = await ctx.store();
+export async function runLogout(f: AuthOptions): Promise<void> {
+  const profile = f.profileName().value;
+  const store = f.config();
   const stored = store.profile(profile);
   if (stored?.keyStore === 'keyring') {
     // The profile keeps the keyring as where its next key goes.
-    const { deleteKeyringKey, readKeyringKey } = await import('../keyring/client.js');
-    const keyringOptions = { env: ctx.env, signal: ctx.signal };
+    const { deleteKeyringKey, readKeyringKey } = await import('../../keyring/client.js');
+    const keyringOptions = { env: f.env, signal: f.signal };
     const key = await readKeyringKey(profile, keyringOptions);
     const removed = await deleteKeyringKey(profile, keyringOptions);
-    ctx.io.err(removed ? `Removed the API key of profile "${profile}" from the system keyring.\n` : `No API key is stored for profile "${profile}" in the system keyring.\n`);
-    if (key) await dropCachedAnswers(ctx, store.dir, key);
+    f.io.err(removed ? `Removed the API key of profile "${profile}" from the system keyring.\n` : `No API key is stored for profile "${profile}" in the system keyring.\n`);
+    if (key) await dropCachedAnswers(f, store.dir, key);
   } else if (stored?.apiKey === undefined) {
-    ctx.io.err(`No API key is stored for profile "${profile}".\n`);
+    f.io.err(`No API key is stored for profile "${profile}".\n`);
   } else {
     await store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);
-    ctx.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
-    await dropCachedAnswers(ctx, store.dir, stored.apiKey);
+    f.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
+    await dropCachedAnswers(f, store.dir, stored.apiKey);
   }
-  if (ctx.env.GYMCTL_API_KEY) ctx.io.err('Note: GYMCTL_API_KEY is still set in the environment.\n');
+  if (f.env.GYMCTL_API_KEY) f.io.err('Note: GYMCTL_API_KEY is still set in the environment.\n');
 }

@@ -8,15 +8,18 @@
  * from the config file are offered only when they are valid names.
  */
 import type { Command, Option } from 'commander';
-import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../config/formats.js';
-import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../config/settings.js';
-import type { Context } from '../context.js';
-import { appliesTo } from '../flags.js';
-import { columnNames } from '../output/columns.js';
-import { academyView, apiKeyView, familyBatchView, type ResourceView } from '../output/views.js';
-import { HELP_TOPICS } from './help-topics.js';
+import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../../config/formats.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../../config/settings.js';
+import type { Factory } from '../../factory.js';
+import { appliesTo } from '../../flags.js';
+import { columnNames } from '../../output/columns.js';
+import { academyView, apiKeyView, familyBatchView, type ResourceView } from '../../output/views.js';
+import { HELP_TOPICS } from '../help-topics.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+/** What completion reads: the profiles in the config file, and stdout. */
+export type CompleteOptions = Pick<Factory, 'io' | 'config'>;
 const SCHEMAS = ['whoami', 'academy', 'family'];
 const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
 /** Shell words after which a file name comes. */
@@ -46,9 +49,9 @@ const flagsOf = (options: readonly Option[]) =>
   [...new Set(options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag))))].concat('--help');
 
 /** Profile names from the config file that are valid names: what does not fit is never offered. */
-function profileNames(ctx: Context): string[] {
+function profileNames(f: CompleteOptions): string[] {
   try {
-    return Object.keys(ctx.storeSync().read().profiles ?? {})
+    return Object.keys(f.config().read().profiles ?? {})
       .filter((name) => PROFILE_NAME.test(name))
       .sort();
   } catch {
@@ -60,7 +63,7 @@ function profileNames(ctx: Context): string[] {
 const VIEWS: Record<string, ResourceView<never>> = { whoami: apiKeyView, academy: academyView, academies: academyView, family: familyBatchView };
 
 /** Values for an option that takes one, `current` being what is typed of it. */
-function optionValues(ctx: Context, long: string | undefined, path: readonly string[], current: string): Answer {
+function optionValues(f: CompleteOptions, long: string | undefined, path: readonly string[], current: string): Answer {
   if (long === '--format') return { words: [...OUTPUT_FORMATS] };
   if (long === '--cache') return { words: ['30s', '5m', '1h', '1d'] };
   if (long === '--columns') {
@@ -69,13 +72,13 @@ function optionValues(ctx: Context, long: string | undefined, path: readonly str
     const before = current.slice(0, current.lastIndexOf(',') + 1);
     return { words: view ? columnNames(view).map((name) => before + name) : [] };
   }
-  if (long === '--profile') return { words: profileNames(ctx) };
+  if (long === '--profile') return { words: profileNames(f) };
   if (long === '--data') return 'files';
   return { words: [] };
 }
 
 /** Values for the `index`th argument of the command at `path`, given the arguments before it. */
-function argumentValues(ctx: Context, program: Command, path: string[], before: string[]): Answer {
+function argumentValues(f: CompleteOptions, program: Command, path: string[], before: string[]): Answer {
   const [first] = before;
   switch (path.join(' ')) {
     case 'completion':
@@ -89,7 +92,7 @@ function argumentValues(ctx: Context, program: Command, path: string[], before: 
       if (before.length === 0) return { words: CONFIG_KEY_NAMES };
       if (before.length === 1 && first === 'format') return { words: [...OUTPUT_FORMATS] };
       if (before.length === 1 && first === 'key-store') return { words: [...KEY_STORES] };
-      if (before.length === 1 && first === 'default-profile') return { words: profileNames(ctx) };
+      if (before.length === 1 && first === 'default-profile') return { words: profileNames(f) };
       return { words: [] };
     case 'help': {
       // `help auth ` offers what `auth` has, as `gymctl auth ` would.
@@ -104,7 +107,7 @@ function argumentValues(ctx: Context, program: Command, path: string[], before: 
 }
 
 /** The candidates for the last of `words` (the words after `gymctl`). */
-export function complete(ctx: Context, program: Command, words: readonly string[]): Answer {
+export function complete(f: CompleteOptions, program: Command, words: readonly string[]): Answer {
   const current = words.at(-1) ?? '';
   const typed = words.slice(0, -1);
   if (REDIRECTIONS.has(typed.at(-1) ?? '')) return 'files';
@@ -116,7 +119,7 @@ export function complete(ctx: Context, program: Command, words: readonly string[
     if (word.startsWith('-')) {
       const option = optionsFor(command, path).find((o) => o.long === word || o.short === word);
       if (option && (option.required || option.optional)) {
-        if (i === typed.length - 1) return optionValues(ctx, option.long, path, current);
+        if (i === typed.length - 1) return optionValues(f, option.long, path, current);
         i++; // its value
       }
       continue;
@@ -131,14 +134,14 @@ export function complete(ctx: Context, program: Command, words: readonly string[
   }
   if (current.startsWith('-')) return { words: flagsOf(optionsFor(command, path)) };
   if (operands.length === 0 && command.commands.length > 0) return { words: visibleCommands(command).map((c) => c.name()) };
-  return argumentValues(ctx, program, path, operands);
+  return argumentValues(f, program, path, operands);
 }
 
 /** `gymctl __complete -- WORD…`: the candidates, one a line, then the directive. */
-export async function runComplete(ctx: Context, program: Command, words: readonly string[]): Promise<void> {
-  const answer = complete(ctx, program, words.length === 0 ? [''] : words);
+export async function runComplete(f: CompleteOptions, program: Command, words: readonly string[]): Promise<void> {
+  const answer = complete(f, program, words.length === 0 ? [''] : words);
   const current = words.at(-1) ?? '';
-  if (answer === 'files') return ctx.io.out(':files\n');
+  if (answer === 'files') return f.io.out(':files\n');
   const matching = answer.words.filter((word) => word.startsWith(current));
-  ctx.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
+  f.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
 }

@@ -7,9 +7,9 @@
  * goes through `compgen -W`, which expands `$(…)`). File names complete
  * where a file goes: after a redirection and for `--data`.
  */
-import { usageError } from '../api/errors.js';
-import type { Context } from '../context.js';
-import { SHELLS } from './complete.js';
+import { usageError } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+import { SHELLS } from '../complete/run.js';
 
 const BASH = `# gymctl completion for bash. Load it with: source <(gymctl completion bash)
 _gymctl_completions() {
@@ -78,7 +78,7 @@ complete -c gymctl -f -a '(__gymctl_complete)'
 
 const SCRIPTS: Record<(typeof SHELLS)[number], string> = { bash: BASH, zsh: ZSH, fish: FISH };
 
-export async function runCompletion(ctx: Context, shell: string): Promise<void> {
+export async function runCompletion(f: Pick<Factory, 'io'>, shell: string): Promise<void> {
   if (!Object.hasOwn(SCRIPTS, shell)) throw usageError(`no completion for ${JSON.stringify(shell)}: expected one of ${SHELLS.join(', ')}`);
-  ctx.io.out(SCRIPTS[shell as (typeof SHELLS)[number]]);
+  f.io.out(SCRIPTS[shell as (typeof SHELLS)[number]]);
 }

@@ -2,12 +2,15 @@
  * `gymctl config list | get | set | unset | path`: the settings of the active
  * profile (base-url, format, timeout, retries) and of the file (default-profile).
  */
-import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../config/settings.js';
-import type { KeyStore } from '../config/formats.js';
-import type { ConfigFile } from '../config/schema.js';
-import { usageError } from '../api/errors.js';
-import type { Context } from '../context.js';
-import { sanitizeLine } from '../output/sanitize.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
+import type { KeyStore } from '../../config/formats.js';
+import type { ConfigFile } from '../../config/schema.js';
+import { usageError } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+
+/** What the config commands use: the store, the active profile, the flags, the keyring, and stdout. */
+export type ConfigOptions = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson'>;
+import { sanitizeLine } from '../../output/sanitize.js';
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
 
@@ -24,40 +27,40 @@ function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | 
 }
 
 /** A stored value as text: made safe on a terminal (the file may hold anything), as stored in a pipe. */
-const shown = (ctx: Context, value: unknown) => {
+const shown = (f: ConfigOptions, value: unknown) => {
   const text = String(value ?? '');
-  return ctx.io.stdoutIsTTY ? sanitizeLine(text) : text;
+  return f.io.stdoutIsTTY ? sanitizeLine(text) : text;
 };
 
-async function state(ctx: Context) {
-  const store = await ctx.store();
-  return { store, file: store.read(), profileName: ctx.profileName().value };
+async function state(f: ConfigOptions) {
+  const store = f.config();
+  return { store, file: store.read(), profileName: f.profileName().value };
 }
 
 const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)] as Array<ConfigKey | GlobalConfigKey>;
 
-export async function runConfigList(ctx: Context, options: { json?: boolean }): Promise<void> {
-  const { file, profileName } = await state(ctx);
-  if (options.json || ctx.flags.json || ctx.flags.jq !== undefined) {
+export async function runConfigList(f: ConfigOptions, options: { json?: boolean }): Promise<void> {
+  const { file, profileName } = await state(f);
+  if (options.json || f.flags.json || f.flags.jq !== undefined) {
     // The same values as the text form, null where there is none.
     const values = Object.fromEntries(ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key) ?? null]));
-    return ctx.printJson(`${JSON.stringify(values, null, 2)}\n`);
+    return f.printJson(`${JSON.stringify(values, null, 2)}\n`);
   }
-  ctx.io.out(ALL_KEYS.map((key) => `${key}=${shown(ctx, effectiveValue(file, profileName, key))}\n`).join(''));
+  f.io.out(ALL_KEYS.map((key) => `${key}=${shown(f, effectiveValue(file, profileName, key))}\n`).join(''));
 }
 
-export async function runConfigGet(ctx: Context, name: string): Promise<void> {
+export async function runConfigGet(f: ConfigOptions, name: string): Promise<void> {
   const key = configKey(name);
-  const { file, profileName } = await state(ctx);
-  ctx.io.out(`${shown(ctx, effectiveValue(file, profileName, key))}\n`);
+  const { file, profileName } = await state(f);
+  f.io.out(`${shown(f, effectiveValue(file, profileName, key))}\n`);
 }
 
-export async function runConfigSet(ctx: Context, name: string, value: string): Promise<void> {
+export async function runConfigSet(f: ConfigOptions, name: string, value: string): Promise<void> {
   const key = configKey(name);
   if (isGlobal(key)) {
     const setting = GLOBAL_CONFIG_KEYS[key];
     const parsed = setting.parse(value);
-    const store = await ctx.store();
+    const store = f.config();
     // A default profile that does not exist would make every command fail: refuse it, naming those that do.
     const profiles = Object.keys(store.read().profiles ?? {}).sort();
     if (!profiles.includes(parsed)) {
@@ -69,9 +72,9 @@ export async function runConfigSet(ctx: Context, name: string, value: string): P
     return;
   }
   const setting = CONFIG_KEYS[key];
-  const parsed = setting.parse(value, ctx.flags.allowHttp);
-  const { store, profileName } = await state(ctx);
-  if (key === 'key-store') await checkKeyStoreChange(ctx, profileName, parsed as KeyStore);
+  const parsed = setting.parse(value, f.flags.allowHttp);
+  const { store, profileName } = await state(f);
+  if (key === 'key-store') await checkKeyStoreChange(f, profileName, parsed as KeyStore);
   await store.updateProfile(profileName, (profile) => ({ ...profile, [setting.field]: parsed }));
 }
 
@@ -80,11 +83,11 @@ export async function runConfigSet(ctx: Context, name: string, value: string): P
  * puts it: it changes only while no key is kept in the other place, since
  * moving a key is `auth login`'s (never a silent loss or a stray copy).
  */
-async function checkKeyStoreChange(ctx: Context, profileName: string, next: KeyStore): Promise<void> {
-  const profile = (await ctx.store()).profile(profileName);
+async function checkKeyStoreChange(f: ConfigOptions, profileName: string, next: KeyStore): Promise<void> {
+  const profile = f.config().profile(profileName);
   const current = profile?.keyStore ?? 'config';
   if (next === current) return;
-  const held = current === 'config' ? profile?.apiKey !== undefined : (await ctx.keyringKey(profileName)) !== undefined;
+  const held = current === 'config' ? profile?.apiKey !== undefined : (await f.keyring.read(profileName)) !== undefined;
   if (held) {
     throw usageError(
       `profile "${profileName}" keeps its key in ${current === 'config' ? 'the config file' : 'the system keyring'}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}\`, or forget it first with \`gymctl auth logout\``,
@@ -92,9 +95,9 @@ async function checkKeyStoreChange(ctx: Context, profileName: string, next: KeyS
   }
 }
 
-export async function runConfigUnset(ctx: Context, name: string): Promise<void> {
+export async function runConfigUnset(f: ConfigOptions, name: string): Promise<void> {
   const key = configKey(name);
-  const { store, file, profileName } = await state(ctx);
+  const { store, file, profileName } = await state(f);
   if (isGlobal(key)) {
     const { field } = GLOBAL_CONFIG_KEYS[key];
     if (file[field] === undefined) return;
@@ -103,10 +106,10 @@ export async function runConfigUnset(ctx: Context, name: string): Promise<void> 
   }
   const { field } = CONFIG_KEYS[key];
   if (file.profiles?.[profileName]?.[field] === undefined) return;
-  if (key === 'key-store') await checkKeyStoreChange(ctx, profileName, 'config');
+  if (key === 'key-store') await checkKeyStoreChange(f, profileName, 'config');
   await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 
-export async function runConfigPath(ctx: Context): Promise<void> {
-  ctx.io.out(`${(await ctx.store()).path}\n`);
+export async function runConfigPath(f: ConfigOptions): Promise<void> {
+  f.io.out(`${f.config().path}\n`);
 }

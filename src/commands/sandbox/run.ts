@@ -1,15 +1,15 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
 import { readFileSync } from 'node:fs';
-import { GymctlError, usageError } from '../api/errors.js';
-import { isLoopbackHost } from '../api/transport/loopback.js';
-import { parseJsonExact } from '../json/exact.js';
-import { describeJsonError } from '../json/positions.js';
-import { columnsText, stdoutTerminal } from '../output/human.js';
-import type { Context } from '../context.js';
-import { parseSandboxData, type SandboxData } from '../sandbox/data.js';
-import { DEMO_DATA } from '../sandbox/demo-data.js';
-import { parseFault, type Fault } from '../sandbox/faults.js';
-import { startSandbox } from '../sandbox/server.js';
+import { GymctlError, usageError } from '../../api/errors.js';
+import { isLoopbackHost } from '../../api/transport/loopback.js';
+import { parseJsonExact } from '../../json/exact.js';
+import { describeJsonError } from '../../json/positions.js';
+import { columnsText, stdoutTerminal } from '../../output/human.js';
+import type { Factory } from '../../factory.js';
+import { parseSandboxData, type SandboxData } from '../../sandbox/data.js';
+import { DEMO_DATA } from '../../sandbox/demo-data.js';
+import { parseFault, type Fault } from '../../sandbox/faults.js';
+import { startSandbox } from '../../sandbox/server.js';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -46,7 +46,7 @@ function loadData(file: string): SandboxData {
   }
 }
 
-export async function runSandbox(ctx: Context, options: SandboxCommandOptions): Promise<void> {
+export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: SandboxCommandOptions): Promise<void> {
   const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
   const host = options.host ?? '127.0.0.1';
   if (host.trim() === '') throw usageError('--host needs an address, such as 127.0.0.1 (an empty one would listen on every interface)');
@@ -58,7 +58,7 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
       throw usageError((error as Error).message);
     }
   });
-  const { io } = ctx;
+  const { io } = f;
   if (!isLoopbackHost(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -95,11 +95,9 @@ export async function runSandbox(ctx: Context, options: SandboxCommandOptions): 
     );
   }
   io.err('Press Ctrl-C to stop.\n');
-  // Ctrl-C (or SIGTERM) is how the sandbox is meant to stop: a clean exit.
-  ctx.handlesInterrupt = true;
   await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    if (f.signal.aborted) resolve();
+    else f.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
   io.err('Sandbox stopped.\n');

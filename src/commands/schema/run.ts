@@ -3,10 +3,10 @@
  * `--json` output, generated from the schemas the client validates with.
  */
 import * as z from 'zod/mini';
-import { usageError } from '../api/errors.js';
-import { toJsonSchema } from '../api/json-schema.js';
-import { academySchema, apiKeySchema, familyMemberSchema } from '../api/schemas.js';
-import type { Context } from '../context.js';
+import { usageError } from '../../api/errors.js';
+import { toJsonSchema } from '../../api/json-schema.js';
+import { academySchema, apiKeySchema, familyMemberSchema } from '../../api/schemas.js';
+import type { Factory } from '../../factory.js';
 
 /** What each command prints with --json (academy: for one id; several give an array of these). */
 export const OUTPUT_SCHEMAS = {
@@ -30,6 +30,6 @@ export function outputJsonSchema(name: string): Record<string, unknown> {
   return { ...toJsonSchema(OUTPUT_SCHEMAS[name as SchemaName]()), ...(DESCRIPTIONS[name as SchemaName] ? { description: DESCRIPTIONS[name as SchemaName] } : {}) };
 }
 
-export async function runSchema(ctx: Context, name: string): Promise<void> {
-  await ctx.printJson(`${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
+export async function runSchema(f: Pick<Factory, 'printJson'>, name: string): Promise<void> {
+  await f.printJson(`${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
 }

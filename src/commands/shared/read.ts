@@ -7,7 +7,7 @@ import { AlreadyReported, usageError, type GymctlError } from '../../api/errors.
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { runBatch } from './batch.js';
-import type { Context } from '../../context.js';
+import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatFailure } from '../../output/errors.js';
 import { createProgress } from '../../output/progress.js';
@@ -31,21 +31,21 @@ export interface IdList {
  * separated by commas (`1,2,3`, as kubectl takes them), or `-` for ids on
  * stdin. Every id is checked before anything is sent.
  */
-export async function collectIds(ctx: Context, texts: readonly string[], what: string): Promise<IdList> {
+export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[], what: string): Promise<IdList> {
   if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
   const fromArguments = texts.map((text) => (text === '-' ? undefined : text.split(',').map((part) => parseId(part, what))));
   const ids: Id[] = [];
   for (const listed of fromArguments) {
     if (listed !== undefined) ids.push(...listed);
-    else ids.push(...parseIdList(await readStdin(ctx.io, MAX_ID_INPUT_BYTES, 'a list of ids'), what));
+    else ids.push(...parseIdList(await readStdin(f.io, MAX_ID_INPUT_BYTES, 'a list of ids'), what));
   }
   const several = texts.length > 1 || texts.some((text) => text === '-' || text.includes(','));
   return { ids, shape: several ? 'many' : 'one' };
 }
 
 /** Checks --columns against the resource before anything is sent (a GET /me included). */
-export async function checkColumns<T>(ctx: Context, view: ResourceView<T>): Promise<void> {
-  const { columns } = await ctx.output();
+export async function checkColumns<T>(f: Pick<Factory, 'output'>, view: ResourceView<T>): Promise<void> {
+  const { columns } = await f.output();
   if (columns !== undefined) parseColumns(view, columns);
 }
 
@@ -79,12 +79,15 @@ export interface FetchAllOptions<T, U = T> {
  * can. Failures go to stderr as they happen; successes are still printed;
  * the command then fails with the first failure's kind, in argument order.
  */
-export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<T, U>): Promise<void> {
+/** What a batch uses of the factory: the streams, the environment (the progress line), the debug switch and the closers. */
+export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'>;
+
+export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   boundYoungGeneration();
-  const progress = createProgress(ctx.io, ctx.env, options.ids.length, options.label);
+  const progress = createProgress(f.io, f.env, options.ids.length, options.label);
   // Whatever way the command ends (an interrupt included), the progress line goes.
-  ctx.onDispose(async () => progress.done());
-  const io = coalesce(ctx.io, (write) => progress.above(write));
+  f.onDispose(async () => progress.done());
+  const io = coalesce(f.io, (write) => progress.above(write));
   const emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
   let firstFailure: GymctlError | undefined;
   try {
@@ -98,7 +101,7 @@ export async function fetchAll<T, U = T>(ctx: Context, options: FetchAllOptions<
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(error, options.output.format, ctx.debug));
+        io.err(formatFailure(error, options.output.format, f.debug));
         progress.tick();
       },
     });

@@ -1,0 +1,13 @@
+/** `gymctl api <path>`: the definition; the handler (api/run.ts) loads when it runs. */
+import { defineCommand, type FactoryRef } from './shared/define.js';
+
+export const newCmdApi = (f: FactoryRef) =>
+  defineCommand(
+    {
+      name: 'api',
+      description: 'send an authenticated GET to any path under the base URL and print the body as received',
+      arguments: [['<path>', 'a path under the base URL, such as /me or /academies/1']],
+      examples: ['gymctl api /me', 'gymctl api /academies/1 --sandbox', "gymctl api /members/501/family | jq '.data'"],
+    },
+    async (path: string) => (await import('./api/run.js')).runApi(f(), path),
+  );

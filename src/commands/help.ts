@@ -1,0 +1,27 @@
+/** `gymctl help [command | topic]`: help for a command, or a reference topic (exit-codes, environment). */
+import { Command } from 'commander';
+import { usageError } from '../api/errors.js';
+import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
+import { examples, type FactoryRef } from './shared/define.js';
+import { closest } from './shared/suggest.js';
+
+export const newCmdHelp = (f: FactoryRef, program: Command) =>
+  new Command('help')
+    .description('show help for a command, or a topic: exit-codes, environment')
+    .argument('[topic...]', 'a command (such as academy or auth login) or a topic')
+    .addHelpText('after', examples('gymctl help academy', 'gymctl help exit-codes', 'gymctl help environment'))
+    .action((topic: string[]) => {
+      const [first] = topic;
+      if (first === undefined) return program.outputHelp();
+      if (topic.length === 1 && Object.hasOwn(HELP_TOPICS, first)) return f().io.out(HELP_TOPICS[first as HelpTopic]);
+      let command: Command | undefined = program;
+      for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
+      if (!command) {
+        const names = [...program.commands.filter((c) => c.name() !== '__complete').map((c) => c.name()), ...Object.keys(HELP_TOPICS)];
+        const suggestion = topic.length === 1 ? closest(first, names) : undefined;
+        throw usageError(
+          `no help for ${JSON.stringify(topic.join(' '))}${suggestion ? ` (Did you mean ${suggestion}?)` : ''}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`,
+        );
+      }
+      return command.outputHelp();
+    });

@@ -1,0 +1,72 @@
+/**
+ * What a command definition is made of, as gh's NewCmdX: each command
+ * module builds its own commander command from the factory it will run
+ * with (`f()`, made once the flags are parsed), and `program.ts` only
+ * registers them. Annotations say what main must know of a command before
+ * it runs (as gh's cobra annotations do).
+ */
+import { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import { helpForGroup } from './suggest.js';
+
+/** The factory of the run, available once the flags are parsed. */
+export type FactoryRef = () => Factory;
+
+export interface Annotations {
+  /** The command stops by itself when interrupted (the sandbox server), so Ctrl-C is left to it. */
+  handlesInterrupt?: boolean;
+}
+
+const annotated = new WeakMap<Command, Annotations>();
+
+export function annotate<C extends Command>(command: C, annotations: Annotations): C {
+  annotated.set(command, annotations);
+  return command;
+}
+
+export const annotationsOf = (command: Command): Annotations => annotated.get(command) ?? {};
+
+/** Two or three real examples at the end of a command's help, as gh has. */
+export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+
+/** `--concurrency N`, as the batch commands take it. */
+export const CONCURRENCY_OPTION = ['--concurrency <n>', 'requests at once, 1 to 64 (default 8)'] as const;
+
+/** A command as data: what its help says, and what it takes. */
+export interface CommandSpec {
+  name: string;
+  description: string;
+  /** `<name>` (required), `[name]` (optional), `<name...>` (several), with what it is. */
+  arguments?: ReadonlyArray<readonly [string, string]>;
+  /** Options of its own (the global ones come from the flag table). */
+  options?: ReadonlyArray<readonly [string, string]>;
+  examples: readonly string[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: commander hands an action its arguments, options and command untyped.
+type Action = (...args: any[]) => void | Promise<void>;
+
+/** A command from its spec, running `action` (commander's arguments: the command's, then its options). */
+export function defineCommand(spec: CommandSpec, action: Action): Command {
+  const command = new Command(spec.name).description(spec.description);
+  for (const [name, description] of spec.arguments ?? []) command.argument(name, description);
+  for (const [flags, description] of spec.options ?? []) command.option(flags, description);
+  return command.addHelpText('after', examples(...spec.examples)).action(action);
+}
+
+/**
+ * A group of commands (auth, config, cache): called alone it prints its
+ * help and succeeds, as gh's groups do; with a word that is none of its
+ * commands, a usage error that suggests the closest.
+ */
+export function defineGroup(spec: Omit<CommandSpec, 'arguments' | 'options'>, commands: readonly Command[]): Command {
+  const group: Command = new Command(spec.name)
+    .description(spec.description)
+    .helpCommand(false)
+    .argument('[command]')
+    .usage('<command> [options]')
+    .action((word?: string): void => helpForGroup(group)(word));
+  if (spec.examples.length > 0) group.addHelpText('after', examples(...spec.examples));
+  for (const command of commands) group.addCommand(command);
+  return group;
+}

@@ -1,0 +1,230 @@
+/**
+ * What commands are made of, as gh's Factory: plain functions, each built
+ * the first time it is called, made once the flags are parsed (so they
+ * never change). `--help` or `config path` never read the key, load the
+ * HTTP client or start a server. Each command takes only the pieces it
+ * uses, so a test can hand it doubles.
+ *
+ *   config()       the config store (bounded reads; writes through conf)
+ *   settings()     flags, environment and stored profile, resolved
+ *   output()       what a command prints: format, --jq, --columns
+ *   keyring        the profile's key in the system keyring
+ *   credentials()  the base URL and key an API command uses (the sandbox's with --sandbox)
+ *   sandbox()      an in-process sandbox, started once
+ *   cache()        --cache's store for a base URL and key
+ *   client()       composes credentials(), cache() and makeClient()
+ *   onDispose()    what to close when the command ends
+ */
+import { createClient, type GymClient } from './api/client.js';
+import { API_KEY_FORM } from './api/defaults.js';
+import { GymctlError, usageError } from './api/errors.js';
+import type { ResponseCache } from './api/transport/types.js';
+import { ConfigStore, configDir } from './config/store.js';
+import { isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
+import { resolveOutput, type OutputChoice } from './output/choice.js';
+import type { JqFilter } from './output/jq.js';
+import { sanitizeLine } from './output/sanitize.js';
+import type { IO } from './terminal/io.js';
+import { VERSION } from './version.js';
+
+/** The base URL and key an API command uses, with where each came from. */
+export interface Credentials {
+  settings: ResolvedSettings;
+  baseUrl: Setting<string>;
+  apiKey: Setting<string>;
+}
+
+export interface ApiSession extends Credentials {
+  client: GymClient;
+}
+
+/** The system keyring, as commands see it: the key of a profile that keeps it there. */
+export interface KeyringPort {
+  /** The profile's key, when the config file says it is kept in the keyring; undefined when it holds none. */
+  read(profile: string): Promise<Setting<string> | undefined>;
+}
+
+export interface Factory {
+  readonly io: IO;
+  readonly env: NodeJS.ProcessEnv;
+  /** Aborted, with an Interrupted reason, when the user interrupts: every client's requests stop. */
+  readonly signal: AbortSignal;
+  readonly flags: Readonly<GlobalFlags>;
+  /** --debug or GYMCTL_DEBUG: trace requests, and show the stack of an unexpected error. */
+  readonly debug: boolean;
+  config(): ConfigStore;
+  profileName(): Setting<string>;
+  settings(): Promise<ResolvedSettings>;
+  output(): Promise<OutputChoice>;
+  /** Prints a JSON document a command makes itself (a status, the settings, a schema), through --jq when it is given. */
+  printJson(text: string): Promise<void>;
+  readonly keyring: KeyringPort;
+  credentials(): Promise<Credentials>;
+  sandbox(): Promise<{ url: string; key: string }>;
+  cache(origin: string, apiKey: string): Promise<ResponseCache | undefined>;
+  /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
+  makeClient(baseUrl: string, apiKey: string, maxConnections?: number, cache?: ResponseCache): Promise<GymClient>;
+  /** The client of an API command, with the settings it was made from; `maxConnections` bounds the pool of a batch. */
+  client(maxConnections?: number): Promise<ApiSession>;
+  onDispose(dispose: () => Promise<void>): void;
+}
+
+export interface FactoryOptions {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  flags: GlobalFlags;
+  /** Where closers go: shared by every factory of one run, closed last opened first. */
+  disposers: Array<() => Promise<void>>;
+}
+
+/** `make`, called once, the first time the function it returns is. */
+export const once = <T>(make: () => T): (() => T) => {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+};
+
+export function createFactory(options: FactoryOptions): Factory {
+  const { io, env, signal, disposers } = options;
+  const flags = Object.freeze({ ...options.flags });
+  const onDispose = (dispose: () => Promise<void>) => void disposers.push(dispose);
+
+  const config = once(() => new ConfigStore(configDir(env), { warn: (message) => io.err(`gymctl: ${message}\n`), signal }));
+  const profileName = () => {
+    const flagOrEnv = flags.profile || env.GYMCTL_PROFILE;
+    // Only read the file for its default-profile when nothing else names one.
+    return resolveProfileName(flags, env, flagOrEnv ? undefined : config().read().defaultProfile);
+  };
+  const settings = once(async () => {
+    const name = profileName();
+    return resolveSettings(flags, env, name, config().profile(name.value));
+  });
+  const compileJq = once((): Promise<JqFilter> => import('./output/jq.js').then(({ compileJq }) => compileJq(flags.jq ?? '.')));
+  const output = once(async () => resolveOutput(flags, (await settings()).format, compileJq));
+
+  const keyring: KeyringPort = {
+    async read(profile) {
+      if (config().profile(profile)?.keyStore !== 'keyring') return undefined;
+      const { readKeyringKey } = await import('./keyring/client.js');
+      const key = (await readKeyringKey(profile, { env, signal }))?.trim();
+      return key ? { value: key, source: 'keyring', origin: 'the system keyring' } : undefined;
+    },
+  };
+
+  const sandbox = once(async () => {
+    const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
+    const server = await startSandbox({ host: '127.0.0.1', port: 0 });
+    onDispose(() => server.close());
+    return { url: server.url, key: DEMO_KEY };
+  });
+
+  /** The key of the active profile: from the flag or environment, the file, or the keyring that the file names. */
+  async function storedKey(resolved: ResolvedSettings): Promise<Setting<string> | undefined> {
+    if (resolved.apiKey) return resolved.apiKey;
+    const profile = resolved.profile.value;
+    const key = await keyring.read(profile);
+    if (!key && config().profile(profile)?.keyStore === 'keyring') {
+      throw new GymctlError(
+        'unauthorized',
+        `no API key in the system keyring for profile "${profile}", which keeps its key there: run \`gymctl auth login --keyring\` (or --no-keyring to keep it in the config file)`,
+      );
+    }
+    return key;
+  }
+
+  const credentials = once(async (): Promise<Credentials> => {
+    const resolved = await settings();
+    let { baseUrl } = resolved;
+    let apiKey: Setting<string> | undefined;
+    if (flags.sandbox) {
+      if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
+      const { url, key } = await sandbox();
+      baseUrl = { value: url, source: 'flag', origin: '--sandbox' };
+      apiKey = { value: key, source: 'flag', origin: '--sandbox' };
+    } else {
+      apiKey = await storedKey(resolved);
+    }
+    if (!apiKey) {
+      throw new GymctlError('unauthorized', `no API key for profile "${resolved.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`);
+    }
+    if (!API_KEY_FORM.test(apiKey.value)) {
+      throw usageError(
+        `the API key from ${apiKey.origin ?? apiKey.source} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`,
+      );
+    }
+    if (!baseUrl) {
+      throw usageError(`no API base URL for profile "${resolved.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
+    }
+    return { settings: resolved, baseUrl, apiKey };
+  });
+
+  /** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
+  const cacheLifetime = once(async (): Promise<{ lifetimeMs: number | undefined } | undefined> => {
+    if (flags.cache === undefined && !flags.refresh) return undefined;
+    const { parseDuration } = await import('./cache/duration.js');
+    const lifetime = flags.cache === undefined ? undefined : parseDuration(flags.cache, '--cache');
+    return { lifetimeMs: flags.refresh ? undefined : lifetime };
+  });
+
+  async function cache(origin: string, apiKey: string): Promise<ResponseCache | undefined> {
+    const lifetime = await cacheLifetime();
+    if (!lifetime) return undefined;
+    const { openCache } = await import('./cache/store.js');
+    return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs: lifetime.lifetimeMs, warn: (message) => io.err(`gymctl: warning: ${message}\n`) });
+  }
+
+  async function makeClient(baseUrl: string, apiKey: string, maxConnections?: number, responseCache?: ResponseCache): Promise<GymClient> {
+    const resolved = await settings();
+    if (isInsecureBaseUrl(baseUrl)) io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
+    const client = createClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: resolved.timeoutMs.value,
+      retries: resolved.retries.value,
+      maxConnections,
+      userAgent: `gymctl/${VERSION}`,
+      signal,
+      env,
+      // The base URL passed the https rule already; --allow-http is the only way here off loopback.
+      allowInsecureHttp: true,
+      ...(responseCache ? { cache: responseCache } : {}),
+      // Trace lines quote the server (a Retry-After reason, a status text): made safe like error lines.
+      ...(resolved.debug ? { debug: (line: string) => io.err(`${sanitizeLine(`debug: ${line}`)}\n`) } : {}),
+    });
+    onDispose(() => client.close());
+    return client;
+  }
+
+  return {
+    io,
+    env,
+    signal,
+    flags,
+    debug: isDebug(flags, env),
+    config,
+    profileName,
+    settings,
+    output,
+    async printJson(text) {
+      if (flags.jq === undefined) return io.out(text);
+      (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY);
+    },
+    keyring,
+    credentials,
+    sandbox,
+    cache,
+    makeClient,
+    async client(maxConnections) {
+      // --cache is checked before anything else is done.
+      await cacheLifetime();
+      const session = await credentials();
+      // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
+      const responseCache = await cache(flags.sandbox ? 'sandbox' : session.baseUrl.value, session.apiKey.value);
+      return { ...session, client: await makeClient(session.baseUrl.value, session.apiKey.value, maxConnections, responseCache) };
+    },
+    onDispose,
+  };
+}
