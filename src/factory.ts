@@ -17,7 +17,8 @@
  */
 import { createClient, type GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';
-import { GymctlError, usageError } from './api/errors.js';
+import { GymctlError } from './api/errors.js';
+import { usageError } from './failures.js';
 import type { ResponseCache } from './api/transport/types.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';

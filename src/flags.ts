@@ -6,7 +6,7 @@
  * offers only what the command takes. Commands are named by their path:
  * `academy`, `auth status`.
  */
-import { usageError } from './api/errors.js';
+import { usageError } from './failures.js';
 
 /** The commands that print records: every output flag applies to them. */
 const RECORDS = ['whoami', 'academy', 'academies', 'family'];

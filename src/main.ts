@@ -5,7 +5,8 @@
  * cli.ts for every command but --version and the top-level help; tests call
  * it in-process with fake streams.
  */
-import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, toFailure, type GymctlError, type InterruptSignal } from './api/errors.js';
+import type { GymctlError } from './api/errors.js';
+import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, toFailure, type InterruptSignal } from './failures.js';
 import type { GlobalFlags } from './config/settings.js';
 import { annotationsOf } from './commands/shared/define.js';
 import { resolveFormat } from './config/settings.js';

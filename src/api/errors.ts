@@ -1,8 +1,8 @@
 /**
- * Every gymctl failure, and the one table that turns a failure into an exit
- * code. `kind` decides the code; the rest is what the user needs to act on
- * it. Library users meet GymApiError (what the API client throws); the CLI
- * adds its own subclasses of the same base.
+ * The library's failures: GymApiError, what the API client throws, on the
+ * base GymctlError; their kinds and reasons, and how a response's status
+ * is classified. The CLI adds its own failures and the exit codes
+ * (failures.ts), which the library does not carry.
  */
 export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal'] as const;
 
@@ -24,6 +24,13 @@ export interface FailureOptions {
   reason?: FailureReason | undefined;
   /** The server's own `message`, as sent (clipped), when the failure is an answer of the server's. */
   serverMessage?: string | undefined;
+  /** The headers of the response the failure came with, when it came with one (Retry-After, rate limits, the correlation ID). */
+  headers?: ResponseHeaders | undefined;
+}
+
+/** Response headers, read by name (any case), as fetch's Headers reads them. */
+export interface ResponseHeaders {
+  get(name: string): string | null;
 }
 
 /** The base of every gymctl failure. */
@@ -37,6 +44,7 @@ export class GymctlError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly reason: FailureReason | undefined;
   readonly serverMessage: string | undefined;
+  readonly headers: ResponseHeaders | undefined;
 
   constructor(kind: ErrorKind, message: string, options: FailureOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -48,6 +56,7 @@ export class GymctlError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.reason = options.reason;
     this.serverMessage = options.serverMessage;
+    this.headers = options.headers;
   }
 
   /** A copy of this failure, of the same class, with other words or other fields. */
@@ -64,82 +73,6 @@ export class GymctlError extends Error {
 /** A failure of the API client: what library users catch. */
 export class GymApiError extends GymctlError {
   override readonly name = 'GymApiError';
-}
-
-/** A command refused before anything was sent: bad arguments, settings or input. */
-export class UsageError extends GymctlError {
-  override readonly name = 'UsageError';
-  constructor(message: string, options: FailureOptions = {}) {
-    super('usage', message, options);
-  }
-}
-
-export const usageError = (message: string) => new UsageError(message);
-
-/** Something no part of gymctl foresaw (a bug, or the environment): one line, and its stack with --debug. */
-export class UnexpectedError extends GymctlError {
-  override readonly name = 'UnexpectedError';
-  constructor(cause: unknown, options: FailureOptions = {}) {
-    super('internal', `unexpected error: ${cause instanceof Error ? cause.message : String(cause)}`, { ...options, cause });
-  }
-
-  /** The stack of what was thrown, for --debug. */
-  get causeStack(): string | undefined {
-    return this.cause instanceof Error ? this.cause.stack : undefined;
-  }
-}
-
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
-
-/** The user stopped gymctl (Ctrl-C, or SIGTERM): the reason every abort carries. */
-export class Interrupted extends GymctlError {
-  override readonly name = 'Interrupted';
-  readonly signal: InterruptSignal;
-  constructor(signal: InterruptSignal = 'SIGINT') {
-    super('internal', signal === 'SIGINT' ? 'interrupted' : 'terminated');
-    this.signal = signal;
-  }
-}
-
-/**
- * Failures already reported on stderr as they happened (in a batch): only
- * the exit code of the first one, in argument order, is left to set.
- */
-export class AlreadyReported extends GymctlError {
-  override readonly name = 'AlreadyReported';
-  constructor(kind: ErrorKind) {
-    super(kind, `failed (${kind})`);
-  }
-}
-
-/** Any thrown value as a gymctl failure: unknown throws become an UnexpectedError that keeps them. */
-export function toFailure(error: unknown, options: FailureOptions = {}): GymctlError {
-  if (error instanceof GymctlError) return error;
-  return new UnexpectedError(error, options);
-}
-
-/** The exit codes, with what each means: the one table `help exit-codes` and the README show. */
-export const EXIT_CODES = [
-  { code: 0, kind: undefined, when: 'success (also when a reader such as head closes stdout early)' },
-  { code: 1, kind: 'internal', when: 'anything unexpected; also a config file that cannot be read, or a --jq filter that fails on the data' },
-  { code: 2, kind: 'usage', when: 'bad arguments, an invalid id, an unsafe base URL or setting, no base URL: nothing was sent' },
-  { code: 3, kind: 'not_found', when: 'the academy or member does not exist (or the key cannot see it, where the server says so)' },
-  { code: 4, kind: 'unauthorized', when: 'no key, a keyring that is locked or cannot be reached, or the server refused the key' },
-  { code: 5, kind: 'unavailable', when: 'network failure, timeout, rate limit or server error that outlasted the retries' },
-  { code: 6, kind: 'invalid_response', when: 'the body was not JSON, too large, did not match the spec, or had a status the spec does not explain' },
-  { code: 130, kind: undefined, when: 'interrupted (Ctrl-C)' },
-  { code: 143, kind: undefined, when: 'terminated (SIGTERM)' },
-] as const satisfies ReadonlyArray<{ code: number; kind: ErrorKind | undefined; when: string }>;
-
-const CODE_OF_KIND = Object.fromEntries(EXIT_CODES.filter((row) => row.kind).map((row) => [row.kind, row.code])) as Record<ErrorKind, number>;
-
-/** The exit code of a kind of failure. */
-export const exitCodeOfKind = (kind: ErrorKind): number => CODE_OF_KIND[kind];
-
-/** The exit code a failure ends gymctl with. */
-export function exitCodeOf(failure: GymctlError): number {
-  if (failure instanceof Interrupted) return failure.signal === 'SIGINT' ? 130 : 143;
-  return exitCodeOfKind(failure.kind);
 }
 
 /** The spec's message strings (§7), the fallback when the status is not telling. */

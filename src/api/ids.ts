@@ -1,45 +1,11 @@
-import { usageError } from './errors.js';
+/** What an id is: a positive integer, up to 2^63−1 (the library checks ids with this; the CLI parses them in commands/shared/ids.ts). */
 import type { Id } from './schemas.js';
 
 /** The largest id: 2^63−1, the largest signed 64-bit integer, as many APIs' ids are. */
 export const MAX_ID = 9_223_372_036_854_775_807n;
 
-/** A positive decimal integer of at most 19 digits, written plainly. */
-const DECIMAL = /^[1-9][0-9]{0,18}$/;
-
 /** A number up to 2^53−1, or a bigint up to 2^63−1; positive either way. */
 export function isValidId(value: unknown): value is Id {
   if (typeof value === 'bigint') return value > 0n && value <= MAX_ID;
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
-
-/**
- * Parses an id as typed by a user. Only plain decimal digits are ids: no
- * sign, fraction, exponent, hex, spaces or path characters, so nothing but a
- * number can reach a request path.
- */
-export function parseId(text: string, what = 'id', where = ''): Id {
-  if (DECIMAL.test(text)) {
-    const value = Number(text);
-    if (Number.isSafeInteger(value)) return value;
-    const big = BigInt(text);
-    if (big <= MAX_ID) return big;
-  }
-  const shown = text === '' ? 'an empty string' : JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  throw usageError(`invalid ${what} ${shown}${where}: expected a positive whole number (no sign, point or leading zero) no larger than ${MAX_ID}`);
-}
-
-/**
- * Ids from text such as stdin: separated by any white space, one or many a
- * line; blank lines and `#` comments are skipped. Every id is checked, so
- * one bad id stops the whole list before anything is sent.
- */
-export function parseIdList(text: string, what = 'id', source = 'stdin'): Id[] {
-  const ids: Id[] = [];
-  text.split(/\r?\n/).forEach((line, index) => {
-    for (const token of line.replace(/#.*/, '').split(/\s+/)) {
-      if (token !== '') ids.push(parseId(token, what, ` (${source} line ${index + 1})`));
-    }
-  });
-  return ids;
 }

@@ -1,5 +1,5 @@
 /** Durations as gh and Go write them: `90s`, `5m`, `1h30m`, `2d`. */
-import { usageError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

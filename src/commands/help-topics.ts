@@ -1,5 +1,5 @@
 /** `gymctl help exit-codes` and `gymctl help environment`: reference tables, as `gh help` has. */
-import { EXIT_CODES } from '../api/errors.js';
+import { EXIT_CODES } from '../failures.js';
 
 /** The exit codes, from the one table that main.ts maps failures with. */
 function exitCodesTopic(): string {

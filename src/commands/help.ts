@@ -1,6 +1,6 @@
 /** `gymctl help [command | topic]`: help for a command, or a reference topic (exit-codes, environment). */
 import { Command } from 'commander';
-import { usageError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
 import { examples, type FactoryRef } from './shared/define.js';
 import { closest } from './shared/suggest.js';

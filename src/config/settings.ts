@@ -4,7 +4,7 @@
  * Pure functions of their inputs, so the rules are tested on their own.
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
-import { usageError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';
 import type { Profile } from './schema.js';

@@ -4,7 +4,7 @@
  * sent: a combination that cannot be honoured is a usage error, never
  * silently ignored.
  */
-import { usageError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
 import { resolveFormat, type GlobalFlags, type Setting } from '../config/settings.js';
 import type { JqFilter } from './jq.js';

@@ -4,7 +4,7 @@
  * names of the CSV header (`gymctl schema` shows the same fields); a
  * field the usual table shows keeps its label and layout there.
  */
-import { usageError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 import { fieldText, valueAt, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
 import type { ResourceView } from './views.js';

@@ -1,5 +1,6 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
-import { UnexpectedError, type GymctlError } from '../api/errors.js';
+import type { GymctlError } from '../api/errors.js';
+import { UnexpectedError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
 import { stringifyExact } from '../json/exact.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';

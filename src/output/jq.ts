@@ -5,7 +5,8 @@
  * raw, anything else as compact JSON.
  */
 import { createRequire } from 'node:module';
-import { GymctlError, usageError } from '../api/errors.js';
+import { GymctlError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
 declare const __JQ_WASM__: string | undefined;

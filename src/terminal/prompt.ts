@@ -1,5 +1,5 @@
 /** Reading a secret: from a hidden prompt on a terminal, or from piped stdin. */
-import { Interrupted, usageError } from '../api/errors.js';
+import { Interrupted, usageError } from '../failures.js';
 import type { IO } from './io.js';
 
 /** Enough for any API key. */

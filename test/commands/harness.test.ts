@@ -1,6 +1,6 @@
 /** The in-process harness itself: exit codes, streams, TTY switches and interrupts, without a process. */
 import { describe, expect, it } from 'vitest';
-import { Interrupted } from '../../src/api/errors.js';
+import { Interrupted } from '../../src/failures.js';
 import { gymctl } from '../helpers/harness.js';
 
 describe('run(argv, { io, env }) in-process', () => {

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { Interrupted } from '../../src/api/errors.js';
+import { Interrupted } from '../../src/failures.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { gymctl } from '../helpers/harness.js';
 import { tempConfigDir } from '../helpers/cli.js';

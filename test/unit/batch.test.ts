@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GymctlError, Interrupted, UnexpectedError } from '../../src/api/errors.js';
+import { GymctlError } from '../../src/api/errors.js';
+import { Interrupted, UnexpectedError } from '../../src/failures.js';
 import { formatFailure } from '../../src/output/errors.js';
-import { parseIdList } from '../../src/api/ids.js';
+import { parseIdList } from '../../src/commands/shared/ids.js';
 import { rawArrayItems } from '../../src/json/raw.js';
 import { parseConcurrency, runBatch } from '../../src/commands/shared/batch.js';
 

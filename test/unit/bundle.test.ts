@@ -145,6 +145,13 @@ describe('what the library holds', () => {
     expect(sources.filter((input) => input !== 'src/index.ts' && !/^src\/(api|json)\//.test(input))).toEqual([]);
   });
 
+  it('carries none of the CLI: no exit codes, usage errors or interrupts', () => {
+    expect(sources).not.toContain('src/failures.ts');
+    const text = readFileSync(path.join(ROOT, 'dist', 'index.js'), 'utf8');
+    for (const cli of ['EXIT_CODES', 'exitCodeOf', 'AlreadyReported', 'Interrupted', 'UsageError']) expect(text, cli).not.toContain(cli);
+    expect(text).toContain('GymApiError');
+  });
+
   it('the JSON tools import nothing else of gymctl', () => {
     const json = Object.entries(meta.inputs).filter(([input]) => input.startsWith('src/json/'));
     expect(json.length).toBeGreaterThan(0);

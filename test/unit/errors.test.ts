@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStatus, GymApiError, usageError } from '../../src/api/errors.js';
+import { classifyStatus, GymApiError } from '../../src/api/errors.js';
+import { usageError } from '../../src/failures.js';
 import { formatErrorJson, formatErrorLine } from '../../src/output/errors.js';
 
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

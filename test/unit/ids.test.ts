@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
-import { isValidId, parseId } from '../../src/api/ids.js';
+import { isValidId } from '../../src/api/ids.js';
+import { parseId } from '../../src/commands/shared/ids.js';
 
 function caught(fn: () => unknown): GymctlError {
   try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES, GymApiError, GymctlError, Interrupted, UnexpectedError, exitCodeOf, toFailure } from '../../src/api/errors.js';
+import { GymApiError, GymctlError } from '../../src/api/errors.js';
+import { EXIT_CODES, Interrupted, UnexpectedError, exitCodeOf, toFailure } from '../../src/failures.js';
 import { formatFailure } from '../../src/output/errors.js';
 
 describe('unexpected errors', () => {

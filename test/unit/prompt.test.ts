@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
-import { Interrupted } from '../../src/api/errors.js';
+import { Interrupted } from '../../src/failures.js';
 import { createIO } from '../../src/terminal/io.js';
 import { promptHidden, readStdin } from '../../src/terminal/prompt.js';
 

@@ -4,7 +4,7 @@ import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { ERROR_KINDS, GymApiError, GymctlError } from '../../src/api/errors.js';
-import { parseId } from '../../src/api/ids.js';
+import { parseId } from '../../src/commands/shared/ids.js';
 import { formatErrorJson, formatErrorLine } from '../../src/output/errors.js';
 
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;

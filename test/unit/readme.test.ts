@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES } from '../../src/api/errors.js';
+import { EXIT_CODES } from '../../src/failures.js';
 import { ROOT } from '../helpers/cli.js';
 
 describe('README', () => {

@@ -303,6 +303,14 @@ describe('retries', () => {
     });
   }
 
+  it('a failure keeps the headers of the response it came with (Retry-After, rate limits, correlation ID)', async () => {
+    nock(BASE).get('/me').reply(429, { message: 'slow down' }, { 'Retry-After': '120', 'X-RateLimit-Remaining': '0', 'X-Correlation-Id': 'c-429' });
+    const error = await failure(client({ retries: 0 }).getMe());
+    expect(error.headers?.get('retry-after')).toBe('120');
+    expect(error.headers?.get('X-RateLimit-Remaining')).toBe('0');
+    expect(error.headers?.get('x-correlation-id')).toBe('c-429');
+  });
+
   it('waits as long as Retry-After says, in seconds', async () => {
     nock(BASE).get('/me').reply(429, { message: 'slow down', correlationId: 'c' }, { 'Retry-After': '1' });
     nock(BASE).get('/me').reply(200, { data: me });

@@ -12,7 +12,8 @@ import { isLoopbackHost } from './loopback.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
 import { withRetries } from './retry.js';
-import { openConnection, type AttemptControl, type Connection, type Exchange } from './senders.js';
+import { openConnection } from './senders.js';
+import type { AttemptControl, Connection, Exchange } from './types.js';
 import type { ApiResponse, Operation, ResponseCache, TransportOptions } from './types.js';
 
 /** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */

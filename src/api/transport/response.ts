@@ -11,7 +11,7 @@ import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from '../e
 import { errorBodySchema } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
-import type { Exchange } from './senders.js';
+import type { Exchange } from './types.js';
 import type { ApiResponse, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
@@ -79,6 +79,7 @@ export async function readBody(response: Exchange, maxBytes: number, operation: 
       status: response.status,
       correlationId: headerCorrelationId(response.headers),
       id: operation.id,
+      headers: response.headers,
     });
   const tooLarge = () => {
     response.cancel();
@@ -146,6 +147,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
       status,
       correlationId: headerCorrelationId(response.headers),
       id: operation.id,
+      headers: response.headers,
     });
   }
   let json: unknown;
@@ -162,7 +164,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);
-  const meta = { status, correlationId, id: operation.id };
+  const meta = { status, correlationId, id: operation.id, headers: response.headers };
 
   // The spec fixes no status codes, not even for success: a 2xx carrying
   // the spec's error body without `data` is an error all the same.

@@ -13,31 +13,8 @@
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { proxyFor, type ProxyChoice } from './proxy.js';
-import type { TransportOptions } from './types.js';
-
-/** An HTTP answer as the transport reads it, whichever way it came. */
-export interface Exchange {
-  status: number;
-  statusText: string;
-  headers: { get(name: string): string | null };
-  /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
-  body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
-  /** The body was already decoded from its Content-Encoding (fetch does that itself). */
-  decoded?: boolean;
-  /** Stops reading the body and frees the connection. */
-  cancel(): void;
-}
-
-/** One attempt's handle: the sender says how to stop its request; the transport calls it on a deadline or an abort. */
-export interface AttemptControl {
-  cancel?: ((reason: Error) => void) | undefined;
-}
-
-/** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for). */
-export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
-
-export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
+import { proxyFor } from './proxy.js';
+import type { Connection, Exchange, FetchLike, Send, TransportOptions } from './types.js';
 
 /** Reason phrases, which HTTP/1.1 undici does not hand over, for messages and traces. */
 const REASONS: Record<number, string> = {
@@ -165,15 +142,6 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
 }
 
 /** How requests go out, and how to let go of the connections when done. */
-export interface Connection {
-  send: Send;
-  close(): Promise<void>;
-  /** A cancelled request always settles (node:http); otherwise the transport races it with its deadline. */
-  settlesOnCancel?: boolean;
-  /** The proxy requests go through, if any. */
-  proxy?: ProxyChoice | undefined;
-}
-
 /**
  * Picks the sender for these options: the caller's fetch or dispatcher;
  * undici's ProxyAgent when HTTPS_PROXY or HTTP_PROXY names a proxy for the

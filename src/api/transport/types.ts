@@ -2,7 +2,7 @@
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import type { Id } from '../schemas.js';
-import type { FetchLike } from './senders.js';
+import type { ProxyChoice } from './proxy.js';
 
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
@@ -75,4 +75,37 @@ export interface ApiResponse<T> {
   rawData: string;
   status: number;
   correlationId: string | undefined;
+}
+
+/** An HTTP answer as the transport reads it, whichever way it came. */
+export interface Exchange {
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
+  body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
+  /** The body was already decoded from its Content-Encoding (fetch does that itself). */
+  decoded?: boolean;
+  /** Stops reading the body and frees the connection. */
+  cancel(): void;
+}
+
+/** One attempt's handle: the sender says how to stop its request; the transport calls it on a deadline or an abort. */
+export interface AttemptControl {
+  cancel?: ((reason: Error) => void) | undefined;
+}
+
+/** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for). */
+export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
+
+export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
+
+/** A way to send: its requests, how it closes, and the proxy it goes through. */
+export interface Connection {
+  send: Send;
+  close(): Promise<void>;
+  /** A cancelled request always settles (node:http); otherwise the transport races it with its deadline. */
+  settlesOnCancel?: boolean;
+  /** The proxy requests go through, if any. */
+  proxy?: ProxyChoice | undefined;
 }

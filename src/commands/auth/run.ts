@@ -1,5 +1,6 @@
 /** `gymctl auth login | status | logout`: the key of the active profile. */
-import { AlreadyReported, GymctlError, toFailure, usageError } from '../../api/errors.js';
+import { GymctlError } from '../../api/errors.js';
+import { AlreadyReported, toFailure, usageError } from '../../failures.js';
 import { maskKey, parseBaseUrl, type Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 

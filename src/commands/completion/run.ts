@@ -7,7 +7,7 @@
  * goes through `compgen -W`, which expands `$(…)`). File names complete
  * where a file goes: after a redirection and for `--data`.
  */
-import { usageError } from '../../api/errors.js';
+import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { SHELLS } from '../complete/run.js';
 

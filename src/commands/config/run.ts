@@ -5,7 +5,7 @@
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
-import { usageError } from '../../api/errors.js';
+import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 
 /** What the config commands use: the store, the active profile, the flags, the keyring, and stdout. */

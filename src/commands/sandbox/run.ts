@@ -1,6 +1,7 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
 import { readFileSync } from 'node:fs';
-import { GymctlError, usageError } from '../../api/errors.js';
+import { GymctlError } from '../../api/errors.js';
+import { usageError } from '../../failures.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
 import { parseJsonExact } from '../../json/exact.js';
 import { describeJsonError } from '../../json/positions.js';

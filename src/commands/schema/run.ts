@@ -3,7 +3,7 @@
  * `--json` output, generated from the schemas the client validates with.
  */
 import * as z from 'zod/mini';
-import { usageError } from '../../api/errors.js';
+import { usageError } from '../../failures.js';
 import { toJsonSchema } from '../../api/json-schema.js';
 import { academySchema, apiKeySchema, familyMemberSchema } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';

@@ -5,7 +5,8 @@
  * however many ids there are. Failures are reported the moment they
  * happen; the first failure in argument order is returned.
  */
-import { Interrupted, UsageError, toFailure, type GymctlError } from '../../api/errors.js';
+import type { GymctlError } from '../../api/errors.js';
+import { Interrupted, UsageError, toFailure } from '../../failures.js';
 import type { Id } from '../../api/schemas.js';
 
 export interface BatchOptions<R> {

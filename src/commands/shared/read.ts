@@ -2,8 +2,9 @@
  * What the read commands share: collecting ids (arguments and `-` for
  * stdin), and fetching a batch of them into the chosen output format.
  */
-import { parseId, parseIdList } from '../../api/ids.js';
-import { AlreadyReported, usageError, type GymctlError } from '../../api/errors.js';
+import { parseId, parseIdList } from './ids.js';
+import type { GymctlError } from '../../api/errors.js';
+import { AlreadyReported, usageError } from '../../failures.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { runBatch } from './batch.js';

@@ -1,6 +1,6 @@
 /** Suggestions for a mistyped command or topic. */
 import type { Command } from 'commander';
-import { usageError } from '../../api/errors.js';
+import { usageError } from '../../failures.js';
 
 /** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
 export function closest(word: string, names: readonly string[]): string | undefined {
