@@ -10,17 +10,18 @@
 import type { Stats } from 'node:fs';
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError } from '../api/errors.js';
+import { otherOwner } from '../config/ownership.js';
+import { homeDir, writeFileAtomic } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
-const os = process.getBuiltinModule('node:os');
 const crypto = process.getBuiltinModule('node:crypto');
 
 /** The secret's file, in the config folder (0600). */
 const SECRET_FILE = 'cache-secret';
 
 export function cacheDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(env.HOME || os.homedir(), '.cache');
+  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homeDir(env), '.cache');
   return path.join(base, 'gymctl');
 }
 
@@ -47,15 +48,7 @@ function secretIn(configDir: string, create: boolean): Buffer | undefined {
     if (!create) return undefined;
   }
   fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${crypto.randomUUID()}`;
-  fs.writeFileSync(temporary, `${crypto.randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    fs.linkSync(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    fs.rmSync(temporary, { force: true });
-  }
+  writeFileAtomic(file, `${crypto.randomBytes(32).toString('hex')}\n`, { keepExisting: true });
   return read();
 }
 
@@ -67,9 +60,8 @@ function checkFolder(dir: string): void {
   } catch {
     return; // made 0700 when first written
   }
-  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (!stat.isDirectory()) throw new GymctlError('internal', `cache folder ${dir} is not a folder: remove it, or set XDG_CACHE_HOME`);
-  if (uid !== undefined && stat.uid !== uid) {
+  if (otherOwner(stat) !== undefined) {
     throw new GymctlError(
       'internal',
       `cache folder ${dir} belongs to another user (uid ${stat.uid}), so gymctl will not keep answers in it: set XDG_CACHE_HOME to a folder of your own`,
@@ -110,15 +102,11 @@ export function openCache(options: CacheOptions): ResponseCache {
       }
     },
     write(apiPath, body) {
-      const file = fileOf(apiPath);
-      const temporary = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
       try {
         fs.mkdirSync(root, { recursive: true, mode: 0o700 });
         fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-        fs.writeFileSync(temporary, JSON.stringify({ storedAt: Date.now(), body }), { mode: 0o600, flag: 'wx' });
-        fs.renameSync(temporary, file);
+        writeFileAtomic(fileOf(apiPath), JSON.stringify({ storedAt: Date.now(), body }));
       } catch (error) {
-        fs.rmSync(temporary, { force: true });
         if (!warned) options.warn(`the answer could not be cached in ${root}: ${(error as Error).message}`);
         warned = true;
       }

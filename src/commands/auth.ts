@@ -35,7 +35,7 @@ export const newCmdAuth = (f: FactoryRef) =>
           options: [['--all', 'every stored profile, each checked with its own key']],
           examples: ['gymctl auth status', 'gymctl auth status --all', 'gymctl auth status --json'],
         },
-        async (options: { all?: boolean }) => (await handlers()).runStatus(f(), { json: f().flags.json, all: options.all }),
+        async (options: { all?: boolean }) => (await handlers()).runStatus(f(), options),
       ),
       defineCommand(
         { name: 'logout', description: "forget the profile's stored API key (other settings stay)", examples: ['gymctl auth logout', 'gymctl auth logout --profile work'] },

@@ -14,7 +14,7 @@ export const newCmdConfig = (f: FactoryRef) =>
     [
       defineCommand(
         { name: 'list', description: 'print every setting', examples: ['gymctl config list', 'gymctl config list --json', 'gymctl config list --profile work'] },
-        async () => (await handlers()).runConfigList(f(), { json: f().flags.json }),
+        async () => (await handlers()).runConfigList(f()),
       ),
       defineCommand(
         { name: 'get', description: 'print one setting', arguments: [KEY], examples: ['gymctl config get base-url', 'gymctl config get format --profile work'] },

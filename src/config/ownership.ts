@@ -7,6 +7,7 @@
  */
 import type { Stats } from 'node:fs';
 import { GymctlError } from '../api/errors.js';
+import { currentUid } from '../system.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
@@ -23,7 +24,11 @@ function statOf(target: string, link = false): Stats | undefined {
   }
 }
 
-const currentUid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+/** The uid of the user who owns what `stat` describes, when that is not the current user. */
+export function otherOwner(stat: Stats): number | undefined {
+  const uid = currentUid();
+  return uid === undefined || stat.uid === uid ? undefined : stat.uid;
+}
 
 /** The config folder (if it exists) and file (if it exists) are the user's own, and the folder is not writable by others. */
 export function checkOwnWritable(dir: string, file: string): void {
@@ -52,8 +57,9 @@ export function checkOwnWritable(dir: string, file: string): void {
       throw new GymctlError('internal', `config folder ${dir} would be made in ${parent}, which anyone can write to; point GYMCTL_CONFIG_DIR at a folder of your own`);
     }
   }
-  const owner = statOf(file, true)?.uid;
-  if (owner !== undefined && owner !== uid) {
+  const fileStat = statOf(file, true);
+  const owner = fileStat && otherOwner(fileStat);
+  if (owner !== undefined) {
     throw new GymctlError(
       'internal',
       `config file ${file} belongs to another user (uid ${owner}), so gymctl will not write your API key into it; run gymctl as that user, or remove the file`,
@@ -63,7 +69,6 @@ export function checkOwnWritable(dir: string, file: string): void {
 
 /** A warning when the file being read belongs to someone else, or undefined. */
 export function ownershipWarning(file: string, stat: Stats): string | undefined {
-  const uid = currentUid();
-  if (uid === undefined || stat.uid === uid) return undefined;
+  if (otherOwner(stat) === undefined) return undefined;
   return `warning: config file ${file} belongs to another user (uid ${stat.uid}); its settings and key are theirs`;
 }

@@ -5,6 +5,8 @@
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { usageError } from '../failures.js';
+import { parseWholeNumber } from '../system.js';
+import { baseUrlProblem, schemeProblem } from '../api/base-url.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';
 import type { Profile } from './schema.js';
@@ -67,9 +69,7 @@ export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, s
     value: DEFAULT_PROFILE,
     source: 'default',
   };
-  if (!PROFILE_NAME.test(chosen.value)) {
-    throw usageError(`invalid profile name ${JSON.stringify(chosen.value)}${chosen.origin ? ` (from ${chosen.origin})` : ''}: use letters, digits, '-' and '_' (at most 64)`);
-  }
+  parseProfileName(chosen.value, chosen.origin);
   return chosen;
 }
 
@@ -91,9 +91,10 @@ export function parseBaseUrl(text: string, origin: string, allowHttp = false): s
   } catch {
     throw usageError(`invalid base URL ${JSON.stringify(text)} (from ${origin}): expected an absolute URL such as https://api.example.com`);
   }
+  const rule = baseUrlProblem(url, allowHttp);
   const problem =
-    url.protocol !== 'https:' && url.protocol !== 'http:'
-      ? `its scheme must be https: or http:, not ${url.protocol}`
+    rule && 'scheme' in rule
+      ? schemeProblem(rule.scheme)
       : url.username || url.password
         ? 'it must not contain credentials'
         : url.search || text.includes('?')
@@ -102,23 +103,22 @@ export function parseBaseUrl(text: string, origin: string, allowHttp = false): s
             ? 'it must not contain a fragment'
             : undefined;
   if (problem) throw usageError(`invalid base URL (from ${origin}): ${problem}`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowHttp) {
-    throw usageError(`refusing to send the API key over plain http to ${url.host} (base URL from ${origin}): use https, or pass --allow-http if you must`);
-  }
+  if (rule && 'insecureHost' in rule)
+    throw usageError(`refusing to send the API key over plain http to ${rule.insecureHost} (base URL from ${origin}): use https, or pass --allow-http if you must`);
   return url.href.replace(/\/+$/, '');
 }
 
 export function parseRetries(text: string, origin: string): number {
-  const value = /^[0-9]{1,2}$/.test(text) ? Number(text) : NaN;
-  if (!(value <= MAX_RETRIES)) {
+  const value = parseWholeNumber(text, 0, MAX_RETRIES);
+  if (value === undefined) {
     throw usageError(`invalid retries ${JSON.stringify(text)} (from ${origin}): expected a whole number from 0 to ${MAX_RETRIES}`);
   }
   return value;
 }
 
 export function parseTimeout(text: string, origin: string): number {
-  const value = /^[1-9][0-9]*$/.test(text) ? Number(text) : NaN;
-  if (!(value <= MAX_TIMEOUT_MS)) {
+  const value = parseWholeNumber(text, 1, MAX_TIMEOUT_MS);
+  if (value === undefined) {
     throw usageError(`invalid timeout ${JSON.stringify(text)} (from ${origin}): expected milliseconds, a whole number from 1 to ${MAX_TIMEOUT_MS}`);
   }
   return value;
@@ -176,9 +176,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
   };
 }
 
-export function parseProfileName(text: string, origin: string): string {
+export function parseProfileName(text: string, origin: string | undefined): string {
   if (!PROFILE_NAME.test(text)) {
-    throw usageError(`invalid profile name ${JSON.stringify(text)} (from ${origin}): use letters, digits, '-' and '_' (at most 64)`);
+    throw usageError(`invalid profile name ${JSON.stringify(text)}${origin ? ` (from ${origin})` : ''}: use letters, digits, '-' and '_' (at most 64)`);
   }
   return text;
 }

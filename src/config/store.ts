@@ -19,10 +19,10 @@ import { describeJsonError } from '../json/positions.js';
 import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
+import { homeDir } from '../system.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
-const os = process.getBuiltinModule('node:os');
 const path = process.getBuiltinModule('node:path');
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -42,7 +42,7 @@ export interface ConfigStoreOptions {
 /** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl`, else `~/.config/gymctl`. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.GYMCTL_CONFIG_DIR) return path.resolve(env.GYMCTL_CONFIG_DIR);
-  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), '.config');
+  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(homeDir(env), '.config');
   return path.join(base, 'gymctl');
 }
 

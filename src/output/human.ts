@@ -32,11 +32,11 @@ export async function labelledText(rows: ReadonlyArray<readonly [string, Cell]>,
   return drawColumns(labelled, { gap: 1, labels: true, color: terminal.color, ...(terminal.width ? { width: terminal.width } : {}) });
 }
 
-/** Rows of cells in aligned columns, `indent` spaces in, on a terminal; elsewhere the cells of a row joined by the gap, unaligned. */
-export async function columnsText(rows: ReadonlyArray<readonly Cell[]>, terminal: Terminal, indent: number, gap = 2): Promise<string> {
+/** Rows of cells in aligned columns, `indent` spaces in (the first column bold with `labels`), on a terminal; elsewhere the cells of a row joined by the gap, unaligned. */
+export async function columnsText(rows: ReadonlyArray<readonly Cell[]>, terminal: Terminal, indent: number, gap = 2, labels = false): Promise<string> {
   if (!terminal.isTTY) {
     return rows.map((row) => `${' '.repeat(indent)}${row.map(cellText).join(' '.repeat(gap))}\n`).join('');
   }
   const { drawColumns } = await import('./table.js');
-  return drawColumns(rows, { gap, indent, color: terminal.color, ...(terminal.width ? { width: terminal.width } : {}) });
+  return drawColumns(rows, { gap, indent, labels, color: terminal.color, ...(terminal.width ? { width: terminal.width } : {}) });
 }

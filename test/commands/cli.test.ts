@@ -387,6 +387,27 @@ describe('auth: login, status, logout', () => {
   });
 });
 
+describe('documents: one rule for auth status, auth status --all, config list and schema', () => {
+  it('JSON with --json, --jq or a stored json format; for people otherwise; a schema is always JSON', async () => {
+    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY });
+    expect(login.code, login.stderr).toBe(0);
+    const documents = [
+      ['auth', 'status'],
+      ['auth', 'status', '--all'],
+      ['config', 'list'],
+    ];
+    for (const args of documents) {
+      const text = (await gymctl(args)).stdout;
+      expect(() => JSON.parse(text), args.join(' ')).toThrow();
+      expect(JSON.parse((await gymctl([...args, '--json'])).stdout), args.join(' ')).toBeTypeOf('object');
+      expect((await gymctl([...args, '--jq', 'type'])).stdout, args.join(' ')).toMatch(/^(object|array)\n$/);
+    }
+    expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
+    for (const args of documents) expect(JSON.parse((await gymctl(args)).stdout), args.join(' ')).toBeTypeOf('object');
+    expect(JSON.parse((await gymctl(['schema', 'whoami'])).stdout).type).toBe('object');
+  });
+});
+
 describe('config', () => {
   it('set, get, list, unset and path', async () => {
     expect(await gymctl(['config', 'path'])).toMatchObject({ code: 0, stdout: `${configFile()}\n` });
@@ -394,7 +415,15 @@ describe('config', () => {
     expect((await gymctl(['config', 'set', 'format', 'json'])).code).toBe(0);
     expect((await gymctl(['config', 'set', 'base-url', `${world.sandbox.url}/`])).code).toBe(0);
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('json\n');
-    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${world.sandbox.url}\nformat=json\ntimeout=30000\nretries=2\nkey-store=config\ndefault-profile=default\n`);
+    // The stored format applies to config list as to every command: JSON now.
+    expect(JSON.parse((await gymctl(['config', 'list'])).stdout)).toEqual({
+      'base-url': world.sandbox.url,
+      format: 'json',
+      timeout: 30000,
+      retries: 2,
+      'key-store': 'config',
+      'default-profile': 'default',
+    });
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
 
     // The stored format and base URL apply; only the key comes from the environment.
@@ -403,6 +432,7 @@ describe('config', () => {
 
     expect((await gymctl(['config', 'unset', 'format'])).code).toBe(0);
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
+    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${world.sandbox.url}\nformat=table\ntimeout=30000\nretries=2\nkey-store=config\ndefault-profile=default\n`);
   });
 
   it('bad keys and values are usage errors that leave the file as it was', async () => {

@@ -7,8 +7,8 @@
  * --debug, and neither traces nor errors ever hold the key.
  */
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
+import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { GymApiError } from '../errors.js';
-import { isLoopbackHost } from './loopback.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
 import { withRetries } from './retry.js';
@@ -42,11 +42,9 @@ function checkOptions(options: TransportOptions | undefined): asserts options is
     throw new GymApiError('usage', 'the API key is missing, empty or contains spaces or control characters (the key is not shown)');
   }
   if (!URL.canParse(options.baseUrl)) throw new GymApiError('usage', `invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
-  const base = new URL(options.baseUrl);
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new GymApiError('usage', `invalid base URL: its scheme must be https: or http:, not ${base.protocol}`);
-  if (base.protocol === 'http:' && !isLoopbackHost(base.hostname) && !options.allowInsecureHttp) {
-    throw new GymApiError('usage', `refusing to send the API key over plain http to ${base.host}: use https, or pass allowInsecureHttp: true`);
-  }
+  const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
+  if (problem && 'scheme' in problem) throw new GymApiError('usage', `invalid base URL: ${schemeProblem(problem.scheme)}`);
+  if (problem) throw new GymApiError('usage', `refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
     throw new GymApiError('usage', `invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);

@@ -3,6 +3,7 @@ import { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, toFailure, usageError } from '../../failures.js';
 import { maskKey, parseBaseUrl, type Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
+import { printDocument } from '../../output/document.js';
 
 /** What the auth commands use of the factory. */
 export type AuthOptions = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'config' | 'profileName' | 'settings' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
@@ -98,7 +99,6 @@ export async function runLogin(f: AuthOptions, options: LoginOptions): Promise<v
 }
 
 export interface StatusOptions {
-  json?: boolean;
   /** Every stored profile, each checked with its own key and base URL. */
   all?: boolean;
 }
@@ -135,7 +135,7 @@ const STATUS_COLUMNS: Column<ProfileStatus>[] = [
  * environment's key and base URL would stand in for every one of them),
  * checked at once. Fails with the first failure's kind, in profile order.
  */
-async function runStatusAll(f: AuthOptions, json: boolean): Promise<void> {
+async function runStatusAll(f: AuthOptions): Promise<void> {
   const store = f.config();
   const profiles = store.read().profiles ?? {};
   const active = f.profileName().value;
@@ -161,29 +161,19 @@ async function runStatusAll(f: AuthOptions, json: boolean): Promise<void> {
       }
     }),
   );
-  if (json) {
-    await f.printJson(
-      `${stringifyExact(
-        results.map((r) => r.row),
-        2,
-      )}\n`,
-    );
-  } else {
-    f.io.out(
-      await recordsText(
-        f.io,
-        STATUS_COLUMNS,
-        results.map((r) => r.row),
-      ),
-    );
-  }
+  const rows = results.map((r) => r.row);
+  await printDocument(
+    f,
+    () => `${stringifyExact(rows, 2)}\n`,
+    () => recordsText(f.io, STATUS_COLUMNS, rows),
+  );
   const failure = results.find((r) => r.failure)?.failure;
   if (failure) throw new AlreadyReported(failure.kind);
 }
 
 export async function runStatus(f: AuthOptions, options: StatusOptions): Promise<void> {
-  const { jq } = await f.output();
-  if (options.all) return runStatusAll(f, Boolean(options.json || f.flags.json || jq));
+  await f.output(); // --jq and the format are checked before anything is sent
+  if (options.all) return runStatusAll(f);
   const { client, settings, baseUrl, apiKey } = await f.client();
   const store = f.config();
   const profile = settings.profile.value;
@@ -209,20 +199,17 @@ export async function runStatus(f: AuthOptions, options: StatusOptions): Promise
     }
     throw error;
   }
-  if (options.json || jq || settings.format.value === 'json') {
-    const status = {
-      profile,
-      baseUrl: baseUrl.value,
-      baseUrlSource: baseUrl.source,
-      key: maskKey(apiKey.value),
-      keySource: apiKey.source,
-      keyId: me.id,
-      keyName: me.name ?? null,
-      academyIds: me.academyIds,
-      user: me.user ?? null,
-    };
-    return f.printJson(`${stringifyExact(status, 2)}\n`);
-  }
+  const status = {
+    profile,
+    baseUrl: baseUrl.value,
+    baseUrlSource: baseUrl.source,
+    key: maskKey(apiKey.value),
+    keySource: apiKey.source,
+    keyId: me.id,
+    keyName: me.name ?? null,
+    academyIds: me.academyIds,
+    user: me.user ?? null,
+  };
   const rows: Array<[string, string]> = [
     ['Profile', profile],
     ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
@@ -231,7 +218,11 @@ export async function runStatus(f: AuthOptions, options: StatusOptions): Promise
     ['Owner', ownerLine(me)],
     ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
   ];
-  f.io.out(await labelledText(rows, stdoutTerminal(f.io)));
+  await printDocument(
+    f,
+    () => `${stringifyExact(status, 2)}\n`,
+    () => labelledText(rows, stdoutTerminal(f.io)),
+  );
 }
 
 /** The answers --cache kept for a key that is being forgotten go with it. */

@@ -7,9 +7,11 @@ import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';
+import { printDocument } from '../../output/document.js';
+import { columnsText, stdoutTerminal } from '../../output/human.js';
 
 /** What the config commands use: the store, the active profile, the flags, the keyring, and stdout. */
-export type ConfigOptions = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson'>;
+export type ConfigOptions = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson' | 'output'>;
 import { sanitizeLine } from '../../output/sanitize.js';
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
@@ -39,14 +41,25 @@ async function state(f: ConfigOptions) {
 
 const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)] as Array<ConfigKey | GlobalConfigKey>;
 
-export async function runConfigList(f: ConfigOptions, options: { json?: boolean }): Promise<void> {
+export async function runConfigList(f: ConfigOptions): Promise<void> {
   const { file, profileName } = await state(f);
-  if (options.json || f.flags.json || f.flags.jq !== undefined) {
+  const values = ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key)] as const);
+  await printDocument(
+    f,
     // The same values as the text form, null where there is none.
-    const values = Object.fromEntries(ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key) ?? null]));
-    return f.printJson(`${JSON.stringify(values, null, 2)}\n`);
-  }
-  f.io.out(ALL_KEYS.map((key) => `${key}=${shown(f, effectiveValue(file, profileName, key))}\n`).join(''));
+    () => `${JSON.stringify(Object.fromEntries(values.map(([key, value]) => [key, value ?? null])), null, 2)}\n`,
+    // key=value lines in a pipe, as stored; on a terminal, a card whose values are made safe.
+    () =>
+      f.io.stdoutIsTTY
+        ? columnsText(
+            values.map(([key, value]) => [key, value === undefined ? undefined : String(value)]),
+            stdoutTerminal(f.io),
+            0,
+            3,
+            true,
+          )
+        : values.map(([key, value]) => `${key}=${shown(f, value)}\n`).join(''),
+  );
 }
 
 export async function runConfigGet(f: ConfigOptions, name: string): Promise<void> {

@@ -1,6 +1,7 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
 import { readFileSync } from 'node:fs';
 import { GymctlError } from '../../api/errors.js';
+import { parseWholeNumber } from '../../system.js';
 import { usageError } from '../../failures.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
 import { parseJsonExact } from '../../json/exact.js';
@@ -22,8 +23,8 @@ export interface SandboxCommandOptions {
 }
 
 function parsePort(text: string): number {
-  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(port <= 65535)) throw usageError(`invalid port ${JSON.stringify(text)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
+  const port = parseWholeNumber(text, 0, 65535);
+  if (port === undefined) throw usageError(`invalid port ${JSON.stringify(text)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
   return port;
 }
 

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { usageError } from '../../failures.js';
 import { toJsonSchema } from '../../api/json-schema.js';
 import { academySchema, apiKeySchema, familyMemberSchema } from '../../api/schemas.js';
-import type { Factory } from '../../factory.js';
+import { type DocumentDeps, printDocument } from '../../output/document.js';
 
 /** What each command prints with --json (academy: for one id; several give an array of these). */
 export const OUTPUT_SCHEMAS = {
@@ -30,6 +30,7 @@ export function outputJsonSchema(name: string): Record<string, unknown> {
   return { ...toJsonSchema(OUTPUT_SCHEMAS[name as SchemaName]()), ...(DESCRIPTIONS[name as SchemaName] ? { description: DESCRIPTIONS[name as SchemaName] } : {}) };
 }
 
-export async function runSchema(f: Pick<Factory, 'printJson'>, name: string): Promise<void> {
-  await f.printJson(`${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
+export async function runSchema(f: DocumentDeps, name: string): Promise<void> {
+  // A schema has no form for people: JSON, or what --jq makes of it.
+  await printDocument(f, () => `${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
 }

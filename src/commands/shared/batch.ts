@@ -7,6 +7,7 @@
  */
 import type { GymctlError } from '../../api/errors.js';
 import { Interrupted, UsageError, toFailure } from '../../failures.js';
+import { parseWholeNumber } from '../../system.js';
 import type { Id } from '../../api/schemas.js';
 
 export interface BatchOptions<R> {
@@ -67,8 +68,8 @@ export async function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError
 
 export function parseConcurrency(text: string | undefined): number {
   if (text === undefined) return DEFAULT_CONCURRENCY;
-  const value = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
-  if (!(value >= 1 && value <= MAX_CONCURRENCY)) {
+  const value = parseWholeNumber(text, 1, MAX_CONCURRENCY);
+  if (value === undefined) {
     throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
   return value;
