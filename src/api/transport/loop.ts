@@ -58,6 +58,33 @@ function checkOptions(options: TransportOptions | undefined): asserts options is
 /** Why an attempt was stopped before it finished. */
 const TIMED_OUT = Symbol('timed out');
 
+/** What the trace lines and messages of one attempt say. */
+interface Trace {
+  url(): string;
+  elapsed(): string;
+  timeoutMs: number;
+}
+
+/** One attempt's AttemptControl: stopped once, for one reason; the sender's way to stop its request is called then (or at once, if it comes late). */
+class Stoppable implements AttemptControl {
+  /** Why the attempt was stopped (TIMED_OUT, or the abort's reason), once it is. */
+  reason: unknown;
+  #stopRequest: ((reason: Error) => void) | undefined;
+
+  onStop(stopRequest: (reason: Error) => void): void {
+    if (this.reason !== undefined) stopRequest(asError(this.reason));
+    else this.#stopRequest = stopRequest;
+  }
+
+  stop(reason: unknown): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.#stopRequest?.(asError(reason));
+  }
+}
+
+const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error('timed out'));
+
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
 
@@ -153,86 +180,86 @@ export class Transport {
   }
 
   /**
-   * One attempt, bounded by a deadline from connecting to the last byte.
-   * A batch makes thousands of these, so an attempt allocates no
-   * AbortController and adds no listener: a timer and the client's one
-   * listener stop it through the sender's own cancel.
+   * One attempt, bounded by a deadline from connecting to the last byte:
+   * the exchange, then what its outcome means. A batch makes thousands of
+   * these, so an attempt allocates no AbortController and adds no listener:
+   * a timer and the client's one listener stop it through the sender, which
+   * then settles (the AttemptControl contract).
    */
   async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const control: AttemptControl = {};
-    let stopped: unknown;
-    let rejectRace: ((reason: unknown) => void) | undefined;
-    const stop = (reason: unknown) => {
-      if (stopped !== undefined) return;
-      stopped = reason;
-      control.cancel?.(reason instanceof Error ? reason : new Error('timed out'));
-      rejectRace?.(reason);
-    };
+    const control = new Stoppable();
+    const stop = (reason: unknown) => control.stop(reason);
     const timer = setTimeout(stop, timeoutMs, TIMED_OUT);
     // A pending deadline never keeps the process alive on its own.
     timer.unref();
     this.#inFlight.add(stop);
     const onAbort = signal && (() => stop(signal.reason));
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
+    const started = Date.now();
+    const trace = { url: () => new URL(this.#options.baseUrl).origin + path, elapsed: () => `${Date.now() - started} ms`, timeoutMs };
+    const connection: { current?: Connection } = {};
+    try {
+      if (this.#signal.aborted) stop(this.#signal.reason);
+      if (signal?.aborted) stop(signal.reason);
+      const { response, body } = await this.#exchange(path, operation, attempt, control, connection, trace);
+      return interpret(response, body, operation);
+    } catch (error) {
+      throw await this.#classify(error, control.reason, operation, connection.current, trace);
+    } finally {
+      clearTimeout(timer);
+      this.#inFlight.delete(stop);
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Sends the request and reads the body, tracing both; fails with the stop's reason once the attempt is stopped. */
+  async #exchange(
+    path: string,
+    operation: Operation<unknown>,
+    attempt: number,
+    control: Stoppable,
+    connection: { current?: Connection },
+    trace: Trace,
+  ): Promise<{ response: Exchange; body: string }> {
     const headers = {
       'X-API-Key': this.#options.apiKey,
       Accept: 'application/json',
       'Accept-Encoding': ACCEPT_ENCODING,
       'User-Agent': this.#options.userAgent ?? 'gymctl',
     };
-    const started = Date.now();
-    const elapsed = () => `${Date.now() - started} ms`;
-    const url = () => new URL(this.#options.baseUrl).origin + path;
     if (this.#options.debug) {
-      this.#debug(`> GET ${url()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      this.#debug(`> GET ${trace.url()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
     }
-    let connection: Connection | undefined;
-    try {
-      if (this.#signal.aborted) stop(this.#signal.reason);
-      if (signal?.aborted) stop(signal.reason);
-      if (stopped !== undefined) throw stopped;
-      connection = await this.#connect();
-      const maxBytes = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-      const send = connection.send;
-      const exchange = async () => {
-        const response = await send(path, headers, control);
-        return { response, body: await readBody(response, maxBytes, operation) };
-      };
-      // node:http settles once cancelled; other senders are raced with the deadline, as undici may not
-      // (retrying a proxy that drops every CONNECT, for one).
-      const { response, body } = connection.settlesOnCancel ? await exchange() : await Promise.race([exchange(), new Promise<never>((_, reject) => (rejectRace = reject))]);
-      if (this.#options.debug) {
-        const correlationId = headerCorrelationId(response.headers);
-        this.#debug(
-          `< ${response.status} ${response.statusText} in ${elapsed()}, ${body.length} characters, ${describeContentType(response)}${correlationId ? `, correlation ID ${correlationId}` : ''}`,
-        );
-      }
-      return interpret(response, body, operation);
-    } catch (error) {
-      if (error instanceof GymApiError && stopped === undefined) {
-        if (error.status === undefined) this.#debug(`< failed in ${elapsed()}: ${error.message}`);
-        throw this.#redact(error);
-      }
-      if (stopped === TIMED_OUT) {
-        this.#debug(`< timed out after ${timeoutMs} ms`);
-        throw new GymApiError('unavailable', `${operation.subject}: timed out after ${timeoutMs} ms`, {
-          id: operation.id,
-          cause: error,
-          reason: 'timeout',
-        });
-      }
-      if (stopped !== undefined) throw stopped;
-      const failure = await networkError(error, url(), operation, connection?.proxy);
-      this.#debug(`< failed in ${elapsed()}: ${failure.message}`);
-      throw failure;
-    } finally {
-      clearTimeout(timer);
-      this.#inFlight.delete(stop);
-      if (onAbort) signal!.removeEventListener('abort', onAbort);
+    if (control.reason !== undefined) throw control.reason;
+    connection.current = await this.#connect();
+    const response = await connection.current.send(path, headers, control);
+    const body = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
+    if (this.#options.debug) {
+      const correlationId = headerCorrelationId(response.headers);
+      this.#debug(
+        `< ${response.status} ${response.statusText} in ${trace.elapsed()}, ${body.length} characters, ${describeContentType(response)}${correlationId ? `, correlation ID ${correlationId}` : ''}`,
+      );
     }
+    return { response, body };
+  }
+
+  /** What a failed attempt means: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */
+  async #classify(error: unknown, stopped: unknown, operation: Operation<unknown>, connection: Connection | undefined, trace: Trace): Promise<unknown> {
+    if (error instanceof GymApiError && stopped === undefined) {
+      if (error.status === undefined) this.#debug(`< failed in ${trace.elapsed()}: ${error.message}`);
+      return this.#redact(error);
+    }
+    if (stopped === TIMED_OUT) {
+      this.#debug(`< timed out after ${trace.timeoutMs} ms`);
+      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout' });
+    }
+    if (stopped !== undefined) return stopped;
+    const failure = await networkError(error, trace.url(), operation, connection?.proxy);
+    this.#debug(`< failed in ${trace.elapsed()}: ${failure.message}`);
+    return failure;
   }
 
   /** Aborts what is in flight and lets go of every connection: nothing of this transport keeps the process alive after. */

@@ -88,7 +88,8 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
           cancel: () => void response.destroy(),
         });
       });
-      control.cancel = (reason) => request.destroy(reason);
+      // Destroying the request fails it, and the response it may have handed over, with the reason: it settles.
+      control.onStop((reason) => request.destroy(reason));
       request.on('error', reject);
       request.end();
     });
@@ -110,35 +111,52 @@ export async function loadUndici(): Promise<Undici> {
  */
 export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
-  return async (path, headers, control) => {
-    const controller = new AbortController();
-    control.cancel = (reason) => controller.abort(reason);
-    const response = await request(origin + path, { dispatcher, method: 'GET', headers, signal: controller.signal });
-    return {
-      status: response.statusCode,
-      statusText: REASONS[response.statusCode] ?? '',
-      headers: headerGetter(response.headers),
-      body: response.body,
-      cancel: () => void response.body.destroy(),
-    };
-  };
+  return (path, headers, control) =>
+    new Promise<Exchange>((resolve, reject) => {
+      const controller = new AbortController();
+      let body: (NodeJS.ReadableStream & { destroy(error?: Error): unknown }) | undefined;
+      // undici may not settle on its own once aborted (a proxy that drops every CONNECT): settled here, with the body.
+      control.onStop((reason) => {
+        controller.abort(reason);
+        body?.destroy(reason);
+        reject(reason);
+      });
+      request(origin + path, { dispatcher, method: 'GET', headers, signal: controller.signal }).then((response) => {
+        body = response.body;
+        resolve({
+          status: response.statusCode,
+          statusText: REASONS[response.statusCode] ?? '',
+          headers: headerGetter(response.headers),
+          body: response.body,
+          cancel: () => void response.body.destroy(),
+        });
+      }, reject);
+    });
 }
 
 /** Sends through a fetch, with redirects left unfollowed. */
 export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatcher): Send {
-  return async (path, headers, control) => {
-    const controller = new AbortController();
-    control.cancel = (reason) => controller.abort(reason);
-    const response = await fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) });
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-      body: response.body as AsyncIterable<Uint8Array> | null,
-      decoded: true,
-      cancel: () => void response.body?.cancel().catch(() => {}),
-    };
-  };
+  return (path, headers, control) =>
+    new Promise<Exchange>((resolve, reject) => {
+      const controller = new AbortController();
+      // Aborting fails the fetch, or its body once handed over; the promise is settled here all the same.
+      control.onStop((reason) => {
+        controller.abort(reason);
+        reject(reason);
+      });
+      fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) }).then(
+        (response) =>
+          resolve({
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers,
+            body: response.body as AsyncIterable<Uint8Array> | null,
+            decoded: true,
+            cancel: () => void response.body?.cancel().catch(() => {}),
+          }),
+        reject,
+      );
+    });
 }
 
 /** How requests go out, and how to let go of the connections when done. */
@@ -179,5 +197,5 @@ export async function openConnection(options: TransportOptions): Promise<Connect
     return { send: await viaUndici(agent, origin), close: () => agent.destroy(), proxy };
   }
   const send = viaNodeHttp(options.baseUrl, maxConnections);
-  return { send, close: async () => send.close(), settlesOnCancel: true };
+  return { send, close: async () => send.close() };
 }

@@ -90,12 +90,20 @@ export interface Exchange {
   cancel(): void;
 }
 
-/** One attempt's handle: the sender says how to stop its request; the transport calls it on a deadline or an abort. */
+/**
+ * The one contract every sender keeps, as stripe-node's HttpClient
+ * implementations do: the transport may stop an attempt at any time (its
+ * deadline, Ctrl-C, close()), and the sender's promise, and the body it
+ * handed over, then settle at once, failing with the stop's reason.
+ * A sender says how to stop its request with `onStop`; an attempt thus
+ * allocates no AbortController and adds no listener of its own.
+ */
 export interface AttemptControl {
-  cancel?: ((reason: Error) => void) | undefined;
+  /** How to stop this attempt's request; called at once if the attempt is already stopped, else at most once, when it is. */
+  onStop(stop: (reason: Error) => void): void;
 }
 
-/** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for). */
+/** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for), keeping the AttemptControl contract. */
 export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
 
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
@@ -104,8 +112,6 @@ export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispa
 export interface Connection {
   send: Send;
   close(): Promise<void>;
-  /** A cancelled request always settles (node:http); otherwise the transport races it with its deadline. */
-  settlesOnCancel?: boolean;
   /** The proxy requests go through, if any. */
   proxy?: ProxyChoice | undefined;
 }
