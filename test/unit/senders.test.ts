@@ -14,9 +14,6 @@ import type { AttemptControl, Exchange, Send } from '../../src/api/transport/typ
 let server: http.Server;
 let origin: string;
 const sockets = new Set<Socket>();
-/** Connections open at once, at most, since the last reset. */
-let open = 0;
-let mostOpen = 0;
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
@@ -34,11 +31,7 @@ beforeAll(async () => {
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
-    mostOpen = Math.max(mostOpen, ++open);
-    socket.on('close', () => {
-      sockets.delete(socket);
-      open--;
-    });
+    socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -65,9 +58,20 @@ function control() {
   return handle;
 }
 
+/** The body as text: a Node stream read with events, as the transport reads it (an async iterator would destroy the stream, and its kept-alive socket, at the end); fetch's body iterated. */
 async function text(exchange: Exchange): Promise<string> {
+  const body = exchange.body;
+  if (body && 'on' in body) {
+    return new Promise<string>((resolve, reject) => {
+      let out = '';
+      body.on('data', (chunk: Buffer | string) => (out += chunk.toString()));
+      body.on('end', () => resolve(out));
+      body.on('error', reject);
+      body.on('close', () => reject(new Error('closed before its end')));
+    });
+  }
   let out = '';
-  for await (const chunk of exchange.body as AsyncIterable<Uint8Array | string>) out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  for await (const chunk of body as AsyncIterable<Uint8Array>) out += Buffer.from(chunk).toString('utf8');
   return out;
 }
 
@@ -129,25 +133,59 @@ describe.each(SENDERS)('the %s sender', (_name, make) => {
 });
 
 describe('node:http, the default sender', () => {
+  /** A server of its own for each test, so that no other client's connection is counted. */
+  async function ownServer(delayMs: number) {
+    const sockets = new Set<Socket>();
+    let openNow = 0;
+    let most = 0;
+    const own = http.createServer((_request, response) => setTimeout(() => response.writeHead(200).end('{}'), delayMs));
+    own.on('connection', (socket) => {
+      sockets.add(socket);
+      most = Math.max(most, ++openNow);
+      socket.on('close', () => openNow--);
+    });
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    return {
+      origin: `http://127.0.0.1:${(own.address() as AddressInfo).port}`,
+      sockets,
+      most: () => most,
+      async close() {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => own.close(resolve));
+      },
+    };
+  }
+
   it('keeps one connection alive across requests, and close() lets go of it', async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const send = viaNodeHttp(origin);
-    for (const path of ['/a', '/b', '/c']) await text(await send(path, {}, control()));
-    expect(sockets.size).toBe(1);
-    send.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sockets.size).toBe(0);
+    const own = await ownServer(0);
+    try {
+      const send = viaNodeHttp(own.origin);
+      for (const path of ['/a', '/b', '/c']) {
+        await text(await send(path, {}, control()));
+        // The agent takes the socket back once the response has ended: a moment later.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(own.sockets.size).toBe(1);
+      const [socket] = own.sockets;
+      const closed = new Promise((resolve) => socket!.once('close', resolve));
+      send.close();
+      expect(await within(closed)).toHaveProperty('value');
+    } finally {
+      await own.close();
+    }
   });
 
   it('maxConnections bounds the connections a batch opens', async () => {
-    const before = open;
-    mostOpen = open;
-    const send = viaNodeHttp(origin, 2);
-    await Promise.all(Array.from({ length: 8 }, () => send('/slow', {}, control()).then(text)));
-    // Without the bound, the eight slow requests would open eight connections at once.
-    expect(mostOpen - before).toBe(2);
-    send.close();
+    const own = await ownServer(50);
+    try {
+      const send = viaNodeHttp(own.origin, 2);
+      await Promise.all(Array.from({ length: 8 }, () => send('/slow', {}, control()).then(text)));
+      // Without the bound, the eight slow requests would open eight connections at once.
+      expect(own.most()).toBe(2);
+      send.close();
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -79,7 +79,17 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
   };
   const send: Send = (path, headers, control) =>
     new Promise<Exchange>((resolve, reject) => {
-      const request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
+      let request: http.ClientRequest | undefined;
+      let stopped = false;
+      // Destroying the request fails it, and the response it may have handed over, with the reason: it settles.
+      // Stopped before it was made, it is not made at all (no connection is opened for it).
+      control.onStop((reason) => {
+        stopped = true;
+        if (request) request.destroy(reason);
+        else reject(reason);
+      });
+      if (stopped) return;
+      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
         resolve({
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? '',
@@ -88,8 +98,6 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
           cancel: () => void response.destroy(),
         });
       });
-      // Destroying the request fails it, and the response it may have handed over, with the reason: it settles.
-      control.onStop((reason) => request.destroy(reason));
       request.on('error', reject);
       request.end();
     });
@@ -121,6 +129,8 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
         body?.destroy(reason);
         reject(reason);
       });
+      // Stopped before it was sent: nothing is sent.
+      if (controller.signal.aborted) return;
       request(origin + path, { dispatcher, method: 'GET', headers, signal: controller.signal }).then((response) => {
         body = response.body;
         resolve({
@@ -144,6 +154,7 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
         controller.abort(reason);
         reject(reason);
       });
+      if (controller.signal.aborted) return;
       fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) }).then(
         (response) =>
           resolve({
