@@ -6,6 +6,7 @@
  */
 import type * as z from 'zod/mini';
 import { unwrapSchema } from '../api/validation.js';
+import { caret, codePoint, INVISIBLE } from './sanitize.js';
 
 export interface CsvColumn {
   /** The dotted field name, e.g. `address.city`. */
@@ -44,28 +45,50 @@ export function fieldText(value: unknown): string {
 /** A plain number (`-33.86`, `1e3`) or a phone number in the spec's international form (`+351 21 300 0001`). */
 const HARMLESS_SIGNED = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^\+[\d ().-]+$/;
 
+/** Control characters a CSV cell may not hold raw: all but tab, line feed and carriage return (which quoting keeps). */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/** Control characters a spreadsheet skips before it looks for a formula. */
+const LEADING_CONTROLS = /^[\u0000-\u0008\u000a-\u000c\u000e-\u001f\u007f-\u009f]+/;
+
 /**
  * A cell a spreadsheet would run as a formula, made inert with a leading
- * `'` (as OWASP recommends for CSV injection): one that starts with `=`,
- * `@`, a tab or a carriage return, or with `+` or `-` when it is not a
- * number or a phone number. JSON and ndjson keep the text as sent.
+ * `'` (as OWASP recommends for CSV injection): one whose first character
+ * that is not a control character (LibreOffice drops a leading NUL) is `=`
+ * or `@`, one that starts with a tab or a carriage return, or one starting
+ * with `+` or `-` that is not a number or a phone number. JSON and ndjson
+ * keep the text as sent.
  */
 export function neutraliseFormula(value: string): string {
   const first = value.charAt(0);
-  if (first === '=' || first === '@' || first === '\t' || first === '\r') return `'${value}`;
-  if ((first === '+' || first === '-') && !HARMLESS_SIGNED.test(value)) return `'${value}`;
+  if (first === '\t' || first === '\r') return `'${value}`;
+  const text = value.replace(LEADING_CONTROLS, '');
+  const start = text.charAt(0);
+  if (start === '=' || start === '@' || start === '\t' || start === '\r') return `'${value}`;
+  if ((start === '+' || start === '-') && !HARMLESS_SIGNED.test(text)) return `'${value}`;
   return value;
 }
 
-export function csvField(value: string): string {
-  const cell = neutraliseFormula(value);
+/**
+ * A field of RFC 4180: neutralised, its control characters (NUL, ESC, …)
+ * shown in caret notation (`^@`, `^[`) and never written raw, quoted when
+ * it must be. On a terminal, the characters that reorder or hide text are
+ * shown too (`<U+202E>`), as in every output for people; a pipe gets them
+ * as sent.
+ */
+export function csvField(value: string, terminal = false): string {
+  let cell = neutraliseFormula(value).replace(CONTROL, caret);
+  if (terminal) cell = cell.replace(INVISIBLE, codePoint);
   return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
-export function csvLine(fields: readonly string[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
+export function csvLine(fields: readonly string[], terminal = false): string {
+  return `${fields.map((field) => csvField(field, terminal)).join(',')}\r\n`;
 }
 
 export const csvHeader = (columns: readonly CsvColumn[]) => csvLine(columns.map((c) => c.name));
 
-export const csvRow = (columns: readonly CsvColumn[], record: unknown) => csvLine(columns.map((c) => fieldText(valueAt(record, c.path))));
+export const csvRow = (columns: readonly CsvColumn[], record: unknown, terminal = false) =>
+  csvLine(
+    columns.map((c) => fieldText(valueAt(record, c.path))),
+    terminal,
+  );

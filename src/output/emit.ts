@@ -109,7 +109,7 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     const columns = picked?.csv ?? view.csv();
     return framed(
       () => csvHeader(columns),
-      (item) => csvRow(columns, item.data),
+      (item) => csvRow(columns, item.data, io.stdoutIsTTY),
     );
   }
   if (format === 'json') {

@@ -21,7 +21,7 @@ export const INVISIBLE =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: each character is matched alone, on purpose: these are what hides text.
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
-const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+export const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
 
 /**
  * JSON text with every control, bidi and invisible character written as a
@@ -33,7 +33,7 @@ export function escapeJsonForTerminal(json: string): string {
 
 const escapeUnits = (chars: string) => Array.from({ length: chars.length }, (_, i) => `\\u${chars.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
-function caret(char: string): string {
+export function caret(char: string): string {
   const code = char.charCodeAt(0);
   if (code === 0x7f) return '^?';
   if (code >= 0x80) return `^[${String.fromCharCode(code - 0x40)}`;

@@ -67,3 +67,24 @@ describe('formula injection', () => {
     expect(csvField(value)).toBe(/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
   });
 });
+
+describe('CSV and what hides in a cell', () => {
+  it('a formula behind leading control characters is neutralised: the first character that is not a control decides', () => {
+    for (const hidden of ['\u0000=1+1', '\u0000\u0000@SUM(A1)', '\u001b=HYPERLINK("x")', '\u0007+cmd|x', '\u0000-2+3']) {
+      expect(csvField(hidden), JSON.stringify(hidden)).toMatch(/^"?'/);
+    }
+    expect(csvField('\u0000-33.86')).toBe('^@-33.86');
+    expect(csvField('plain\u0000')).toBe('plain^@');
+  });
+
+  it('never writes a raw control character: NUL, ESC, BEL and C1 controls are shown in caret notation; tab and line breaks stay, quoted', () => {
+    const out = csvField('a\u0000b\u001b[2Jc\u0007d\u009be\tf\ng');
+    expect(out).toBe('"a^@b^[[2Jc^Gd^[[e\tf\ng"');
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+  });
+
+  it('on a terminal, characters that reorder or hide text are shown; a pipe gets them as sent', () => {
+    expect(csvField('abc\u202edef', true)).toBe('abc<U+202E>def');
+    expect(csvField('abc\u202edef')).toBe('abc\u202edef');
+  });
+});
