@@ -381,7 +381,7 @@ describe('gymctl sandbox --fault', () => {
     const second = await fetch(`${url}/me`, { headers: { 'X-API-Key': DEMO_KEY } });
     expect([first.status, second.status]).toEqual([503, 200]);
     child.kill('SIGINT');
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(130);
   });
 
   it('an unknown fault is a usage error', async () => {

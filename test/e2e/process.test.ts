@@ -107,7 +107,8 @@ describe('gymctl sandbox as a server process', () => {
     expect(refused.headers.get('x-correlation-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     expect(await refused.json()).toEqual({ message: 'Unauthorized', correlationId: refused.headers.get('x-correlation-id') });
     server.child.kill('SIGINT');
-    expect(await server.closed).toBe(0);
+    // Stopped cleanly, with the exit code of an interrupt.
+    expect(await server.closed).toBe(130);
     expect(server.stderr()).toContain('GET /academies/2 200');
     expect(server.stderr()).toContain('Sandbox stopped.');
   });
@@ -119,8 +120,9 @@ describe('gymctl sandbox as a server process', () => {
     const server = await startCli(['--data', file]);
     const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: 'my_fixture_key_1' } });
     expect(JSON.parse(result.stdout)).toEqual({ id: 7, name: 'Mine', academyIds: [2], user: null });
-    server.child.kill('SIGINT');
-    expect(await server.closed).toBe(0);
+    server.child.kill('SIGTERM');
+    expect(await server.closed).toBe(143);
+    expect(server.stderr()).toContain('Sandbox stopped.');
   });
 });
 

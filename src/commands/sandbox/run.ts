@@ -103,4 +103,6 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: San
   });
   await sandbox.close();
   io.err('Sandbox stopped.\n');
+  // Stopped as every command is: 130 for Ctrl-C, 143 for SIGTERM, as the exit-code table says.
+  throw f.signal.reason;
 }
