@@ -21,7 +21,8 @@ const crypto = process.getBuiltinModule('node:crypto');
 const SECRET_FILE = 'cache-secret';
 
 export function cacheDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homeDir(env), '.cache');
+  // The XDG spec: a relative XDG_CACHE_HOME is ignored.
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(homeDir(env), '.cache');
   return path.join(base, 'gymctl');
 }
 

@@ -39,10 +39,11 @@ export interface ConfigStoreOptions {
   lockWaitMs?: number;
 }
 
-/** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl`, else `~/.config/gymctl`. */
+/** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl` (when absolute), else `~/.config/gymctl`. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.GYMCTL_CONFIG_DIR) return path.resolve(env.GYMCTL_CONFIG_DIR);
-  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(homeDir(env), '.config');
+  // The XDG spec: a relative XDG_CONFIG_HOME is ignored, so files never land under the current folder.
+  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config');
   return path.join(base, 'gymctl');
 }
 

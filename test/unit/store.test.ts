@@ -23,6 +23,13 @@ describe('configDir', () => {
     expect(configDir({ XDG_CONFIG_HOME: '/x' })).toBe('/x/gymctl');
     expect(configDir({})).toMatch(/\.config\/gymctl$/);
   });
+
+  it('ignores a relative XDG_CONFIG_HOME or XDG_CACHE_HOME, as the XDG spec says: nothing goes under the current folder', async () => {
+    const { cacheDir } = await import('../../src/cache/store.js');
+    expect(configDir({ XDG_CONFIG_HOME: 'relative', HOME: '/home/rita' })).toBe('/home/rita/.config/gymctl');
+    expect(cacheDir({ XDG_CACHE_HOME: './cache', HOME: '/home/rita' })).toBe('/home/rita/.cache/gymctl');
+    expect(cacheDir({ XDG_CACHE_HOME: '/var/cache/rita', HOME: '/home/rita' })).toBe('/var/cache/rita/gymctl');
+  });
 });
 
 describe('ConfigStore', () => {
