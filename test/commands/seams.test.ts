@@ -52,6 +52,22 @@ describe('what goes to a terminal', () => {
     }
   });
 
+  it('auth status --all: a stored key whose last characters are an escape sequence is shown made safe', async () => {
+    const config = tempConfigDir();
+    try {
+      mkdirSync(config.dir, { mode: 0o700 });
+      const profiles = { evil: { apiKey: `abcdefghijkl${ESC}[2J`, baseUrl: 'https://gym.example' } };
+      writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+      for (const stdoutTTY of [true, false]) {
+        const status = await gymctl(['auth', 'status', '--all'], { configDir: config.dir, stdoutTTY, env: { NO_COLOR: '1' } });
+        expect(status.stdout).toContain('****^[[2J');
+        expect(status.stdout).not.toContain(ESC);
+      }
+    } finally {
+      config.remove();
+    }
+  });
+
   it('gymctl sandbox prints key names from --data made safe', async () => {
     const config = tempConfigDir();
     try {
@@ -65,7 +81,8 @@ describe('what goes to a terminal', () => {
         signal: controller.signal,
         started: () => setTimeout(() => controller.abort(new Interrupted()), 300),
       });
-      expect(result.code).toBe(0);
+      // Stopped by Ctrl-C: 130, as every command so stopped.
+      expect(result.code).toBe(130);
       expect(result.stdout).toContain('Desk^[]0;pwned^G<U+202E>');
       expect(result.stdout).not.toMatch(HIDDEN);
     } finally {
