@@ -247,7 +247,7 @@ describe('a server that does not keep to the spec', () => {
 
   it('a 2xx that is not JSON: exit 6; a 5xx HTML page: exit 5, not dumped', async () => {
     reply = { status: 200, body: '<html>oops</html>', type: 'text/html' };
-    expectFailure(await gymctl(['whoami'], { env: env() }), 6, /not JSON \(content type text\/html\)/);
+    expectFailure(await gymctl(['whoami'], { env: env() }), 6, /the response is not JSON: the server sent an HTML page \(HTTP 200/);
     reply = { status: 503, body: '<html>maintenance page</html>', type: 'text/html' };
     const result = await gymctl(['whoami'], { env: env() });
     expectFailure(result, 5, /HTTP 503/);

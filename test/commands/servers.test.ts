@@ -67,17 +67,50 @@ describe('gateways and firewalls', () => {
   it('a 403 with an HTML page blames something in front of the API, not the key: exit 4', async () => {
     const url = await httpServer((_request, response) => response.writeHead(403, { 'Content-Type': 'text/html' }).end(html));
     const result = await gymctl(['whoami'], env(url));
-    expectFailure(result, 4, /GET \/me: access was denied by something in front of the API, not by the API \(content type text\/html\) \(HTTP 403\)/);
+    expectFailure(
+      result,
+      4,
+      /GET \/me: access was denied by something in front of the API, which answered 403 Forbidden with an HTML page; the API itself did not refuse the key \(HTTP 403\)/,
+    );
     expect(result.stderr).not.toContain('refused the API key');
   });
 
-  it('a 403 with the spec error body, and any 401, blame the key', async () => {
+  it('a 403 or 401 with the API error body blames the key; an HTML 401 does not', async () => {
     const url = await httpServer((request, response) => {
       if (request.url === '/me') response.writeHead(403, { 'Content-Type': 'application/json' }).end('{"message":"Unauthorized","correlationId":"c-1"}');
       else response.writeHead(401, { 'Content-Type': 'text/html' }).end(html);
     });
     expectFailure(await gymctl(['whoami'], env(url)), 4, /^gymctl: Unauthorized: the server refused the API key \(HTTP 403, correlation ID c-1\)/);
-    expectFailure(await gymctl(['academy', '1'], env(url)), 4, /^gymctl: academy 1: .*the server refused the API key \(HTTP 401\)/);
+    const page = await gymctl(['academy', '1'], env(url));
+    expectFailure(page, 4, /^gymctl: academy 1: access was denied by something in front of the API, which answered 401 Unauthorized with an HTML page/);
+    expect(page.stderr).not.toContain('refused the API key');
+  });
+
+  it('gateways are named, not blamed on the API or the key: 502, 504, a login of their own, a proxy asking for credentials', async () => {
+    const url = await httpServer((request, response) => {
+      const page = { 'Content-Type': 'text/html' };
+      if (request.url === '/academies/2') response.writeHead(502, 'Bad Gateway', page).end(html);
+      else if (request.url === '/academies/4') response.writeHead(504, 'Gateway Time-out', page).end(html);
+      else if (request.url === '/academies/401') response.writeHead(401, 'Unauthorized', { ...page, 'WWW-Authenticate': 'Basic realm="intranet"' }).end(html);
+      else response.writeHead(407, 'Proxy Authentication Required', page).end(html);
+    });
+    const run = (id: string) => gymctl(['academy', id, '--retries', '0'], env(url));
+    expectFailure(await run('2'), 5, /^gymctl: academy 2: Bad Gateway: a gateway in front of the API could not reach it \(HTTP 502\)\n$/);
+    expectFailure(await run('4'), 5, /^gymctl: academy 4: Gateway Time-out: a gateway in front of the API timed out waiting for it \(HTTP 504\)\n$/);
+    const login = await run('401');
+    expectFailure(login, 4, /academy 401: something in front of the API asks for a login of its own \(Basic\), not for the API key/);
+    expect(login.stderr).not.toContain('refused the API key');
+    expectFailure(await run('407'), 5, /academy 407: Proxy Authentication Required: a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY/);
+  });
+
+  it('a byte order mark before a JSON body is skipped, as RFC 8259 allows; gymctl api keeps the bytes as sent', async () => {
+    const body = '\ufeff{"data":{"id":1,"name":"BOM Academy"}}';
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+    const academy = await gymctl(['academy', '1', '--json'], env(url));
+    expect(academy.code, academy.stderr).toBe(0);
+    expect(JSON.parse(academy.stdout).name).toBe('BOM Academy');
+    const api = await gymctl(['api', '/academies/1'], env(url));
+    expect(api.stdout).toBe(body);
   });
 
   it('a 404 HTML page (a missing path prefix) is exit 3 pointing at the base URL', async () => {
@@ -85,7 +118,7 @@ describe('gateways and firewalls', () => {
     expectFailure(
       await gymctl(['whoami'], env(url)),
       3,
-      /GET \/me: not found, and the answer is not the API's \(content type text\/html\): the base URL or its path prefix \(such as \/api\/v1\) is probably wrong/,
+      /GET \/me: not found, and the answer \(an HTML page\) is not the API's: the base URL or its path prefix \(such as \/api\/v1\) is probably wrong/,
     );
   });
 

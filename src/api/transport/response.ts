@@ -110,34 +110,59 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What a body that is not JSON is, in words: never shown, only described. */
+function describeBody(response: Exchange): string {
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'text/html') return 'an HTML page';
+  return type ? `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} body` : 'a body with no content type';
+}
+
+/** `502 Bad Gateway`, or the status alone. */
+const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+
+/**
+ * The words of a failed answer. Only the API's own error body (JSON, with
+ * its message) speaks for the API; an HTML page or any other body came from
+ * something in front of it (a gateway, a proxy, a firewall), and is
+ * described as such, never blamed on the key.
+ */
 function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | null | undefined, isJson: boolean): string {
-  // A body that is not JSON (an HTML page from a proxy) is described, never shown.
-  const said = message ? clip(message) : isJson ? undefined : describeContentType(response);
   const { status } = response;
+  const subject = operation.subject;
+  const fromApi = isJson && typeof message === 'string';
+  const body = isJson ? "a JSON body that is not the API's error" : describeBody(response);
   switch (kind) {
-    case 'unauthorized':
-      // Only the API itself (a 401, or its error body) speaks of the key; a
-      // firewall or gateway in front of it answers 403 with a page of its own.
+    case 'unauthorized': {
       // In a batch, the line names the id it was about, as every other failure's does.
-      if (status === 401 || typeof message === 'string')
-        return `${operation.id === undefined ? '' : `${operation.subject}: `}${said ?? SPEC_MESSAGES.unauthorized}: the server refused the API key`;
-      return `${operation.subject}: access was denied by something in front of the API, not by the API (${describeContentType(response)})`;
-    case 'not_found':
-      if (typeof message !== 'string' && status === 404) {
-        return `${operation.subject}: not found, and the answer is not the API's (${describeContentType(response)}): the base URL or its path prefix (such as /api/v1) is probably wrong`;
+      if (fromApi || (status === 401 && isJson))
+        return `${operation.id === undefined ? '' : `${subject}: `}${clip(message ?? SPEC_MESSAGES.unauthorized)}: the server refused the API key`;
+      const login = response.headers.get('www-authenticate');
+      if (status === 401 && login) {
+        return `${subject}: something in front of the API asks for a login of its own (${clip(login.split(/[\s,]/)[0]!)}), not for the API key: check the base URL, or what stands between you and the API`;
       }
-      return `${operation.subject}: ${said ?? SPEC_MESSAGES.notFound}`;
+      return `${subject}: access was denied by something in front of the API, which answered ${statusLine(response)} with ${body}; the API itself did not refuse the key`;
+    }
+    case 'not_found':
+      if (!fromApi && status === 404)
+        return `${subject}: not found, and the answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
+      return `${subject}: ${clip(message ?? SPEC_MESSAGES.notFound)}`;
     case 'unavailable':
-      if (status === 429) return `${operation.subject}: rate limited by the server${said ? `: ${said}` : ''}`;
-      return `${operation.subject}: the server is unavailable: ${said ?? (response.statusText || `HTTP ${status}`)}`;
+      if (status === 429) return `${subject}: rate limited by the server${message ? `: ${clip(message)}` : ''}`;
+      if (fromApi) return `${subject}: the server is unavailable: ${clip(message!)}`;
+      if (status === 502) return `${subject}: ${response.statusText || 'Bad Gateway'}: a gateway in front of the API could not reach it`;
+      if (status === 504) return `${subject}: ${response.statusText || 'Gateway Timeout'}: a gateway in front of the API timed out waiting for it`;
+      return `${subject}: the server is unavailable: it answered ${statusLine(response)} with ${body}`;
     default:
       if (status >= 300 && status < 400) {
         const location = response.headers.get('location');
-        return `${operation.subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
+        return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       }
-      return `${operation.subject}: unexpected HTTP status ${status}${said ? `: ${said}` : ''}`;
+      return `${subject}: unexpected HTTP status ${statusLine(response)}${fromApi ? `: ${clip(message!)}` : ` with ${body}`}`;
   }
 }
+
+/** A byte order mark before a JSON body, which RFC 8259 lets a parser ignore (browsers' response.json() does). */
+const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 /** What the answer means: the validated data, or the failure it reports. */
 export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
@@ -150,10 +175,12 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
       headers: response.headers,
     });
   }
+  // The byte order mark is skipped for reading; `gymctl api` still gets the body as sent.
+  const jsonText = withoutBom(text);
   let json: unknown;
   let isJson = true;
   try {
-    json = parseJsonExact(text);
+    json = parseJsonExact(jsonText);
   } catch {
     isJson = false;
   }
@@ -169,6 +196,17 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   // The spec fixes no status codes, not even for success: a 2xx carrying
   // the spec's error body without `data` is an error all the same.
   const isSpecError = isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
+  if (status === 407) {
+    // A plain forward proxy (an http: base URL) asks for credentials in its answer, not in a CONNECT.
+    throw new GymApiError(
+      'unavailable',
+      `${operation.subject}: ${response.statusText || 'Proxy Authentication Required'}: a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY, as http://user:password@host:port`,
+      {
+        ...meta,
+        reason: 'proxy',
+      },
+    );
+  }
   if (!isSuccess || isSpecError) {
     const kind = classifyStatus(status, message);
     const retryable = RETRYABLE_STATUSES.has(status);
@@ -183,11 +221,11 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
   if (text.trim() === '') throw new GymApiError('invalid_response', `${operation.subject}: the server sent an empty response`, meta);
   if (!isJson) {
-    throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON (${describeContentType(response)})`, meta);
+    throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON: the server sent ${describeBody(response)}`, meta);
   }
   const parsed = z.safeParse(operation.schema, json, { reportInput: true });
   if (!parsed.success) {
     throw new GymApiError('invalid_response', `${operation.subject}: unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, meta);
   }
-  return { data: parsed.data.data, rawData: rawMember(text, 'data') ?? 'null', status, correlationId };
+  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, correlationId };
 }
