@@ -174,7 +174,14 @@ export function createFactory(options: FactoryOptions): Factory {
     const lifetime = await cacheLifetime();
     if (!lifetime) return undefined;
     const { openCache } = await import('./cache/store.js');
-    return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs: lifetime.lifetimeMs, warn: (message) => io.err(`gymctl: warning: ${message}\n`) });
+    const warn = (message: string) => io.err(`gymctl: warning: ${message}\n`);
+    try {
+      return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs: lifetime.lifetimeMs, warn });
+    } catch (error) {
+      // The cache is a convenience: when it cannot be used (a read-only or foreign folder, a full disk), the answer comes from the server.
+      warn(`the cache cannot be used, so the answer comes from the server: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 
   async function makeClient(baseUrl: string, apiKey: string, maxConnections?: number, responseCache?: ResponseCache): Promise<GymClient> {

@@ -46,3 +46,78 @@ export function parseWholeNumber(text: string, min: number, max: number): number
   const value = Number(text);
   return value >= min && value <= max ? value : undefined;
 }
+
+/** Thrown by readRegularFile for what is there but is no regular file, or is larger than allowed. */
+export class OddFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly why: 'not a regular file' | 'too large',
+  ) {
+    super(`${file} is ${why === 'too large' ? 'larger than expected' : 'not a regular file'}`);
+  }
+}
+
+/**
+ * A small file's text, read as the config file is: opened without
+ * blocking (a FIFO cannot hang gymctl), only a regular file (a link to one
+ * is followed; a link to /dev/zero is refused), at most `maxBytes`;
+ * undefined when there is none.
+ */
+export function readRegularFile(file: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new OddFileError(file, 'not a regular file');
+    if (stat.size > maxBytes) throw new OddFileError(file, 'too large');
+    const buffer = Buffer.alloc(maxBytes + 1);
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    if (length > maxBytes) throw new OddFileError(file, 'too large');
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A folder opened once, without following a link, and worked in through
+ * that handle: on Linux every path below it goes through
+ * /proc/self/fd/N, so a folder swapped for a link after it was checked is
+ * never followed. Elsewhere, the folder's own path.
+ */
+export interface FolderHandle {
+  /** The path that reaches the opened folder itself. */
+  readonly path: string;
+  readonly stat: import('node:fs').Stats;
+  close(): void;
+}
+
+const viaProc = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+
+/** Opens `dir` as a FolderHandle; undefined when there is nothing there. A link, or anything but a folder, is an error (ELOOP, ENOTDIR). */
+export function openFolder(dir: string): FolderHandle | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const stat = fs.fstatSync(fd);
+  return {
+    path: viaProc ? `/proc/self/fd/${fd}` : dir,
+    stat,
+    close: () => fs.closeSync(fd),
+  };
+}
+
+/** Tightens an opened folder to 0700, on its handle. */
+export function tightenFolder(handle: FolderHandle): void {
+  if ((handle.stat.mode & 0o077) !== 0) fs.chmodSync(handle.path, 0o700);
+}

@@ -10,8 +10,8 @@
 import type { Stats } from 'node:fs';
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError } from '../api/errors.js';
-import { otherOwner } from '../config/ownership.js';
-import { homeDir, writeFileAtomic } from '../system.js';
+import { checkOwnWritable, otherOwner } from '../config/ownership.js';
+import { type FolderHandle, homeDir, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -34,41 +34,124 @@ const keyFolder = (secret: Buffer, apiKey: string) => hmac(secret, `key\u0000${a
 /**
  * The cache's secret, made on first use: 32 random bytes, written 0600 and
  * linked into place, so that two gymctl starting at once agree on one.
+ * Read as the config file is: a FIFO or a link to a device is refused at
+ * once, never waited on or read without end. Made only in a config folder
+ * of the user's own (as root with another user's HOME, never).
  */
 function secretIn(configDir: string, create: boolean): Buffer | undefined {
   const file = path.join(configDir, SECRET_FILE);
   const read = () => {
-    const text = fs.readFileSync(file, 'utf8').trim();
-    if (!/^[0-9a-f]{64}$/.test(text)) throw new GymctlError('internal', `${file} is not a cache secret (64 hex digits): remove it, and gymctl makes a new one`);
-    return Buffer.from(text, 'hex');
+    let text: string | undefined;
+    try {
+      text = readRegularFile(file, 1024);
+    } catch (error) {
+      if (error instanceof OddFileError)
+        throw new GymctlError(
+          'internal',
+          `${file} is ${error.why === 'too large' ? 'too large to be' : 'not a regular file, so not'} a cache secret: remove it, and gymctl makes a new one`,
+        );
+      throw error;
+    }
+    if (text === undefined) return undefined;
+    if (!/^[0-9a-f]{64}$/.test(text.trim())) throw new GymctlError('internal', `${file} is not a cache secret (64 hex digits): remove it, and gymctl makes a new one`);
+    return Buffer.from(text.trim(), 'hex');
   };
-  try {
-    return read();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    if (!create) return undefined;
-  }
+  const secret = read();
+  if (secret || !create) return secret;
+  checkOwnWritable(configDir, file);
   fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
   writeFileAtomic(file, `${crypto.randomBytes(32).toString('hex')}\n`, { keepExisting: true });
   return read();
 }
 
-/** The cache folder is the user's own and closed to others (tightened to 0700 if it is not). */
-function checkFolder(dir: string): void {
-  let stat: Stats;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch {
-    return; // made 0700 when first written
+/**
+ * The cache folder, opened on a handle and checked there: a folder (a link
+ * is refused, never followed), the user's own, closed to others (tightened
+ * to 0700 if it is not). Made first with `create`, only under a folder of
+ * the user's own. Undefined when there is none.
+ */
+function openRoot(dir: string, create: boolean): FolderHandle | undefined {
+  if (create) {
+    checkNewFolderParent(dir);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
-  if (!stat.isDirectory()) throw new GymctlError('internal', `cache folder ${dir} is not a folder: remove it, or set XDG_CACHE_HOME`);
-  if (otherOwner(stat) !== undefined) {
+  let handle: FolderHandle | undefined;
+  try {
+    handle = openFolder(dir);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw new GymctlError('internal', `cache folder ${dir} is not a folder (a link, or a file): remove it, or set XDG_CACHE_HOME`);
+    throw error;
+  }
+  if (!handle) return undefined;
+  const owner = otherOwner(handle.stat);
+  if (owner !== undefined) {
+    handle.close();
     throw new GymctlError(
       'internal',
-      `cache folder ${dir} belongs to another user (uid ${stat.uid}), so gymctl will not keep answers in it: set XDG_CACHE_HOME to a folder of your own`,
+      `cache folder ${dir} belongs to another user (uid ${owner}), so gymctl will not keep answers in it: set XDG_CACHE_HOME to a folder of your own`,
     );
   }
-  if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  tightenFolder(handle);
+  return handle;
+}
+
+/** A folder about to be made goes only inside a folder of the user's own: root with another user's HOME makes nothing there. */
+function checkNewFolderParent(dir: string): void {
+  let parent = dir;
+  let stat: Stats | undefined;
+  while (!stat) {
+    stat = fs.statSync(parent, { throwIfNoEntry: false });
+    if (stat || path.dirname(parent) === parent) break;
+    parent = path.dirname(parent);
+  }
+  const owner = stat && otherOwner(stat);
+  if (owner !== undefined && parent !== dir) {
+    throw new GymctlError('internal', `cache folder ${dir} would be made in ${parent}, which belongs to another user (uid ${owner}): set XDG_CACHE_HOME to a folder of your own`);
+  }
+}
+
+/** A key's folder inside the opened cache folder, opened on a handle of its own (never through a link); made first with `create`. */
+function openKeyFolder(root: FolderHandle, name: string, create: boolean): FolderHandle | undefined {
+  const dir = path.join(root.path, name);
+  if (create) {
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  try {
+    return openFolder(dir);
+  } catch {
+    return undefined; // a link or a file in its place: not a folder of entries
+  }
+}
+
+/** Removes what a key's folder holds, through its handle, then the folder; how many answers it held. */
+function emptyKeyFolder(root: FolderHandle, name: string): number {
+  const entry = path.join(root.path, name);
+  const folder = openKeyFolder(root, name, false);
+  if (!folder) {
+    // Not a folder (a link, or a file): removed as itself, whatever it points to left alone.
+    fs.rmSync(entry, { force: true });
+    return 0;
+  }
+  let removed = 0;
+  try {
+    for (const file of fs.readdirSync(folder.path)) {
+      if (file.endsWith('.json')) removed++;
+      fs.rmSync(path.join(folder.path, file), { recursive: true, force: true });
+    }
+  } finally {
+    folder.close();
+  }
+  try {
+    fs.rmdirSync(entry);
+  } catch {
+    // Swapped for something else meanwhile: left as it is.
+  }
+  return removed;
 }
 
 export interface CacheOptions {
@@ -82,58 +165,66 @@ export interface CacheOptions {
   warn: (message: string) => void;
 }
 
+/** The largest entry read back: the client's body cap. */
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+
 export function openCache(options: CacheOptions): ResponseCache {
-  const root = cacheDir(options.env);
-  checkFolder(root);
+  const dir = cacheDir(options.env);
+  openRoot(dir, false)?.close(); // checked before anything is sent
   const secret = secretIn(options.configDir, true)!;
-  const folder = path.join(root, keyFolder(secret, options.apiKey));
-  const fileOf = (apiPath: string) => path.join(folder, `${hmac(secret, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`);
+  const key = keyFolder(secret, options.apiKey);
+  const fileName = (apiPath: string) => `${hmac(secret, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`;
   let warned = false;
   return {
     read(apiPath) {
       if (options.lifetimeMs === undefined) return undefined;
+      const root = openRoot(dir, false);
+      const folder = root && openKeyFolder(root, key, false);
       try {
-        const entry = JSON.parse(fs.readFileSync(fileOf(apiPath), 'utf8')) as { storedAt?: unknown; body?: unknown };
+        if (!folder) return undefined;
+        const text = readRegularFile(path.join(folder.path, fileName(apiPath)), MAX_ENTRY_BYTES);
+        if (text === undefined) return undefined;
+        const entry = JSON.parse(text) as { storedAt?: unknown; body?: unknown };
         const ageMs = Date.now() - Number(entry.storedAt);
         // A missing, torn or foreign entry, or one from the future, is a miss.
         if (typeof entry.body !== 'string' || !(ageMs >= 0 && ageMs < options.lifetimeMs)) return undefined;
         return { body: entry.body, ageMs };
       } catch {
         return undefined;
+      } finally {
+        folder?.close();
+        root?.close();
       }
     },
     write(apiPath, body) {
+      let root: FolderHandle | undefined;
+      let folder: FolderHandle | undefined;
       try {
-        fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-        fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-        writeFileAtomic(fileOf(apiPath), JSON.stringify({ storedAt: Date.now(), body }));
+        root = openRoot(dir, true);
+        folder = root && openKeyFolder(root, key, true);
+        if (!folder) throw new Error(`${path.join(dir, key)} is not a folder`);
+        writeFileAtomic(path.join(folder.path, fileName(apiPath)), JSON.stringify({ storedAt: Date.now(), body }));
       } catch (error) {
-        if (!warned) options.warn(`the answer could not be cached in ${root}: ${(error as Error).message}`);
+        if (!warned) options.warn(`the answer could not be cached in ${dir}: ${(error as Error).message}`);
         warned = true;
+      } finally {
+        folder?.close();
+        root?.close();
       }
     },
   };
 }
 
-/** Empties the cache; how many answers it held. */
+/** Empties the cache; how many answers it held. Every entry is acted on through the folder's handle, never through a path that could be swapped for a link. */
 export function clearCache(env: NodeJS.ProcessEnv): { dir: string; removed: number } {
   const dir = cacheDir(env);
-  checkFolder(dir);
+  const root = openRoot(dir, false);
+  if (!root) return { dir, removed: 0 };
   let removed = 0;
-  let folders: string[] = [];
   try {
-    folders = fs.readdirSync(dir);
-  } catch {
-    return { dir, removed };
-  }
-  for (const name of folders) {
-    const folder = path.join(dir, name);
-    try {
-      removed += fs.readdirSync(folder).filter((file) => file.endsWith('.json')).length;
-    } catch {
-      // Not a folder of entries: removed all the same.
-    }
-    fs.rmSync(folder, { recursive: true, force: true });
+    for (const name of fs.readdirSync(root.path)) removed += emptyKeyFolder(root, name);
+  } finally {
+    root.close();
   }
   return { dir, removed };
 }
@@ -142,13 +233,11 @@ export function clearCache(env: NodeJS.ProcessEnv): { dir: string; removed: numb
 export function dropKeyEntries(env: NodeJS.ProcessEnv, configDir: string, apiKey: string): number {
   const secret = secretIn(configDir, false);
   if (!secret) return 0;
-  const folder = path.join(cacheDir(env), keyFolder(secret, apiKey));
-  let removed = 0;
+  const root = openRoot(cacheDir(env), false);
+  if (!root) return 0;
   try {
-    removed = fs.readdirSync(folder).filter((file) => file.endsWith('.json')).length;
-  } catch {
-    return 0;
+    return emptyKeyFolder(root, keyFolder(secret, apiKey));
+  } finally {
+    root.close();
   }
-  fs.rmSync(folder, { recursive: true, force: true });
-  return removed;
 }
