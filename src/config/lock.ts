@@ -10,6 +10,7 @@
  */
 import { GymctlError } from '../api/errors.js';
 import { sleep } from '../api/transport/retry.js';
+import { OddFileError, readRegularFile } from '../system.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
@@ -31,10 +32,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** A lock's content; read as the config file is, so a FIFO or a device in its place is refused at once, never waited on. */
 const readLock = (file: string) => {
   try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
+    return readRegularFile(file, 4096);
+  } catch (error) {
+    if (error instanceof OddFileError) throw new GymctlError('internal', `${file} is not a regular file, so not a gymctl lock: remove it`);
     return undefined;
   }
 };

@@ -153,6 +153,7 @@ export class ConfigStore {
     const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
       this.#load(); // under the lock, checked again by the bounded reader before conf reads it
+      removeLeftovers(target);
       let conf: InstanceType<typeof Conf<ConfigFile>>;
       try {
         conf = new Conf<ConfigFile>({
@@ -176,6 +177,24 @@ export class ConfigStore {
       } catch (error) {
         throw this.#error('write', error);
       }
+    } finally {
+      lock.release();
+    }
+  }
+
+  /**
+   * Removes what writers killed between writing and renaming left behind
+   * (temporary copies of the file, which may hold the key), under the lock,
+   * so that no live writer's file is touched. `auth logout` calls it when it
+   * writes nothing else.
+   */
+  async sweep(): Promise<void> {
+    const target = this.#target();
+    if (leftoversOf(target).length === 0) return;
+    checkOwnWritable(this.dir, this.path);
+    const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
+    try {
+      removeLeftovers(this.#target());
     } finally {
       lock.release();
     }
@@ -214,6 +233,29 @@ export class ConfigStore {
       action === 'write' && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') ? `; check the permissions of ${this.dir}` : action === 'read' ? '; fix or remove it' : '';
     return new GymctlError('internal', `config file ${this.path} cannot be ${action === 'read' ? 'read' : 'written'} (${reason})${fix}`, { cause: error });
   }
+}
+
+/**
+ * Temporary files of writers that died before renaming, beside `target`:
+ * conf's (`config.json.tmp-…`) and those of earlier gymctl versions
+ * (`config.json.<pid>.<random>.tmp`). Called with the lock held: a writer
+ * writes only with the lock, so none of these is a live writer's.
+ */
+function leftoversOf(target: string): string[] {
+  const dir = path.dirname(target);
+  const name = path.basename(target);
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((entry) => entry.startsWith(`${name}.tmp-`) || (entry.startsWith(`${name}.`) && entry.endsWith('.tmp')))
+      .map((entry) => path.join(dir, entry));
+  } catch {
+    return [];
+  }
+}
+
+function removeLeftovers(target: string): void {
+  for (const file of leftoversOf(target)) fs.rmSync(file, { force: true });
 }
 
 const REASONS: Record<string, string> = {

@@ -3,7 +3,8 @@
  * logs each request it serves) or a small server that answers as told,
  * with a cache folder and a config folder of the test's own.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -203,5 +204,50 @@ describe('cache clear, auth logout and auth login', () => {
     world.requests.length = 0;
     await gymctl(['whoami', '--cache', '1h'], { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } });
     expect(world.requests).toEqual([]);
+  });
+});
+
+describe('odd files and folders around the cache: refused at once, and the answer comes from the server', () => {
+  const isRoot = process.getuid?.() === 0;
+  const secretFile = () => path.join(world.config.dir, 'cache-secret');
+
+  it('a FIFO, or a link to /dev/zero, as the cache secret: a warning, no hang, no endless read', async () => {
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    for (const plant of [() => expect(spawnSync('mkfifo', [secretFile()]).status).toBe(0), () => symlinkSync('/dev/zero', secretFile())]) {
+      rmSync(secretFile(), { force: true });
+      plant();
+      const started = Date.now();
+      const result = await gymctl(['whoami', '--json', '--cache', '1m']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).id).toBe(101);
+      expect(result.stderr).toMatch(/warning: the cache cannot be used, so the answer comes from the server: .*cache-secret is not a regular file/);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+    rmSync(secretFile(), { force: true });
+  });
+
+  it('a config folder the secret cannot be made in: a warning, the answer, and no cache-secret.* left behind', async () => {
+    // A plain file where the folder's parent should be: nothing can be made there, not even by root.
+    const blocker = path.join(cacheHome, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const result = await gymctl(['whoami', '--json', '--cache', '1m'], { configDir: path.join(blocker, 'config') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).id).toBe(101);
+    expect(result.stderr).toContain('warning: the cache cannot be used');
+    expect(result.stderr).not.toContain('unexpected error');
+    expect(readdirSync(cacheHome).filter((name) => name.startsWith('cache-secret'))).toEqual([]);
+  });
+
+  it.skipIf(!isRoot)("root with another user's HOME makes no cache folder of its own there", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'gymctl-home-'));
+    try {
+      chownSync(home, 4242, 4242);
+      const result = await gymctl(['whoami', '--json', '--cache', '1m'], { env: { HOME: home, XDG_CACHE_HOME: undefined } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/belongs to another user \(uid 4242\)/);
+      expect(readdirSync(home)).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -121,6 +121,26 @@ describe('the lock', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
+  it('a FIFO in place of the lock is refused at once, not waited on', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    expect(spawnSync('mkfifo', [`${file}.lock`]).status).toBe(0);
+    const started = Date.now();
+    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+    expect(error.message).toBe(`${file}.lock is not a regular file, so not a gymctl lock: remove it`);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('copies left by a writer killed before its rename (they may hold the key) go with the next write, or with logout', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const leftovers = [`${file}.tmp-1732400000123abcdef`, `${file}.4242.lq2x9a.tmp`];
+    for (const leftover of leftovers) writeFileSync(leftover, '{"profiles":{"default":{"apiKey":"k_0123456789abcdef"}}}', { mode: 0o600 });
+    await new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }));
+    expect(readdirSync(dir)).toEqual(['config.json']);
+    for (const leftover of leftovers) writeFileSync(leftover, 'x', { mode: 0o600 });
+    await new ConfigStore(dir).sweep();
+    expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
   it('a live process’s lock is never taken over, however old: the writer gives up, naming the process', async () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(`${file}.lock`, `${process.pid} mine\n`);

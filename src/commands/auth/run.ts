@@ -251,5 +251,7 @@ export async function runLogout(f: AuthOptions): Promise<void> {
     f.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
     await dropCachedAnswers(f, store.dir, stored.apiKey);
   }
+  // Copies of the file left by a writer that was killed mid-write may hold a key: they go too.
+  if (stored?.keyStore === 'keyring' || stored?.apiKey === undefined) await store.sweep();
   if (f.env.GYMCTL_API_KEY) f.io.err('Note: GYMCTL_API_KEY is still set in the environment.\n');
 }
