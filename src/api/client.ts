@@ -15,34 +15,62 @@ function checkId(id: Id, what: string): Id {
   return id;
 }
 
+/** A path as messages show it: at most 80 characters. */
+const shownPath = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…` : path);
+
 /**
  * Checks a path for `gymctl api`: it must stay under the base URL, so it is
- * an absolute path with no scheme, host, `.` or `..` segment (percent-encoded
- * or not), fragment, backslash, space or control character. A query is fine.
+ * an absolute path with no scheme, host, fragment, backslash, space or
+ * control character, and no `.` or `..` segment however it is disguised:
+ * percent-encoded once or several times (`%252e%252e`, for servers that
+ * decode twice), with `;params` (`..;`, which Tomcat and Spring read as
+ * `..`), or in other forms of the same characters (fullwidth `．．`, which
+ * NFKC makes `..`). A query is fine. Characters beyond ASCII are sent
+ * percent-encoded, as a browser sends them.
  */
 export function checkApiPath(path: string): string {
-  const refuse = (why: string) => new GymApiError('usage', `invalid API path ${JSON.stringify(path.length > 80 ? `${path.slice(0, 80)}…` : path)}: ${why}`);
+  const refuse = (why: string) => new GymApiError('usage', `invalid API path ${JSON.stringify(shownPath(path))}: ${why}`);
   if (!path.startsWith('/')) throw refuse('it must start with / (a path under the base URL, such as /me)');
   if (path.startsWith('//')) throw refuse('it must not name a host');
-  if (/[\s\\\u0000-\u001f\u007f]/.test(path)) throw refuse('it must not contain spaces, backslashes or control characters');
+  if (/[\s\\\u0000-\u001f\u007f-\u009f]/.test(path)) throw refuse('it must not contain spaces, backslashes or control characters');
   if (path.includes('#')) throw refuse('it must not contain a fragment');
-  const segments = path.split('?')[0]!.split('/');
-  const decoded = (segment: string) => {
+  const decodeOnce = (text: string) => {
     try {
-      return decodeURIComponent(segment);
+      return decodeURIComponent(text);
     } catch {
       throw refuse('it has a malformed percent-encoding');
     }
   };
-  if (segments.some((segment) => ['.', '..'].includes(decoded(segment)))) throw refuse('it must not contain . or .. segments');
-  if (segments.some((segment) => /[/\\]/.test(decoded(segment)))) throw refuse('it must not contain an encoded / or \\');
-  return path;
+  /** The segment as each decoding would read it: as written, then decoded again and again until nothing changes. */
+  const readings = (segment: string) => {
+    const seen = [segment];
+    for (let current = segment, i = 0; i < 8; i++) {
+      const next = decodeOnce(current);
+      if (next === current) break;
+      seen.push(next);
+      current = next;
+    }
+    return seen;
+  };
+  const [pathPart] = path.split('?');
+  for (const segment of pathPart!.split('/')) {
+    for (const reading of readings(segment)) {
+      const name = reading.split(';')[0]!.normalize('NFKC');
+      if (name === '.' || name === '..') throw refuse('it must not contain . or .. segments, however they are encoded');
+      if (/[/\\]/.test(reading)) throw refuse('it must not contain an encoded / or \\');
+    }
+  }
+  try {
+    return path.replace(/[^\u0000-\u007f]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    throw refuse('it holds text that is not valid Unicode');
+  }
 }
 
 /** The operations of spec §4, each with its path and response schema. */
 export const operations = {
   /** Any path under the base URL, its successful body handed back as received. */
-  raw: (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${path}` }),
+  raw: (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${shownPath(path)}` }),
   me: (): Operation<ApiKey> => ({ path: '/me', schema: meResponseSchema, subject: 'GET /me' }),
   academy: (academyId: Id): Operation<Academy> => ({
     path: apiPath`/academies/${checkId(academyId, 'academy id')}`,

@@ -69,6 +69,23 @@ describe('--cache DURATION', () => {
     }
   });
 
+  it('gymctl api keeps bytes as received: it shares no entry with the commands, and keeps only JSON', async () => {
+    const body = '{ "data" : {"id":101,"name":"Front desk","academyIds":[1]} ,  "meta": {"x": 1} }';
+    const server = await scripted([{ status: 200, body }]);
+    const env = { GYMCTL_BASE_URL: server.url };
+    expect((await gymctl(['whoami', '--json', '--cache', '5m'], { env })).code).toBe(0);
+    const api = await gymctl(['api', '/me', '--cache', '5m'], { env });
+    expect(api.stdout).toBe(body);
+    expect(server.count()).toBe(2);
+    const page = await scripted([
+      { status: 200, body: '<html>portal</html>' },
+      { status: 200, body: '' },
+      { status: 200, body: '<html>portal</html>' },
+    ]);
+    for (let i = 0; i < 3; i++) await gymctl(['api', '/me', '--cache', '5m'], { env: { GYMCTL_BASE_URL: page.url } });
+    expect(page.count()).toBe(3);
+  });
+
   it('keeps numbers as sent: a cached 38.70 and an id beyond 2^53 come back unchanged', async () => {
     const body = '{"data":{"id":9007199254740993,"name":"Big","price":38.70,"currency":"EUR"}}';
     const server = await scripted([{ status: 200, body }]);

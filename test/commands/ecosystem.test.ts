@@ -190,12 +190,35 @@ describe('gymctl api', () => {
     '/a\\b',
     '/x/..%2f..%2fadmin',
     '/%5c..%5cx',
+    // Disguised: Tomcat and Spring read `..;` as `..`; servers that decode twice; fullwidth dots that NFKC makes `..`.
+    '/..;/admin',
+    '/academies/..;jsessionid=x/admin',
+    '/%252e%252e/admin',
+    '/%25252e%25252e/admin',
+    '/\uff0e\uff0e/admin',
+    '/%EF%BC%8E%EF%BC%8E/admin',
+    '/\u2024\u2024/admin',
   ]) {
     it(`refuses ${JSON.stringify(bad)} before sending anything`, async () => {
       expectFailure(await gymctl(['api', bad], { env: env() }), 2, /invalid API path/);
       expect(world.requests).toEqual([]);
     });
   }
+});
+
+describe('gymctl api paths beyond ASCII, and long ones', () => {
+  it('a path with characters beyond ASCII is sent percent-encoded, not refused with a misleading connection error', async () => {
+    const result = await gymctl(['api', '/academies/café'], { env: env() });
+    expect(result.stderr).not.toContain('ERR_UNESCAPED_CHARACTERS');
+    expect(result.stderr).not.toContain('connection');
+    expect(world.requests.at(-1)).toContain('/academies/caf%C3%A9');
+  });
+
+  it('a 100 KB path is clipped in the message, not echoed whole', async () => {
+    const result = await gymctl(['api', `/${'a'.repeat(100_000)}/..`], { env: env() });
+    expectFailure(result, 2, /invalid API path/);
+    expect(result.stderr.length).toBeLessThan(400);
+  });
 });
 
 describe('schemas and OpenAPI, from the zod schemas', () => {

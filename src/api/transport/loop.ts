@@ -55,6 +55,16 @@ function checkOptions(options: TransportOptions | undefined): asserts options is
   }
 }
 
+/** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Why an attempt was stopped before it finished. */
 const TIMED_OUT = Symbol('timed out');
 
@@ -132,7 +142,10 @@ export class Transport {
   }
 
   async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, signal: AbortSignal | undefined): Promise<ApiResponse<T>> {
-    const cached = cache.read(operation.path);
+    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the
+    // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
+    const key = operation.raw ? `raw ${operation.path}` : operation.path;
+    const cached = cache.read(key);
     if (cached) {
       try {
         const response = interpret(CACHED, cached.body, operation);
@@ -148,9 +161,10 @@ export class Transport {
       [signal, this.#signal],
       (line) => this.#debug(line),
     );
-    if (response.status === 200) {
+    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
+    if (response.status === 200 && (!operation.raw || isJsonText(response.rawData))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
-      cache.write(operation.path, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
+      cache.write(key, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
     }
     return response;
