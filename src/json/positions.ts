@@ -2,6 +2,8 @@
  * Says where JSON text goes wrong without quoting it: V8's own messages
  * include a snippet of the text, which in a config file can be the API key.
  */
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './exact.js';
+
 function failsBefore(text: string, length: number): boolean {
   try {
     JSON.parse(text.slice(0, length));
@@ -26,8 +28,9 @@ function errorOffset(text: string): number {
   return low;
 }
 
-/** "line L, column C" of the first error in `text`, or that it ends too early. */
+/** "line L, column C" of the first error in `text`, that it ends too early, or that it nests too deep to be read. */
 export function describeJsonError(text: string): string {
+  if (nestsDeeperThan(text)) return `it nests deeper than ${MAX_JSON_DEPTH} levels`;
   const offset = errorOffset(text);
   if (offset >= text.length) return 'it ends too early';
   const before = text.slice(0, offset).split('\n');

@@ -458,6 +458,12 @@ describe('config', () => {
 });
 
 describe('gymctl sandbox', () => {
+  it('--data nested 200,000 deep (around a 16-digit number) is said to nest too deep, not to end too early', async () => {
+    const file = path.join(world.config.dir, '..', 'deep.json');
+    writeFileSync(file, `${'['.repeat(200_000)}1234567890123456${']'.repeat(200_000)}`);
+    expectFailure(await gymctl(['sandbox', '--data', file]), 2, new RegExp(`sandbox data ${file} nests deeper than 1000 levels`));
+  });
+
   it('--data with a bad field: exit 2 naming the file and the field', async () => {
     const file = path.join(world.config.dir, '..', 'bad.json');
     const data = { ...DEMO_DATA, academies: [{ ...academy1, id: '1' }] };

@@ -4,7 +4,7 @@ import { GymctlError } from '../../api/errors.js';
 import { parseWholeNumber } from '../../system.js';
 import { usageError } from '../../failures.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
-import { parseJsonExact } from '../../json/exact.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { describeJsonError } from '../../json/positions.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';
 import type { Factory } from '../../factory.js';
@@ -35,6 +35,8 @@ function loadData(file: string): SandboxData {
   } catch (error) {
     throw usageError(`cannot read sandbox data ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  // Deep nesting is said as such (the exact parser would run out of stack on it), never read.
+  if (nestsDeeperThan(text)) throw usageError(`sandbox data ${file} nests deeper than ${MAX_JSON_DEPTH} levels, which no sandbox data does`);
   let json: unknown;
   try {
     json = parseJsonExact(text);
