@@ -3,9 +3,9 @@
  * the writer's PID and a token of its own. Two gymctl processes writing at
  * once take turns, so neither change is lost. A lock is taken over only
  * when its process is gone (or, for a lock whose owner cannot be read,
- * after a while), and the takeover is checked: a lock is moved aside and
- * removed only if it is still the stale one that was judged, so a fresh
- * lock of a live process is never removed. The wait is asynchronous: an
+ * after a while), by one taker at a time, and only if it is still the
+ * stale one that was judged, so a fresh lock of a live process is never
+ * removed and two writers are never inside at once. The wait is asynchronous: an
  * interrupt (Ctrl-C, SIGTERM) ends it at once.
  */
 import { GymctlError } from '../api/errors.js';
@@ -93,25 +93,41 @@ export async function acquireLock(file: string, fail: LockError, signal?: AbortS
   }
 }
 
-/** Moves a stale lock aside and removes it, or puts it back if it turned out to be someone's fresh lock. */
+/**
+ * Removes a stale lock, atomically with respect to every other writer:
+ * takers go one at a time, through a second lock (`.break`, created
+ * exclusively), and a taker removes the lock only if it still holds what
+ * was judged stale. While a taker holds `.break`, nobody else removes the
+ * lock (its owner is gone), so nothing can replace it between the check and
+ * the removal: a live writer's fresh lock is never removed, and two writers
+ * are never inside at once. A `.break` left by a taker that died is
+ * removed once its process is gone, or after LOCK_STALE_MS.
+ */
 function takeOver(file: string, staleContent: string): void {
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const breaker = `${file}.break`;
+  let fd: number | undefined;
   try {
-    fs.renameSync(file, aside);
-  } catch {
-    return; // gone already: another writer took it over
+    fd = fs.openSync(breaker, 'wx', 0o600);
+    fs.writeSync(fd, `${process.pid}\n`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') removeIfStale(breaker);
+    return; // another taker is at it, or the folder cannot be written (the next try says so)
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
-  if (readLock(aside) === staleContent) {
-    fs.rmSync(aside, { force: true });
-    return;
-  }
-  // A live writer's lock: put it back, unless a third one holds the name now.
   try {
-    fs.linkSync(aside, file);
-  } catch {
-    // Its owner checks its token before removing anything, so nothing is lost.
+    if (readLock(file) === staleContent) fs.rmSync(file, { force: true });
+  } finally {
+    fs.rmSync(breaker, { force: true });
   }
-  fs.rmSync(aside, { force: true });
+}
+
+/** Removes a `.break` whose taker is gone (or, if it cannot be read, that is older than LOCK_STALE_MS). */
+function removeIfStale(breaker: string): void {
+  const content = readLock(breaker);
+  const pid = pidOf(content);
+  const age = Date.now() - (fs.statSync(breaker, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+  if (content !== undefined && (pid !== undefined ? !isAlive(pid) : age > LOCK_STALE_MS)) fs.rmSync(breaker, { force: true });
 }
 
 /** Removes the lock only if it is still ours. */

@@ -65,6 +65,35 @@ describe('writers in processes of their own', () => {
   });
 });
 
+describe('writers under stress, each planting a dead process’s lock after every write', () => {
+  it('lose nothing: stale locks are taken over by one writer at a time, never from a live one', async () => {
+    const file = path.join(config.dir, 'config.json');
+    // Each worker: 8 writes of a profile of its own, each followed by a lock naming a process that has ended (made only if none is there).
+    const worker = (w: number) => `
+      for i in 1 2 3 4 5 6 7 8; do
+        "$NODE" "$BIN" config set timeout 1000 --profile "w${w}-$i" || exit 1
+        true & wait; dead=$!
+        (set -C; echo "$dead stale" > "${file}.lock") 2>/dev/null || true
+      done`;
+    let stderr = '';
+    const exits = await Promise.all(
+      Array.from(
+        { length: 6 },
+        (_, w) =>
+          new Promise<number | null>((resolve) => {
+            const child = spawn('bash', ['-c', worker(w)], { env: { ...cleanEnv(config.dir), NODE: process.execPath, BIN }, stdio: ['ignore', 'ignore', 'pipe'] });
+            child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+            child.on('close', resolve);
+          }),
+      ),
+    );
+    expect(exits, stderr).toEqual([0, 0, 0, 0, 0, 0]);
+    const profiles = Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles);
+    expect(profiles).toHaveLength(48);
+    expect(readdirSync(config.dir).filter((name) => name !== 'config.json.lock')).toEqual(['config.json']);
+  }, 60_000);
+});
+
 describe.skipIf(!hasTool('unshare', ['--version']))('a full disk', () => {
   it('a write that fails says "cannot be written (ENOSPC…)", exit 1, and leaves no lock behind', () => {
     // The config folder is a 16 KiB tmpfs, filled up but for a little room, in a mount namespace of its own.
