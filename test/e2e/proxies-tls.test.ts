@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,50 @@ describe.skipIf(!hasTool('openssl', ['version']))('certificates trusted through 
     const result = await run(server.port);
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toMatch(/^gymctl: GET \/me: the TLS certificate of localhost:\d+ expired on \d{4}-\d{2}-\d{2}\n$/);
+  });
+
+  it('a certificate sent without its intermediates says the fix is on the server, not NODE_EXTRA_CA_CERTS: exit 5', async () => {
+    const { key, cert } = authority.issueViaIntermediate(['localhost']);
+    const server = await httpsSandbox(key, cert);
+    servers.push(server);
+    const result = await run(server.port);
+    expect(result.code, result.stderr).toBe(5);
+    expect(result.stderr).toMatch(
+      /^gymctl: GET \/me: the TLS certificate of localhost:\d+ came without the intermediate certificates that link it to a trusted authority \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): the server must send its whole chain/,
+    );
+    expect(result.stderr).not.toContain('NODE_EXTRA_CA_CERTS');
+  });
+
+  it('a proxy that intercepts TLS with a certificate of its own is named, not the API host: exit 5', async () => {
+    // The proxy answers CONNECT, then speaks TLS itself, with a certificate from a CA gymctl does not trust.
+    const stranger = makeAuthority();
+    const forged = stranger.issue(['api.gym.test']);
+    const interceptor = await httpsSandbox(forged.key, forged.cert);
+    const proxy = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        const upstream = net.connect(interceptor.port, '127.0.0.1', () => {
+          socket.pipe(upstream);
+          upstream.pipe(socket);
+        });
+        upstream.on('error', () => socket.destroy());
+        socket.on('error', () => upstream.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await runCli(['whoami', '--retries', '0'], config.dir, {
+        env: { HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, GYMCTL_BASE_URL: 'https://api.gym.test', GYMCTL_API_KEY: DEMO_KEY },
+      });
+      expect(result.code, result.stderr).toBe(5);
+      expect(result.stderr).toMatch(
+        /the TLS certificate presented for api\.gym\.test through the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) is not trusted \([A-Z_]+\): the proxy intercepts TLS/,
+      );
+    } finally {
+      proxy.close();
+      interceptor.close();
+      stranger.remove();
+    }
   });
 
   it('a trusted certificate for the right name works', async () => {

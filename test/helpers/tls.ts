@@ -30,6 +30,8 @@ export interface Authority {
   ca: Pem;
   /** A certificate for `names` (DNS names or IP addresses), valid for `days` (0: already expired a second later). */
   issue(names: string[], days?: number): Pem;
+  /** A certificate for `names` signed by an intermediate CA of this one, naming where the intermediate is published (AIA), as public CAs' are; the PEM holds the leaf alone. */
+  issueViaIntermediate(names: string[]): Pem;
   remove(): void;
 }
 
@@ -62,6 +64,49 @@ export function makeAuthority(): Authority {
         file(`${name}.pem`),
         '-days',
         String(days),
+        '-extfile',
+        file(`${name}.ext`),
+      );
+      return pem(name);
+    },
+    issueViaIntermediate(names) {
+      const name = `leaf${++serial}`;
+      writeFileSync(file('inter.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
+      openssl('req', ...ec, '-keyout', file('inter.key'), '-out', file('inter.csr'), '-subj', '/CN=gymctl test intermediate');
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        file('inter.csr'),
+        '-CA',
+        file('ca.pem'),
+        '-CAkey',
+        file('ca.key'),
+        '-CAcreateserial',
+        '-out',
+        file('inter.pem'),
+        '-days',
+        '2',
+        '-extfile',
+        file('inter.ext'),
+      );
+      const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
+      writeFileSync(file(`${name}.ext`), `subjectAltName=${san}\nauthorityInfoAccess=caIssuers;URI:http://ca.example/inter.crt\n`);
+      openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${names[0]}`);
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        file(`${name}.csr`),
+        '-CA',
+        file('inter.pem'),
+        '-CAkey',
+        file('inter.key'),
+        '-CAcreateserial',
+        '-out',
+        file(`${name}.pem`),
+        '-days',
+        '2',
         '-extfile',
         file(`${name}.ext`),
       );

@@ -44,6 +44,21 @@ function findCause(error: unknown): Cause {
 
 /** The certificate's expiry date, from a handshake that sends nothing (the key never goes to it). */
 async function expiryOf(url: URL): Promise<string | undefined> {
+  return peerCertificate(url, (certificate) => (certificate.valid_to ? new Date(certificate.valid_to).toISOString().slice(0, 10) : undefined));
+}
+
+/**
+ * Whether the server's certificate names where its issuer's certificate is
+ * published (Authority Information Access), as certificates of public and
+ * company authorities with intermediates do: then a certificate that comes
+ * alone lacks its intermediates, which is the server's to fix.
+ */
+async function publishesIssuer(url: URL): Promise<boolean> {
+  return (await peerCertificate(url, (certificate) => Boolean(certificate.infoAccess?.['CA Issuers - URI']?.length))) ?? false;
+}
+
+/** Something read off the server's certificate, from a handshake that sends nothing; undefined when there is none within 2 s. */
+async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls').PeerCertificate) => T): Promise<T | undefined> {
   const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
     const socket = tls.connect({
@@ -53,15 +68,12 @@ async function expiryOf(url: URL): Promise<string | undefined> {
       ALPNProtocols: ['http/1.1'],
       ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }),
     });
-    const done = (value: string | undefined) => {
+    const done = (value: T | undefined) => {
       socket.destroy();
       resolve(value);
     };
     socket.setTimeout(2000, () => done(undefined));
-    socket.once('secureConnect', () => {
-      const notAfter = socket.getPeerCertificate().valid_to;
-      done(notAfter ? new Date(notAfter).toISOString().slice(0, 10) : undefined);
-    });
+    socket.once('secureConnect', () => done(read(socket.getPeerCertificate())));
     socket.once('error', () => done(undefined));
   });
 }
@@ -96,6 +108,19 @@ async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined):
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { text: `the connection to ${host} failed (${code})`, reason: 'connection_reset' };
   if (code !== undefined && isMalformedHttp(code)) return { text: `the server sent malformed HTTP (${code})`, reason: 'network', kind: 'invalid_response' };
   if (code !== undefined && TLS_TRUST_CODES.has(code)) {
+    // Through a proxy, an untrusted certificate for the API host is the proxy's own: it intercepts TLS.
+    if (proxy) {
+      return {
+        text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file`,
+        reason: 'tls',
+      };
+    }
+    if (code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' && (await publishesIssuer(url))) {
+      return {
+        text: `the TLS certificate of ${host} came without the intermediate certificates that link it to a trusted authority (${code}): the server must send its whole chain, which is for whoever runs it to fix`,
+        reason: 'tls',
+      };
+    }
     return { text: `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`, reason: 'tls' };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
