@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
+import { httpServer } from '../helpers/servers.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -42,5 +43,18 @@ describe('pipes that close early', () => {
     expect(result.stderr).toBe('');
     expect(result.gymctlStatus).toBe(0);
     expect(world.requests.length).toBeLessThan(1000);
+  });
+});
+
+describe('gymctl api in a pipe', () => {
+  it('prints the body byte for byte, invalid UTF-8 included (never U+FFFD in its place)', async () => {
+    const body = Buffer.concat([Buffer.from('{"data":{"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')]);
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+    const child = spawn(process.execPath, [BIN, 'api', '/anything'], { env: cleanEnv(world.config.dir, { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY }) });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(Buffer.concat(chunks).equals(body)).toBe(true);
   });
 });

@@ -65,6 +65,11 @@ function isJsonText(text: string): boolean {
   }
 }
 
+/** True when `text` is what `bytes` say, byte for byte (no invalid UTF-8 was replaced on the way): only then may a raw body be kept as text. */
+function sameBytes(text: string, bytes: Uint8Array | undefined): boolean {
+  return bytes === undefined || Buffer.from(text, 'utf8').equals(bytes);
+}
+
 /** Why an attempt was stopped before it finished. */
 const TIMED_OUT = Symbol('timed out');
 
@@ -162,7 +167,7 @@ export class Transport {
       (line) => this.#debug(line),
     );
     // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
-    if (response.status === 200 && (!operation.raw || isJsonText(response.rawData))) {
+    if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
       cache.write(key, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
@@ -217,8 +222,9 @@ export class Transport {
     try {
       if (this.#signal.aborted) stop(this.#signal.reason);
       if (signal?.aborted) stop(signal.reason);
-      const { response, body } = await this.#exchange(path, operation, attempt, control, connection, trace);
-      return interpret(response, body, operation);
+      const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
+      const answer = interpret(response, body, operation);
+      return operation.raw ? { ...answer, rawBytes: bytes } : answer;
     } catch (error) {
       throw await this.#classify(error, control.reason, operation, connection.current, trace);
     } finally {
@@ -236,7 +242,7 @@ export class Transport {
     control: Stoppable,
     connection: { current?: Connection },
     trace: Trace,
-  ): Promise<{ response: Exchange; body: string }> {
+  ): Promise<{ response: Exchange; body: string; bytes: Buffer }> {
     const headers = {
       'X-API-Key': this.#options.apiKey,
       Accept: 'application/json',
@@ -250,14 +256,15 @@ export class Transport {
     if (control.reason !== undefined) throw control.reason;
     connection.current = await this.#connect();
     const response = await connection.current.send(path, headers, control);
-    const body = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
+    const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
+    const body = bytes.toString('utf8');
     if (this.#options.debug) {
       const correlationId = headerCorrelationId(response.headers);
       this.#debug(
         `< ${response.status} ${response.statusText} in ${trace.elapsed()}, ${body.length} characters, ${describeContentType(response)}${correlationId ? `, correlation ID ${correlationId}` : ''}`,
       );
     }
-    return { response, body };
+    return { response, body, bytes };
   }
 
   /** What a failed attempt means: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */

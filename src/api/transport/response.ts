@@ -69,11 +69,11 @@ function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiErr
 }
 
 /**
- * The body as text, decoded when it came compressed, and refused (the
+ * The body's bytes, decoded when it came compressed, and refused (the
  * connection dropped) past `maxBytes`, compressed or decoded: a compression
  * bomb is stopped after `maxBytes` of output, in bounded memory and time.
  */
-export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<string> {
+export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
   const fail = (why: string) =>
     new GymApiError('invalid_response', `${operation.subject}: ${why}`, {
       status: response.status,
@@ -88,15 +88,15 @@ export async function readBody(response: Exchange, maxBytes: number, operation: 
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const { body } = response;
-  if (!body) return '';
+  if (!body) return Buffer.alloc(0);
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
   const decoder = decoderFor(coding, fail);
-  if (!decoder && isNodeStream(body)) return (await collect(body, maxBytes, tooLarge)).toString('utf8');
+  if (!decoder && isNodeStream(body)) return collect(body, maxBytes, tooLarge);
   const source = isNodeStream(body) ? body : process.getBuiltinModule('node:stream').Readable.from(body);
-  if (!decoder) return (await collect(source as NodeStream, maxBytes, tooLarge)).toString('utf8');
+  if (!decoder) return collect(source as NodeStream, maxBytes, tooLarge);
   source.on('error', (error: Error) => decoder.destroy(error));
   try {
-    return (await collect(source.pipe(decoder), maxBytes, tooLarge)).toString('utf8');
+    return await collect(source.pipe(decoder), maxBytes, tooLarge);
   } catch (error) {
     if (error instanceof GymApiError) throw error;
     response.cancel();

@@ -73,6 +73,8 @@ export interface ApiResponse<T> {
   data: T;
   /** The `data` member's JSON text exactly as the server sent it (for a raw operation, the whole body). */
   rawData: string;
+  /** For a raw operation answered by the server, the body's bytes as received (invalid UTF-8 included). */
+  rawBytes?: Uint8Array;
   status: number;
   correlationId: string | undefined;
 }

@@ -30,5 +30,8 @@ export async function runApi(f: ApiOptions, path: string): Promise<void> {
   const { client } = await f.client();
   const response = await client.request(operation);
   if (jq) return jq.print((text) => f.io.out(text), response.rawData, f.io.stdoutIsTTY);
-  f.io.out(f.io.stdoutIsTTY ? forTerminal(response.rawData) : response.rawData);
+  if (f.io.stdoutIsTTY) return f.io.out(forTerminal(response.rawData));
+  // In a pipe, the bytes as received, invalid UTF-8 and all (an answer from the cache is kept as text).
+  if (response.rawBytes) f.io.stdout.write(response.rawBytes);
+  else f.io.out(response.rawData);
 }
