@@ -61,14 +61,22 @@ const cli = await build({
   // cli-table3 colours through @colors/colors only for style names, which
   // gymctl never passes (chalk colours the cells): leave it out.
   external: ['@colors/colors', '@colors/colors/*'],
-  // jq-wasm is bundled, and its WebAssembly sits beside the bundle (see below).
-  define: { ...common.define, __JQ_WASM__: JSON.stringify('../jq.wasm'), __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs') },
+  // jq-wasm is bundled apart, for the worker that runs it, and its WebAssembly sits beside it (see below).
+  define: {
+    ...common.define,
+    __JQ_WASM__: JSON.stringify('../jq.wasm'),
+    __JQ_MODULE__: JSON.stringify('../jq-wasm.cjs'),
+    __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs'),
+  },
   // Bundled CommonJS dependencies call require(); ES modules have none.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.
 await build({ ...common, format: 'cjs', entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'], minify: true });
+
+// --jq's jq, run in a worker thread (so that Ctrl-C stops it): jq-wasm as CommonJS, which the worker requires.
+await build({ ...common, format: 'cjs', entryPoints: [createRequire(import.meta.url).resolve('jq-wasm')], outfile: 'dist/jq-wasm.cjs', minify: true });
 
 // --jq's jq, compiled to WebAssembly, and the licence notices of what it is built from.
 const requireHere = createRequire(import.meta.url);

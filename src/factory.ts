@@ -103,7 +103,15 @@ export function createFactory(options: FactoryOptions): Factory {
     const name = profileName();
     return resolveSettings(flags, env, name, config().profile(name.value));
   });
-  const compileJq = once((): Promise<JqFilter> => import('./output/jq.js').then(({ compileJq }) => compileJq(flags.jq ?? '.')));
+  const compileJq = once(
+    (): Promise<JqFilter> =>
+      import('./output/jq.js')
+        .then(({ compileJq }) => compileJq(flags.jq ?? '.', signal))
+        .then((filter) => {
+          onDispose(() => filter.close());
+          return filter;
+        }),
+  );
   const output = once(async () => resolveOutput(flags, (await settings()).format, compileJq));
 
   const keyring: KeyringPort = {
@@ -218,7 +226,7 @@ export function createFactory(options: FactoryOptions): Factory {
     output,
     async printJson(text) {
       if (flags.jq === undefined) return io.out(text);
-      (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY);
+      await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY);
     },
     keyring,
     credentials,

@@ -19,7 +19,7 @@ export async function runWhoami(f: WhoamiOptions): Promise<void> {
   const { client } = await f.client();
   const response = await client.request(operations.me());
   emitter.write({ data: response.data, raw: response.rawData });
-  emitter.end(false);
+  await emitter.end(false);
 }
 
 export const newCmdWhoami = (f: FactoryRef) =>

@@ -24,8 +24,8 @@ export interface OutputItem<T> {
 
 export interface Emitter<T> {
   write(item: OutputItem<T>): void;
-  /** Closes the output; `failed` when the command failed, so an empty result gets no frame. */
-  end(failed: boolean): void;
+  /** Closes the output; `failed` when the command failed, so an empty result gets no frame. Settles once everything is written. */
+  end(failed: boolean): void | Promise<void>;
 }
 
 /** `one`: a single record (or one JSON value); `many`: a list of records. */
@@ -50,24 +50,28 @@ const JQ_SLICE = 512;
  * costs about a millisecond a call whatever it is given, so the records
  * that have arrived are filtered together, as one stream, once the event
  * loop is free (or when a slice is full): a slow batch still prints each
- * record as it comes, a fast one in slices. A failure on one record is
- * reported at the end, after the others, as jq does.
+ * record as it comes, a fast one in slices. jq runs in a worker, one slice
+ * after another, in order. A failure on one record is reported at the end,
+ * after the others, as jq does.
  */
 function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   let pending: string[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   let failure: unknown;
+  let done: Promise<void> = Promise.resolve();
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
     if (pending.length === 0) return;
     const inputs = pending.join('\n');
     pending = [];
-    try {
-      jq.print((text) => io.out(text), inputs, io.stdoutIsTTY);
-    } catch (error) {
-      failure ??= error;
-    }
+    done = done.then(() =>
+      jq
+        .print((text) => io.out(text), inputs, io.stdoutIsTTY)
+        .catch((error: unknown) => {
+          failure ??= error;
+        }),
+    );
   };
   return {
     write(item) {
@@ -75,8 +79,9 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
       if (pending.length >= JQ_SLICE) flush();
       else scheduled ??= setImmediate(flush);
     },
-    end() {
+    async end() {
       flush();
+      await done;
       if (failure !== undefined) throw failure;
     },
   };

@@ -5,11 +5,13 @@
  * raw, anything else as compact JSON.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
 declare const __JQ_WASM__: string | undefined;
+declare const __JQ_MODULE__: string | undefined;
 
 export interface JqFilter {
   /**
@@ -17,18 +19,121 @@ export interface JqFilter {
    * after the other: each is an input, as jq reads a stream), a line each,
    * made safe for a terminal when `terminal`. When the filter fails on an
    * input, the results before it are written and the failure is thrown, as
-   * jq prints what it has and then exits non-zero.
+   * jq prints what it has and then exits non-zero. jq runs in a worker
+   * thread, so that Ctrl-C and SIGTERM stop it at once, however long it
+   * runs (`last(range(infinite))`).
    */
-  print(out: (text: string) => void, json: string, terminal: boolean): void;
+  print(out: (text: string) => void, json: string, terminal: boolean): Promise<void>;
+  /** Stops jq, whatever it is doing. */
+  close(): Promise<void>;
 }
 
 /** jq's exit status for a filter that does not compile. */
 const COMPILE_ERROR = 3;
 
 /** The wasm: next to the bundle once built (jq-wasm is bundled, not installed), from jq-wasm itself in development. */
-function wasmPath(): string | URL {
-  if (typeof __JQ_WASM__ === 'string') return new URL(__JQ_WASM__, import.meta.url);
+function wasmPath(): string {
+  if (typeof __JQ_WASM__ === 'string') return fileURLToPath(new URL(__JQ_WASM__, import.meta.url));
   return createRequire(import.meta.url).resolve('jq-wasm/jq.wasm');
+}
+
+/** jq-wasm as CommonJS: bundled beside the CLI once built, from jq-wasm itself in development. */
+function modulePath(): string {
+  if (typeof __JQ_MODULE__ === 'string') return fileURLToPath(new URL(__JQ_MODULE__, import.meta.url));
+  return createRequire(import.meta.url).resolve('jq-wasm');
+}
+
+/**
+ * The worker: waits for jq's compiled WebAssembly (compiled on the main
+ * thread while the worker starts, then sent), loads jq, then runs each
+ * request it is sent, one at a time.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { loadJq } = require(workerData.module);
+parentPort.once('message', (wasmModule) => loadJq({ wasmModule }).then(
+  (jq) => {
+    parentPort.on('message', ({ id, input, query, flags }) => {
+      try {
+        parentPort.postMessage({ id, result: jq.raw(input, query, flags) });
+      } catch (error) {
+        parentPort.postMessage({ id, error: String((error && error.message) || error) });
+      }
+    });
+    parentPort.postMessage({ ready: true });
+  },
+  (error) => parentPort.postMessage({ failed: String((error && error.message) || error) }),
+));
+`;
+
+interface RawResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** jq in a worker thread: `run` sends it one request; `stop` ends it (an interrupt, or the command's end). */
+async function startWorker(
+  wasmModule: Promise<WebAssembly.Module>,
+  signal: AbortSignal | undefined,
+): Promise<{ run(input: string | null, query: string, flags: string[]): Promise<RawResult>; stop(): Promise<void> }> {
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
+  const worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath() } });
+  // jq's WebAssembly, compiled once, on the main thread, while the worker starts.
+  wasmModule.then(
+    (compiled) => worker.postMessage(compiled),
+    () => {},
+  );
+  const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void }>();
+  let next = 0;
+  let ended: unknown;
+  const end = (reason: unknown) => {
+    ended ??= reason;
+    for (const { reject } of pending.values()) reject(ended);
+    pending.clear();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: { ready?: true; failed?: string; id?: number; result?: RawResult; error?: string }) => {
+      if (message.ready) return resolve();
+      if (message.failed) return reject(new GymctlError('internal', `--jq: jq could not start (${message.failed})`));
+      const waiting = pending.get(message.id!);
+      pending.delete(message.id!);
+      // Idle, the worker does not keep gymctl alive.
+      if (pending.size === 0) worker.unref();
+      if (message.error !== undefined) waiting?.reject(new GymctlError('internal', `--jq filter failed: ${message.error}`));
+      else waiting?.resolve(message.result!);
+    });
+    worker.on('error', (error) => {
+      reject(error);
+      end(error);
+    });
+    worker.on('exit', () => end(new GymctlError('internal', '--jq: jq stopped')));
+  });
+  const stop = async () => {
+    end(signal?.aborted ? signal.reason : new GymctlError('internal', '--jq: jq was stopped'));
+    await worker.terminate();
+  };
+  // Ctrl-C or SIGTERM stops jq where it is: the worker is terminated, and what waits on it fails with the interrupt.
+  const onAbort = () => void stop();
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  await ready;
+  worker.unref();
+  return {
+    run(input, query, flags) {
+      if (ended !== undefined) return Promise.reject(ended);
+      return new Promise<RawResult>((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        worker.postMessage({ id, input, query, flags });
+      });
+    },
+    async stop() {
+      signal?.removeEventListener('abort', onAbort);
+      await stop();
+    },
+  };
 }
 
 /**
@@ -52,15 +157,25 @@ function compileMessage(stderr: string, lines: number): string {
  * before anything is sent. The check wraps it in a branch never taken, so
  * that nothing of it runs (it could loop for ever on no input).
  */
-export async function compileJq(expression: string): Promise<JqFilter> {
+export async function compileJq(expression: string, signal?: AbortSignal): Promise<JqFilter> {
   // Node 20 and 22 compile jq's 900 KB of WebAssembly with V8's optimising compiler up front, which takes
   // longer than a call runs: baseline code only saves about 40 ms there. Node 24 and later tier up lazily
   // already, and the flag set at run time costs them a few milliseconds instead (measured with npm run bench).
   if (Number(process.versions.node.split('.')[0]) < 24) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
-  const [{ loadJq }, { readFileSync }] = await Promise.all([import('jq-wasm'), Promise.resolve(process.getBuiltinModule('node:fs'))]);
-  const jq = await loadJq({ wasmBinary: readFileSync(wasmPath()) });
-  const check = jq.raw(null, `if false then (\n${expression}\n) else empty end`, ['-n']);
+  const compiling = WebAssembly.compile(process.getBuiltinModule('node:fs').readFileSync(wasmPath()));
+  // The filter runs in a worker, so that Ctrl-C can stop it: it starts first, in a thread of its own, while
+  // the WebAssembly compiles and the check below (and then the request) run here.
+  const starting = startWorker(compiling, signal);
+  // A worker that fails to start is reported when the filter is run.
+  starting.catch(() => {});
+  // The check runs here, at once: it never runs the filter, so it cannot loop.
+  const { loadJq } = await import('jq-wasm');
+  const check = (await loadJq({ wasmModule: await compiling })).raw(null, `if false then (\n${expression}\n) else empty end`, ['-n']);
   if (check.exitCode === COMPILE_ERROR) {
+    void starting.then(
+      (jq) => jq.stop(),
+      () => {},
+    );
     throw usageError(`invalid --jq filter: ${compileMessage(check.stderr, expression.split('\n').length)}`);
   }
   const lines = (stdout: string, terminal: boolean) =>
@@ -76,8 +191,9 @@ export async function compileJq(expression: string): Promise<JqFilter> {
           })
           .join('');
   return {
-    print(out, json, terminal) {
-      const result = jq.raw(json, expression, ['-c']);
+    close: async () => (await starting.catch(() => undefined))?.stop(),
+    async print(out, json, terminal) {
+      const result = await (await starting).run(json, expression, ['-c']);
       const text = lines(result.stdout, terminal);
       if (text !== '') out(text);
       // jq's status is that of the last input: an error on an earlier one shows only in its messages.

@@ -51,6 +51,7 @@ describe('the npm package', () => {
         'dist/help.txt',
         'dist/index.js',
         'dist/jq.wasm',
+        'dist/jq-wasm.cjs',
         'dist/keyring-agent.cjs',
         'dist/licenses',
         'dist/openapi.json',

@@ -59,6 +59,28 @@ describe('signals', () => {
   });
 });
 
+describe('signals while --jq runs a filter that never ends', () => {
+  for (const [signal, code, filter] of [
+    ['SIGINT', 130, 'last(range(infinite))'],
+    ['SIGTERM', 143, 'def f: f; f'],
+  ] as const) {
+    it(`${signal} stops jq where it is: exit ${code} within a second, nothing printed`, async () => {
+      const { child, ready } = spawnWatched(['whoami', '--jq', filter], cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY }));
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stdin.end();
+      await ready;
+      // Long enough for the request to be answered and jq to be deep in the filter.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const sent = Date.now();
+      child.kill(signal);
+      const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ exit, stdout }).toEqual({ exit: code, stdout: '' });
+      expect(Date.now() - sent).toBeLessThan(1000);
+    });
+  }
+});
+
 describe('the hidden prompt, on a real pseudo-terminal', () => {
   it('login reads the key from a hidden prompt on a terminal', async () => {
     // `script` gives the CLI a real pseudo-terminal; the key is typed into it.

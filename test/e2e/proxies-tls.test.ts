@@ -86,7 +86,10 @@ describe.skipIf(!hasTool('openssl', ['version']))('certificates trusted through 
     // The proxy answers CONNECT, then speaks TLS itself, with a certificate from a CA gymctl does not trust.
     const stranger = makeAuthority();
     const forged = stranger.issue(['api.gym.test']);
-    const interceptor = await httpsSandbox(forged.key, forged.cert);
+    const interceptor = await httpsSandbox(forged.key, forged.cert).catch((error: unknown) => {
+      stranger.remove();
+      throw error;
+    });
     const proxy = net.createServer((socket) => {
       socket.once('data', () => {
         socket.write('HTTP/1.1 200 Connection established\r\n\r\n');

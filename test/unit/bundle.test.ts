@@ -70,7 +70,7 @@ describe('what the built CLI loads', () => {
     for (const [, output] of lazyChunks) for (const input of Object.keys(output.inputs)) expect(eager.has(input)).toBe(false);
   });
 
-  it('jq (for --jq) is loaded by nothing but --jq: its chunk is imported dynamically, and only by src/output/jq.ts', () => {
+  it('jq (for --jq) is loaded by nothing but --jq: its chunk is imported dynamically, and only by src/output/jq.ts; its worker loads dist/jq-wasm.cjs', () => {
     const jqChunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/jq-wasm/')));
     expect(jqChunks).toHaveLength(1);
     const [jqChunk] = jqChunks[0]!;
@@ -79,7 +79,9 @@ describe('what the built CLI loads', () => {
     expect(importers.flatMap(([, output]) => Object.keys(output.inputs))).toEqual(['src/output/jq.ts']);
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     expect(eager.has('src/output/jq.ts')).toBe(false);
+    expect(readFileSync(path.join(ROOT, 'dist', 'jq-wasm.cjs'), 'utf8')).toContain('loadJq');
   });
+
   it('the native keyring module is in no chunk: only the keyring agent, a process of its own, loads it', () => {
     const imports = Object.values(meta.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
     expect(imports.filter((imported) => imported.includes('keyring'))).toEqual([]);

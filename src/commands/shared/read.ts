@@ -111,7 +111,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
     progress.done();
   }
   try {
-    emitter.end(firstFailure !== undefined);
+    await emitter.end(firstFailure !== undefined);
   } finally {
     io.flush();
   }
