@@ -33,12 +33,21 @@ describe('what goes to a terminal', () => {
     expect(result.stderr).not.toContain('\u0007');
   });
 
-  it('text from the config file is made safe on a terminal: auth status --all, config list', async () => {
+  /** Runs `test` with a config folder of its own whose file holds `profiles`; removed after. */
+  async function withProfiles(profiles: Record<string, unknown>, test: (config: { dir: string }) => Promise<void>): Promise<void> {
     const config = tempConfigDir();
     try {
       mkdirSync(config.dir, { mode: 0o700 });
-      const profiles = { [`evil${ESC}]0;t\u0007`]: { baseUrl: `https://x${ESC}[2J.example` }, default: { baseUrl: `https://y.example/${ESC}[31m` } };
       writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+      await test(config);
+    } finally {
+      config.remove();
+    }
+  }
+
+  it('text from the config file is made safe on a terminal: auth status --all, config list', async () => {
+    const profiles = { [`evil${ESC}]0;t\u0007`]: { baseUrl: `https://x${ESC}[2J.example` }, default: { baseUrl: `https://y.example/${ESC}[31m` } };
+    await withProfiles(profiles, async (config) => {
       const status = await gymctl(['auth', 'status', '--all'], { configDir: config.dir, stdoutTTY: true });
       expect(status.stdout).toContain('evil^[]0;t^G');
       expect(status.stdout).toContain('https://x^[[2J.example');
@@ -47,25 +56,17 @@ describe('what goes to a terminal', () => {
       expect(list.stdout).toMatch(/^\S*base-url\S*\s+https:\/\/y\.example\/\^\[\[31m$/m);
       // With colour, the only escapes are gymctl's own bold and dim.
       for (const output of [status.stdout, status.stderr, list.stdout]) expect(output.replace(/\u001b\[(1|2|22)m/g, '')).not.toContain(ESC);
-    } finally {
-      config.remove();
-    }
+    });
   });
 
   it('auth status --all: a stored key whose last characters are an escape sequence is shown made safe', async () => {
-    const config = tempConfigDir();
-    try {
-      mkdirSync(config.dir, { mode: 0o700 });
-      const profiles = { evil: { apiKey: `abcdefghijkl${ESC}[2J`, baseUrl: 'https://gym.example' } };
-      writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+    await withProfiles({ evil: { apiKey: `abcdefghijkl${ESC}[2J`, baseUrl: 'https://gym.example' } }, async (config) => {
       for (const stdoutTTY of [true, false]) {
         const status = await gymctl(['auth', 'status', '--all'], { configDir: config.dir, stdoutTTY, env: { NO_COLOR: '1' } });
         expect(status.stdout).toContain('****^[[2J');
         expect(status.stdout).not.toContain(ESC);
       }
-    } finally {
-      config.remove();
-    }
+    });
   });
 
   it('gymctl sandbox prints key names from --data made safe', async () => {

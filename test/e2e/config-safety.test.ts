@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnWatched, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, signalledAfter, tempConfigDir } from '../helpers/cli.js';
 import { hasTool } from '../helpers/tls.js';
 
 let config: { dir: string; remove: () => void };
@@ -28,17 +28,10 @@ describe('signals while waiting for the config lock', () => {
       writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
       // A lock held by a live process (this one): gymctl waits for it.
       writeFileSync(`${file}.lock`, `${process.pid} test\n`);
-      const { child, ready } = spawnWatched(['config', 'set', 'format', 'json'], cleanEnv(config.dir));
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await ready;
-      // Then a moment to start waiting for the lock, though a signal before it is handled the same way.
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const sent = Date.now();
-      child.kill(signal);
-      const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      // 150 ms: a moment to start waiting for the lock, though a signal before it is handled the same way.
+      const { exit, stderr, endedInMs } = await signalledAfter(['config', 'set', 'format', 'json'], cleanEnv(config.dir), signal, 150);
       expect({ exit, stderr }).toEqual({ exit: code, stderr: '' });
-      expect(Date.now() - sent).toBeLessThan(1000);
+      expect(endedInMs).toBeLessThan(1000);
       expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
       expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} test\n`);
       expect(readdirSync(config.dir).sort()).toEqual(['config.json', 'config.json.lock']);

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
-import { BIN, cleanEnv, runCli, spawnWatched, type RunOptions } from '../helpers/cli.js';
+import { BIN, cleanEnv, signalledAfter, runCli, spawnWatched, type RunOptions } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -65,18 +65,11 @@ describe('signals while --jq runs a filter that never ends', () => {
     ['SIGTERM', 143, 'def f: f; f'],
   ] as const) {
     it(`${signal} stops jq where it is: exit ${code} within a second, nothing printed`, async () => {
-      const { child, ready } = spawnWatched(['whoami', '--jq', filter], cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY }));
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stdin.end();
-      await ready;
-      // Long enough for the request to be answered and jq to be deep in the filter.
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      const sent = Date.now();
-      child.kill(signal);
-      const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      // 800 ms: long enough for the request to be answered and jq to be deep in the filter.
+      const env = cleanEnv(world.config.dir, { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+      const { exit, stdout, endedInMs } = await signalledAfter(['whoami', '--jq', filter], env, signal, 800);
       expect({ exit, stdout }).toEqual({ exit: code, stdout: '' });
-      expect(Date.now() - sent).toBeLessThan(1000);
+      expect(endedInMs).toBeLessThan(1000);
     });
   }
 });

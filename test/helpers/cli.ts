@@ -82,3 +82,28 @@ export function spawnWatched(args: string[], env: NodeJS.ProcessEnv): { child: C
   });
   return { child, ready };
 }
+
+/**
+ * Spawns gymctl (spawnWatched), sends `signal` `afterMs` after it listens
+ * for signals, and waits for it to end: its exit code, what it wrote, and
+ * how long it took to end once signalled.
+ */
+export async function signalledAfter(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  signal: NodeJS.Signals,
+  afterMs: number,
+): Promise<{ exit: number | null; stdout: string; stderr: string; endedInMs: number }> {
+  const { child, ready } = spawnWatched(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end();
+  await ready;
+  await new Promise((resolve) => setTimeout(resolve, afterMs));
+  const sent = Date.now();
+  child.kill(signal);
+  const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { exit, stdout, stderr, endedInMs: Date.now() - sent };
+}

@@ -43,74 +43,23 @@ export function makeAuthority(): Authority {
   openssl('req', '-x509', ...ec, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '2', '-subj', '/CN=gymctl test CA');
   const pem = (name: string): Pem => ({ key: readFileSync(file(`${name}.key`), 'utf8'), cert: readFileSync(file(`${name}.pem`), 'utf8'), file: file(`${name}.pem`) });
   let serial = 0;
+  const subjectAltName = (names: readonly string[]) => `subjectAltName=${names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',')}`;
+  /** A key and a certificate `name`.pem for `subject`, signed by the CA `issuer` (ca or inter), with the extensions given. */
+  const sign = (name: string, subject: string, issuer: string, extensions: string, days = 2) => {
+    writeFileSync(file(`${name}.ext`), `${extensions}\n`);
+    openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${subject}`);
+    const ca = ['-CA', file(`${issuer}.pem`), '-CAkey', file(`${issuer}.key`), '-CAcreateserial'];
+    openssl('x509', '-req', '-in', file(`${name}.csr`), ...ca, '-out', file(`${name}.pem`), '-days', String(days), '-extfile', file(`${name}.ext`));
+    return pem(name);
+  };
   return {
     ca: pem('ca'),
     issue(names, days = 2) {
-      const name = `server${++serial}`;
-      const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
-      writeFileSync(file(`${name}.ext`), `subjectAltName=${san}\n`);
-      openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${names[0]}`);
-      openssl(
-        'x509',
-        '-req',
-        '-in',
-        file(`${name}.csr`),
-        '-CA',
-        file('ca.pem'),
-        '-CAkey',
-        file('ca.key'),
-        '-CAcreateserial',
-        '-out',
-        file(`${name}.pem`),
-        '-days',
-        String(days),
-        '-extfile',
-        file(`${name}.ext`),
-      );
-      return pem(name);
+      return sign(`server${++serial}`, names[0]!, 'ca', subjectAltName(names), days);
     },
     issueViaIntermediate(names) {
-      const name = `leaf${++serial}`;
-      writeFileSync(file('inter.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
-      openssl('req', ...ec, '-keyout', file('inter.key'), '-out', file('inter.csr'), '-subj', '/CN=gymctl test intermediate');
-      openssl(
-        'x509',
-        '-req',
-        '-in',
-        file('inter.csr'),
-        '-CA',
-        file('ca.pem'),
-        '-CAkey',
-        file('ca.key'),
-        '-CAcreateserial',
-        '-out',
-        file('inter.pem'),
-        '-days',
-        '2',
-        '-extfile',
-        file('inter.ext'),
-      );
-      const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
-      writeFileSync(file(`${name}.ext`), `subjectAltName=${san}\nauthorityInfoAccess=caIssuers;URI:http://ca.example/inter.crt\n`);
-      openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${names[0]}`);
-      openssl(
-        'x509',
-        '-req',
-        '-in',
-        file(`${name}.csr`),
-        '-CA',
-        file('inter.pem'),
-        '-CAkey',
-        file('inter.key'),
-        '-CAcreateserial',
-        '-out',
-        file(`${name}.pem`),
-        '-days',
-        '2',
-        '-extfile',
-        file(`${name}.ext`),
-      );
-      return pem(name);
+      sign('inter', 'gymctl test intermediate', 'ca', 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign');
+      return sign(`leaf${++serial}`, names[0]!, 'inter', `${subjectAltName(names)}\nauthorityInfoAccess=caIssuers;URI:http://ca.example/inter.crt`);
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
