@@ -76,7 +76,30 @@ const cli = await build({
 await build({ ...common, format: 'cjs', entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'], minify: true });
 
 // --jq's jq, run in a worker thread (so that Ctrl-C stops it): jq-wasm as CommonJS, which the worker requires.
-await build({ ...common, format: 'cjs', entryPoints: [createRequire(import.meta.url).resolve('jq-wasm')], outfile: 'dist/jq-wasm.cjs', minify: true });
+// jq-wasm keeps jq's output in a buffer until jq ends; for `--jq 'range(1e9)' | head -3` to print as it goes,
+// each byte goes instead to a function the worker sets, when it sets one (src/output/jq.ts).
+const jqOutputAsItComes = {
+  name: 'jq-output-as-it-comes',
+  setup(build) {
+    build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const sink = 'if (byte != null) stdoutSink.push(byte);';
+      if (!source.includes(sink)) throw new Error(`jq-wasm changed: ${sink} is not in ${args.path}`);
+      return {
+        contents: source.replace(sink, 'if (byte != null) { if (globalThis.__gymctlJqOutput) globalThis.__gymctlJqOutput(byte); else stdoutSink.push(byte); }'),
+        loader: 'js',
+      };
+    });
+  },
+};
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: [createRequire(import.meta.url).resolve('jq-wasm')],
+  outfile: 'dist/jq-wasm.cjs',
+  minify: true,
+  plugins: [jqOutputAsItComes],
+});
 
 // --jq's jq, compiled to WebAssembly, and the licence notices of what it is built from.
 const requireHere = createRequire(import.meta.url);

@@ -51,12 +51,31 @@ function modulePath(): string {
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { loadJq } = require(workerData.module);
+// With the build's jq-wasm, jq's output comes here a byte at a time as jq writes it (see esbuild.config.mjs),
+// and goes to the main thread in slices, so that results are printed as they come.
+const SLICE = 16384;
+let slice = new Uint8Array(SLICE);
+let length = 0;
+let current;
+const send = () => {
+  if (length === 0) return;
+  parentPort.postMessage({ id: current, chunk: slice.slice(0, length) });
+  length = 0;
+};
+globalThis.__gymctlJqOutput = (byte) => {
+  slice[length++] = byte;
+  if (length === SLICE) send();
+};
 parentPort.once('message', (wasmModule) => loadJq({ wasmModule }).then(
   (jq) => {
     parentPort.on('message', ({ id, input, query, flags }) => {
+      current = id;
       try {
-        parentPort.postMessage({ id, result: jq.raw(input, query, flags) });
+        const result = jq.raw(input, query, flags);
+        send();
+        parentPort.postMessage({ id, result });
       } catch (error) {
+        length = 0;
         parentPort.postMessage({ id, error: String((error && error.message) || error) });
       }
     });
@@ -76,7 +95,7 @@ interface RawResult {
 async function startWorker(
   wasmModule: Promise<WebAssembly.Module>,
   signal: AbortSignal | undefined,
-): Promise<{ run(input: string | null, query: string, flags: string[]): Promise<RawResult>; stop(): Promise<void> }> {
+): Promise<{ run(input: string | null, query: string, flags: string[], chunk?: (bytes: Uint8Array) => void): Promise<RawResult>; stop(): Promise<void> }> {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath() } });
   // jq's WebAssembly, compiled once, on the main thread, while the worker starts.
@@ -84,7 +103,7 @@ async function startWorker(
     (compiled) => worker.postMessage(compiled),
     () => {},
   );
-  const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void }>();
+  const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void; chunk(bytes: Uint8Array): void }>();
   let next = 0;
   let ended: unknown;
   const end = (reason: unknown) => {
@@ -93,9 +112,10 @@ async function startWorker(
     pending.clear();
   };
   const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { ready?: true; failed?: string; id?: number; result?: RawResult; error?: string }) => {
+    worker.on('message', (message: { ready?: true; failed?: string; id?: number; result?: RawResult; error?: string; chunk?: Uint8Array }) => {
       if (message.ready) return resolve();
       if (message.failed) return reject(new GymctlError('internal', `--jq: jq could not start (${message.failed})`));
+      if (message.chunk) return pending.get(message.id!)?.chunk(message.chunk);
       const waiting = pending.get(message.id!);
       pending.delete(message.id!);
       // Idle, the worker does not keep gymctl alive.
@@ -120,11 +140,11 @@ async function startWorker(
   await ready;
   worker.unref();
   return {
-    run(input, query, flags) {
+    run(input, query, flags, chunk = () => {}) {
       if (ended !== undefined) return Promise.reject(ended);
       return new Promise<RawResult>((resolve, reject) => {
         const id = next++;
-        pending.set(id, { resolve, reject });
+        pending.set(id, { resolve, reject, chunk });
         worker.ref();
         worker.postMessage({ id, input, query, flags });
       });
@@ -193,9 +213,20 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
   return {
     close: async () => (await starting.catch(() => undefined))?.stop(),
     async print(out, json, terminal) {
-      const result = await (await starting).run(json, expression, ['-c']);
-      const text = lines(result.stdout, terminal);
-      if (text !== '') out(text);
+      // Results as they come (the built jq-wasm streams them), a whole line at a time; what is left comes with the end.
+      const decoder = new TextDecoder();
+      let partial = '';
+      const take = (text: string, last: boolean) => {
+        partial += text;
+        const end = last ? partial.length : partial.lastIndexOf('\n') + 1;
+        if (end <= 0) return;
+        const whole = partial.slice(0, end).replace(/\n$/, '');
+        partial = partial.slice(end);
+        const shown = lines(whole, terminal);
+        if (shown !== '') out(shown);
+      };
+      const result = await (await starting).run(json, expression, ['-c'], (bytes) => take(decoder.decode(bytes, { stream: true }), false));
+      take(decoder.decode() + result.stdout, true);
       // jq's status is that of the last input: an error on an earlier one shows only in its messages.
       const first = result.stderr.split('\n').find((line) => line.startsWith('jq: error'));
       if (result.exitCode !== 0 || first !== undefined) {

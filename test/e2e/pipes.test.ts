@@ -46,6 +46,17 @@ describe('pipes that close early', () => {
   });
 });
 
+describe('--jq results as they come', () => {
+  it("--jq 'range(1e9)' | head -3: the first results come at once, and head closing the pipe ends gymctl", async () => {
+    const started = Date.now();
+    // Bounded: were the results held until jq ends, timeout would stop gymctl after 10 s (and the test fail).
+    const { stdout, gymctlStatus } = await pipeline(`timeout 10 $GYMCTL whoami --jq 'range(1e9)' | head -3`);
+    expect(stdout).toBe('0\n1\n2\n');
+    expect(gymctlStatus).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
 describe('gymctl api in a pipe', () => {
   it('prints the body byte for byte, invalid UTF-8 included (never U+FFFD in its place)', async () => {
     const body = Buffer.concat([Buffer.from('{"data":{"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')]);
