@@ -103,7 +103,7 @@ export async function acquireLock(file: string, fail: LockError, signal?: AbortS
  * are never inside at once. A `.break` left by a taker that died is
  * removed once its process is gone, or after LOCK_STALE_MS.
  */
-function takeOver(file: string, staleContent: string): void {
+export function takeOver(file: string, staleContent: string): void {
   const breaker = `${file}.break`;
   let fd: number | undefined;
   try {

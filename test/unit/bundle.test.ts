@@ -79,7 +79,10 @@ describe('what the built CLI loads', () => {
     expect(importers.flatMap(([, output]) => Object.keys(output.inputs))).toEqual(['src/output/jq.ts']);
     const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
     expect(eager.has('src/output/jq.ts')).toBe(false);
-    expect(readFileSync(path.join(ROOT, 'dist', 'jq-wasm.cjs'), 'utf8')).toContain('loadJq');
+    const workerJq = readFileSync(path.join(ROOT, 'dist', 'jq-wasm.cjs'), 'utf8');
+    expect(workerJq).toContain('loadJq');
+    // The worker's jq hands its output over as it comes (the build's hook on jq-wasm's stdout).
+    expect(workerJq).toContain('__gymctlJqOutput');
   });
 
   it('the native keyring module is in no chunk: only the keyring agent, a process of its own, loads it', () => {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
 import { ConfigStore } from '../../src/config/store.js';
 
@@ -119,6 +119,34 @@ describe('the lock', () => {
     await Promise.all(names.map((name) => new ConfigStore(dir).updateProfile(name, () => ({ format: 'json' }))));
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles).sort()).toEqual([...names].sort());
     expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it("taking over a lock judged stale never removes a live writer's lock that took its place, whatever another writer does meanwhile", async () => {
+    // The race, step by step: writer B judged a dead writer's lock stale; meanwhile that lock went and writer A
+    // took the lock. If B's takeover frees the name even for a moment, writer W takes it, and A and W are both inside.
+    const { takeOver } = await import('../../src/config/lock.js');
+    // The module object lock.ts itself uses (its ESM namespace cannot be spied on).
+    const fs = process.getBuiltinModule('node:fs');
+    mkdirSync(dir, { mode: 0o700 });
+    const lock = `${file}.lock`;
+    const fresh = `${process.pid} writer-a\n`;
+    writeFileSync(lock, fresh);
+    const freeing = ['renameSync', 'rmSync', 'unlinkSync'] as const;
+    const real = Object.fromEntries(freeing.map((name) => [name, fs[name]])) as Record<(typeof freeing)[number], (...args: unknown[]) => unknown>;
+    // Writer W: the moment the lock's name is free, it takes it.
+    const spies = freeing.map((name) =>
+      vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
+        const result = real[name]!(...args);
+        if (args[0] === lock && !existsSync(lock)) fs.writeFileSync(lock, `${process.pid} writer-w\n`, { flag: 'wx' });
+        return result;
+      }) as never),
+    );
+    try {
+      takeOver(lock, '4242 a-dead-writer\n');
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(readFileSync(lock, 'utf8')).toBe(fresh);
   });
 
   it('a FIFO in place of the lock is refused at once, not waited on', async () => {
