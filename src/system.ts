@@ -61,9 +61,10 @@ export class OddFileError extends Error {
  * A small file's text, read as the config file is: opened without
  * blocking (a FIFO cannot hang gymctl), only a regular file (a link to one
  * is followed; a link to /dev/zero is refused), at most `maxBytes`;
- * undefined when there is none.
+ * undefined when there is none. `inspect` sees the file's stat before it
+ * is read (the config store warns about loose permissions from it).
  */
-export function readRegularFile(file: string, maxBytes: number): string | undefined {
+export function readRegularFile(file: string, maxBytes: number, inspect?: (stat: import('node:fs').Stats) => void): string | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
@@ -76,6 +77,7 @@ export function readRegularFile(file: string, maxBytes: number): string | undefi
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new OddFileError(file, 'not a regular file');
     if (stat.size > maxBytes) throw new OddFileError(file, 'too large');
+    inspect?.(stat);
     const buffer = Buffer.alloc(maxBytes + 1);
     const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
     if (length > maxBytes) throw new OddFileError(file, 'too large');

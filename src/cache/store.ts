@@ -1,16 +1,6 @@
-/**
- * The response cache of `--cache DURATION` and `--refresh`: validated 200
- * answers, one file each, in `$XDG_CACHE_HOME/gymctl` (`~/.cache/gymctl`),
- * the folders 0700 and the files 0600, each written to a temporary file
- * and renamed into place. No file holds the key, or anything from which it
- * could be checked offline: entries are filed under an HMAC of the key,
- * made with a random secret kept in the config folder, and named by an
- * HMAC of the base URL and path. Loaded only when one of the flags is given.
- */
-import type { Stats } from 'node:fs';
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError } from '../api/errors.js';
-import { checkOwnWritable, otherOwner } from '../config/ownership.js';
+import { checkOwnWritable, nearestExisting, otherOwner } from '../config/ownership.js';
 import { type FolderHandle, homeDir, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -98,16 +88,13 @@ function openRoot(dir: string, create: boolean): FolderHandle | undefined {
 
 /** A folder about to be made goes only inside a folder of the user's own: root with another user's HOME makes nothing there. */
 function checkNewFolderParent(dir: string): void {
-  let parent = dir;
-  let stat: Stats | undefined;
-  while (!stat) {
-    stat = fs.statSync(parent, { throwIfNoEntry: false });
-    if (stat || path.dirname(parent) === parent) break;
-    parent = path.dirname(parent);
-  }
-  const owner = stat && otherOwner(stat);
-  if (owner !== undefined && parent !== dir) {
-    throw new GymctlError('internal', `cache folder ${dir} would be made in ${parent}, which belongs to another user (uid ${owner}): set XDG_CACHE_HOME to a folder of your own`);
+  const parent = nearestExisting(dir);
+  const owner = parent && otherOwner(parent.stat);
+  if (owner !== undefined && parent!.path !== dir) {
+    throw new GymctlError(
+      'internal',
+      `cache folder ${dir} would be made in ${parent!.path}, which belongs to another user (uid ${owner}): set XDG_CACHE_HOME to a folder of your own`,
+    );
   }
 }
 

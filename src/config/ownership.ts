@@ -24,6 +24,15 @@ function statOf(target: string, link = false): Stats | undefined {
   }
 }
 
+/** `start` or its nearest ancestor that exists, with its stat: where a folder made at `start` would go. */
+export function nearestExisting(start: string): { path: string; stat: Stats } | undefined {
+  for (let current = start; ; current = path.dirname(current)) {
+    const stat = statOf(current);
+    if (stat) return { path: current, stat };
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
 /** The uid of the user who owns what `stat` describes, when that is not the current user. */
 export function otherOwner(stat: Stats): number | undefined {
   const uid = currentUid();
@@ -47,14 +56,9 @@ export function checkOwnWritable(dir: string, file: string): void {
     }
   } else {
     // The folder will be made inside its nearest existing parent: that must not be writable by everyone either.
-    let parent = path.dirname(dir);
-    let stat = statOf(parent);
-    while (!stat && path.dirname(parent) !== parent) {
-      parent = path.dirname(parent);
-      stat = statOf(parent);
-    }
-    if (stat && (stat.mode & 0o002) !== 0 && (stat.mode & 0o1000) === 0) {
-      throw new GymctlError('internal', `config folder ${dir} would be made in ${parent}, which anyone can write to; point GYMCTL_CONFIG_DIR at a folder of your own`);
+    const parent = nearestExisting(path.dirname(dir));
+    if (parent && (parent.stat.mode & 0o002) !== 0 && (parent.stat.mode & 0o1000) === 0) {
+      throw new GymctlError('internal', `config folder ${dir} would be made in ${parent.path}, which anyone can write to; point GYMCTL_CONFIG_DIR at a folder of your own`);
     }
   }
   const fileStat = statOf(file, true);

@@ -19,7 +19,7 @@ import { describeJsonError } from '../json/positions.js';
 import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
-import { homeDir } from '../system.js';
+import { homeDir, OddFileError, readRegularFile } from '../system.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
@@ -86,29 +86,18 @@ export class ConfigStore {
 
   /** The file's text, or undefined when there is none; only a regular file of at most 1 MiB is read. */
   #readText(): string | undefined {
-    let fd: number;
     try {
-      // Non-blocking, so that a FIFO in its place cannot hang gymctl.
-      fd = fs.openSync(this.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+      return readRegularFile(this.path, MAX_CONFIG_BYTES, (stat) => this.#checkReadable(stat));
     } catch (error) {
-      // No file, or no folder for one (a part of the path is a plain file): nothing stored yet.
-      const { code } = error as NodeJS.ErrnoException;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw this.#error('read', error);
-    }
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) throw new GymctlError('internal', `config file ${this.path} is not a regular file; remove it, or point GYMCTL_CONFIG_DIR elsewhere`);
-      if (stat.size > MAX_CONFIG_BYTES) throw new GymctlError('internal', `config file ${this.path} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
-      this.#checkReadable(stat);
-      const buffer = Buffer.alloc(Math.min(stat.size, MAX_CONFIG_BYTES) + 1);
-      const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
-      if (length > MAX_CONFIG_BYTES) throw new GymctlError('internal', `config file ${this.path} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
-      return buffer.toString('utf8', 0, length);
-    } catch (error) {
+      if (error instanceof OddFileError) {
+        throw new GymctlError(
+          'internal',
+          error.why === 'too large'
+            ? `config file ${this.path} is larger than 1 MiB, which no gymctl config is; fix or remove it`
+            : `config file ${this.path} is not a regular file; remove it, or point GYMCTL_CONFIG_DIR elsewhere`,
+        );
+      }
       throw error instanceof GymctlError ? error : this.#error('read', error);
-    } finally {
-      fs.closeSync(fd);
     }
   }
 
