@@ -5,9 +5,18 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 
-// Chunk names carry hashes: clear the old ones so that none is left behind.
+// What earlier builds wrote (ES module chunks, before the CommonJS build): clear it, so that none is left behind.
 rmSync('dist/chunks', { recursive: true, force: true });
+rmSync('dist/cli.js', { force: true });
+
+/** The metafiles of several builds as one: every input, and every output file. */
+const mergeMeta = (metas) => ({
+  inputs: Object.assign({}, ...metas.map((meta) => meta.inputs)),
+  outputs: Object.assign({}, ...metas.map((meta) => meta.outputs)),
+});
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -49,27 +58,139 @@ const chalkDecidesNothing = {
   },
 };
 
-const cli = await build({
+// The command, as CommonJS: Node's CommonJS loader starts sooner than its
+// ES module loader, and bin/gymctl.cjs can then load it through a V8 code
+// cache (src/boot.ts). The read path (whoami, academy, academies, family,
+// api) is one file, dist/gymctl.cjs. esbuild cannot split CommonJS, so each
+// rare path is a file of its own in dist/side/, required when it is needed.
+// A side file takes every module the main file also holds from the main
+// file (its registry, `__modules`), never a copy of its own: one class of
+// each error, so `instanceof` holds across files.
+const SIDES = {
+  'src/output/table.ts': 'tables', // cli-table3, chalk: terminal tables and cards
+  'src/output/jq.ts': 'jq',
+  'src/keyring/client.ts': 'keyring',
+  'src/sandbox/server.ts': 'sandbox-server',
+  'src/sandbox/demo-data.ts': 'demo-data',
+  'src/commands/sandbox/run.ts': 'sandbox',
+  'src/commands/auth/run.ts': 'auth',
+  'src/commands/config/run.ts': 'config',
+  'src/commands/cache/run.ts': 'cache',
+  'src/commands/schema/run.ts': 'schema',
+  'src/commands/completion/run.ts': 'completion',
+  'src/commands/complete/run.ts': 'complete',
+  'src/config/conf.ts': 'conf', // the config writer
+  'node_modules/undici/index.js': 'undici', // requests through a proxy
+};
+const relative = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+
+/** Sends imports of a side file's source to the side file (from `prefix`): a require, made when the import runs. */
+function sideImports(prefix, self, kinds) {
+  return {
+    name: 'side-imports',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.resolving || args.kind === 'entry-point' || (kinds && !kinds.includes(args.kind))) return undefined;
+        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { resolving: true } });
+        const side = resolved.path && SIDES[relative(resolved.path)];
+        if (!side || side === self) return undefined;
+        return { path: `${prefix}${side}.cjs`, external: true };
+      });
+    },
+  };
+}
+
+/** In a side file: a module of gymctl's own that the main file holds comes from the main file's registry. */
+function fromMainFile(mainInputs, shared) {
+  return {
+    name: 'from-main-file',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/gymctl\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { resolving: true } });
+        if (resolved.external || !resolved.path) return undefined;
+        const input = relative(resolved.path);
+        // Packages are bundled into each file that uses them (tree-shaken; a registry would keep every export): only gymctl's own modules carry classes and state.
+        if (!input.startsWith('src/') || !mainInputs.has(input)) return undefined;
+        shared.add(input);
+        return { path: input, namespace: 'main-file' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'main-file' }, (args) => ({
+        contents: `module.exports = require('../gymctl.cjs').__modules[${JSON.stringify(args.path)}]();`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+const cjs = {
   ...common,
-  entryPoints: ['src/cli.ts'],
-  outdir: 'dist',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  minify: true,
+  format: 'cjs',
+  minify: !process.env.NO_MINIFY,
   metafile: true,
-  plugins: [lazyChildProcess, chalkDecidesNothing],
+  // import() becomes a require() made when it runs: no ES module loader.
+  supported: { 'dynamic-import': false },
   // cli-table3 colours through @colors/colors only for style names, which
   // gymctl never passes (chalk colours the cells): leave it out.
   external: ['@colors/colors', '@colors/colors/*'],
-  // jq-wasm is bundled apart, for the worker that runs it, and its WebAssembly sits beside it (see below).
-  define: {
-    ...common.define,
-    __JQ_WASM__: JSON.stringify('../jq.wasm'),
-    __JQ_MODULE__: JSON.stringify('../jq-wasm.cjs'),
-    __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs'),
-  },
-  // Bundled CommonJS dependencies call require(); ES modules have none.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+};
+
+/** The main file, with a registry of the modules that side files take from it. */
+async function buildMain(shared, write) {
+  const registry = [...shared].sort().map((input) => `  ${JSON.stringify(input)}: () => require(${JSON.stringify(`./${input}`)}),`);
+  return build({
+    ...cjs,
+    stdin: {
+      contents: `export { main } from './src/cli.ts';\nexport const __modules = {\n${registry.join('\n')}\n};\n`,
+      resolveDir: process.cwd(),
+      sourcefile: 'src/cli-entry.ts',
+      loader: 'ts',
+    },
+    outfile: 'dist/gymctl.cjs',
+    write,
+    plugins: [sideImports('./side/', undefined, ['dynamic-import']), lazyChildProcess, chalkDecidesNothing],
+  });
+}
+
+rmSync('dist/side', { recursive: true, force: true });
+// First what the main file holds; then the side files, which say what they take from it; then the main file with that registry.
+const firstMain = await buildMain(new Set(), false);
+const mainInputs = new Set(Object.keys(firstMain.metafile.inputs));
+for (const input of Object.keys(SIDES)) {
+  if (mainInputs.has(input)) throw new Error(`${input} is a side file's source but the main file imports it statically`);
+}
+const shared = new Set();
+const sideMeta = [];
+for (const [source, name] of Object.entries(SIDES)) {
+  const side = await build({
+    ...cjs,
+    entryPoints: [source],
+    outfile: `dist/side/${name}.cjs`,
+    plugins: [fromMainFile(mainInputs, shared), sideImports('./', name), lazyChildProcess, chalkDecidesNothing],
+    define: {
+      ...common.define,
+      'import.meta.url': '__importMetaUrl',
+      __JQ_WASM__: JSON.stringify('../jq.wasm'),
+      __JQ_MODULE__: JSON.stringify('../jq-wasm.cjs'),
+      __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs'),
+    },
+    banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  sideMeta.push(side.metafile);
+}
+const cli = await buildMain(shared, true);
+const mainBytes = readFileSync('dist/gymctl.cjs');
+if (mainBytes.includes('import.meta') || /\bimport\(/.test(mainBytes.toString())) throw new Error('dist/gymctl.cjs must not use import.meta or import(): it runs as a script');
+// bin/gymctl.cjs starts here: it loads dist/gymctl.cjs through a code cache, keyed by this hash of it.
+const boot = await build({
+  ...common,
+  format: 'cjs',
+  minify: true,
+  metafile: true,
+  entryPoints: ['src/boot.ts'],
+  outfile: 'dist/boot.cjs',
+  define: { ...common.define, __GYMCTL_BUILD__: JSON.stringify(createHash('sha256').update(mainBytes).digest('hex').slice(0, 16)) },
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.
@@ -109,8 +230,8 @@ copyFileSync(requireHere.resolve('jq-wasm/package.json').replace(/package\.json$
 copyFileSync('licenses/jq.txt', 'dist/licenses/jq.txt');
 copyFileSync('licenses/oniguruma.txt', 'dist/licenses/oniguruma.txt');
 
-// Which source files each chunk holds: the test of what a command loads reads it.
-writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
+// Which source files each file holds: the tests of what a command loads read it.
+writeFileSync('dist/meta.json', JSON.stringify(mergeMeta([boot.metafile, cli.metafile, ...sideMeta])));
 
 // The top-level help, written out once so that `gymctl --help` loads no parser.
 rmSync('dist/help.txt', { force: true });

@@ -3,5 +3,5 @@ export { checkApiPath, createClient, GymClient, operations, type ClientOptions }
 export { GymApiError, GymctlError, ERROR_KINDS, type ErrorKind, type FailureReason } from './api/errors.js';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './api/defaults.js';
 export type { ApiResponse, Operation, ResponseCache } from './api/transport/types.js';
-export * from './api/schemas.js';
+export * from './api/public.js';
 export { openApiDocument } from './api/openapi.js';

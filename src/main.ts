@@ -125,6 +125,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   let outcome: number | GymctlError = 0;
   const program = buildProgram({
     io,
+    argv,
     factory: () => factory,
     parsed(command, flags) {
       factory = createFactory({ io, env, signal, flags, disposers });

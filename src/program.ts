@@ -40,6 +40,38 @@ const helpConfiguration = {
   styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
 };
 
+/** Every top-level command, by name, made only when it is added. */
+const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command]> = [
+  ['whoami', newCmdWhoami],
+  ['academy', newCmdAcademy],
+  ['academies', newCmdAcademies],
+  ['family', newCmdFamily],
+  ['auth', newCmdAuth],
+  ['config', newCmdConfig],
+  ['api', newCmdApi],
+  ['cache', newCmdCache],
+  ['schema', newCmdSchema],
+  ['completion', newCmdCompletion],
+];
+
+/**
+ * The one command of COMMANDS a run needs, when argv names it: the first
+ * word that is neither a global option nor an option's value. Undefined
+ * when the run needs the whole tree: help, completion, no command, an
+ * unknown one (its error suggests the nearest name).
+ */
+export function namedCommand(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '-h' || word === '--help') return undefined;
+    if (!word.startsWith('-')) return COMMANDS.some(([name]) => name === word) && !argv.slice(i + 1).some((w) => w === '-h' || w === '--help') ? word : undefined;
+    if (word === '--') return undefined;
+    const flag = GLOBAL_FLAGS.find((f) => f.flags.split(/[ ,]+/).includes(word));
+    if (flag?.flags.includes('<')) i++;
+  }
+  return undefined;
+}
+
 export interface ProgramOptions {
   /** Where help and the parser's messages go (errors are reported by main, in gymctl's own format). */
   io: IO;
@@ -47,9 +79,11 @@ export interface ProgramOptions {
   factory: FactoryRef;
   /** Called once the flags are parsed and checked, before the command runs. */
   parsed(command: Command, flags: GlobalFlags): void;
+  /** The arguments the program will parse: only the command they name is built (all of them when they name none). */
+  argv?: readonly string[];
 }
 
-export function buildProgram({ io, factory: f, parsed }: ProgramOptions): Command {
+export function buildProgram({ io, factory: f, parsed, argv }: ProgramOptions): Command {
   const program = new Command('gymctl')
     .description('Read the gym (academy) management API: your key, academies and family links.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -83,9 +117,10 @@ Learn more: gymctl help exit-codes, gymctl help environment
     for (const sub of command.commands) adopt(sub);
     return command;
   };
-  for (const command of [newCmdWhoami, newCmdAcademy, newCmdAcademies, newCmdFamily, newCmdAuth, newCmdConfig, newCmdApi, newCmdCache, newCmdSchema, newCmdCompletion]) {
-    program.addCommand(adopt(command(f)));
-  }
+  // A run that names its command builds only that one (help and completion see the whole tree).
+  const only = argv && namedCommand(argv);
+  for (const [name, make] of COMMANDS) if (only === undefined || only === name) program.addCommand(adopt(make(f)));
+  if (only !== undefined) return program;
   program.addCommand(adopt(newCmdComplete(f, program)), { hidden: true });
   program.addCommand(adopt(newCmdSandbox(f)));
   program.addCommand(adopt(newCmdHelp(f, program)));

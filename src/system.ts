@@ -4,13 +4,43 @@
  * and how a whole number typed by a user is read.
  */
 const fs = process.getBuiltinModule('node:fs');
-const os = process.getBuiltinModule('node:os');
 
 /** The user's uid; undefined on Windows, which has none to compare. */
 export const currentUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
 /** The home folder: $HOME as the environment given says, else the system's answer. */
-export const homeDir = (env: NodeJS.ProcessEnv): string => env.HOME || os.homedir();
+export const homeDir = (env: NodeJS.ProcessEnv): string => env.HOME || process.getBuiltinModule('node:os').homedir();
+
+/** The V8 flags this run set, and whether any was set after the main file was compiled (boot/code-cache.ts). */
+const V8_FLAGS = Symbol.for('gymctl.v8Flags');
+type FlagState = { set: Set<string>; changed: boolean };
+const flagState = (): FlagState => ((globalThis as Record<symbol, FlagState>)[V8_FLAGS] ??= { set: new Set(), changed: false });
+
+/** Sets a V8 flag at run time (once), and says so to the code cache: a cache made after it would not match the next run's flags. */
+export function setV8Flags(flags: string): void {
+  const state = flagState();
+  if (state.set.has(flags)) return;
+  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
+  state.set.add(flags);
+  state.changed = true;
+}
+
+/** The flags set so far are those the main file is compiled with: only later ones count as a change. */
+export const v8FlagsCompiledWith = (): void => {
+  flagState().changed = false;
+};
+
+/** The flag that keeps a long batch's young generation at its start size (see fetchAll). */
+export const YOUNG_GENERATION_BOUND = '--semi-space-growth-factor=1';
+
+/** Whether this run changed V8's flags after the main file was compiled. */
+export const v8FlagsChanged = (): boolean => flagState().changed;
+
+/** The user's cache folder, as the XDG spec says: $XDG_CACHE_HOME when absolute (a relative one is ignored), else ~/.cache. */
+export const xdgCacheHome = (env: NodeJS.ProcessEnv): string => {
+  const path = process.getBuiltinModule('node:path');
+  return env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(homeDir(env), '.cache');
+};
 
 /**
  * Writes `data` to a new file beside `file` (0600, created exclusively),
@@ -18,8 +48,9 @@ export const homeDir = (env: NodeJS.ProcessEnv): string => env.HOME || os.homedi
  * linked, so that a `file` someone made first wins. A reader sees a whole
  * file or none, and the temporary file never stays behind.
  */
-export function writeFileAtomic(file: string, data: string, options: { keepExisting?: boolean } = {}): void {
-  const temporary = `${file}.${process.pid}.${process.getBuiltinModule('node:crypto').randomUUID()}.tmp`;
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { keepExisting?: boolean } = {}): void {
+  // Created exclusively, so the name need only be unlikely to be taken (and no crypto module is loaded for it).
+  const temporary = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   try {
     fs.writeFileSync(temporary, data, { mode: 0o600, flag: 'wx' });
     if (!options.keepExisting) {

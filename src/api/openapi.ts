@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { toJsonSchema } from './json-schema.js';
-import { academySchema, apiKeySchema, errorBodySchema, familyMemberSchema } from './schemas.js';
+import { schemas } from './schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -78,10 +78,10 @@ export function openApiDocument(version: string): JsonSchema {
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: {
-        ApiKey: component(apiKeySchema),
-        Academy: component(academySchema),
-        FamilyMember: component(familyMemberSchema),
-        ErrorBody: component(errorBodySchema),
+        ApiKey: component(schemas.apiKey()),
+        Academy: component(schemas.academy()),
+        FamilyMember: component(schemas.familyMember()),
+        ErrorBody: component(schemas.errorBody()),
       },
     },
   };

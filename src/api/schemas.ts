@@ -8,6 +8,10 @@
  * are kept), and every string, number and nested object may be null or absent,
  * since requiredness and nullability are not specified. Date-times and codes
  * are plain strings: a value not in the documented form is shown as it came.
+ *
+ * Each schema is built on first use (`schemas.academy()`): zod builds a
+ * schema when it is declared, and a command that reads one resource need
+ * not pay for the others. The library exports them built (public.ts).
  */
 import * as z from 'zod/mini';
 
@@ -27,85 +31,120 @@ const identifier = () => z.union([z.int(), z.bigint()]);
 /** An identifier as the client hands it back: a number, or a bigint beyond 2^53−1. */
 export type Id = number | bigint;
 
+/** Builds once, on first call. */
+const lazy = <T>(build: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= build());
+};
+
 /** 2.2 User: the owner of an API key. */
-export const userSchema = z.looseObject({
-  id: identifier(),
-  name: text(),
-  email: text(),
-});
+const user = lazy(() =>
+  z.looseObject({
+    id: identifier(),
+    name: text(),
+    email: text(),
+  }),
+);
 
 /** 2.1 API key, returned by GET /me. */
-export const apiKeySchema = z.looseObject({
-  id: identifier(),
-  name: text(),
-  academyIds: z.array(identifier()),
-  user: maybe(userSchema),
-});
+const apiKey = lazy(() =>
+  z.looseObject({
+    id: identifier(),
+    name: text(),
+    academyIds: z.array(identifier()),
+    user: maybe(user()),
+  }),
+);
 
 /** 2.4 Postal address. */
-export const addressSchema = z.looseObject({
-  line1: text(),
-  line2: text(),
-  city: text(),
-  state: text(),
-  postalCode: text(),
-  country: text(),
-});
+const address = lazy(() =>
+  z.looseObject({
+    line1: text(),
+    line2: text(),
+    city: text(),
+    state: text(),
+    postalCode: text(),
+    country: text(),
+  }),
+);
 
 /** 2.5 Geographic position in decimal degrees. */
-export const coordinatesSchema = z.looseObject({
-  lat: maybe(z.number()),
-  lng: maybe(z.number()),
-});
+const coordinates = lazy(() =>
+  z.looseObject({
+    lat: maybe(z.number()),
+    lng: maybe(z.number()),
+  }),
+);
 
 /** 2.3 Academy, returned by GET /academies/{academyId}. */
-export const academySchema = z.looseObject({
-  id: identifier(),
-  name: text(),
-  currency: text(),
-  email: text(),
-  phone: text(),
-  address: maybe(addressSchema),
-  coordinates: maybe(coordinatesSchema),
-  franchiseId: maybe(identifier()),
-  logoUrl: text(),
-  createdAt: text(),
-});
+const academy = lazy(() =>
+  z.looseObject({
+    id: identifier(),
+    name: text(),
+    currency: text(),
+    email: text(),
+    phone: text(),
+    address: maybe(address()),
+    coordinates: maybe(coordinates()),
+    franchiseId: maybe(identifier()),
+    logoUrl: text(),
+    createdAt: text(),
+  }),
+);
 
 /** 2.7 Photo URLs of a member. */
-export const photoUrlsSchema = z.looseObject({
-  thumbnail: text(),
-  large: text(),
-});
+const photoUrls = lazy(() =>
+  z.looseObject({
+    thumbnail: text(),
+    large: text(),
+  }),
+);
 
 /** 2.6 Family member entry, an element of GET /members/{memberId}/family. */
-export const familyMemberSchema = z.looseObject({
-  id: identifier(),
-  academyId: identifier(),
-  firstName: text(),
-  lastName: text(),
-  photoUrl: maybe(photoUrlsSchema),
-  primaryFamilyMember: z.boolean(),
-});
+const familyMember = lazy(() =>
+  z.looseObject({
+    id: identifier(),
+    academyId: identifier(),
+    firstName: text(),
+    lastName: text(),
+    photoUrl: maybe(photoUrls()),
+    primaryFamilyMember: z.boolean(),
+  }),
+);
 
 /** 2.8 Error body of every error response. */
-export const errorBodySchema = z.looseObject({
-  message: text(),
-  correlationId: text(),
-});
+const errorBody = lazy(() =>
+  z.looseObject({
+    message: text(),
+    correlationId: text(),
+  }),
+);
 
 /** Every successful response is `{ "data": … }` (spec §1, §4). */
 export const envelope = <T extends z.core.$ZodType>(data: T) => z.looseObject({ data });
 
-export const meResponseSchema = envelope(apiKeySchema);
-export const academyResponseSchema = envelope(academySchema);
-export const familyResponseSchema = envelope(z.array(familyMemberSchema));
+/** Every schema, each built on first call. */
+export const schemas = {
+  user,
+  apiKey,
+  address,
+  coordinates,
+  academy,
+  photoUrls,
+  familyMember,
+  errorBody,
+  meResponse: lazy(() => envelope(apiKey())),
+  academyResponse: lazy(() => envelope(academy())),
+  familyResponse: lazy(() => envelope(z.array(familyMember()))),
+};
 
-export type User = z.infer<typeof userSchema>;
-export type ApiKey = z.infer<typeof apiKeySchema>;
-export type Address = z.infer<typeof addressSchema>;
-export type Coordinates = z.infer<typeof coordinatesSchema>;
-export type Academy = z.infer<typeof academySchema>;
-export type PhotoUrls = z.infer<typeof photoUrlsSchema>;
-export type FamilyMember = z.infer<typeof familyMemberSchema>;
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+type Built<K extends keyof typeof schemas> = ReturnType<(typeof schemas)[K]>;
+
+export type User = z.infer<Built<'user'>>;
+export type ApiKey = z.infer<Built<'apiKey'>>;
+export type Address = z.infer<Built<'address'>>;
+export type Coordinates = z.infer<Built<'coordinates'>>;
+export type Academy = z.infer<Built<'academy'>>;
+export type PhotoUrls = z.infer<Built<'photoUrls'>>;
+export type FamilyMember = z.infer<Built<'familyMember'>>;
+export type ErrorBody = z.infer<Built<'errorBody'>>;

@@ -1,7 +1,7 @@
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError } from '../api/errors.js';
 import { checkOwnWritable, nearestExisting, otherOwner } from '../config/ownership.js';
-import { type FolderHandle, homeDir, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../system.js';
+import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -10,11 +10,7 @@ const crypto = process.getBuiltinModule('node:crypto');
 /** The secret's file, in the config folder (0600). */
 const SECRET_FILE = 'cache-secret';
 
-export function cacheDir(env: NodeJS.ProcessEnv): string {
-  // The XDG spec: a relative XDG_CACHE_HOME is ignored.
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(homeDir(env), '.cache');
-  return path.join(base, 'gymctl');
-}
+export const cacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl');
 
 const hmac = (secret: Buffer, text: string) => crypto.createHmac('sha256', secret).update(text).digest('hex');
 

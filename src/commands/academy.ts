@@ -23,7 +23,7 @@ export async function printAcademies(f: AcademyDeps, session: Pick<ApiSession, '
     output: await f.output(),
     concurrency,
     view: academyView,
-    request: (id) => session.client.request(operations.academy(id)),
+    send: (id, done) => session.client.requestWith(operations.academy(id), undefined, done),
     label: 'Fetching academies',
     ...(emptyMessage ? { emit: { emptyMessage } } : {}),
   });

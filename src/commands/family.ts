@@ -57,7 +57,7 @@ export async function runFamily(f: FamilyDeps, idTexts: readonly string[], optio
     output,
     concurrency,
     view: familyBatchView,
-    request: (id) => client.request(operations.family(id)),
+    send: (id, done) => client.requestWith(operations.family(id), undefined, done),
     // JSON keeps each family as the API sent it: an array of arrays.
     records: (response, id) => (format === 'json' ? [{ data: { familyOf: id } as FamilyEntry, raw: response.rawData }] : entries(response, id)),
     label: 'Fetching families',

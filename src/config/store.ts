@@ -64,8 +64,12 @@ export class ConfigStore {
    * Reading never creates the folder or the file.
    */
   read(): ConfigFile {
-    return this.#load().file;
+    // Read and parsed once a run (a run asks for it several times), and again after each write.
+    this.#read ??= this.#load().file;
+    return this.#read;
   }
+
+  #read: ConfigFile | undefined;
 
   /** The file's text, parsed and checked; `raw` keeps every member as written (`__proto__` and 64-bit integers too), for writing back. */
   #load(): { file: ConfigFile; raw: ConfigFile } {
@@ -77,9 +81,9 @@ export class ConfigStore {
     } catch {
       throw new GymctlError('internal', `config file ${this.path} is not valid JSON (${describeJsonError(text)}); fix or remove it`);
     }
-    const parsed = z.safeParse(configFileSchema, json, { reportInput: true });
+    const parsed = z.safeParse(configFileSchema(), json, { reportInput: true });
     if (!parsed.success) {
-      throw new GymctlError('internal', `config file ${this.path} is not valid: ${formatIssues(parsed.error.issues, configFileSchema)}; fix or remove it`);
+      throw new GymctlError('internal', `config file ${this.path} is not valid: ${formatIssues(parsed.error.issues, configFileSchema())}; fix or remove it`);
     }
     return { file: parsed.data, raw: json as ConfigFile };
   }
@@ -138,7 +142,7 @@ export class ConfigStore {
       throw this.#error('write', error);
     }
     // conf writes the file; loaded only here, so reading never pays for it.
-    const { default: Conf } = await import('conf');
+    const { Conf } = await import('./conf.js');
     const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
       this.#load(); // under the lock, checked again by the bounded reader before conf reads it
@@ -167,6 +171,8 @@ export class ConfigStore {
         throw this.#error('write', error);
       }
     } finally {
+      // Whatever happened, the next read is of the file as it now is.
+      this.#read = undefined;
       lock.release();
     }
   }

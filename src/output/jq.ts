@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';
+import { setV8Flags } from '../system.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
 declare const __JQ_WASM__: string | undefined;
@@ -181,7 +182,7 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
   // Node 20 and 22 compile jq's 900 KB of WebAssembly with V8's optimising compiler up front, which takes
   // longer than a call runs: baseline code only saves about 40 ms there. Node 24 and later tier up lazily
   // already, and the flag set at run time costs them a few milliseconds instead (measured with npm run bench).
-  if (Number(process.versions.node.split('.')[0]) < 24) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  if (Number(process.versions.node.split('.')[0]) < 24) setV8Flags('--liftoff-only');
   const compiling = WebAssembly.compile(process.getBuiltinModule('node:fs').readFileSync(wasmPath()));
   // The filter runs in a worker, so that Ctrl-C can stop it: it starts first, in a thread of its own, while
   // the WebAssembly compiles and the check below (and then the request) run here.

@@ -1,6 +1,6 @@
 /** What the table and CSV output show of each resource, and in which order. */
 import type * as z from 'zod/mini';
-import { academySchema, apiKeySchema, familyMemberSchema, type Academy, type Address, type ApiKey, type FamilyMember, type Id } from '../api/schemas.js';
+import { schemas, type Academy, type Address, type ApiKey, type FamilyMember, type Id } from '../api/schemas.js';
 import { csvColumns, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
 
@@ -74,15 +74,15 @@ const once = <T>(make: () => T): (() => T) => {
   return () => (value ??= make());
 };
 
-const view = <T>(schema: z.core.$ZodType, card: Column<T>[], list: Column<T>[]): ResourceView<T> => ({
+const view = <T>(schema: () => z.core.$ZodType, card: Column<T>[], list: Column<T>[]): ResourceView<T> => ({
   card,
   list,
-  csv: once(() => csvColumns(schema)),
+  csv: once(() => csvColumns(schema())),
 });
 
-export const apiKeyView = view<ApiKey>(apiKeySchema, apiKeyColumns, apiKeyColumns);
-export const academyView = view<Academy>(academySchema, academyColumns, academyListColumns);
-export const familyView = view<FamilyMember>(familyMemberSchema, familyColumns, familyColumns);
+export const apiKeyView = view<ApiKey>(schemas.apiKey, apiKeyColumns, apiKeyColumns);
+export const academyView = view<Academy>(schemas.academy, academyColumns, academyListColumns);
+export const familyView = view<FamilyMember>(schemas.familyMember, familyColumns, familyColumns);
 
 /** A family member in a batch of families: the member whose family it is, first (a field the API does not use). */
 export type FamilyEntry = FamilyMember & { familyOf: Id };
@@ -92,5 +92,5 @@ const familyOfColumn: Column<FamilyEntry> = { key: 'familyOf', label: 'Family of
 export const familyBatchView: ResourceView<FamilyEntry> = {
   card: [familyOfColumn, ...familyColumns],
   list: [familyOfColumn, ...familyColumns],
-  csv: once(() => [{ name: 'familyOf', path: ['familyOf'] }, ...csvColumns(familyMemberSchema)]),
+  csv: once(() => [{ name: 'familyOf', path: ['familyOf'] }, ...csvColumns(schemas.familyMember())]),
 };

@@ -4,7 +4,7 @@
  * between them.
  */
 import * as z from 'zod/mini';
-import { academySchema, apiKeySchema, familyMemberSchema, type Id } from '../api/schemas.js';
+import { schemas, type Id } from '../api/schemas.js';
 import { API_KEY_FORM } from '../api/defaults.js';
 import { formatIssues } from '../api/validation.js';
 
@@ -13,11 +13,11 @@ export const sandboxDataSchema = z.object({
     z.object({
       /** The value of the X-API-Key header that stands for this key. */
       secret: z.string().check(z.minLength(1), z.regex(API_KEY_FORM, 'must be printable ASCII without spaces')),
-      key: apiKeySchema,
+      key: schemas.apiKey(),
     }),
   ),
-  academies: z.array(academySchema),
-  members: z.array(familyMemberSchema),
+  academies: z.array(schemas.academy()),
+  members: z.array(schemas.familyMember()),
   /** Each family is a list of member ids; a member is in at most one family. */
   families: z.array(z.array(z.union([z.int(), z.bigint()]))),
 });

@@ -6,12 +6,11 @@
  * is `npm run bench`'s job; this cannot be noisy.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { BIN, ROOT, cleanEnv } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runCli } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -60,21 +59,21 @@ describe(`what Node ${process.version} loads to start gymctl`, () => {
   });
 });
 
-/** The packages whose code one run imports from the build: each dist/ file it loads, mapped to its sources through esbuild's metafile. */
-async function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<{ packages: string[]; sources: string[] }> {
+/** The packages whose code one run loads from the build: each dist/ file it loads, mapped to its sources through esbuild's metafile. */
+async function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<{ packages: string[]; sources: string[]; files: string[] }> {
   const meta = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-  const list = await recorded(['--import', pathToFileURL(path.join(ROOT, 'test', 'helpers', 'chunk-list.mjs')).href], args, env);
+  const list = await recorded(['--require', path.join(ROOT, 'test', 'helpers', 'file-list.cjs')], args, env);
   const files = [
     ...new Set(
       list
         .split('\n')
         .filter(Boolean)
-        .map((url) => path.relative(ROOT, fileURLToPath(url))),
+        .map((file) => path.relative(ROOT, file)),
     ),
   ];
   const sources = files.flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
   const packages = [...new Set(sources.filter((input) => input.includes('node_modules/')).map((input) => input.split('node_modules/').pop()!.split('/')[0]!))];
-  return { packages: packages.sort(), sources };
+  return { packages: packages.sort(), sources, files };
 }
 
 describe(`the design card's table, colour and config packages on Node ${process.version}: loaded only where they work`, () => {
@@ -87,21 +86,96 @@ describe(`the design card's table, colour and config packages on Node ${process.
       ['academy', '1', '2'],
       ['academies', '--format', 'csv'],
     ]) {
-      const { packages, sources } = await packagesLoadedBy(args, api());
+      const { packages, sources, files } = await packagesLoadedBy(args, api());
       expect(sources, args.join(' ')).toContain('src/commands/whoami.ts');
+      // The read path is the boot and the main file alone: no side file.
+      expect(files.sort(), args.join(' ')).toEqual(['dist/boot.cjs', 'dist/gymctl.cjs']);
       for (const name of LAZY) expect(packages, `${args.join(' ')}: ${name}`).not.toContain(name);
     }
   });
 
   it('a table on a terminal loads cli-table3 and chalk, and not conf', async () => {
-    const { packages } = await packagesLoadedBy(['academy', '1', '2'], { ...api(), GYMCTL_FORCE_TTY: '1' });
+    const { packages, files } = await packagesLoadedBy(['academy', '1', '2'], { ...api(), GYMCTL_FORCE_TTY: '1' });
+    expect(files).toContain('dist/side/tables.cjs');
     expect(packages).toEqual(expect.arrayContaining(['chalk', 'cli-table3', 'string-width']));
     expect(packages).not.toContain('conf');
   });
 
   it('writing the config file loads conf, and no table', async () => {
-    const { packages } = await packagesLoadedBy(['config', 'set', 'timeout', '5000']);
+    const { packages, files } = await packagesLoadedBy(['config', 'set', 'timeout', '5000']);
+    expect(files).toContain('dist/side/conf.cjs');
     expect(packages).toContain('conf');
     for (const name of ['chalk', 'cli-table3']) expect(packages).not.toContain(name);
+  });
+});
+
+describe(`the code cache of the main file, in real runs on Node ${process.version}`, () => {
+  it('is written by the first run, taken by the next, and a corrupt one is ignored and rewritten; the answer is the same each time', async () => {
+    const env = { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY };
+    const dir = path.join(cleanEnv(world.config.dir).XDG_CACHE_HOME!, 'gymctl-code-cache');
+    rmSync(dir, { recursive: true, force: true });
+    const whoami = async () => {
+      const result = await runCli(['whoami', '--json'], world.config.dir, { env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toBe('');
+      return result.stdout;
+    };
+    const answer = await whoami();
+    expect(JSON.parse(answer)).toMatchObject({ academyIds: [1, 2, 3, 4] });
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/-whoami\.v8$/);
+    const file = path.join(dir, files[0]!);
+    const written = readFileSync(file);
+    expect(written.subarray(0, 8).toString()).toBe('gymctlV8');
+    // Taken: not written again.
+    expect(await whoami()).toBe(answer);
+    expect(readFileSync(file).equals(written)).toBe(true);
+    // Corrupt: ignored, and a whole one written in its place.
+    const corrupt = Buffer.from(written);
+    corrupt.fill(0x5a, 40, 4000);
+    writeFileSync(file, corrupt, { mode: 0o600 });
+    expect(await whoami()).toBe(answer);
+    const rewritten = readFileSync(file);
+    expect(rewritten.equals(corrupt)).toBe(false);
+    expect(rewritten.subarray(0, 8).toString()).toBe('gymctlV8');
+  });
+
+  it('GYMCTL_NO_CODE_CACHE=1 turns it off: nothing is written', async () => {
+    const dir = path.join(cleanEnv(world.config.dir).XDG_CACHE_HOME!, 'gymctl-code-cache');
+    rmSync(dir, { recursive: true, force: true });
+    const result = await runCli(['whoami', '--json'], world.config.dir, { env: { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY, GYMCTL_NO_CODE_CACHE: '1' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(() => readdirSync(dir)).toThrow(/ENOENT/);
+  });
+
+  it("an error thrown in a side file is the main file's class: a usage error there exits 2, as one in the main file does", async () => {
+    // `config set` runs from dist/side/config.cjs; its usage error must be the main file's UsageError for the exit code to be 2.
+    const result = await runCli(['config', 'set', 'timeout', 'soon'], world.config.dir);
+    expect(result.stderr).toMatch(/invalid timeout "soon"/);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('a clone not yet built', () => {
+  it('says what to do, with no Node stack, and exits 1', async () => {
+    const { mkdtempSync, copyFileSync, mkdirSync } = await import('node:fs');
+    const root = mkdtempSync(path.join((await import('node:os')).tmpdir(), 'gymctl-unbuilt-'));
+    try {
+      mkdirSync(path.join(root, 'bin'));
+      copyFileSync(BIN, path.join(root, 'bin', 'gymctl.cjs'));
+      copyFileSync(path.join(ROOT, 'package.json'), path.join(root, 'package.json'));
+      const child = spawn(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'academy', '1', '--sandbox'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      let stdout = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('gymctl: gymctl is not built: run npm run build\n');
+      expect(stdout).toBe('');
+      expect(code).toBe(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The guard on start-up cost, deterministic rather than timed: what each
  * path through the built CLI loads, read from esbuild's metafile (which
- * source files went into which chunk, and which chunk imports which).
+ * source files went into which file: the main file, dist/gymctl.cjs, and
+ * the side files of the rare paths, dist/side/*.cjs).
  * `npm test` builds first; the e2e tests run the same build.
  */
 import { readFileSync } from 'node:fs';
@@ -17,127 +18,99 @@ interface Metafile {
 const readMeta = (name: string) => JSON.parse(readFileSync(path.join(ROOT, 'dist', name), 'utf8')) as Metafile;
 const meta = readMeta('meta.json');
 
-/** Every source file a chunk loads before it runs: its own and its static imports', transitively. */
-function loadedBy(chunk: string): string[] {
-  const seen = new Set<string>();
-  const stack = [chunk];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    for (const imported of meta.outputs[next]!.imports) {
-      if (imported.kind === 'import-statement' && meta.outputs[imported.path]) stack.push(imported.path);
-    }
-  }
-  return [...seen].flatMap((output) => Object.keys(meta.outputs[output]!.inputs));
-}
-
-const chunkOf = (entry: string) => Object.entries(meta.outputs).find(([, output]) => output.entryPoint === entry)?.[0];
+const MAIN = 'dist/gymctl.cjs';
+const inputsOf = (output: string) => Object.keys(meta.outputs[output]?.inputs ?? {});
 const packages = (inputs: string[]) => [...new Set(inputs.filter((i) => i.includes('node_modules/')).map((i) => i.split('node_modules/').pop()!.split('/')[0]!))];
+const sideFiles = () => Object.keys(meta.outputs).filter((output) => output.startsWith('dist/side/'));
+/** The files holding code of a package (or source) matching `pattern`. */
+const holders = (pattern: RegExp) => Object.keys(meta.outputs).filter((output) => inputsOf(output).some((input) => pattern.test(input)));
 
 describe('what the built CLI loads', () => {
-  it('--help: the entry point, nothing else (--version is answered by bin/gymctl.cjs before it)', () => {
-    const inputs = loadedBy('dist/cli.js');
-    expect(inputs.sort()).toEqual(['src/cli.ts']);
+  it('--help: dist/boot.cjs answers it, built from the start-up code alone (--version is answered by bin/gymctl.cjs before it)', () => {
+    expect(inputsOf('dist/boot.cjs').sort()).toEqual(['src/boot.ts', 'src/boot/code-cache.ts', 'src/system.ts']);
   });
 
-  it('whoami --json and academy: the parser and zod, but no table, colour, config-writing, undici or sandbox code', () => {
-    const main = chunkOf('src/main.ts');
-    expect(main).toBeDefined();
-    const inputs = loadedBy(main!);
+  it('whoami, academy, academies, family and api run from one CommonJS file: the parser and zod, but no table, colour, config-writing, undici or sandbox code', () => {
+    const inputs = inputsOf(MAIN);
     expect(packages(inputs).sort()).toEqual(['commander', 'zod']);
     for (const lazy of [
       'src/output/table.ts',
       'src/sandbox/server.ts',
       'src/sandbox/demo-data.ts',
-      'src/cache/store.ts',
-      'src/cache/duration.ts',
       'src/keyring/client.ts',
       'src/output/jq.ts',
-      // Every other command's handler: its definition is with the parser, its handler loads when it runs.
-      ...['auth', 'config', 'api', 'cache', 'schema', 'completion', 'complete', 'sandbox'].map((name) => `src/commands/${name}/run.ts`),
+      'src/config/conf.ts',
+      // Every other command's handler: its definition is with the parser, its handler is a file apart.
+      ...['auth', 'config', 'cache', 'schema', 'completion', 'complete', 'sandbox'].map((name) => `src/commands/${name}/run.ts`),
     ]) {
-      expect(inputs).not.toContain(lazy);
+      expect(inputs, lazy).not.toContain(lazy);
     }
-    // The read commands themselves are there: no extra round trip to load them.
-    for (const command of ['src/commands/whoami.ts', 'src/commands/academy.ts', 'src/commands/sandbox.ts', 'src/api/transport/loop.ts']) expect(inputs).toContain(command);
+    for (const command of ['whoami', 'academy', 'academies', 'family', 'api'].map((name) => `src/commands/${name}.ts`)) expect(inputs).toContain(command);
+    for (const source of ['src/commands/api/run.ts', 'src/api/transport/loop.ts', 'src/cache/store.ts']) expect(inputs).toContain(source);
+    // It runs as a script, through the code cache: no ES module syntax is left in it.
+    const text = readFileSync(path.join(ROOT, MAIN), 'utf8');
+    expect(text).not.toContain('import.meta');
+    expect(text).not.toMatch(/\bimport\(/);
   });
 
-  it('the heavy dependencies each sit in a chunk of their own, loaded only on their path', () => {
-    const lazyChunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => /node_modules\/(undici|jq-wasm)\//.test(input)));
-    expect(lazyChunks.length).toBeGreaterThanOrEqual(2);
-    const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
-    for (const [, output] of lazyChunks) for (const input of Object.keys(output.inputs)) expect(eager.has(input)).toBe(false);
-  });
-
-  it('jq (for --jq) is loaded by nothing but --jq: its chunk is imported dynamically, and only by src/output/jq.ts; its worker loads dist/jq-wasm.cjs', () => {
-    const jqChunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => input.includes('node_modules/jq-wasm/')));
-    expect(jqChunks).toHaveLength(1);
-    const [jqChunk] = jqChunks[0]!;
-    const importers = Object.entries(meta.outputs).filter(([, output]) => output.imports.some((imported) => imported.path === jqChunk));
-    expect(importers.every(([, output]) => output.imports.find((imported) => imported.path === jqChunk)!.kind === 'dynamic-import')).toBe(true);
-    expect(importers.flatMap(([, output]) => Object.keys(output.inputs))).toEqual(['src/output/jq.ts']);
-    const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
-    expect(eager.has('src/output/jq.ts')).toBe(false);
-    const workerJq = readFileSync(path.join(ROOT, 'dist', 'jq-wasm.cjs'), 'utf8');
-    expect(workerJq).toContain('loadJq');
-    // The worker's jq hands its output over as it comes (the build's hook on jq-wasm's stdout).
-    expect(workerJq).toContain('__gymctlJqOutput');
-  });
-
-  it('the native keyring module is in no chunk: only the keyring agent, a process of its own, loads it', () => {
-    const imports = Object.values(meta.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
-    expect(imports.filter((imported) => imported.includes('keyring'))).toEqual([]);
-    const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
-    expect(inputs).toContain('src/keyring/client.ts');
-    expect(inputs).not.toContain('src/keyring/agent.ts');
-    const eager = new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
-    expect(eager.has('src/keyring/client.ts')).toBe(false);
+  it('the heavy dependencies (undici, jq) each sit in a side file of their own, which the main file requires only on their path', () => {
+    for (const [pattern, side] of [
+      [/node_modules\/undici\//, 'dist/side/undici.cjs'],
+      [/node_modules\/jq-wasm\//, 'dist/side/jq.cjs'],
+    ] as const) {
+      expect(holders(pattern)).toEqual([side]);
+      expect(meta.outputs[MAIN]!.imports).toContainEqual(expect.objectContaining({ path: `./${side.slice('dist/'.length)}`, external: true }));
+    }
     expect(readFileSync(path.join(ROOT, 'dist', 'keyring-agent.cjs'), 'utf8')).toContain('@napi-rs/keyring');
+  });
+
+  it('the native keyring module is in no file of the CLI: only the keyring agent, a process of its own, loads it', () => {
+    const imports = Object.values(meta.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
+    expect(imports.some((imported) => imported.includes('@napi-rs/keyring'))).toBe(false);
+    expect(
+      Object.values(meta.outputs)
+        .flatMap((output) => Object.keys(output.inputs))
+        .some((input) => input.includes('@napi-rs/keyring')),
+    ).toBe(false);
+  });
+
+  it("side files take gymctl's own modules from the main file, never a copy: one class of each error, so instanceof holds", () => {
+    const registry = readFileSync(path.join(ROOT, MAIN), 'utf8');
+    expect(sideFiles().length).toBeGreaterThanOrEqual(10);
+    for (const shared of ['src/failures.ts', 'src/api/errors.ts']) {
+      expect(holders(new RegExp(`^${shared.replace(/[./]/g, '\\$&')}$`))).toEqual([MAIN]);
+      expect(registry).toContain(JSON.stringify(shared));
+    }
+    for (const side of sideFiles()) {
+      for (const input of inputsOf(side).filter((i) => i.startsWith('main-file:'))) {
+        const source = input.slice('main-file:'.length);
+        expect(inputsOf(MAIN), `${side} takes ${source}`).toContain(source);
+        expect(registry, source).toContain(JSON.stringify(source));
+      }
+    }
+    expect(inputsOf('dist/side/auth.cjs')).toContain('main-file:src/failures.ts');
   });
 });
 
 describe('the design card’s packages, each loaded only where it works', () => {
-  const eager = () => new Set([...loadedBy('dist/cli.js'), ...loadedBy(chunkOf('src/main.ts')!)]);
-  /** The chunks holding a package, and the source files of the chunks that import them. */
-  const holders = (pattern: RegExp) => {
-    const chunks = Object.entries(meta.outputs).filter(([, output]) => Object.keys(output.inputs).some((input) => pattern.test(input)));
-    const importers = Object.entries(meta.outputs).filter(([, output]) => output.imports.some((imported) => chunks.some(([chunk]) => chunk === imported.path)));
-    return { chunks, importers };
-  };
-
-  for (const [name, pattern, importedBy] of [
-    [
-      'cli-table3 and string-width (terminal tables)',
-      /node_modules\/(cli-table3|string-width)\//,
-      ['src/commands/auth/run.ts', 'src/commands/sandbox/run.ts', 'src/output/emit.ts', 'src/output/human.ts'],
-    ],
-    ['chalk (colour)', /node_modules\/chalk\//, ['src/commands/auth/run.ts', 'src/commands/sandbox/run.ts', 'src/output/emit.ts', 'src/output/human.ts']],
-    ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['src/config/store.ts']],
+  for (const [name, pattern, sides] of [
+    ['cli-table3 and string-width (terminal tables)', /node_modules\/(cli-table3|string-width)\//, ['dist/side/tables.cjs']],
+    ['chalk (colour)', /node_modules\/chalk\//, ['dist/side/tables.cjs']],
+    ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['dist/side/conf.cjs']],
   ] as const) {
-    it(`${name}: in the build, never on the start-up path, and imported only dynamically`, () => {
-      const { chunks, importers } = holders(pattern);
-      expect(chunks.length).toBeGreaterThan(0);
-      const start = eager();
-      for (const [, output] of chunks) for (const input of Object.keys(output.inputs)) expect(start.has(input), input).toBe(false);
-      expect(importers.length).toBeGreaterThan(0);
-      for (const [, output] of importers) {
-        for (const imported of output.imports.filter((i) => chunks.some(([chunk]) => chunk === i.path))) expect(imported.kind).toBe('dynamic-import');
-        // The chunk importing it holds only sources that load it for their own work.
-        for (const input of Object.keys(output.inputs).filter((i) => i.startsWith('src/')))
-          expect(start.has(input) || importedBy.some((source) => source === input), input).toBe(true);
-      }
-      expect(importers.flatMap(([, output]) => Object.keys(output.inputs)).filter((input) => (importedBy as readonly string[]).includes(input)).length).toBeGreaterThan(0);
+    it(`${name}: in the build, never in the main file, only in its side file`, () => {
+      expect(holders(pattern)).toEqual(sides);
+      expect(packages(inputsOf(MAIN))).not.toContain(name.split(' ')[0]);
     });
   }
 
   it('chalk reads neither process.argv nor the environment: its colour probe is not in the build', () => {
-    const chalkChunk = holders(/node_modules\/chalk\//)
-      .chunks.map(([chunk]) => readFileSync(path.join(ROOT, chunk), 'utf8'))
+    const chalkFile = holders(/node_modules\/chalk\//)
+      .map((file) => readFileSync(path.join(ROOT, file), 'utf8'))
       .join('');
-    expect(chalkChunk).toContain('`\\x1B[${'); // ansi-styles: chalk is there
-    expect(Object.keys(holders(/node_modules\/chalk\/source\/vendor\/supports-color\//).chunks)).toHaveLength(0);
-    for (const probe of ['FORCE_COLOR', 'COLORTERM', 'TERM_PROGRAM', 'process.argv', 'isatty']) expect(chalkChunk).not.toContain(probe);
+    expect(chalkFile).toContain('`\\x1B[${'); // ansi-styles: chalk is there
+    expect(holders(/node_modules\/chalk\/source\/vendor\/supports-color\//)).toHaveLength(0);
+    for (const probe of ['FORCE_COLOR', 'COLORTERM', 'TERM_PROGRAM', 'process.argv', 'isatty']) expect(chalkFile).not.toContain(probe);
   });
 });
 

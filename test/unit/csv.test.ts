@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { academySchema, apiKeySchema, familyMemberSchema } from '../../src/api/schemas.js';
+import { academySchema, apiKeySchema, familyMemberSchema } from '../../src/api/public.js';
 import { csvColumns, csvField, csvHeader, csvRow } from '../../src/output/csv.js';
 
 describe('csvField (RFC 4180)', () => {

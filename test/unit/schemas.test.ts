@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { academyResponseSchema, academySchema, apiKeySchema, errorBodySchema, familyMemberSchema, familyResponseSchema, meResponseSchema } from '../../src/api/schemas.js';
+import { academyResponseSchema, academySchema, apiKeySchema, errorBodySchema, familyMemberSchema, familyResponseSchema, meResponseSchema } from '../../src/api/public.js';
 import { describeValue, formatIssues } from '../../src/api/validation.js';
 import { parseSandboxData } from '../../src/sandbox/data.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';

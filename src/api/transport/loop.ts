@@ -10,7 +10,7 @@ import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { GymApiError } from '../errors.js';
 import { networkError } from './network.js';
-import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody } from './response.js';
+import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody, readBodyWith } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { AttemptControl, Connection, Exchange } from './types.js';
@@ -106,6 +106,8 @@ const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => 
 export class Transport {
   readonly #options: TransportOptions;
   #connection: Promise<Connection> | undefined;
+  /** The connection, once it is open: getWith uses it at once. */
+  #opened: Connection | undefined;
   /** The base URL's path, without its trailing slash: each request's path is appended to it. */
   readonly #basePath: string;
   /** Aborted by close(): whatever is in flight stops, and no timer outlives the client. */
@@ -125,7 +127,7 @@ export class Transport {
   }
 
   #connect(): Promise<Connection> {
-    this.#connection ??= openConnection(this.#options);
+    this.#connection ??= openConnection(this.#options).then((connection) => (this.#opened = connection));
     return this.#connection;
   }
 
@@ -206,6 +208,21 @@ export class Transport {
    * then settles (the AttemptControl contract).
    */
   async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
+    const { path, control, trace, end } = this.#startAttempt(operation, signal);
+    const connection: { current?: Connection } = {};
+    try {
+      const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
+      const answer = interpret(response, body, operation);
+      return operation.raw ? { ...answer, rawBytes: bytes } : answer;
+    } catch (error) {
+      throw await this.#classify(error, control.reason, operation, connection.current, trace);
+    } finally {
+      end();
+    }
+  }
+
+  /** An attempt's deadline, and its stop on the caller's or the client's abort; `end` lets go of both. */
+  #startAttempt(operation: Operation<unknown>, signal: AbortSignal | undefined): { path: string; control: Stoppable; trace: Trace; end(): void } {
     const path = this.#basePath + operation.path;
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const control = new Stoppable();
@@ -218,20 +235,77 @@ export class Transport {
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
     const started = Date.now();
     const trace = { url: () => new URL(this.#options.baseUrl).origin + path, elapsed: () => `${Date.now() - started} ms`, timeoutMs };
-    const connection: { current?: Connection } = {};
-    try {
-      if (this.#signal.aborted) stop(this.#signal.reason);
-      if (signal?.aborted) stop(signal.reason);
-      const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
-      const answer = interpret(response, body, operation);
-      return operation.raw ? { ...answer, rawBytes: bytes } : answer;
-    } catch (error) {
-      throw await this.#classify(error, control.reason, operation, connection.current, trace);
-    } finally {
+    if (this.#signal.aborted) stop(this.#signal.reason);
+    if (signal?.aborted) stop(signal.reason);
+    const end = () => {
       clearTimeout(timer);
       this.#inFlight.delete(stop);
       if (onAbort) signal!.removeEventListener('abort', onAbort);
+    };
+    return { path, control, trace, end };
+  }
+
+  /**
+   * `get` with a callback, for batches: in the common case (node:http, once
+   * its connection is open; no cache, --debug or raw body), the first
+   * attempt is made of callbacks alone, with no promise. Anything but an
+   * answer that passes (a failure, a retryable status, a timeout, an
+   * interrupt) goes on as `get` would, with that attempt as its first: the
+   * same retries, waits and messages.
+   */
+  getWith<T>(operation: Operation<T>, signal: AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
+    const connection = this.#opened;
+    const sendWith = connection?.sendWith;
+    if (!sendWith || this.#options.cache || this.#options.debug || operation.raw) {
+      this.get(operation, signal).then((response) => done(undefined, response), done);
+      return;
     }
+    const { path, control, trace, end } = this.#startAttempt(operation, signal);
+    const fail = (error: unknown) => {
+      end();
+      const first = this.#classify(error, control.reason, operation, connection, trace);
+      withRetries(
+        (attempt) => (attempt === 1 ? first.then((failure) => Promise.reject(failure)) : this.#attempt(operation, signal, attempt)),
+        this.#options,
+        [signal, this.#signal],
+        (line) => this.#debug(line),
+      ).then((response) => done(undefined, response), done);
+    };
+    if (control.reason !== undefined) {
+      fail(control.reason);
+      return;
+    }
+    sendWith(path, this.#headers(), control, (sendError, response) => {
+      if (sendError !== undefined) {
+        fail(sendError);
+        return;
+      }
+      readBodyWith(response!, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation, (readError, bytes) => {
+        if (readError !== undefined) {
+          fail(readError);
+          return;
+        }
+        let answer: ApiResponse<T>;
+        try {
+          answer = interpret(response!, bytes!.toString('utf8'), operation);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        end();
+        done(undefined, answer);
+      });
+    });
+  }
+
+  /** The headers of every request. */
+  #headers(): Record<string, string> {
+    return {
+      'X-API-Key': this.#options.apiKey,
+      Accept: 'application/json',
+      'Accept-Encoding': ACCEPT_ENCODING,
+      'User-Agent': this.#options.userAgent ?? 'gymctl',
+    };
   }
 
   /** Sends the request and reads the body, tracing both; fails with the stop's reason once the attempt is stopped. */
@@ -243,12 +317,7 @@ export class Transport {
     connection: { current?: Connection },
     trace: Trace,
   ): Promise<{ response: Exchange; body: string; bytes: Buffer }> {
-    const headers = {
-      'X-API-Key': this.#options.apiKey,
-      Accept: 'application/json',
-      'Accept-Encoding': ACCEPT_ENCODING,
-      'User-Agent': this.#options.userAgent ?? 'gymctl',
-    };
+    const headers = this.#headers();
     if (this.#options.debug) {
       this.#debug(`> GET ${trace.url()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from '../errors.js';
-import { errorBodySchema } from '../schemas.js';
+import { schemas } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
 import type { Exchange } from './types.js';
@@ -51,29 +51,33 @@ type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
 const isNodeStream = (body: unknown): body is NodeStream => typeof (body as { pipe?: unknown }).pipe === 'function';
 
 /** Every chunk of a Node stream, read with events (cheaper than an async iterator), refused past `maxBytes`. */
-function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    stream.on('data', (data: Uint8Array) => {
-      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      total += chunk.length;
-      if (total > maxBytes) {
-        stream.destroy();
-        reject(tooLarge());
-      } else chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
-    stream.on('error', reject);
+/** Reads a stream whole, up to `maxBytes`, with a callback. */
+function collectWith(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError, done: (error: unknown, body?: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let settled = false;
+  const finish = (error: unknown, body?: Buffer) => {
+    if (settled) return;
+    settled = true;
+    done(error, body);
+  };
+  stream.on('data', (data: Uint8Array) => {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    total += chunk.length;
+    if (total > maxBytes) {
+      stream.destroy();
+      finish(tooLarge());
+    } else chunks.push(chunk);
   });
+  stream.on('end', () => finish(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+  stream.on('error', finish);
 }
 
-/**
- * The body's bytes, decoded when it came compressed, and refused (the
- * connection dropped) past `maxBytes`, compressed or decoded: a compression
- * bomb is stopped after `maxBytes` of output, in bounded memory and time.
- */
-export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
+const collect = (stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError) =>
+  new Promise<Buffer>((resolve, reject) => collectWith(stream, maxBytes, tooLarge, (error, body) => (error === undefined ? resolve(body!) : reject(error))));
+
+/** How readBody fails: a body that is not what it must be, or one too large (the reading stops). */
+function bodyFailures(response: Exchange, maxBytes: number, operation: Operation<unknown>) {
   const fail = (why: string) =>
     new GymApiError('invalid_response', `${operation.subject}: ${why}`, {
       status: response.status,
@@ -85,6 +89,26 @@ export async function readBody(response: Exchange, maxBytes: number, operation: 
     response.cancel();
     return fail(`the response body is larger than ${formatBytes(maxBytes)}`);
   };
+  return { fail, tooLarge };
+}
+
+/**
+ * readBody with a callback, for a batch's fast path: a Node stream with no
+ * content coding is read with callbacks alone; anything else goes through
+ * readBody.
+ */
+export function readBodyWith(response: Exchange, maxBytes: number, operation: Operation<unknown>, done: (error: unknown, body?: Buffer) => void): void {
+  const { body } = response;
+  const declared = Number(response.headers.get('content-length'));
+  if (body && isNodeStream(body) && !response.headers.get('content-encoding') && !(declared > maxBytes)) {
+    collectWith(body, maxBytes, bodyFailures(response, maxBytes, operation).tooLarge, done);
+    return;
+  }
+  readBody(response, maxBytes, operation).then((bytes) => done(undefined, bytes), done);
+}
+
+export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
+  const { fail, tooLarge } = bodyFailures(response, maxBytes, operation);
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const { body } = response;
@@ -187,7 +211,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
   const maybeError = isJson && (!isSuccess || (isObject(json) && !('data' in json)));
-  const errorBody = maybeError ? errorBodySchema.safeParse(json) : undefined;
+  const errorBody = maybeError ? schemas.errorBody().safeParse(json) : undefined;
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);

@@ -14,7 +14,7 @@ import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { proxyFor } from './proxy.js';
-import type { Connection, Exchange, FetchLike, Send, TransportOptions } from './types.js';
+import type { Connection, Exchange, FetchLike, Send, SendWith, TransportOptions } from './types.js';
 
 /** Reason phrases, which HTTP/1.1 undici does not hand over, for messages and traces. */
 const REASONS: Record<number, string> = {
@@ -57,7 +57,7 @@ const headerGetter = (headers: Headers) => ({
  * followed. The transport stops a request by destroying it: no
  * AbortController or listener per request.
  */
-export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
+export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { sendWith: SendWith; close(): void } {
   const base = new URL(baseUrl);
   const secure = base.protocol === 'https:';
   // process.getBuiltinModule, not import(): on Node 22 and later the ESM
@@ -77,31 +77,33 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
     port: base.port,
     ...(secure && !/^[\d.]+$|:/.test(base.hostname) ? { servername: base.hostname } : {}),
   };
-  const send: Send = (path, headers, control) =>
-    new Promise<Exchange>((resolve, reject) => {
-      let request: http.ClientRequest | undefined;
-      let stopped = false;
-      // Destroying the request fails it, and the response it may have handed over, with the reason: it settles.
-      // Stopped before it was made, it is not made at all (no connection is opened for it).
-      control.onStop((reason) => {
-        stopped = true;
-        if (request) request.destroy(reason);
-        else reject(reason);
-      });
-      if (stopped) return;
-      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
-        resolve({
-          status: response.statusCode ?? 0,
-          statusText: response.statusMessage ?? '',
-          headers: headerGetter(response.headers),
-          body: response,
-          cancel: () => void response.destroy(),
-        });
-      });
-      request.on('error', reject);
-      request.end();
+  // With a callback (a batch's fast path), and as a promise on top of it.
+  const sendWith: SendWith = (path, headers, control, done) => {
+    let request: http.ClientRequest | undefined;
+    let stopped = false;
+    // Destroying the request fails it, and the response it may have handed over, with the reason: it settles.
+    // Stopped before it was made, it is not made at all (no connection is opened for it).
+    control.onStop((reason) => {
+      stopped = true;
+      if (request) request.destroy(reason);
+      else done(reason);
     });
-  return Object.assign(send, { close: () => agent.destroy() });
+    if (stopped) return;
+    request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
+      done(undefined, {
+        status: response.statusCode ?? 0,
+        statusText: response.statusMessage ?? '',
+        headers: headerGetter(response.headers),
+        body: response,
+        cancel: () => void response.destroy(),
+      });
+    });
+    request.on('error', done);
+    request.end();
+  };
+  const send: Send = (path, headers, control) =>
+    new Promise<Exchange>((resolve, reject) => sendWith(path, headers, control, (error, exchange) => (error === undefined ? resolve(exchange!) : reject(error))));
+  return Object.assign(send, { sendWith, close: () => agent.destroy() });
 }
 
 type Undici = typeof import('undici');
@@ -208,5 +210,5 @@ export async function openConnection(options: TransportOptions): Promise<Connect
     return { send: await viaUndici(agent, origin), close: () => agent.destroy(), proxy };
   }
   const send = viaNodeHttp(options.baseUrl, maxConnections);
-  return { send, close: async () => send.close() };
+  return { send, sendWith: send.sendWith, close: async () => send.close() };
 }

@@ -108,11 +108,16 @@ export interface AttemptControl {
 /** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for), keeping the AttemptControl contract. */
 export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
 
+/** Send with a callback: the same contract, with no promise (node:http only; see Transport.getWith). */
+export type SendWith = (url: string, headers: Record<string, string>, control: AttemptControl, done: (error: unknown, exchange?: Exchange) => void) => void;
+
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
 
 /** A way to send: its requests, how it closes, and the proxy it goes through. */
 export interface Connection {
   send: Send;
+  /** The same sender with a callback, where there is one (node:http). */
+  sendWith?: SendWith;
   close(): Promise<void>;
   /** The proxy requests go through, if any. */
   proxy?: ProxyChoice | undefined;

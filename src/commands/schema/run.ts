@@ -5,14 +5,14 @@
 import * as z from 'zod/mini';
 import { usageError } from '../../failures.js';
 import { toJsonSchema } from '../../api/json-schema.js';
-import { academySchema, apiKeySchema, familyMemberSchema } from '../../api/schemas.js';
+import { schemas } from '../../api/schemas.js';
 import { type DocumentDeps, printDocument } from '../../output/document.js';
 
 /** What each command prints with --json (academy: for one id; several give an array of these). */
 export const OUTPUT_SCHEMAS = {
-  whoami: () => apiKeySchema,
-  academy: () => academySchema,
-  family: () => z.array(familyMemberSchema),
+  whoami: () => schemas.apiKey(),
+  academy: () => schemas.academy(),
+  family: () => z.array(schemas.familyMember()),
 } as const;
 
 export type SchemaName = keyof typeof OUTPUT_SCHEMAS;

@@ -5,9 +5,10 @@
 import { parseId, parseIdList } from './ids.js';
 import type { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, usageError } from '../../failures.js';
+import { setV8Flags, YOUNG_GENERATION_BOUND } from '../../system.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
-import { runBatch } from './batch.js';
+import { type Done, runBatch } from './batch.js';
 import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatFailure } from '../../output/errors.js';
@@ -51,15 +52,20 @@ export async function checkColumns<T>(f: Pick<Factory, 'output'>, view: Resource
 }
 
 /**
- * A long batch allocates a little for every record and keeps almost none of
- * it, yet V8 (Node 24 above all) grows its young generation with the rate,
- * to about 200 MB for 100,000 ids. Growing it no further than its start
- * keeps the peak near 100 MB on every Node, flat however long the batch.
- * The bin runs under `#!/usr/bin/env node`, so this is set from inside.
+ * A long batch allocates a little for every record and keeps almost none
+ * of it, yet V8 (Node 24 above all) grows its young generation with the
+ * rate, to about 200 MB for 100,000 ids. Growing it no further than its
+ * start keeps the peak near 100 MB on every Node, flat however long the
+ * batch. The bin runs under `#!/usr/bin/env node`, so this is set from
+ * inside, and only for a long batch: loading node:v8 costs a short one
+ * about 2 ms. (A batch from stdin has it set by boot.ts, before the main
+ * file is compiled; set here, later, it means no code cache is written.)
  */
-function boundYoungGeneration(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+function boundYoungGeneration(ids: number): void {
+  if (ids > LONG_BATCH) setV8Flags(YOUNG_GENERATION_BOUND);
 }
+
+const LONG_BATCH = 1000;
 
 export interface FetchAllOptions<T, U = T> {
   ids: readonly Id[];
@@ -67,7 +73,8 @@ export interface FetchAllOptions<T, U = T> {
   output: OutputChoice;
   concurrency: number;
   view: ResourceView<U>;
-  request: (id: Id) => Promise<ApiResponse<T>>;
+  /** One request, with a callback (see runBatch). */
+  send: (id: Id, done: Done<ApiResponse<T>>) => void;
   /** The records one answer gives (by default, the answer itself). */
   records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
   /** Names the items on the progress line. */
@@ -84,18 +91,18 @@ export interface FetchAllOptions<T, U = T> {
 export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'>;
 
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
-  boundYoungGeneration();
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
   // Whatever way the command ends (an interrupt included), the progress line goes.
   f.onDispose(async () => progress.done());
   const io = coalesce(f.io, (write) => progress.above(write));
   const emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
   let firstFailure: GymctlError | undefined;
+  boundYoungGeneration(options.ids.length);
   try {
     firstFailure = await runBatch({
       ids: options.ids,
       concurrency: options.concurrency,
-      request: options.request,
+      send: options.send,
       onResult: (response, id) => {
         if (options.records) for (const record of options.records(response, id)) emitter.write(record);
         else emitter.write({ data: response.data as unknown as U, raw: response.rawData });

@@ -1,0 +1,186 @@
+/**
+ * A V8 code cache for gymctl's main file. The main file is compiled as a
+ * script with the cache V8 made after an earlier run (`createCachedData()`
+ * once the command is done), so it holds the functions that actually ran,
+ * not only what was compiled at load time, as Node's own compile cache
+ * does. Loading it skips most parsing and compiling on every later run.
+ *
+ * Safety: the cache is code, so it is trusted only in a folder of the
+ * user's own, closed to others (0700), in a file of the user's own, whole
+ * (length and checksum of our own, over what V8 checks). Anything else (a
+ * link, another owner, a loose mode, a short or corrupt file, a cache V8
+ * rejects) is ignored, and the file rewritten when the folder is the
+ * user's. Nothing here ever fails a command: a cache that cannot be read
+ * or written costs time, nothing else.
+ */
+import { currentUid, openFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+const vm = process.getBuiltinModule('node:vm');
+/** Node's CommonJS Module class, as this file's own module has it: `node:module` would load Node's ES module loader too. */
+const ownModule = typeof module === 'object' ? (module.constructor as unknown as typeof import('node:module') | undefined) : undefined;
+const nodeModule = typeof ownModule?.createRequire === 'function' ? ownModule : process.getBuiltinModule('node:module');
+
+/** The folder of code cache files: beside the response cache, not in it. */
+export const codeCacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl-code-cache');
+
+/** The commands with a cache of their own (what they compile differs); every other command shares one. */
+const OWN_CACHE = ['whoami', 'academy', 'academies', 'family', 'api'];
+
+/** The command a run's cache is named after: the first of OWN_CACHE that argv names, else `other`. */
+export const cacheCommand = (argv: readonly string[]): string => argv.find((word) => OWN_CACHE.includes(word)) ?? 'other';
+
+/** A batch of ids from stdin (`academy -`, `family -`): run with flags of its own (see boot.ts), so with a cache of its own. */
+export const stdinBatch = (argv: readonly string[]): boolean => ['academy', 'family'].includes(cacheCommand(argv)) && argv.includes('-');
+
+/** 32-bit FNV-1a of a string: a short, stable name for the flags V8 compiles with. */
+function fnv(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+export interface CodeCache {
+  dir: string;
+  /** The cache file's name: the build, Node, the flags V8 compiles with, the command. */
+  name: string;
+  /** What every file of this build's caches starts with (the files of other builds are removed when one is written). */
+  build: string;
+}
+
+/** Where the cache of this build, this Node and this command is; undefined when it is turned off (GYMCTL_NO_CODE_CACHE=1). */
+export function codeCacheFor(env: NodeJS.ProcessEnv, build: string, argv: readonly string[]): CodeCache | undefined {
+  if (env.GYMCTL_NO_CODE_CACHE === '1') return undefined;
+  const command = `${cacheCommand(argv)}${stdinBatch(argv) ? '-batch' : ''}`;
+  const flags = fnv([...process.execArgv, env.NODE_OPTIONS ?? ''].join('\u0000'));
+  return { dir: codeCacheDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
+}
+
+/** The file's frame: a magic, the length and a checksum of what V8 made, then what V8 made. */
+const MAGIC = Buffer.from('gymctlV8');
+const HEADER = MAGIC.length + 8;
+
+/** A 32-bit checksum of the data, 4 bytes at a time (fast enough to check at every start; a cache of 1 MB takes well under a millisecond). */
+export function checksum(data: Uint8Array): number {
+  const words = new Int32Array(data.buffer, data.byteOffset, data.byteLength >> 2);
+  let hash = 0x9e3779b9 ^ data.byteLength;
+  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193) + i;
+  for (let i = words.length << 2; i < data.byteLength; i++) hash = Math.imul(hash ^ data[i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+export function frame(data: Buffer): Buffer {
+  const header = Buffer.alloc(HEADER);
+  MAGIC.copy(header);
+  header.writeUInt32LE(data.length, MAGIC.length);
+  header.writeUInt32LE(checksum(data), MAGIC.length + 4);
+  return Buffer.concat([header, data]);
+}
+
+/** What V8 made, from a file's bytes; undefined unless the frame is whole and the checksum agrees. */
+export function unframe(bytes: Buffer): Buffer | undefined {
+  if (bytes.length < HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const data = bytes.subarray(HEADER);
+  if (bytes.readUInt32LE(MAGIC.length) !== data.length || bytes.readUInt32LE(MAGIC.length + 4) !== checksum(data)) return undefined;
+  return data;
+}
+
+/** A stat that is the user's own and closed to others' writing (and, for the folder, reading). */
+const ownClosed = (stat: import('node:fs').Stats, mask: number) => (currentUid() === undefined || stat.uid === currentUid()) && (stat.mode & mask) === 0;
+
+/** The largest cache file read: far beyond any real one. */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/** The cache, when it is there and may be trusted. */
+export function readCodeCache(cache: CodeCache): Buffer | undefined {
+  try {
+    const folder = openFolder(cache.dir);
+    if (!folder) return undefined;
+    try {
+      if (!folder.stat.isDirectory() || !ownClosed(folder.stat, 0o077)) return undefined;
+      const fd = fs.openSync(path.join(folder.path, cache.name), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+      try {
+        const stat = fs.fstatSync(fd);
+        if (!stat.isFile() || !ownClosed(stat, 0o022) || stat.size > MAX_BYTES) return undefined;
+        const bytes = Buffer.allocUnsafe(stat.size);
+        let read = 0;
+        while (read < bytes.length) {
+          const n = fs.readSync(fd, bytes, read, bytes.length - read, read);
+          if (n === 0) return undefined;
+          read += n;
+        }
+        return unframe(bytes);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } finally {
+      folder.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Leftovers of writers that were stopped are removed when they are this old. */
+const LEFTOVER_MS = 60_000;
+
+/** Writes the cache (atomically), in a folder of the user's own, and removes other builds' caches. */
+export function writeCodeCache(cache: CodeCache, data: Buffer): void {
+  try {
+    // Only under a folder of the user's own: as root with another user's HOME, nothing is made.
+    let existing = cache.dir;
+    while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+    if (!ownClosed(fs.statSync(existing), 0) && existing !== cache.dir) return;
+    fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    const folder = openFolder(cache.dir);
+    if (!folder) return;
+    try {
+      if (!folder.stat.isDirectory() || !ownClosed(folder.stat, 0o077)) return;
+      writeFileAtomic(path.join(folder.path, cache.name), frame(data));
+      const now = Date.now();
+      for (const name of fs.readdirSync(folder.path)) {
+        const file = path.join(folder.path, name);
+        const otherBuild = name.endsWith('.v8') && !name.startsWith(cache.build);
+        if (otherBuild || (name.endsWith('.tmp') && now - fs.lstatSync(file).mtimeMs > LEFTOVER_MS)) fs.rmSync(file, { force: true });
+      }
+    } finally {
+      folder.close();
+    }
+  } catch {
+    // A cache that cannot be written costs the next run time, nothing else.
+  }
+}
+
+export interface LoadedFile {
+  exports: unknown;
+  /** V8 took the code cache. */
+  cached: boolean;
+  /** Writes the cache, once the command has run, when there was none that V8 took. */
+  save(): void;
+}
+
+/**
+ * Loads a CommonJS file as Node would (its own `module`, `require` and
+ * place in require.cache, so that files it requires can require it back),
+ * compiled with the code cache when there is one that V8 takes.
+ */
+export function loadWithCodeCache(file: string, cache: CodeCache | undefined): LoadedFile {
+  const source = fs.readFileSync(file, 'utf8');
+  const cachedData = cache && readCodeCache(cache);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
+  const stale = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
+  const loaded = new nodeModule(file);
+  loaded.filename = file;
+  const requireHere = nodeModule.createRequire(file);
+  requireHere.cache[file] = loaded;
+  (script.runInThisContext() as (...args: unknown[]) => void).call(loaded.exports, loaded.exports, requireHere, loaded, file, path.dirname(file));
+  loaded.loaded = true;
+  return {
+    exports: loaded.exports,
+    cached: cachedData !== undefined && script.cachedDataRejected !== true,
+    save() {
+      if (stale) writeCodeCache(cache!, script.createCachedData());
+    },
+  };
+}
