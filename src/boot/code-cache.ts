@@ -125,7 +125,10 @@ export function readCodeCache(cache: CodeCache): Buffer | undefined {
 /** Leftovers of writers that were stopped are removed when they are this old. */
 const LEFTOVER_MS = 60_000;
 
-/** Writes the cache (atomically), in a folder of the user's own, and removes other builds' caches. */
+/** Other builds' caches are removed when they are this old: an old version's, after an upgrade; not those of another gymctl installed beside this one, in use. */
+const OTHER_BUILD_MS = 24 * 60 * 60_000;
+
+/** Writes the cache (atomically), in a folder of the user's own, and removes other builds' caches not written for a day. */
 export function writeCodeCache(cache: CodeCache, data: Buffer): void {
   try {
     // Only under a folder of the user's own: as root with another user's HOME, nothing is made.
@@ -141,8 +144,8 @@ export function writeCodeCache(cache: CodeCache, data: Buffer): void {
       const now = Date.now();
       for (const name of fs.readdirSync(folder.path)) {
         const file = path.join(folder.path, name);
-        const otherBuild = name.endsWith('.v8') && !name.startsWith(cache.build);
-        if (otherBuild || (name.endsWith('.tmp') && now - fs.lstatSync(file).mtimeMs > LEFTOVER_MS)) fs.rmSync(file, { force: true });
+        const age = name.endsWith('.v8') && !name.startsWith(cache.build) ? OTHER_BUILD_MS : name.endsWith('.tmp') ? LEFTOVER_MS : undefined;
+        if (age !== undefined && now - fs.lstatSync(file).mtimeMs > age) fs.rmSync(file, { force: true });
       }
     } finally {
       folder.close();

@@ -81,7 +81,7 @@ export class ConfigStore {
     } catch {
       throw new GymctlError('internal', `config file ${this.path} is not valid JSON (${describeJsonError(text)}); fix or remove it`);
     }
-    const parsed = z.safeParse(configFileSchema(), json, { reportInput: true });
+    const parsed = z.safeParse(configFileSchema(), json, { reportInput: true, jitless: true });
     if (!parsed.success) {
       throw new GymctlError('internal', `config file ${this.path} is not valid: ${formatIssues(parsed.error.issues, configFileSchema())}; fix or remove it`);
     }

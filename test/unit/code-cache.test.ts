@@ -4,7 +4,7 @@
  * trusted. Each test loads a small CommonJS file through it, as
  * bin/gymctl.cjs loads dist/gymctl.cjs.
  */
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,12 +114,18 @@ describe('loading through the code cache', () => {
     expect(readdirSync(cache.dir)).toEqual([]);
   });
 
-  it("removes other builds' caches when it writes one", () => {
+  it("removes other builds' caches not written for a day, and leftovers of stopped writers, when it writes one", () => {
     const { file, cache } = fixture();
     mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(path.join(cache.dir, 'b0-old-build.v8'), 'stale', { mode: 0o600 });
+    const old = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    for (const name of ['b0-old-build.v8', `${cache.name}.123.abc.tmp`]) {
+      writeFileSync(path.join(cache.dir, name), 'stale', { mode: 0o600 });
+      utimesSync(path.join(cache.dir, name), old, old);
+    }
+    // Another gymctl's, in use beside this one: kept.
+    writeFileSync(path.join(cache.dir, 'b2-beside.v8'), 'in use', { mode: 0o600 });
     run(file, cache);
-    expect(readdirSync(cache.dir)).toEqual([cache.name]);
+    expect(readdirSync(cache.dir).sort()).toEqual(['b2-beside.v8', cache.name].sort());
   });
 
   it('is named after the build, Node, the flags and the command, and can be turned off', () => {

@@ -186,6 +186,15 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
 }
 
 /** A byte order mark before a JSON body, which RFC 8259 lets a parser ignore (browsers' response.json() does). */
+/**
+ * zod compiles a fast path for each object schema (with new Function) the
+ * first time it parses one: worth it over a batch, not for the one answer
+ * most calls check, where compiling costs more than it saves (and compiled
+ * code is in no code cache). So the first answers are checked without it.
+ */
+const JIT_AFTER = 64;
+let validations = 0;
+
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 /** What the answer means: the validated data, or the failure it reports. */
@@ -247,7 +256,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   if (!isJson) {
     throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON: the server sent ${describeBody(response)}`, meta);
   }
-  const parsed = z.safeParse(operation.schema, json, { reportInput: true });
+  const parsed = z.safeParse(operation.schema, json, { reportInput: true, jitless: ++validations <= JIT_AFTER });
   if (!parsed.success) {
     throw new GymApiError('invalid_response', `${operation.subject}: unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, meta);
   }
