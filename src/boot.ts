@@ -10,7 +10,6 @@ import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND
 
 declare const __GYMCTL_BUILD__: string;
 
-
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 

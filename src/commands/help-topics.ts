@@ -18,6 +18,7 @@ export const HELP_TOPICS = {
   GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace
   GYMCTL_FORCE_TTY     any value: format output as for a terminal, even in a pipe
   GYMCTL_NO_PROGRESS   any value: no progress line for long batches
+  GYMCTL_NO_CODE_CACHE 1: no code cache of gymctl's own code (kept in $XDG_CACHE_HOME/gymctl-code-cache)
   NO_COLOR             any value: no colour (as --no-color)
   FORCE_COLOR          colour even when not on a terminal; 0 turns it off
   HTTPS_PROXY          proxy for https base URLs (also https_proxy)
@@ -25,7 +26,8 @@ export const HELP_TOPICS = {
   NO_PROXY             hosts to reach without the proxy (also no_proxy)
   NODE_EXTRA_CA_CERTS  a PEM file of extra certificate authorities to trust
   XDG_CONFIG_HOME      where the config folder goes by default
-  XDG_CACHE_HOME       where --cache keeps answers: $XDG_CACHE_HOME/gymctl (default ~/.cache/gymctl)
+  XDG_CACHE_HOME       where --cache keeps answers ($XDG_CACHE_HOME/gymctl, default ~/.cache/gymctl)
+                       and gymctl its code cache ($XDG_CACHE_HOME/gymctl-code-cache)
   DBUS_SESSION_BUS_ADDRESS
                        the D-Bus session bus of the Secret Service (Linux), for keys kept in the keyring
 

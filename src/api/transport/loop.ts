@@ -6,15 +6,14 @@
  * (network.ts); retries follow retry.ts. Every step can be traced for
  * --debug, and neither traces nor errors ever hold the key.
  */
-import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
-import { baseUrlProblem, schemeProblem } from '../base-url.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
+import { checkOptions, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
 import { GymApiError } from '../errors.js';
 import { networkError } from './network.js';
-import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, readBody, readBodyWith } from './response.js';
+import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { AttemptControl, Connection, Exchange } from './types.js';
-import type { ApiResponse, Operation, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
 
 /** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
 export function apiPath(strings: TemplateStringsArray, ...params: Array<string | number | bigint>): string {
@@ -32,73 +31,6 @@ const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorizati
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
 }
-
-/** Checks the options a caller may get wrong, so that a mistake is a usage failure and not a socket error. */
-function checkOptions(options: TransportOptions | undefined): asserts options is TransportOptions {
-  if (typeof options !== 'object' || options === null) throw new GymApiError('usage', 'createClient needs options: { baseUrl, apiKey }');
-  // A key with spaces or controls cannot go in a header, and the error
-  // Node would raise for it quotes the value: refuse it here, unquoted.
-  if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
-    throw new GymApiError('usage', 'the API key is missing, empty or contains spaces or control characters (the key is not shown)');
-  }
-  if (!URL.canParse(options.baseUrl)) throw new GymApiError('usage', `invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
-  const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
-  if (problem && 'scheme' in problem) throw new GymApiError('usage', `invalid base URL: ${schemeProblem(problem.scheme)}`);
-  if (problem) throw new GymApiError('usage', `refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
-    throw new GymApiError('usage', `invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
-  }
-  const retries = options.retries ?? DEFAULT_RETRIES;
-  if (!Number.isSafeInteger(retries) || retries < 0 || retries > MAX_RETRIES) {
-    throw new GymApiError('usage', `invalid retries ${retries}: expected a whole number from 0 to ${MAX_RETRIES}`);
-  }
-}
-
-/** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** True when `text` is what `bytes` say, byte for byte (no invalid UTF-8 was replaced on the way): only then may a raw body be kept as text. */
-function sameBytes(text: string, bytes: Uint8Array | undefined): boolean {
-  return bytes === undefined || Buffer.from(text, 'utf8').equals(bytes);
-}
-
-/** Why an attempt was stopped before it finished. */
-const TIMED_OUT = Symbol('timed out');
-
-/** What the trace lines and messages of one attempt say. */
-interface Trace {
-  url(): string;
-  elapsed(): string;
-  timeoutMs: number;
-}
-
-/** One attempt's AttemptControl: stopped once, for one reason; the sender's way to stop its request is called then (or at once, if it comes late). */
-class Stoppable implements AttemptControl {
-  /** Why the attempt was stopped (TIMED_OUT, or the abort's reason), once it is. */
-  reason: unknown;
-  #stopRequest: ((reason: Error) => void) | undefined;
-
-  onStop(stopRequest: (reason: Error) => void): void {
-    if (this.reason !== undefined) stopRequest(asError(this.reason));
-    else this.#stopRequest = stopRequest;
-  }
-
-  stop(reason: unknown): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason;
-    this.#stopRequest?.(asError(reason));
-  }
-}
-
-const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error('timed out'));
 
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };

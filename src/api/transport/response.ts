@@ -262,3 +262,18 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   }
   return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, correlationId };
 }
+
+/** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `text` is what `bytes` say, byte for byte (no invalid UTF-8 was replaced on the way): only then may a raw body be kept as text. */
+export function sameBytes(text: string, bytes: Uint8Array | undefined): boolean {
+  return bytes === undefined || Buffer.from(text, 'utf8').equals(bytes);
+}
