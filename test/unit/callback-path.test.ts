@@ -49,7 +49,13 @@ function watchedClient(retries = 2) {
   vi.spyOn(senders, 'openConnection').mockImplementation(async (options) => {
     const connection = await open(options);
     const sendWith = connection.sendWith!;
-    return { ...connection, sendWith: (path, headers, control, done) => (fastSends.push(path), sendWith(path, headers, control, done)) };
+    return {
+      ...connection,
+      sendWith: (path, headers, control, done) => {
+        fastSends.push(path);
+        sendWith(path, headers, control, done);
+      },
+    };
   });
   const client = createClient({ baseUrl: base, apiKey: KEY, retries, retryBaseDelayMs: 1 });
   return { client, fastSends };
