@@ -27,7 +27,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--format <format>', description: 'output format: table, json, ndjson or csv (default table)', commands: [...RECORDS, 'auth status'] },
   { flags: '--json', description: 'print JSON: the response data exactly as received (same as --format json)', commands: [...RECORDS, 'auth status', 'config list'] },
   {
-    flags: '--jq <expression>',
+    flags: '-q, --jq <expression>',
     description: 'filter JSON output with jq (implies --json); strings print raw, one result a line',
     commands: [...RECORDS, 'api', 'auth status', 'config list', 'schema'],
   },
@@ -50,15 +50,15 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
       'auth logout': '--sandbox cannot be used with auth logout: the sandbox keeps no key',
     },
   },
-  { flags: '--timeout <ms>', description: 'time limit of each request in milliseconds (default 30000)', commands: NETWORK },
+  { flags: '--timeout <duration>', description: 'time limit of each request: 5s, 500ms, 2m, or milliseconds (default 30s)', commands: NETWORK },
   { flags: '--retries <n>', description: 'retries of 429, 502, 503, 504 and dropped connections, 0 to 10 (default 2)', commands: NETWORK },
   { flags: '--allow-http', description: 'allow a plain http base URL that is not loopback (the key is sent in clear)', commands: [...NETWORK, 'config set'] },
   { flags: '--debug', description: 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)', commands: NETWORK },
   { flags: '--no-color', description: 'no colour in tables (also NO_COLOR=1)', commands: [...RECORDS, 'auth status'] },
 ];
 
-/** `--format` of `--format <format>`. */
-export const longOf = (flag: GlobalFlag) => flag.flags.split(' ')[0]!;
+/** `--format` of `--format <format>`, `--jq` of `-q, --jq <expression>`. */
+export const longOf = (flag: GlobalFlag) => flag.flags.split(/[ ,]+/).find((word) => word.startsWith('--'))!;
 
 const byLong = new Map(GLOBAL_FLAGS.map((flag) => [longOf(flag), flag]));
 

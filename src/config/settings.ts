@@ -4,6 +4,7 @@
  * Pure functions of their inputs, so the rules are tested on their own.
  */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
+import { durationMs } from '../cache/duration.js';
 import { usageError } from '../failures.js';
 import { parseWholeNumber } from '../system.js';
 import { baseUrlProblem, schemeProblem } from '../api/base-url.js';
@@ -116,10 +117,14 @@ export function parseRetries(text: string, origin: string): number {
   return value;
 }
 
+/** A timeout: a bare whole number is milliseconds, as it always was; a duration (`5s`, `500ms`, `2m`) as --cache takes them. */
 export function parseTimeout(text: string, origin: string): number {
-  const value = parseWholeNumber(text, 1, MAX_TIMEOUT_MS);
+  const duration = /^\d+$/.test(text) ? undefined : durationMs(text);
+  const value = duration === undefined ? parseWholeNumber(text, 1, MAX_TIMEOUT_MS) : duration >= 1 && duration <= MAX_TIMEOUT_MS ? duration : undefined;
   if (value === undefined) {
-    throw usageError(`invalid timeout ${JSON.stringify(text)} (from ${origin}): expected milliseconds, a whole number from 1 to ${MAX_TIMEOUT_MS}`);
+    throw usageError(
+      `invalid timeout ${JSON.stringify(text)} (from ${origin}): expected a duration such as 5s or 500ms, or milliseconds (a whole number), from 1 ms to ${MAX_TIMEOUT_MS} ms`,
+    );
   }
   return value;
 }

@@ -81,14 +81,55 @@ export function promptHidden(io: IO, question: string, signal?: AbortSignal): Pr
 }
 
 /**
- * Asks a yes/no question on stderr and reads one key from the terminal:
- * y or Y is yes; anything else (Enter included) is no. Ctrl-C interrupts.
+ * Asks a yes/no question on stderr and reads a line, as the terminal
+ * gives it (echoed, with its own editing): y or yes is yes; n, no or
+ * Enter alone is no; anything else asks again. What was typed after the
+ * line stays for the next reader (the hidden key prompt), so an Enter
+ * after `y` never lands there. Ctrl-C interrupts; Ctrl-D is no.
  */
 export function confirm(io: IO, question: string, signal?: AbortSignal): Promise<boolean> {
-  return rawQuestion<boolean>(io, question, signal, (chunk, finish) => {
-    const key = chunk.charAt(0);
-    if (key === '\u0003') finish(new Interrupted());
-    else finish(key === 'y' || key === 'Y', key === 'y' || key === 'Y' ? 'y' : '');
+  const { stdin } = io;
+  return new Promise((resolve, reject) => {
+    let line = '';
+    const finish = (outcome: boolean | Error) => {
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      signal?.removeEventListener('abort', onAbort);
+      stdin.pause();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onData = (chunk: Buffer | string) => {
+      line += String(chunk);
+      for (let end = line.indexOf('\n'); end >= 0; end = line.indexOf('\n')) {
+        const answer = line.slice(0, end).replace(/\r$/, '').trim().toLowerCase();
+        line = line.slice(end + 1);
+        const outcome = answer === 'y' || answer === 'yes' ? true : answer === '' || answer === 'n' || answer === 'no' ? false : undefined;
+        if (outcome === undefined) {
+          io.err(`Please answer y or n. ${question}`);
+          continue;
+        }
+        finish(outcome);
+        // Given back once this reader has stopped listening: a stream may hand it straight to its listeners.
+        if (line !== '') stdin.unshift?.(Buffer.from(line));
+        return;
+      }
+    };
+    const onEnd = () => {
+      io.err('\n');
+      finish(false);
+    };
+    const onAbort = () => {
+      io.err('\n');
+      finish(signal?.reason ?? new Interrupted());
+    };
+    stdin.setRawMode?.(false);
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.resume();
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    io.err(question);
   });
 }
 

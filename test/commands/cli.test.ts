@@ -41,6 +41,17 @@ describe('basics', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
+  it('what gh users type: `version` as gh version, -q for --jq, and --timeout as a duration', async () => {
+    const { VERSION } = await import('../../src/version.js');
+    expect(await gymctl(['version'])).toMatchObject({ code: 0, stdout: `gymctl version ${VERSION}\n`, stderr: '' });
+    const long = await gymctl(['academy', '1', '--jq', '.name'], { env: apiEnv() });
+    expect(long.code).toBe(0);
+    expect(await gymctl(['academy', '1', '-q', '.name'], { env: apiEnv() })).toMatchObject({ code: 0, stdout: long.stdout });
+    for (const timeout of ['5s', '500ms', '30000']) expect((await gymctl(['whoami', '--json', '--timeout', timeout], { env: apiEnv() })).code, timeout).toBe(0);
+    expect(await gymctl(['config', 'set', 'timeout', '2m'])).toMatchObject({ code: 0 });
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.timeout).toBe(120_000);
+  });
+
   it('no arguments prints help on stdout', async () => {
     const result = await gymctl([]);
     expect(result.code).toBe(0);

@@ -48,7 +48,9 @@ describe('compressed bodies', () => {
     });
     const started = Date.now();
     expectFailure(await gymctl(['academy', '1'], env(url)), 6, /the response body is larger than 10 MiB/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Drawn as one cli-table3 table it took 25 to 43 s; in chunks, a second or two (npm run bench times it). The bound catches
+    // the quadratic draw, not a busy machine's noise.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('a coding gymctl cannot decode, or a corrupt body, is exit 6 saying so', async () => {
@@ -239,7 +241,7 @@ describe('64-bit ids', () => {
 });
 
 describe('a terminal table of a 20,000-member family', () => {
-  it('renders in a second or two: linear in the rows', async () => {
+  it('renders in seconds, not the half minute of one quadratic cli-table3 table', async () => {
     const members = Array.from({ length: 20_000 }, (_, i) => ({ id: 1000 + i, academyId: 1, firstName: `First${i}`, lastName: `Last${i}`, primaryFamilyMember: false }));
     const payload = JSON.stringify({ data: members });
     const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(payload));
@@ -248,6 +250,8 @@ describe('a terminal table of a 20,000-member family', () => {
     expect(result.code).toBe(0);
     // The rows, the top and bottom borders, the header and the rule under it, and the final newline.
     expect(result.stdout.split('\n')).toHaveLength(20_000 + 5);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Drawn as one cli-table3 table it took 25 to 43 s; in chunks, a second or two (npm run bench times it). The bound catches
+    // the quadratic draw, not a busy machine's noise.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

@@ -3,7 +3,9 @@
  * soils output, tables that fit, exit codes that say what happened.
  * In-process, through the harness's TTY and width switches.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
@@ -28,7 +30,7 @@ describe('help', () => {
       expect(help, command.join(' ')).not.toContain('--retries');
     }
     // schema prints JSON: --jq is its one global option.
-    expect((await gymctl(['schema', '--help'])).stdout).toMatch(/Global options:\n {2}--jq <expression>[^\n]*\n(?: {3,}[^\n]*\n)*\n/);
+    expect((await gymctl(['schema', '--help'])).stdout).toMatch(/Global options:\n {2}-q, --jq <expression>[^\n]*\n(?: {3,}[^\n]*\n)*\n/);
     for (const command of ['whoami', 'family']) {
       const help = (await gymctl([command, '--help'])).stdout;
       for (const flag of ['--jq <expression>', '--columns <list>', '--no-headers']) expect(help, `${command} ${flag}`).toContain(flag);
@@ -167,72 +169,51 @@ describe('messages', () => {
     }
   });
 
-  it('auth login on a terminal asks before replacing a stored key, and keeps it on no', async () => {
+  /** `auth login` on a terminal with a key already stored, the answers typed as `type` says; the stored key after. */
+  async function relogin(type: (terminal: NodeJS.WritableStream) => void) {
     const config = tempConfigDir();
     try {
       await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { configDir: config.dir, stdin: DEMO_KEY });
-      const kept = await gymctl(['auth', 'login', '--base-url', world.sandbox.url], {
+      const result = await gymctl(['auth', 'login', '--base-url', world.sandbox.url], {
         configDir: config.dir,
         stdinTTY: true,
-        started: (streams) => setTimeout(() => streams.terminal!.write('n'), 50),
+        started: (streams) => type(streams.terminal!),
       });
-      expect(kept).toMatchObject({ code: 0, stdout: '' });
-      expect(kept.stderr).toBe(`Profile "default" already has a key (****mies). Replace it? [y/N] \nKept the stored key of profile "default".\n`);
+      const stored = JSON.parse(readFileSync(path.join(config.dir, 'config.json'), 'utf8')) as { profiles: { default: { apiKey: string } } };
+      return { ...result, key: stored.profiles.default.apiKey };
     } finally {
       config.remove();
     }
-  });
-});
+  }
+  const QUESTION = `Profile "default" already has a key (****mies). Replace it? [y/N] `;
 
-describe('batches everywhere', () => {
-  it('ids may be comma-separated, for academy and family; an empty piece is a usage error before any request', async () => {
-    const academies = await gymctl(['academy', '1,2', '3', '--format', 'ndjson'], { env: api() });
-    expect(
-      academies.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line).id),
-    ).toEqual([1, 2, 3]);
-    world.requests.length = 0;
-    expect(await gymctl(['family', '501,,530'], { env: api() })).toMatchObject({ code: 2, stdout: '' });
-    expect(world.requests).toEqual([]);
+  it('auth login on a terminal asks before replacing a stored key, reading a line: n keeps it (the terminal echoes what is typed)', async () => {
+    const kept = await relogin((terminal) => setTimeout(() => terminal.write('n\n'), 50));
+    expect(kept).toMatchObject({ code: 0, stdout: '', key: DEMO_KEY });
+    expect(kept.stderr).toBe(`${QUESTION}Kept the stored key of profile "default".\n`);
   });
 
-  it("family takes several ids and -: json is an array of the API's arrays, in argument order", async () => {
-    const result = await gymctl(['family', '530', '-', '--json'], { stdin: '520\n501\n', env: api() });
-    expect(result.code, result.stderr).toBe(0);
-    const families = JSON.parse(result.stdout) as Array<Array<{ id: number }>>;
-    expect(families.map((family) => family.map((member) => member.id))).toEqual([[531, 532, 533, 534], [], [502, 503]]);
+  it('Enter alone means no, and an answer that is neither asks again', async () => {
+    expect(await relogin((terminal) => setTimeout(() => terminal.write('\n'), 50))).toMatchObject({ code: 0, key: DEMO_KEY });
+    const again = await relogin((terminal) => {
+      setTimeout(() => terminal.write('maybe\n'), 50);
+      setTimeout(() => terminal.write('no\n'), 100);
+    });
+    expect(again).toMatchObject({ code: 0, key: DEMO_KEY });
+    expect(again.stderr).toBe(`${QUESTION}Please answer y or n. ${QUESTION}Kept the stored key of profile "default".\n`);
   });
 
-  it('ndjson, TSV and CSV give a member a line with familyOf first, the member whose family it is', async () => {
-    const ndjson = await gymctl(['family', '501,510', '--format', 'ndjson'], { env: api() });
-    expect(
-      ndjson.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => [JSON.parse(line).familyOf, JSON.parse(line).id]),
-    ).toEqual([
-      [501, 502],
-      [501, 503],
-      [510, 511],
-    ]);
-    expect(ndjson.stdout.startsWith('{"familyOf":501,"id":502,"academyId":1,')).toBe(true);
-    const tsv = await gymctl(['family', '501,510'], { env: api() });
-    expect(tsv.stdout.split('\n')[0]).toBe('familyOf\tid\tfirstName\tlastName\tacademyId\tprimaryFamilyMember');
-    const csv = await gymctl(['family', '501', '510', '--format', 'csv'], { env: api() });
-    expect(csv.stdout.split('\r\n')[0]).toBe('familyOf,id,academyId,firstName,lastName,photoUrl.thumbnail,photoUrl.large,primaryFamilyMember');
-    expect(csv.stdout.split('\r\n')[3]).toMatch(/^510,511,2,Eli,Whitfield,/);
+  it('"yes" then the new key replaces it: neither the Enter after yes nor its "es" reaches the hidden prompt', async () => {
+    const replaced = await relogin((terminal) => {
+      setTimeout(() => terminal.write('yes\n'), 50);
+      setTimeout(() => terminal.write('demo_key_no_academies\r'), 150);
+    });
+    expect(replaced).toMatchObject({ code: 0, key: 'demo_key_no_academies' });
+    expect(replaced.stderr).toContain('Paste your API key (input is hidden): ');
   });
 
-  it('a failure in a family batch is reported with its id; the others are still printed', async () => {
-    const result = await gymctl(['family', '501,999', '--format', 'ndjson'], { env: api() });
-    expect(result.code).toBe(3);
-    expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: 'Resource not found', kind: 'not_found', id: 999 } });
-  });
-
-  it('gymctl schema family says what several ids give', async () => {
-    expect(JSON.parse((await gymctl(['schema', 'family'])).stdout).description).toContain('an array of these arrays, in argument order');
+  it('y and the key typed ahead in one go: the key is left for the hidden prompt', async () => {
+    const replaced = await relogin((terminal) => setTimeout(() => terminal.write('y\ndemo_key_no_academies\r'), 50));
+    expect(replaced).toMatchObject({ code: 0, key: 'demo_key_no_academies' });
   });
 });

@@ -235,11 +235,16 @@ describe('parseTimeout', () => {
     ['1', 1],
     ['30000', 30000],
     ['2147483647', 2147483647],
+    // Durations, as --cache takes them; a bare number stays milliseconds.
+    ['5s', 5000],
+    ['500ms', 500],
+    ['2m', 120_000],
+    ['1m30s', 90_000],
   ])('accepts %s', (text, value) => {
     expect(parseTimeout(text, 'timeout')).toBe(value);
   });
 
-  it.each(['0', '-5', '1.5', 'abc', '99999999999', '', ' 5', '5ms', '1e3', '0x10', '2147483648', '05'])('rejects %j', (text) => {
+  it.each(['0', '-5', '1.5', 'abc', '99999999999', '', ' 5', '0ms', '5 s', '1e3', '0x10', '2147483648', '05', '25d'])('rejects %j', (text) => {
     const error = usage(() => parseTimeout(text, 'timeout'));
     expect(error.message).toContain(JSON.stringify(text));
     expect(error.message).toContain('timeout');
