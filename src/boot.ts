@@ -13,10 +13,10 @@ declare const __GYMCTL_BUILD__: string;
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 
-/** The top-level help, as the parser printed it at build time (80 columns). */
+/** The top-level help, as the parser printed it at build time (80 columns): for a pipe, or a terminal 80 columns wide; any other terminal gets help at its own width, as every command's help is. */
 function builtHelp(): string | undefined {
   const columns = process.stdout.columns;
-  if (columns !== undefined && columns < 80) return undefined;
+  if (columns !== undefined && columns !== 80) return undefined;
   try {
     return fs.readFileSync(path.join(__dirname, 'help.txt'), 'utf8');
   } catch {

@@ -61,6 +61,8 @@ export interface Factory {
   printJson(text: string): Promise<void>;
   readonly keyring: KeyringPort;
   credentials(): Promise<Credentials>;
+  /** Where the key in use came from (`GYMCTL_API_KEY`, `profile "work"`…), once credentials() has found it: for a refused key's message. */
+  keyOrigin(): string | undefined;
   sandbox(): Promise<{ url: string; key: string }>;
   cache(origin: string, apiKey: string): Promise<ResponseCache | undefined>;
   /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
@@ -167,8 +169,10 @@ export function createFactory(options: FactoryOptions): Factory {
     if (!baseUrl) {
       throw usageError(`no API base URL for profile "${resolved.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
     }
+    keyFrom = apiKey.origin ?? apiKey.source;
     return { settings: resolved, baseUrl, apiKey };
   });
+  let keyFrom: string | undefined;
 
   /** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
   const cacheLifetime = once(async (): Promise<{ lifetimeMs: number | undefined } | undefined> => {
@@ -230,6 +234,7 @@ export function createFactory(options: FactoryOptions): Factory {
     },
     keyring,
     credentials,
+    keyOrigin: () => keyFrom,
     sandbox,
     cache,
     makeClient,

@@ -69,7 +69,7 @@ function settle(error: unknown, argv: readonly string[], program: Command): numb
     const command = commandOf(program, argv);
     const path = [];
     for (let current: Command | null = command; current; current = current.parent) path.unshift(current.name());
-    return new UsageError(`${message}; usage: ${path.join(' ')} ${command.usage()}`);
+    return new UsageError(`${message.replace(/\.$/, '')}; usage: ${path.join(' ')} ${command.usage()}`);
   }
   const failure = toFailure(error);
   return failure instanceof Interrupted || failure instanceof AlreadyReported ? exitCodeOf(failure) : failure;
@@ -114,6 +114,26 @@ function errorFormat(f: Factory): OutputFormat {
   }
 }
 
+/**
+ * `--json id,name`, as gh takes it: gymctl's --json takes no field list,
+ * and the word after it would be read as an argument. Said the gymctl way.
+ */
+function jsonFieldList(argv: readonly string[]): UsageError | undefined {
+  const at = argv.indexOf('--json');
+  const fields = at >= 0 ? argv[at + 1] : undefined;
+  if (
+    fields === undefined ||
+    !/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(fields) ||
+    ['whoami', 'academy', 'academies', 'family', 'auth', 'config', 'status', 'list'].includes(fields)
+  )
+    return undefined;
+  const object = fields
+    .split(',')
+    .map((field) => (field.includes('.') ? `"${field}": .${field}` : field))
+    .join(', ');
+  return new UsageError(`--json takes no field list (gh's --json FIELDS): use --jq '{${object}}' for JSON of those fields, or --columns ${fields} for a table or CSV`);
+}
+
 export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
   const { env } = options;
   const signal = options.signal ?? new AbortController().signal;
@@ -133,6 +153,8 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     },
   });
   try {
+    const fieldList = jsonFieldList(argv);
+    if (fieldList) throw fieldList;
     await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), signal, () => handlesInterrupt);
   } catch (error) {
     outcome = settle(error, argv, program);
@@ -141,6 +163,11 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     for (const dispose of disposers.splice(0).reverse()) await dispose().catch(() => {});
   }
   if (typeof outcome === 'number') return outcome;
+  // A key the server refused: say where it came from, as auth status does.
+  const keyOrigin = factory.keyOrigin();
+  if (outcome.kind === 'unauthorized' && keyOrigin && outcome.message.endsWith('the server refused the API key')) {
+    outcome = outcome.with({ message: `${outcome.message} from ${keyOrigin}` });
+  }
   io.err(formatFailure(outcome, errorFormat(factory), factory.debug));
   return exitCodeOf(outcome);
 }

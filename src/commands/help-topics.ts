@@ -36,3 +36,29 @@ Each setting comes from its flag, else the environment, else the stored profile,
 } as const;
 
 export type HelpTopic = keyof typeof HELP_TOPICS;
+
+/**
+ * A topic wrapped to `width` columns at word boundaries: a row of two
+ * columns (`  NAME   what it is`) continues under its second column, any
+ * other line under its own indent. Nothing is cut mid-word.
+ */
+export function wrapTopic(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const hanging = /^(\s*\S+\s{2,})/.exec(line)?.[1]?.length ?? /^\s*/.exec(line)![0].length;
+      const indent = ' '.repeat(hanging < width / 2 ? hanging : 2);
+      const lines: string[] = [];
+      let current = line.slice(0, hanging);
+      for (const word of line.slice(hanging).split(/ +/)) {
+        if (current.trim() !== '' && current.length + 1 + word.length > width && current.length > indent.length) {
+          lines.push(current.trimEnd());
+          current = indent + word;
+        } else current += (current.length === hanging || current === indent ? '' : ' ') + word;
+      }
+      lines.push(current.trimEnd());
+      return lines.join('\n');
+    })
+    .join('\n');
+}

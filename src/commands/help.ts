@@ -1,7 +1,7 @@
 /** `gymctl help [command | topic]`: help for a command, or a reference topic (exit-codes, environment). */
 import { Command } from 'commander';
 import { usageError } from '../failures.js';
-import { HELP_TOPICS, type HelpTopic } from './help-topics.js';
+import { HELP_TOPICS, type HelpTopic, wrapTopic } from './help-topics.js';
 import { examples, type FactoryRef } from './shared/define.js';
 import { closest } from './shared/suggest.js';
 
@@ -13,7 +13,11 @@ export const newCmdHelp = (f: FactoryRef, program: Command) =>
     .action((topic: string[]) => {
       const [first] = topic;
       if (first === undefined) return program.outputHelp();
-      if (topic.length === 1 && Object.hasOwn(HELP_TOPICS, first)) return f().io.out(HELP_TOPICS[first as HelpTopic]);
+      if (topic.length === 1 && Object.hasOwn(HELP_TOPICS, first)) {
+        // Wrapped to the terminal's width, as commander wraps help; 80 columns elsewhere.
+        const { io } = f();
+        return io.out(wrapTopic(HELP_TOPICS[first as HelpTopic], (io.stdoutIsTTY && io.stdout.columns) || 80));
+      }
       let command: Command | undefined = program;
       for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
       if (!command) {

@@ -52,6 +52,31 @@ describe('basics', () => {
     expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.timeout).toBe(120_000);
   });
 
+  it('messages a newcomer meets first are short and say what to do', async () => {
+    // An id that is not one: one line that fits a terminal, the limit only when it is what went wrong.
+    const abc = await gymctl(['academy', 'abc'], { env: apiEnv() });
+    expect(abc).toMatchObject({ code: 2, stdout: '', stderr: 'gymctl: invalid academy id "abc" (expected a positive whole number)\n' });
+    expect((await gymctl(['academy', '9223372036854775808'], { env: apiEnv() })).stderr).toContain('(expected a whole number no larger than 9223372036854775807)');
+    // No stray ".;" before the usage line.
+    const extra = await gymctl(['whoami', 'extra'], { env: apiEnv() });
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).not.toContain('.;');
+    expect(extra.stderr).toContain('; usage: gymctl whoami');
+    // gh's --json FIELDS, answered the gymctl way, before anything is sent.
+    world.requests.length = 0;
+    const fields = await gymctl(['academies', '--json', 'id,name,address.city'], { env: apiEnv() });
+    expect(fields).toMatchObject({ code: 2, stdout: '' });
+    // With --json given, the error is JSON too, as every error is then.
+    const { message } = JSON.parse(fields.stderr).error as { message: string };
+    expect(message).toContain(`--jq '{id, name, "address.city": .address.city}'`);
+    expect(message).toContain('--columns id,name,address.city');
+    expect(world.requests).toEqual([]);
+    // A refused key: where it came from.
+    const refused = await gymctl(['whoami'], { env: apiEnv('wrong_key_0123456789') });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/the server refused the API key from GYMCTL_API_KEY \(HTTP 401, correlation ID [^)]+\)\n$/);
+  });
+
   it('no arguments prints help on stdout', async () => {
     const result = await gymctl([]);
     expect(result.code).toBe(0);

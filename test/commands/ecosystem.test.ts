@@ -153,6 +153,22 @@ describe('help', () => {
     }
   });
 
+  it('help exit-codes and help environment wrap to the terminal, between words, continuing under their second column', async () => {
+    for (const topic of ['exit-codes', 'environment']) {
+      const wide = await inProcess(['help', topic], { configDir: world.config.dir });
+      for (const columns of [60, 80, 120]) {
+        const { stdout } = await inProcess(['help', topic], { configDir: world.config.dir, stdoutTTY: true, columns });
+        for (const line of stdout.split('\n')) expect(line.length, `${topic} at ${columns}: ${line}`).toBeLessThanOrEqual(columns);
+        // The same words in the same order: none cut.
+        expect(stdout.split(/\s+/).join(' ')).toBe(wide.stdout.split(/\s+/).join(' '));
+      }
+      const narrow = await inProcess(['help', topic], { configDir: world.config.dir, stdoutTTY: true, columns: 60 });
+      // A continued row starts under the second column, not at the margin.
+      const continued = narrow.stdout.split('\n').filter((line) => /^ {6,}\S/.test(line));
+      expect(continued.length).toBeGreaterThan(0);
+    }
+  });
+
   it("help <command> shows that command's help; an unknown topic is a usage error", async () => {
     expect((await gymctl(['help', 'auth', 'login'])).stdout).toContain('Usage: gymctl auth login');
     expectFailure(await gymctl(['help', 'exit-code']), 2, /no help for "exit-code"/);

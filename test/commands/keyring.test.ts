@@ -114,8 +114,15 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     const result = await gymctl(['auth', 'login', '--keyring', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY }, null);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('keyring unavailable: no D-Bus session bus');
-    expect(result.stderr).toContain('the key was not stored');
+    expect(result.stderr).toContain('the key was not asked for, and nothing was stored');
     expect(readConfig()).toBe(before);
+  });
+
+  it('on a terminal, login --keyring finds the keyring unavailable before the key is pasted', async () => {
+    const result = await gymctl(['auth', 'login', '--keyring', '--base-url', world.sandbox.url], { stdinTTY: true }, null);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('keyring unavailable');
+    expect(result.stderr).not.toContain('Paste your API key');
   });
 
   it('with no D-Bus at all: a keyring profile says "keyring unavailable", never "no key"; other profiles never ask it', async () => {

@@ -66,8 +66,9 @@ describe('parseId', () => {
     expect(caught(() => parseId('')).message).toMatch(/empty/);
   });
 
-  it('states the accepted range', () => {
-    expect(caught(() => parseId('0')).message).toContain('9223372036854775807');
+  it('states the accepted range when that is what went wrong, and only then', () => {
+    expect(caught(() => parseId('9223372036854775808')).message).toContain('(expected a whole number no larger than 9223372036854775807)');
+    expect(caught(() => parseId('0')).message).toBe('invalid id "0" (expected a positive whole number)');
   });
 
   it('names what was being parsed', () => {

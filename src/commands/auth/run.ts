@@ -67,14 +67,21 @@ export async function runLogin(f: AuthOptions, options: LoginOptions): Promise<v
       return;
     }
   }
+  const keyring = toKeyring || inKeyring ? await import('../../keyring/client.js') : undefined;
+  const keyringOptions = { env: f.env, signal: f.signal };
+  // A keyring that cannot take the key says so before the key is pasted, not after.
+  if (toKeyring) {
+    await keyring!.readKeyringKey(profile, keyringOptions).catch((error: unknown) => {
+      const failure = toFailure(error);
+      throw failure.with({ message: `${failure.message}; the key was not asked for, and nothing was stored` });
+    });
+  }
   const key = await readKey(f, options);
   const client = await f.makeClient(settings.baseUrl.value, key);
   const me = await client.getMe();
   const store = f.config();
   // A base URL given as a flag is the server this key belongs to: keep it with the key.
   const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
-  const keyring = toKeyring || inKeyring ? await import('../../keyring/client.js') : undefined;
-  const keyringOptions = { env: f.env, signal: f.signal };
   // Into the keyring first: if it cannot take the key, the config file is left as it was.
   if (toKeyring) await keyring!.storeKeyringKey(profile, key, keyringOptions);
   await store.updateProfile(profile, ({ apiKey: _old, keyStore: _where, ...rest }) => ({

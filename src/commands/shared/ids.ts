@@ -19,7 +19,9 @@ export function parseId(text: string, what = 'id', where = ''): Id {
     if (big <= MAX_ID) return big;
   }
   const shown = text === '' ? 'an empty string' : JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  throw usageError(`invalid ${what} ${shown}${where}: expected a positive whole number (no sign, point or leading zero) no larger than ${MAX_ID}`);
+  // Short, so that it fits a terminal line; the limit only when it is what went wrong.
+  const why = DECIMAL.test(text) ? `a whole number no larger than ${MAX_ID}` : 'a positive whole number';
+  throw usageError(`invalid ${what} ${shown}${where} (expected ${why})`);
 }
 
 /**
