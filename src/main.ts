@@ -134,6 +134,15 @@ function jsonFieldList(argv: readonly string[]): UsageError | undefined {
   return new UsageError(`--json takes no field list (gh's --json FIELDS): use --jq '{${object}}' for JSON of those fields, or --columns ${fields} for a table or CSV`);
 }
 
+/** `config set accessible true`: read with the config, which most commands read anyway; a broken file is the command's to report. */
+function storedAccessible(f: Factory): boolean {
+  try {
+    return f.config().read().accessible === true;
+  } catch {
+    return false;
+  }
+}
+
 export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
   const { env } = options;
   const signal = options.signal ?? new AbortController().signal;
@@ -149,6 +158,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     factory: () => factory,
     parsed(command, flags) {
       factory = createFactory({ io, env, signal, flags, disposers });
+      io.accessible ||= storedAccessible(factory);
       handlesInterrupt = annotationsOf(command).handlesInterrupt === true;
     },
   });

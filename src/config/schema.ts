@@ -18,6 +18,8 @@ const buildConfigFileSchema = () =>
   z.looseObject({
     /** The profile used when neither --profile nor GYMCTL_PROFILE names one. */
     defaultProfile: z.optional(z.string()),
+    /** Accessible output for screen readers (see terminal/io.ts). */
+    accessible: z.optional(z.boolean()),
     profiles: z.optional(z.record(z.string(), buildProfileSchema())),
   });
 

@@ -199,9 +199,18 @@ export const CONFIG_KEYS = {
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
+/** true or false, as people write them (yes/no, on/off, 1/0). */
+export function parseBoolean(text: string, origin: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (['true', 'yes', 'on', '1'].includes(value)) return true;
+  if (['false', 'no', 'off', '0'].includes(value)) return false;
+  throw usageError(`invalid ${origin} ${JSON.stringify(text)}: expected true or false`);
+}
+
 /** Settings of the whole file rather than of a profile. */
 export const GLOBAL_CONFIG_KEYS = {
   'default-profile': { field: 'defaultProfile', parse: (text: string) => parseProfileName(text, 'default-profile'), fallback: DEFAULT_PROFILE },
+  accessible: { field: 'accessible', parse: (text: string) => parseBoolean(text, 'accessible'), fallback: false },
 } as const;
 
 export type GlobalConfigKey = keyof typeof GLOBAL_CONFIG_KEYS;

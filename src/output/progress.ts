@@ -25,6 +25,7 @@ export function createProgress(io: IO, env: NodeJS.ProcessEnv, total: number, la
   const screenful = (io.stdout as { rows?: number }).rows || 24; // 0 when the terminal does not say
   const terminals = Boolean(io.stdout.isTTY) && Boolean(io.stderr.isTTY);
   if (!terminals || total <= screenful || env.GYMCTL_NO_PROGRESS) return SILENT;
+  if (io.accessible) return appendedProgress(io, total, label);
   let completed = 0;
   let drawnAt = 0;
   let shown = false;
@@ -54,5 +55,34 @@ export function createProgress(io: IO, env: NodeJS.ProcessEnv, total: number, la
       erase();
       process.off('exit', erase);
     },
+  };
+}
+
+/** How often the accessible progress speaks: every tenth of the batch, or every 10 s, whichever comes first. */
+const SPOKEN_MS = 10_000;
+
+/**
+ * Accessible progress: whole lines appended ("Fetched 120 of 500
+ * academies"), never a line redrawn, which a screen reader would not
+ * announce; at most every 10% or 10 s.
+ */
+function appendedProgress(io: IO, total: number, label: string): Progress {
+  const noun = label.replace(/^Fetching /, '');
+  const step = Math.max(1, Math.ceil(total / 10));
+  let completed = 0;
+  let spoken = 0;
+  let spokenAt = Date.now();
+  const speak = () => {
+    io.err(`Fetched ${completed} of ${total} ${noun}\n`);
+    spoken = completed;
+    spokenAt = Date.now();
+  };
+  return {
+    tick() {
+      completed++;
+      if (completed - spoken >= step || (completed > spoken && Date.now() - spokenAt >= SPOKEN_MS)) speak();
+    },
+    above: (write) => write(),
+    done() {},
   };
 }

@@ -146,6 +146,12 @@ export function drawBox(widths: readonly number[], head: readonly string[] | und
 /** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
 export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
+  const width = widthOf(io);
+  // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold.
+  if (io.accessible) {
+    const rows = records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
+    return drawColumns(headers ? [columns.map((column) => column.label), ...rows] : rows, { gap: 2, header: headers, color: io.color, ...(width ? { width } : {}) });
+  }
   const chalk = paint(io.color);
   const texts = records.map((record) =>
     columns.map((column) => {
@@ -160,7 +166,7 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
     natural,
     columns.map((column) => yieldRank(column.key)),
     columns.length * 3 + 1,
-    widthOf(io),
+    width,
   );
   const dash = chalk.dim('-');
   const rows = texts.map((row) => row.map((text) => text ?? dash));
@@ -176,6 +182,8 @@ export interface PlainOptions {
   indent?: number;
   /** Bold the first column (a card's labels). */
   labels?: boolean;
+  /** Bold the first row (a table's header). */
+  header?: boolean;
   color: boolean;
 }
 
@@ -209,11 +217,11 @@ export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: Plain
     wordWrap: false,
   });
   table.push(
-    ...texts.map((row) =>
+    ...texts.map((row, r) =>
       Array.from({ length: count }, (_, i) => {
         const text = row[i];
         if (text === undefined) return chalk.dim('-');
-        return i === 0 && options.labels ? chalk.bold(text) : text;
+        return (i === 0 && options.labels) || (r === 0 && options.header) ? chalk.bold(text) : text;
       }),
     ),
   );
@@ -227,6 +235,15 @@ export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: Plain
 /** One record, a field a row, as a card; one header row and one line in a pipe. */
 export function renderCard<T>(io: IO, columns: readonly Column<T>[], record: T): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, [record]);
+  // Accessible: plain `Label: value` lines, read in order.
+  if (io.accessible) {
+    return columns
+      .map((column) => {
+        const cell = (column.display ?? column.value)(record);
+        return `${column.label}: ${isEmpty(cell) ? '-' : cellText(cell)}\n`;
+      })
+      .join('');
+  }
   const rows = columns.map((column) => [column.label, (column.display ?? column.value)(record)]);
   const width = widthOf(io);
   return drawColumns(rows, { gap: 3, labels: true, color: io.color, ...(width ? { width } : {}) });

@@ -16,6 +16,13 @@ export interface IO extends IOStreams {
   readonly stdinIsTTY: boolean;
   /** Colour on stdout. */
   readonly color: boolean;
+  /**
+   * Accessible output (GYMCTL_ACCESSIBLE=1, ACCESSIBLE=1 or `config set
+   * accessible true`), for screen readers: no box drawing, cards as plain
+   * `Label: value` lines, progress as lines appended, never redrawn, and no
+   * cursor movement. Set from the config once it is read.
+   */
+  accessible: boolean;
   out(text: string): void;
   err(text: string): void;
 }
@@ -35,6 +42,11 @@ export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = 
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return isTTY && env.TERM !== 'dumb';
+}
+
+/** GYMCTL_ACCESSIBLE or the cross-tool ACCESSIBLE, set to anything but empty, 0 or false. */
+export function accessibleFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return [env.GYMCTL_ACCESSIBLE, env.ACCESSIBLE].some((value) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false');
 }
 
 /**
@@ -61,6 +73,7 @@ export function createIO(streams: IOStreams, options: IOOptions): IO {
       return Boolean(streams.stdin.isTTY);
     },
     color: decideColor(stdoutIsTTY, options.env, options.colorFlag),
+    accessible: accessibleFromEnv(options.env),
     out: (text) => void streams.stdout.write(text),
     err: (text) => void streams.stderr.write(text),
   };

@@ -459,6 +459,7 @@ describe('config', () => {
       retries: 2,
       'key-store': 'config',
       'default-profile': 'default',
+      accessible: false,
     });
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
 
@@ -468,7 +469,9 @@ describe('config', () => {
 
     expect((await gymctl(['config', 'unset', 'format'])).code).toBe(0);
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
-    expect((await gymctl(['config', 'list'])).stdout).toBe(`base-url=${world.sandbox.url}\nformat=table\ntimeout=30000\nretries=2\nkey-store=config\ndefault-profile=default\n`);
+    expect((await gymctl(['config', 'list'])).stdout).toBe(
+      `base-url=${world.sandbox.url}\nformat=table\ntimeout=30000\nretries=2\nkey-store=config\ndefault-profile=default\naccessible=false\n`,
+    );
   });
 
   it('bad keys and values are usage errors that leave the file as it was', async () => {

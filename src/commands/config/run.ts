@@ -1,6 +1,6 @@
 /**
  * `gymctl config list | get | set | unset | path`: the settings of the active
- * profile (base-url, format, timeout, retries) and of the file (default-profile).
+ * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible).
  */
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
@@ -70,6 +70,11 @@ export async function runConfigGet(f: ConfigOptions, name: string): Promise<void
 
 export async function runConfigSet(f: ConfigOptions, name: string, value: string): Promise<void> {
   const key = configKey(name);
+  if (key === 'accessible') {
+    const parsed = GLOBAL_CONFIG_KEYS.accessible.parse(value);
+    await f.config().update((file) => ({ ...file, accessible: parsed }));
+    return;
+  }
   if (isGlobal(key)) {
     const setting = GLOBAL_CONFIG_KEYS[key];
     const parsed = setting.parse(value);
