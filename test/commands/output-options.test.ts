@@ -175,5 +175,10 @@ describe('--columns and --no-headers', () => {
     expect(await words('family', '501', '--columns', 'id,first')).toEqual(['id,firstName']);
     expect(await words('whoami', '--columns', 'user.')).toEqual(['user.id', 'user.name', 'user.email']);
     expect(await words('academies', '--cache', '')).toEqual(['30s', '5m', '1h', '1d']);
+    // A column already chosen is not offered again.
+    const afterId = await words('academy', '1', '--columns', 'id,');
+    expect(afterId).toContain('id,name');
+    expect(afterId).not.toContain('id,id');
+    expect(await words('academy', '1', '--columns', 'address.city,name,address.c')).toEqual(['address.city,name,address.country']);
   });
 });

@@ -67,10 +67,11 @@ function optionValues(f: CompleteOptions, long: string | undefined, path: readon
   if (long === '--format') return { words: [...OUTPUT_FORMATS] };
   if (long === '--cache') return { words: ['30s', '5m', '1h', '1d'] };
   if (long === '--columns') {
-    // A list: the names already given stay, the last one is completed.
+    // A list: the names already given stay, the last one is completed, with none of those already chosen.
     const view = VIEWS[path.join(' ')];
     const before = current.slice(0, current.lastIndexOf(',') + 1);
-    return { words: view ? columnNames(view).map((name) => before + name) : [] };
+    const chosen = new Set(before.split(',').filter(Boolean));
+    return { words: view ? columnNames(view).filter((name) => !chosen.has(name)).map((name) => before + name) : [] };
   }
   if (long === '--profile') return { words: profileNames(f) };
   if (long === '--data') return 'files';
