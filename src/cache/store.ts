@@ -146,6 +146,8 @@ export interface CacheOptions {
   lifetimeMs: number | undefined;
   /** Said once when an answer cannot be stored (a full disk): the command goes on. */
   warn: (message: string) => void;
+  /** Only read, and make nothing (Tab completion): with no secret yet, every read is a miss and nothing is written. */
+  readOnly?: boolean;
 }
 
 /** The largest entry read back: the client's body cap. */
@@ -154,7 +156,8 @@ const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 export function openCache(options: CacheOptions): ResponseCache {
   const dir = cacheDir(options.env);
   openRoot(dir, false)?.close(); // checked before anything is sent
-  const secret = secretIn(options.configDir, true)!;
+  const secret = secretIn(options.configDir, !options.readOnly);
+  if (!secret) return { read: () => undefined, write: () => {} };
   const key = keyFolder(secret, options.apiKey);
   const fileName = (apiPath: string) => `${hmac(secret, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`;
   let warned = false;
@@ -180,6 +183,7 @@ export function openCache(options: CacheOptions): ResponseCache {
       }
     },
     write(apiPath, body) {
+      if (options.readOnly) return;
       let root: FolderHandle | undefined;
       let folder: FolderHandle | undefined;
       try {

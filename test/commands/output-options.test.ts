@@ -182,3 +182,41 @@ describe('--columns and --no-headers', () => {
     expect(await words('academy', '1', '--columns', 'address.city,name,address.c')).toEqual(['address.city,name,address.country']);
   });
 });
+
+describe("Tab: the key's academy ids", () => {
+  const candidates = async (env: Record<string, string>, ...typed: string[]) =>
+    (await gymctl(['__complete', '--', ...typed], { env })).stdout.split('\n').filter((line) => line && !line.startsWith(':'));
+  const api = () => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+
+  it('offers each id with its name after a tab, and not those already typed', async () => {
+    expect(await candidates(api(), 'academy', '')).toEqual(['1\tAlfama Jiu-Jitsu', '2\tEastside Grappling Club', '3\tShoreditch Martial Arts', '4\tShibuya Judo Dojo']);
+    expect((await candidates(api(), 'academy', '1', '3', '')).map((line) => line.split('\t')[0])).toEqual(['2', '4']);
+  });
+
+  it('never offers member ids: family sends nothing', async () => {
+    world.requests.length = 0;
+    expect(await candidates(api(), 'family', '')).toEqual([]);
+    expect(world.requests).toEqual([]);
+  });
+
+  it('answers from a fresh cache without asking the server', async () => {
+    expect((await gymctl(['academies', '--cache', '1h'], { env: api() })).code).toBe(0);
+    world.requests.length = 0;
+    expect(await candidates(api(), 'academy', '')).toHaveLength(4);
+    expect(world.requests).toEqual([]);
+  });
+
+  it('prints nothing, within about half a second, when the server does not answer or there is no key', async () => {
+    const silent = await import('node:net').then(({ createServer }) => createServer(() => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const port = (silent.address() as { port: number }).port;
+      expect(await candidates({ GYMCTL_BASE_URL: `http://127.0.0.1:${port}`, GYMCTL_API_KEY: DEMO_KEY }, 'academy', '')).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(await candidates({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: '' }, 'academy', '')).toEqual([]);
+    } finally {
+      silent.close();
+    }
+  });
+});

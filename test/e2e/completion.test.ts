@@ -5,7 +5,7 @@
  * not offered. What only an interactive shell shows (file names after a
  * redirection, a zsh menu) is typed into one under tmux.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -146,5 +146,39 @@ describe.skipIf(!hasTool('fish'))('fish', () => {
   it('offers nothing more after auth login, and file names for --data', () => {
     expect(words('gymctl auth login ')).toEqual(['']);
     expect(words('gymctl sandbox --data fix')).toEqual(['fixtures.json']);
+  });
+});
+
+describe("the key's academy ids on Tab, from a real server", () => {
+  let sandbox: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => sandbox.close());
+  const apiEnv = () => ({ ...env(), GYMCTL_BASE_URL: sandbox.url, GYMCTL_API_KEY: 'demo_key_all_academies' });
+  /** Run without blocking: the server answering it runs in this process. */
+  const shell = (name: string, script: string) =>
+    new Promise<{ stdout: string }>((resolve) => {
+      const child = spawn(name, ['-c', script], { env: apiEnv(), cwd: home, stdio: ['ignore', 'pipe', 'ignore'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on('close', () => resolve({ stdout }));
+    });
+
+  it.skipIf(!hasTool('bash'))('bash offers the ids alone', async () => {
+    const result = await shell('bash', `source gymctl.bash; COMP_WORDS=(gymctl academy ""); COMP_CWORD=2; _gymctl_completions; echo "\${COMPREPLY[*]}"`);
+    expect(result.stdout).toBe('1 2 3 4\n');
+  });
+
+  it.skipIf(!hasTool('fish'))('fish shows each name beside its id', async () => {
+    const result = await shell('fish', "source gymctl.fish; complete -C 'gymctl academy '");
+    expect(result.stdout.trimEnd().split('\n')).toEqual(['1\tAlfama Jiu-Jitsu', '2\tEastside Grappling Club', '3\tShoreditch Martial Arts', '4\tShibuya Judo Dojo']);
+  });
+
+  it.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh shows each name beside its id', async () => {
+    const screen = await tmuxIn('zsh -f', ['autoload -U compinit && compinit -u', 'source gymctl.zsh', 'gymctl academy \t'], { env: apiEnv(), cwd: home });
+    expect(screen).toContain('1  -- Alfama Jiu-Jitsu');
+    expect(screen).toContain('4  -- Shibuya Judo Dojo');
   });
 });

@@ -14,18 +14,20 @@ import type { Factory } from '../../factory.js';
 import { appliesTo } from '../../flags.js';
 import { columnNames } from '../../output/columns.js';
 import { academyView, apiKeyView, familyBatchView, type ResourceView } from '../../output/views.js';
+import { operations } from '../../api/client.js';
+import { sanitizeLine } from '../../output/sanitize.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-/** What completion reads: the profiles in the config file, and stdout. */
-export type CompleteOptions = Pick<Factory, 'io' | 'config'>;
+/** What completion reads: the profiles in the config file, stdout, and for academy ids the settings and a client. */
+export type CompleteOptions = Pick<Factory, 'io' | 'config' | 'env' | 'settings' | 'makeClient'>;
 const SCHEMAS = ['whoami', 'academy', 'family'];
 const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
 /** Shell words after which a file name comes. */
 const REDIRECTIONS = new Set(['<', '>', '>>', '2>', '2>>', '&>', '<<<', '>|']);
 
-type Answer = { words: string[] } | 'files';
+type Answer = { words: string[] } | 'files' | 'academies';
 
 /** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
 export const visibleCommands = (command: Command) =>
@@ -71,7 +73,13 @@ function optionValues(f: CompleteOptions, long: string | undefined, path: readon
     const view = VIEWS[path.join(' ')];
     const before = current.slice(0, current.lastIndexOf(',') + 1);
     const chosen = new Set(before.split(',').filter(Boolean));
-    return { words: view ? columnNames(view).filter((name) => !chosen.has(name)).map((name) => before + name) : [] };
+    return {
+      words: view
+        ? columnNames(view)
+            .filter((name) => !chosen.has(name))
+            .map((name) => before + name)
+        : [],
+    };
   }
   if (long === '--profile') return { words: profileNames(f) };
   if (long === '--data') return 'files';
@@ -86,6 +94,9 @@ function argumentValues(f: CompleteOptions, program: Command, path: string[], be
       return { words: before.length === 0 ? [...SHELLS] : [] };
     case 'schema':
       return { words: before.length === 0 ? SCHEMAS : [] };
+    case 'academy':
+      // The key's academies (member ids, which are personal, never).
+      return 'academies';
     case 'config get':
     case 'config unset':
       return { words: before.length === 0 ? CONFIG_KEY_NAMES : [] };
@@ -139,11 +150,77 @@ export function complete(f: CompleteOptions, program: Command, words: readonly s
   return argumentValues(f, program, path, operands);
 }
 
-/** `gymctl __complete -- WORD…`: the candidates, one a line, then the directive. */
+/**
+ * `gymctl __complete -- WORD…`: the candidates, one a line, then the
+ * directive. A candidate may carry a description after a tab (an
+ * academy's name), which zsh and fish show beside it and bash drops.
+ */
 export async function runComplete(f: CompleteOptions, program: Command, words: readonly string[]): Promise<void> {
   const answer = complete(f, program, words.length === 0 ? [''] : words);
   const current = words.at(-1) ?? '';
   if (answer === 'files') return f.io.out(':files\n');
-  const matching = answer.words.filter((word) => word.startsWith(current));
+  const candidates = answer === 'academies' ? await academyCandidates(f, words.slice(0, -1)) : answer.words;
+  const matching = candidates.filter((word) => word.startsWith(current));
   f.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
 }
+
+/** How long Tab may wait for the key's academies: about half a second, then nothing. */
+const ACADEMY_WAIT_MS = 500;
+/** A cached answer this young is used rather than asking the server. */
+const CACHED_ACADEMIES_MS = 60 * 60_000;
+
+/**
+ * The key's academy ids, each with its name after a tab where known: from
+ * the response cache when it holds a fresh GET /me (only read, nothing
+ * made), else from the server within half a second. Only a key from a
+ * flag, the environment or the config file is used: never the keyring,
+ * which might ask to be unlocked. Nothing on any failure.
+ */
+async function academyCandidates(f: CompleteOptions, typed: readonly string[]): Promise<string[]> {
+  const signal = AbortSignal.timeout(ACADEMY_WAIT_MS);
+  try {
+    const settings = await f.settings();
+    if (!settings.apiKey || !settings.baseUrl) return [];
+    const baseUrl = settings.baseUrl.value;
+    const apiKey = settings.apiKey.value;
+    const { configDir } = await import('../../config/store.js');
+    const { openCache } = await import('../../cache/store.js');
+    const cache = (() => {
+      try {
+        return openCache({ env: f.env, configDir: configDir(f.env), baseUrl, apiKey, lifetimeMs: CACHED_ACADEMIES_MS, warn: () => {}, readOnly: true });
+      } catch {
+        return undefined;
+      }
+    })();
+    const cachedData = (apiPath: string): unknown => {
+      const entry = cache?.read(apiPath);
+      if (!entry) return undefined;
+      try {
+        return (JSON.parse(entry.body) as { data?: unknown }).data;
+      } catch {
+        return undefined;
+      }
+    };
+    const client = await f.makeClient(baseUrl, apiKey);
+    const cachedMe = cachedData('/me') as { academyIds?: unknown } | undefined;
+    const ids = Array.isArray(cachedMe?.academyIds) ? (cachedMe.academyIds as Array<number | bigint>) : (await client.request(operations.me(), signal)).data.academyIds;
+    const wanted = ids.filter((id) => !typed.includes(String(id))).slice(0, MAX_NAMED);
+    const names = await Promise.all(
+      wanted.map(async (id) => {
+        const cached = cachedData(`/academies/${id}`) as { name?: unknown } | undefined;
+        if (typeof cached?.name === 'string') return cached.name;
+        return client.request(operations.academy(id), signal).then(
+          (response) => response.data.name ?? undefined,
+          () => undefined,
+        );
+      }),
+    );
+    // Names come from the server: made safe, and never able to break a line or add a field.
+    return wanted.map((id, i) => (names[i] ? `${id}\t${sanitizeLine(names[i]!).replace(/\t/g, ' ')}` : String(id)));
+  } catch {
+    return [];
+  }
+}
+
+/** At most this many academies are named (each name is a request when the cache has none). */
+const MAX_NAMED = 50;

@@ -19,7 +19,8 @@ _gymctl_completions() {
   while IFS= read -r line; do
     case "$line" in
       :files|:none) directive="$line" ;;
-      *) candidates+=("$line") ;;
+      # A description after a tab (an academy's name) is for zsh and fish: bash offers the value alone.
+      *) candidates+=("\${line%%$'\\t'*}") ;;
     esac
   done < <(gymctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   if [[ "$directive" == ":files" ]]; then
@@ -52,7 +53,17 @@ _gymctl() {
     _files
     return
   fi
-  (( \${#candidates} )) && compadd -- "\${candidates[@]}"
+  # A description after a tab (an academy's name) is shown beside its value.
+  local -a values displays
+  for line in "\${candidates[@]}"; do
+    values+=("\${line%%$'\\t'*}")
+    if [[ "$line" == *$'\\t'* ]]; then
+      displays+=("\${line%%$'\\t'*}  -- \${line#*$'\\t'}")
+    else
+      displays+=("$line")
+    fi
+  done
+  (( \${#values} )) && compadd -l -d displays -- "\${values[@]}"
 }
 if (( ! $+functions[compdef] )); then
   autoload -U +X compinit && compinit
@@ -69,6 +80,7 @@ function __gymctl_complete
         __fish_complete_path (commandline -ct)
         return
     end
+    # A description after a tab (an academy's name) is shown beside its value, as fish does.
     for line in $lines
         test "$line" != ":none"; and printf '%s\\n' $line
     end
