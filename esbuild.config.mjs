@@ -239,9 +239,9 @@ const help = spawnSync(process.execPath, ['bin/gymctl.cjs', '--help'], { encodin
 if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
 writeFileSync('dist/help.txt', help.stdout);
 
-// The man page, from the same help (npm installs it with `npm install -g`).
+// The man page, written from the command tree by marked-man (npm install -g installs it).
 const { manPage } = await import('./scripts/manpage.mjs');
-writeFileSync('dist/gymctl.1', manPage('bin/gymctl.cjs', version));
+writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 
 const library = await build({
   ...common,

@@ -1,72 +1,43 @@
-// Writes gymctl.1, the man page, from the built CLI's own help: the
-// top-level help, each command's (found by walking the "Commands:" lists,
-// so none is left out), and the help topics. `npm run build` runs it, so
-// the page cannot drift from `gymctl --help`.
+// Writes gymctl.1, the man page: markdown from the command tree itself
+// (src/commands/manual.ts: each command's description, arguments, options
+// and examples, the flag table, the exit codes, the environment), turned
+// into roff by marked-man. `npm run build` runs it, so the page cannot
+// drift from the help. The date is the build's, or SOURCE_DATE_EPOCH's.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
 
-/** The help text of `gymctl ...args`, as the CLI prints it (80 columns: no terminal). */
-function help(bin, args) {
-  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input: '', env: { ...process.env, COLUMNS: '80' } });
-  if (run.status !== 0) throw new Error(`gymctl ${args.join(' ')} failed: ${run.stderr}`);
+/** The page's markdown, from the sources, bundled and run once. */
+async function markdown() {
+  const bundle = await build({
+    stdin: {
+      contents: `import { buildProgram, TOP_EXAMPLES } from './src/program.ts';
+import { manualMarkdown } from './src/commands/manual.ts';
+const io = { out() {}, err() {} };
+const program = buildProgram({ io, factory: () => { throw new Error('no command runs here'); }, parsed() {} });
+process.stdout.write(manualMarkdown(program, TOP_EXAMPLES));`,
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'warning',
+  });
+  const run = spawnSync(process.execPath, ['--input-type=commonjs', '-'], { input: bundle.outputFiles[0].text, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`could not write the man page's markdown: ${run.stderr}`);
   return run.stdout;
 }
 
-/** The command names a help text lists under "Commands:". */
-function commandsIn(text) {
-  const section = text.split('\nCommands:\n')[1]?.split('\n\n')[0] ?? '';
-  return section
-    .split('\n')
-    .map((line) => /^ {2}([a-z][a-z-]*)/.exec(line)?.[1])
-    .filter((name) => name && name !== 'help');
-}
-
-/** Every command path, groups' subcommands in place of the group. */
-function commandPaths(bin) {
-  const paths = [];
-  for (const name of commandsIn(help(bin, ['--help']))) {
-    const subcommands = commandsIn(help(bin, [name, '--help']));
-    if (subcommands.length === 0) paths.push([name]);
-    else for (const sub of subcommands) paths.push([name, sub]);
-  }
-  return paths;
-}
-
-/** Text for roff: backslashes escaped, hyphens as minus signs (copyable options), no line taken for a request. */
-const roff = (text) =>
-  text
-    .replace(/\\/g, '\\e')
-    .replace(/-/g, '\\-')
-    .split('\n')
-    .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
-    .join('\n');
-
-/** A block shown as it is, as the terminal shows it. */
-const verbatim = (text) => `.nf\n${roff(text.replace(/\n+$/, ''))}\n.fi\n`;
-
-export function manPage(bin, version) {
-  const top = help(bin, ['--help']);
-  const description = top.split('\n\n')[1]?.trim() ?? '';
-  const sections = [
-    `.TH GYMCTL 1 "" "gymctl ${version}" "User Commands"`,
-    '.SH NAME',
-    `gymctl \\- ${roff(description.replace(/\.$/, '').replace(/^Read/, 'read'))}`,
-    '.SH SYNOPSIS',
-    '.B gymctl',
-    '\\fIcommand\\fR [\\fIarguments\\fR] [\\fIoptions\\fR]',
-    '.SH DESCRIPTION',
-    verbatim(top),
-    '.SH COMMANDS',
-    ...commandPaths(bin).map((path) => `.SS "gymctl ${path.join(' ')}"\n${verbatim(help(bin, [...path, '--help']))}`),
-    '.SH EXIT STATUS',
-    verbatim(help(bin, ['help', 'exit-codes'])),
-    '.SH ENVIRONMENT',
-    verbatim(help(bin, ['help', 'environment'])),
-    '.SH FILES',
-    '.TP',
-    '.I $XDG_CONFIG_HOME/gymctl/config.json',
-    `Profiles and settings (${roff('~/.config/gymctl/config.json')} by default, or in ${roff('$GYMCTL_CONFIG_DIR')}), written 0600; \\fBgymctl config path\\fR prints it.`,
-    '.SH SEE ALSO',
-    '.BR jq (1)',
-  ];
-  return `${sections.map((section) => section.replace(/\n$/, '')).join('\n')}\n`;
+export async function manPage(version) {
+  const source = await markdown();
+  // marked-man's command, as its package names it (its bin is not among its exports).
+  const manifest = createRequire(import.meta.url).resolve('marked-man/package.json');
+  const markedMan = path.join(path.dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin['marked-man']);
+  const roff = spawnSync(process.execPath, [markedMan, '--version', `gymctl ${version}`, '--manual', 'User Commands'], { input: source, encoding: 'utf8' });
+  if (roff.status !== 0 || !roff.stdout.includes('.TH')) throw new Error(`marked-man failed: ${roff.stderr}`);
+  return { roff: roff.stdout, markdown: source };
 }

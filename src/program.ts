@@ -74,6 +74,9 @@ export function namedCommand(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The examples the top-level help (and the man page) ends with. */
+export const TOP_EXAMPLES = ['gymctl academy 1 --sandbox', 'gymctl auth login --base-url https://api.example.com', 'gymctl academies --format csv > academies.csv'];
+
 export interface ProgramOptions {
   /** Where help and the parser's messages go (errors are reported by main, in gymctl's own format). */
   io: IO;
@@ -101,7 +104,7 @@ export function buildProgram({ io, factory: f, parsed, argv }: ProgramOptions): 
     })
     .addHelpText(
       'after',
-      `${examples('gymctl academy 1 --sandbox', 'gymctl auth login --base-url https://api.example.com', 'gymctl academies --format csv > academies.csv')}
+      `${examples(...TOP_EXAMPLES)}
 Learn more: gymctl help exit-codes, gymctl help environment
 `,
     );

@@ -16,11 +16,29 @@ describe('gymctl.1', () => {
     const text = page();
     for (const name of listed(help()).filter((name) => name !== 'help')) {
       const subcommands = listed(help(name));
-      if (subcommands.length === 0) expect(text, name).toContain(`.SS "gymctl ${name}"`);
-      for (const sub of subcommands.filter((sub) => sub !== 'help')) expect(text, `${name} ${sub}`).toContain(`.SS "gymctl ${name} ${sub}"`);
+      const heading = (words: string) => new RegExp(`^\\.SS gymctl ${words}(?: .*)?$`, 'm');
+      if (subcommands.length === 0) expect(text, name).toMatch(heading(name));
+      for (const sub of subcommands.filter((sub) => sub !== 'help')) expect(text, `${name} ${sub}`).toMatch(heading(`${name} ${sub}`));
     }
-    expect(text).toContain('.SH EXIT STATUS');
-    expect(text).toMatch(/^\.TH GYMCTL 1 "" "gymctl \d+\.\d+\.\d+/);
+    // A real man page's sections, each once; dated, and the version in the footer.
+    for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'OPTIONS', 'EXIT STATUS', 'ENVIRONMENT', 'FILES', 'EXAMPLES']) {
+      expect(text.match(new RegExp(`^\\.SH "?${section}"?$`, 'gm')), section).toHaveLength(1);
+    }
+    expect(text).toMatch(/^\.TH "GYMCTL" "1" "[A-Z][a-z]+ \d{4}" "gymctl \d+\.\d+\.\d+" "User Commands"/);
+    // Not help pasted in: the global options are listed once, under OPTIONS.
+    expect(text).not.toContain('Global options');
+    expect(text.match(/\\-\\-no\\-headers/g)).toHaveLength(1);
+  });
+
+  it.skipIf(!hasTool('man', ['--version']))('fits 80 columns at MANWIDTH=80', () => {
+    const rendered = spawnSync('man', ['-l', path.join(ROOT, 'dist', 'gymctl.1')], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '80', MAN_KEEP_FORMATTING: '', PAGER: 'cat' },
+    });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    const lines = rendered.stdout.split('\n');
+    expect(lines.length).toBeGreaterThan(200);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   it.skipIf(!hasTool('man', ['--version']))('renders with man, without warnings, options copyable as typed', () => {

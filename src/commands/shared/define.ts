@@ -46,11 +46,17 @@ export interface CommandSpec {
 // biome-ignore lint/suspicious/noExplicitAny: commander hands an action its arguments, options and command untyped.
 type Action = (...args: any[]) => void | Promise<void>;
 
+const examplesByCommand = new WeakMap<Command, readonly string[]>();
+
+/** A command's examples, as its help ends with them (the man page lists them too). */
+export const examplesOf = (command: Command): readonly string[] => examplesByCommand.get(command) ?? [];
+
 /** A command from its spec, running `action` (commander's arguments: the command's, then its options). */
 export function defineCommand(spec: CommandSpec, action: Action): Command {
   const command = new Command(spec.name).description(spec.description);
   for (const [name, description] of spec.arguments ?? []) command.argument(name, description);
   for (const [flags, description] of spec.options ?? []) command.option(flags, description);
+  examplesByCommand.set(command, spec.examples);
   return command.addHelpText('after', examples(...spec.examples)).action(action);
 }
 
@@ -67,6 +73,7 @@ export function defineGroup(spec: Omit<CommandSpec, 'arguments' | 'options'>, co
     .usage('<command> [options]')
     .action((word?: string): void => helpForGroup(group)(word));
   if (spec.examples.length > 0) group.addHelpText('after', examples(...spec.examples));
+  examplesByCommand.set(group, spec.examples);
   for (const command of commands) group.addCommand(command);
   return group;
 }

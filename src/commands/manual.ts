@@ -1,0 +1,107 @@
+/**
+ * The man page's source: markdown in ronn's form (`# gymctl(1) -- …`),
+ * written from the command tree itself (each command's description,
+ * arguments, options and examples), the flag table, the exit-code table
+ * and the environment topic, so that the page cannot drift from the help.
+ * The build turns it into roff with marked-man (scripts/manpage.mjs).
+ */
+import type { Command } from 'commander';
+import { EXIT_CODES } from '../failures.js';
+import { GLOBAL_FLAGS } from '../flags.js';
+import { HELP_TOPICS } from './help-topics.js';
+import { examplesOf } from './shared/define.js';
+
+/** Markdown's special characters in running text, escaped. */
+const text = (value: string) => value.replace(/([\\`*_[\]<>|])/g, '\\$1');
+const code = (value: string) => `\`${value}\``;
+
+/** Every command a user types: a group's subcommands in its place; no hidden or help command. */
+function leaves(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
+  return command.commands
+    .filter((sub) => sub.name() !== 'help' && !sub.name().startsWith('__'))
+    .flatMap((sub) => (sub.commands.length > 0 ? leaves(sub, [...path, sub.name()]) : [{ path: [...path, sub.name()], command: sub }]));
+}
+
+/** An example as a shell line of at most 72 columns (the page's code is indented): a longer one continues with a backslash. */
+function exampleLines(line: string): string[] {
+  const lines: string[] = [];
+  let rest = line;
+  while (rest.length > 72) {
+    const cut = rest.lastIndexOf(' ', 68);
+    if (cut <= 0) break;
+    lines.push(`${rest.slice(0, cut)} \\`);
+    rest = `  ${rest.slice(cut + 1)}`;
+  }
+  return [...lines, rest];
+}
+
+/** Examples as an indented code block. */
+const exampleBlock = (examples: readonly string[]) =>
+  `${examples
+    .flatMap(exampleLines)
+    .map((line) => `    ${line}`)
+    .join('\n')}\n`;
+
+/** A term and what it is, as a list item (marked-man renders it as a tagged paragraph). */
+const item = (term: string, what: string) => `* ${term}:\n  ${what}\n`;
+
+function commandSection({ path, command }: { path: string[]; command: Command }): string {
+  const args = command.registeredArguments.map((argument) => {
+    const name = `${argument.name()}${argument.variadic ? '...' : ''}`;
+    return argument.required ? `<${name}>` : `[${name}]`;
+  });
+  const parts = [`### gymctl ${[...path, ...args].join(' ')}\n`, `${text(command.description())}.\n`];
+  for (const argument of command.registeredArguments) if (argument.description) parts.push(item(code(argument.name()), text(argument.description)));
+  for (const option of command.options) parts.push(item(code(option.flags), text(option.description)));
+  const examples = examplesOf(command);
+  if (examples.length > 0) parts.push(`Examples:\n\n${exampleBlock(examples)}`);
+  return parts.join('\n');
+}
+
+/** The environment topic's rows (`  NAME   what it is`, continued on indented lines) as terms. */
+function environmentItems(): string[] {
+  const rows: Array<[string, string]> = [];
+  for (const line of HELP_TOPICS.environment.split('\n').slice(1)) {
+    const row = /^ {2}(\S+)(?: {2,}(.*))?$/.exec(line);
+    if (row) rows.push([row[1]!, row[2] ?? '']);
+    else if (/^ {3,}\S/.test(line) && rows.length > 0) rows.at(-1)![1] = `${rows.at(-1)![1]} ${line.trim()}`.trim();
+  }
+  return rows.map(([name, what]) => item(code(name), text(what)));
+}
+
+/** Where each global option applies, as the flag table says. */
+const appliesTo = (commands: readonly string[]) => `Applies to: ${commands.map((name) => `gymctl ${name}`).join(', ')}.`;
+
+export function manualMarkdown(program: Command, topExamples: readonly string[]): string {
+  const description = program.description().replace(/\.$/, '');
+  return [
+    `# gymctl(1) -- ${text(description.charAt(0).toLowerCase() + description.slice(1))}\n`,
+    '## SYNOPSIS\n',
+    '`gymctl` <command> [<arguments>] [<options>]\n',
+    '## DESCRIPTION\n',
+    `${text(program.description())} It answers three questions: which key is in use and what it may see (${code('gymctl whoami')}), what an academy is (${code('gymctl academy')}), and who is in a member's family (${code('gymctl family')}). At a terminal it prints tables; in a pipe, the API's JSON or tab-separated lines, errors on standard error only, and the exit codes below.\n`,
+    '## COMMANDS\n',
+    ...leaves(program).map(commandSection),
+    '## OPTIONS\n',
+    'These options are taken where they apply; elsewhere they are a usage error.\n',
+    ...GLOBAL_FLAGS.map((flag) => item(code(flag.flags), `${text(flag.description)}. ${text(appliesTo(flag.commands))}`)),
+    item(code('-V, --version'), 'print the version.'),
+    item(code('-h, --help'), 'show help, for gymctl or any command.'),
+    '## EXIT STATUS\n',
+    ...EXIT_CODES.map(({ code: exit, kind, when }) => item(code(String(exit)), text(`${kind ? `${kind}: ` : ''}${when}.`))),
+    'With several ids, the exit code is that of the first failure in argument order.\n',
+    '## ENVIRONMENT\n',
+    ...environmentItems(),
+    '## FILES\n',
+    item(
+      code('$XDG_CONFIG_HOME/gymctl/config.json'),
+      `profiles and settings (${code('~/.config/gymctl/config.json')} by default, or in ${code('$GYMCTL_CONFIG_DIR')}), written 0600; ${code('gymctl config path')} prints it.`,
+    ),
+    item(code('$XDG_CACHE_HOME/gymctl'), `answers kept by ${code('--cache')} (${code('~/.cache/gymctl')} by default).`),
+    item(code('$XDG_CACHE_HOME/gymctl-code-cache'), `gymctl's code cache; ${code('GYMCTL_NO_CODE_CACHE=1')} turns it off.`),
+    '## EXAMPLES\n',
+    exampleBlock(topExamples),
+    '## SEE ALSO\n',
+    'jq(1)\n',
+  ].join('\n');
+}
