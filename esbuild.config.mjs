@@ -69,6 +69,7 @@ const chalkDecidesNothing = {
 const SIDES = {
   'src/output/table.ts': 'tables', // cli-table3, chalk: terminal tables and cards
   'src/output/jq.ts': 'jq',
+  'src/terminal/picker.ts': 'picker', // @inquirer/search: choosing an academy at a terminal
   'src/keyring/client.ts': 'keyring',
   'src/sandbox/server.ts': 'sandbox-server',
   'src/sandbox/demo-data.ts': 'demo-data',

@@ -4,6 +4,8 @@ import type { Id } from '../api/schemas.js';
 import type { ApiSession, Factory } from '../factory.js';
 import type { Shape } from '../output/emit.js';
 import { academyView } from '../output/views.js';
+import { GymctlError } from '../api/errors.js';
+import { usageError } from '../failures.js';
 import { parseConcurrency } from './shared/batch.js';
 import { CONCURRENCY_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
 import { type BatchDeps, collectIds, fetchAll } from './shared/read.js';
@@ -29,9 +31,39 @@ export async function printAcademies(f: AcademyDeps, session: Pick<ApiSession, '
   });
 }
 
-export async function runAcademy(f: AcademyDeps, idTexts: readonly string[], options: AcademyOptions): Promise<void> {
+/**
+ * No id given: at a terminal (stdin and stdout both), a list of the key's
+ * academies to choose from, and the command that does the same said on
+ * stderr, for scripts; elsewhere, or with GYMCTL_NO_INPUT set, the usage
+ * error it always was.
+ */
+async function chooseAcademy(f: AcademyDeps & Partial<Pick<Factory, 'flags' | 'signal'>>): Promise<string> {
+  if (!f.io.stdinIsTTY || !f.io.stdoutIsTTY || f.env.GYMCTL_NO_INPUT) {
+    throw usageError("missing required argument 'academyId'; usage: gymctl academy [options] <academyId...>");
+  }
+  const { client } = await f.client();
+  const me = await client.getMe(f.signal);
+  if (me.academyIds.length === 0) throw new GymctlError('not_found', 'the API key is scoped to no academies, so there is none to choose');
+  const academies = await Promise.all(
+    me.academyIds.map((id) =>
+      client.getAcademy(id, f.signal).then(
+        (academy) => ({ value: String(id), name: `${academy.name ?? '(no name)'} (id ${id})` }),
+        () => ({ value: String(id), name: `id ${id}` }),
+      ),
+    ),
+  );
+  const { pick } = await import('../terminal/picker.js');
+  const id = await pick(f.io, 'Which academy? (type to filter)', academies, f.signal);
+  const flags = f.flags ?? {};
+  const same = [`gymctl academy ${id}`, flags.sandbox ? '--sandbox' : '', flags.profile ? `--profile ${flags.profile}` : '', flags.baseUrl ? `--base-url ${flags.baseUrl}` : ''];
+  f.io.err(`${same.filter(Boolean).join(' ')}\n`);
+  return id;
+}
+
+export async function runAcademy(f: AcademyDeps & Partial<Pick<Factory, 'flags' | 'signal'>>, idTexts: readonly string[], options: AcademyOptions): Promise<void> {
   const concurrency = parseConcurrency(options.concurrency);
-  const { ids, shape } = await collectIds(f, idTexts, 'academy id');
+  const given = idTexts.length > 0 ? idTexts : [await chooseAcademy(f)];
+  const { ids, shape } = await collectIds(f, given, 'academy id');
   const session = await f.client(concurrency);
   await printAcademies(f, session, ids, shape, concurrency);
 }
@@ -41,9 +73,10 @@ export const newCmdAcademy = (f: FactoryRef) =>
     {
       name: 'academy',
       description: 'show academies by id, in argument order; - reads ids from stdin',
-      arguments: [['<academyId...>', 'academy ids (positive whole numbers), or - to read them from stdin']],
+      // Optional to the parser: with none, at a terminal, a list to choose from (see chooseAcademy).
+      arguments: [['[academyId...]', 'academy ids (positive whole numbers), or - to read them from stdin; none at a terminal: choose from a list']],
       options: [CONCURRENCY_OPTION],
       examples: ['gymctl academy 1', 'gymctl academy 1 2 3 --json', 'seq 1 4 | gymctl academy - --format ndjson'],
     },
     (academyIds: string[], options: AcademyOptions) => runAcademy(f(), academyIds, options),
-  );
+  ).usage('[options] <academyId...>');

@@ -18,6 +18,7 @@ export const HELP_TOPICS = {
   GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace
   GYMCTL_FORCE_TTY     any value: format output as for a terminal, even in a pipe
   GYMCTL_NO_PROGRESS   any value: no progress line for long batches
+  GYMCTL_NO_INPUT      any value: never ask at a terminal (gymctl academy with no id is a usage error)
   GYMCTL_ACCESSIBLE    1: accessible output (no borders, plain cards, progress lines appended); also ACCESSIBLE
   GYMCTL_NO_CODE_CACHE 1: no code cache of gymctl's own code (kept in $XDG_CACHE_HOME/gymctl-code-cache)
   NO_COLOR             any value: no colour (as --no-color)

@@ -81,35 +81,34 @@ export function promptHidden(io: IO, question: string, signal?: AbortSignal): Pr
 }
 
 /**
- * Asks a yes/no question on stderr and reads a line, as the terminal
- * gives it (echoed, with its own editing): y or yes is yes; n, no or
- * Enter alone is no; anything else asks again. What was typed after the
- * line stays for the next reader (the hidden key prompt), so an Enter
- * after `y` never lands there. Ctrl-C interrupts; Ctrl-D is no.
+ * Asks on stderr and reads one line as the terminal gives it (echoed, with
+ * its own editing); what was typed after the line stays for the next
+ * reader. `answer` turns the line into the result, or undefined to ask
+ * again (`again` is said first). Ctrl-C interrupts; Ctrl-D gives `onEnd`.
  */
-export function confirm(io: IO, question: string, signal?: AbortSignal): Promise<boolean> {
+export function askLine<T>(io: IO, question: string, answer: (line: string) => T | undefined, options: { again: string; onEnd: T; signal?: AbortSignal | undefined }): Promise<T> {
   const { stdin } = io;
+  const { signal } = options;
   return new Promise((resolve, reject) => {
     let line = '';
-    const finish = (outcome: boolean | Error) => {
+    const finish = (outcome: { value: T } | Error) => {
       stdin.off('data', onData);
       stdin.off('end', onEnd);
       signal?.removeEventListener('abort', onAbort);
       stdin.pause();
       if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
+      else resolve(outcome.value);
     };
     const onData = (chunk: Buffer | string) => {
       line += String(chunk);
       for (let end = line.indexOf('\n'); end >= 0; end = line.indexOf('\n')) {
-        const answer = line.slice(0, end).replace(/\r$/, '').trim().toLowerCase();
+        const outcome = answer(line.slice(0, end).replace(/\r$/, '').trim());
         line = line.slice(end + 1);
-        const outcome = answer === 'y' || answer === 'yes' ? true : answer === '' || answer === 'n' || answer === 'no' ? false : undefined;
         if (outcome === undefined) {
-          io.err(`Please answer y or n. ${question}`);
+          io.err(`${options.again}${question}`);
           continue;
         }
-        finish(outcome);
+        finish({ value: outcome });
         // Given back once this reader has stopped listening: a stream may hand it straight to its listeners.
         if (line !== '') stdin.unshift?.(Buffer.from(line));
         return;
@@ -117,7 +116,7 @@ export function confirm(io: IO, question: string, signal?: AbortSignal): Promise
     };
     const onEnd = () => {
       io.err('\n');
-      finish(false);
+      finish({ value: options.onEnd });
     };
     const onAbort = () => {
       io.err('\n');
@@ -131,6 +130,23 @@ export function confirm(io: IO, question: string, signal?: AbortSignal): Promise
     signal?.addEventListener('abort', onAbort, { once: true });
     io.err(question);
   });
+}
+
+/**
+ * Asks a yes/no question and reads a line: y or yes is yes; n, no or
+ * Enter alone is no; anything else asks again. So an Enter after `y` never
+ * lands in the hidden key prompt that may follow. Ctrl-D is no.
+ */
+export function confirm(io: IO, question: string, signal?: AbortSignal): Promise<boolean> {
+  return askLine(
+    io,
+    question,
+    (line) => {
+      const word = line.toLowerCase();
+      return word === 'y' || word === 'yes' ? true : word === '' || word === 'n' || word === 'no' ? false : undefined;
+    },
+    { again: 'Please answer y or n. ', onEnd: false, signal },
+  );
 }
 
 /** All of stdin, up to `maxBytes` (by default, more than a key can be). */

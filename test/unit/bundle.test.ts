@@ -94,7 +94,9 @@ describe('what the built CLI loads', () => {
 
 describe('the design card’s packages, each loaded only where it works', () => {
   for (const [name, pattern, sides] of [
-    ['cli-table3 and string-width (terminal tables)', /node_modules\/(cli-table3|string-width)\//, ['dist/side/tables.cjs']],
+    ['cli-table3 (terminal tables)', /node_modules\/cli-table3\//, ['dist/side/tables.cjs']],
+    // string-width measures cells for the tables, and lines for the academy picker (@inquirer/search).
+    ['string-width (measuring for a terminal)', /node_modules\/string-width\//, ['dist/side/tables.cjs', 'dist/side/picker.cjs']],
     ['chalk (colour)', /node_modules\/chalk\//, ['dist/side/tables.cjs']],
     ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['dist/side/conf.cjs']],
   ] as const) {
