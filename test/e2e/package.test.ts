@@ -16,8 +16,42 @@ let packed: string[];
 let tarball: string;
 let installStderr: string;
 
-const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env, GYMCTL_CONFIG_DIR: path.join(work, 'config') } });
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeout?: number) =>
+  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env, GYMCTL_CONFIG_DIR: path.join(work, 'config') }, ...(timeout ? { timeout } : {}) });
+
+/** The longest an install may take: spawnSync blocks the test's own time limit, so the child is bounded itself. */
+const INSTALL_MS = 150_000;
+
+/**
+ * `npm install` of the packed tarball, bounded for real (spawnSync's own
+ * timeout, and npm's fetches cut short), failing with what it needs.
+ */
+function npmInstall(args: string[], cwd: string): string {
+  const install = run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--fetch-timeout=20000',
+      '--fetch-retries=1',
+      '--fetch-retry-mintimeout=2000',
+      '--fetch-retry-maxtimeout=5000',
+      ...args,
+    ],
+    cwd,
+    {},
+    INSTALL_MS,
+  );
+  if (install.status !== 0) {
+    const why = install.error?.message.includes('ETIMEDOUT') || install.signal ? `did not finish within ${INSTALL_MS / 1000} s` : `exited ${install.status}`;
+    throw new Error(
+      `npm install of the packed gymctl ${why}: it needs the npm registry, or npm's cache holding gymctl's dependencies (zod, undici, @napi-rs/keyring). npm said: ${install.stderr.slice(-2000)}`,
+    );
+  }
+  return install.stderr;
+}
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'gymctl-package-'));
@@ -30,11 +64,21 @@ beforeAll(() => {
   run('mkdir', ['-p', app], work);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
   tarball = path.join(work, info!.filename);
-  const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], app);
-  expect(install.status, install.stderr).toBe(0);
-  installStderr = install.stderr;
+  installStderr = npmInstall([tarball], app);
 }, 240_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the package test itself', () => {
+  it('without a registry or a cache, fails in seconds and says what it needs', () => {
+    const empty = path.join(work, 'no-registry');
+    run('mkdir', ['-p', path.join(empty, 'cache')], work);
+    writeFileSync(path.join(empty, 'package.json'), JSON.stringify({ name: 'empty', version: '1.0.0', private: true }));
+    const started = Date.now();
+    expect(() => npmInstall(['--registry', 'http://127.0.0.1:9', '--cache', path.join(empty, 'cache'), tarball], empty)).toThrow(/needs the npm registry, or npm's cache/);
+    // Fetches are cut short (one retry, waits of seconds): npm used to take 8 minutes to give up.
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 180_000);
+});
 
 describe('the npm package', () => {
   it('ships the built code, bin, types, openapi.json, README, CHANGELOG and LICENSE, and nothing else', () => {
@@ -93,11 +137,10 @@ describe('the npm package', () => {
     const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', 'gymctl', 'package.json'), 'utf8')) as { man: string[] };
     expect(manifest.man).toEqual(['./dist/gymctl.1']);
     const prefix = path.join(work, 'global');
-    const install = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], work);
-    expect(install.status, install.stderr).toBe(0);
+    npmInstall(['-g', '--prefix', prefix, tarball], work);
     const page = path.join(prefix, 'share', 'man', 'man1', 'gymctl.1');
     expect(readFileSync(page, 'utf8')).toBe(readFileSync(path.join(ROOT, 'dist', 'gymctl.1'), 'utf8'));
-  }, 120_000);
+  }, 180_000);
 
   it('installs a gymctl that runs: --version, and whoami against the sandbox', () => {
     const bin = path.join(app, 'node_modules', '.bin', 'gymctl');
