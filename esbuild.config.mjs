@@ -80,6 +80,7 @@ const SIDES = {
   'src/commands/schema/run.ts': 'schema',
   'src/commands/completion/run.ts': 'completion',
   'src/commands/complete/run.ts': 'complete',
+  'src/commands/doctor/run.ts': 'doctor',
   'src/config/conf.ts': 'conf', // the config writer
   'node_modules/undici/index.js': 'undici', // requests through a proxy
 };

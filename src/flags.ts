@@ -11,7 +11,7 @@ import { usageError } from './failures.js';
 /** The commands that print records: every output flag applies to them. */
 const RECORDS = ['whoami', 'academy', 'academies', 'family'];
 /** The commands that talk to the API with the profile's settings. */
-const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login'];
+const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor'];
 
 export interface GlobalFlag {
   /** As the parser takes it: `--format <format>`. */
@@ -25,11 +25,11 @@ export interface GlobalFlag {
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--format <format>', description: 'output format: table, json, ndjson or csv (default table)', commands: [...RECORDS, 'auth status'] },
-  { flags: '--json', description: 'print JSON: the response data exactly as received (same as --format json)', commands: [...RECORDS, 'auth status', 'config list'] },
+  { flags: '--json', description: 'print JSON: the response data exactly as received (same as --format json)', commands: [...RECORDS, 'auth status', 'config list', 'doctor'] },
   {
     flags: '-q, --jq <expression>',
     description: 'filter JSON output with jq (implies --json); strings print raw, one result a line',
-    commands: [...RECORDS, 'api', 'auth status', 'config list', 'schema'],
+    commands: [...RECORDS, 'api', 'auth status', 'config list', 'schema', 'doctor'],
   },
   { flags: '--columns <list>', description: 'fields of table and csv output, in order, such as id,name,address.city', commands: RECORDS },
   { flags: '--no-headers', description: 'no header row in table, tab-separated and csv output', commands: RECORDS },
@@ -54,7 +54,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--retries <n>', description: 'retries of 429, 502, 503, 504 and dropped connections, 0 to 10 (default 2)', commands: NETWORK },
   { flags: '--allow-http', description: 'allow a plain http base URL that is not loopback (the key is sent in clear)', commands: [...NETWORK, 'config set'] },
   { flags: '--debug', description: 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)', commands: NETWORK },
-  { flags: '--no-color', description: 'no colour in tables (also NO_COLOR=1)', commands: [...RECORDS, 'auth status'] },
+  { flags: '--no-color', description: 'no colour in tables (also NO_COLOR=1)', commands: [...RECORDS, 'auth status', 'doctor'] },
 ];
 
 /** `--format` of `--format <format>`, `--jq` of `-q, --jq <expression>`. */

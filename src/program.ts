@@ -17,6 +17,7 @@ import { newCmdHelp } from './commands/help.js';
 import { newCmdSandbox } from './commands/sandbox.js';
 import { newCmdSchema } from './commands/schema.js';
 import { examples, type FactoryRef } from './commands/shared/define.js';
+import { newCmdDoctor } from './commands/doctor.js';
 import { newCmdVersion } from './commands/version.js';
 import { newCmdWhoami } from './commands/whoami.js';
 import type { GlobalFlags } from './config/settings.js';
@@ -54,6 +55,7 @@ const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command]> 
   ['schema', newCmdSchema],
   ['completion', newCmdCompletion],
   ['version', newCmdVersion],
+  ['doctor', newCmdDoctor],
 ];
 
 /**
