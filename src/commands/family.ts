@@ -1,10 +1,11 @@
 /**
  * `gymctl family <memberId...>`: the members linked to each member's family
  * (GET /members/{id}/family each), in argument order; `-` reads ids from
- * stdin, and ids may be comma-separated. With one id, the API's array as
- * it is. With several: in JSON an array of those arrays, in argument
- * order; in every other format a member a row or line, with `familyOf`
- * (the member whose family it is, a field the API does not use) first.
+ * stdin, and ids may be comma-separated. In JSON, with one id, the API's
+ * array as it is; with several, an array of those arrays, in argument
+ * order. In every other format, whatever the count, a member a row or
+ * line, with `familyOf` (the member whose family it is, a field the API
+ * does not use) first; a terminal's table for one member leaves it out.
  */
 import { operations } from '../api/client.js';
 import type { FamilyMember, Id } from '../api/schemas.js';
@@ -12,7 +13,7 @@ import type { ApiResponse } from '../api/transport/types.js';
 import type { Factory } from '../factory.js';
 import { rawArrayItems } from '../json/raw.js';
 import { createEmitter, jsonValue, type OutputItem } from '../output/emit.js';
-import { familyBatchView, familyView, type FamilyEntry } from '../output/views.js';
+import { familyBatchView, familyOneView, type FamilyEntry } from '../output/views.js';
 import { parseConcurrency } from './shared/batch.js';
 import { CONCURRENCY_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
 import { type BatchDeps, collectIds, fetchAll } from './shared/read.js';
@@ -41,13 +42,12 @@ export async function runFamily(f: FamilyDeps, idTexts: readonly string[], optio
     const memberId = ids[0]!;
     // In JSON the family is the one value the API sent (filtered as one by --jq); in other formats, a member a row or line.
     const whole = format === 'json';
-    const emitter = whole ? undefined : await createEmitter(f.io, output, familyView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
+    const emitter = whole ? undefined : await createEmitter(f.io, output, familyOneView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
     const { client } = await f.client(concurrency);
     const response = await client.request(operations.family(memberId));
     if (!emitter) return output.jq ? output.jq.print((text) => f.io.out(text), response.rawData, f.io.stdoutIsTTY) : f.io.out(jsonValue(response.rawData));
-    rawArrayItems(response.rawData).forEach((raw, i) => {
-      emitter.write({ data: response.data[i]!, raw });
-    });
+    // Each member with `familyOf`, as in a batch: a script sees the same fields whatever the count.
+    for (const entry of entries(response, memberId)) emitter.write(entry);
     return emitter.end(false);
   }
   const { client } = await f.client(concurrency);

@@ -13,7 +13,7 @@ import type { OutputChoice } from './choice.js';
 import type { JqFilter } from './jq.js';
 import { parseColumns, pickColumns } from './columns.js';
 import { csvHeader, csvRow } from './csv.js';
-import { tsvHeader, tsvRow } from './tsv.js';
+import { tsvFieldHeader, tsvFieldRow } from './tsv.js';
 import type { ResourceView } from './views.js';
 
 /** A record: its validated data, and its JSON text exactly as the server sent it. */
@@ -133,12 +133,15 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
       },
     };
   }
-  const columns = picked?.table ?? (shape === 'one' ? view.card : view.list);
-  if (!io.stdoutIsTTY)
+  if (!io.stdoutIsTTY) {
+    // In a pipe, the fields of CSV whatever the count, so a script's columns never depend on how many ids it passed.
+    const fields = picked?.csv ?? view.csv();
     return framed(
-      () => tsvHeader(columns),
-      (item) => tsvRow(columns, item.data),
+      () => tsvFieldHeader(fields),
+      (item) => tsvFieldRow(fields, item.data),
     );
+  }
+  const columns = picked?.table ?? (shape === 'one' ? view.card : view.list);
 
   const { renderCard, renderTable } = await import('./table.js');
   if (shape === 'one')

@@ -2,13 +2,17 @@
  * Tables in a pipe: tab-separated lines under one header row of field
  * names, no borders, no colour, as gh does. Cells are sanitised (they may
  * hold text from the server), with tabs and line breaks turned to spaces.
+ * A resource's records get the fields of CSV (every field the spec names,
+ * dotted, in the spec's order) whatever their count, under the names
+ * `--columns` takes, with lists joined as CSV joins them.
  */
+import { type CsvColumn, fieldText, valueAt } from './csv.js';
 import { sanitizeCell } from './sanitize.js';
 
 export type Cell = string | number | bigint | boolean | null | undefined;
 
 export interface Column<T> {
-  /** The header of tab-separated output: a field name for scripts. */
+  /** The name `--columns` takes for it (a dotted field name). */
   key: string;
   /** The header on a terminal. */
   label: string;
@@ -28,3 +32,9 @@ export const tsvRow = <T>(columns: readonly Column<T>[], record: T) => `${column
 /** Records as tab-separated lines, under the header row unless `headers` is false. */
 export const tsvTable = <T>(columns: readonly Column<T>[], records: readonly T[], headers = true) =>
   (headers ? tsvHeader(columns) : '') + records.map((record) => tsvRow(columns, record)).join('');
+
+/** The header row of a resource's fields: their dotted names (`address.city`). */
+export const tsvFieldHeader = (fields: readonly CsvColumn[]) => `${fields.map((field) => field.name).join('\t')}\n`;
+
+/** A record as one line of its fields, each as CSV writes it (lists joined with `;`), made safe. */
+export const tsvFieldRow = (fields: readonly CsvColumn[], record: unknown) => `${fields.map((field) => cellText(fieldText(valueAt(record, field.path)))).join('\t')}\n`;

@@ -89,8 +89,17 @@ export type FamilyEntry = FamilyMember & { familyOf: Id };
 
 const familyOfColumn: Column<FamilyEntry> = { key: 'familyOf', label: 'Family of', value: (m) => m.familyOf };
 
+const familyEntryFields = once((): readonly CsvColumn[] => [{ name: 'familyOf', path: ['familyOf'] }, ...csvColumns(schemas.familyMember())]);
+
 export const familyBatchView: ResourceView<FamilyEntry> = {
   card: [familyOfColumn, ...familyColumns],
   list: [familyOfColumn, ...familyColumns],
-  csv: once(() => [{ name: 'familyOf', path: ['familyOf'] }, ...csvColumns(schemas.familyMember())]),
+  csv: familyEntryFields,
+};
+
+/** One member's family: the same fields for scripts; on a terminal, a table that need not say whose family it is. */
+export const familyOneView: ResourceView<FamilyEntry> = {
+  card: familyColumns,
+  list: familyColumns,
+  csv: familyEntryFields,
 };

@@ -137,11 +137,13 @@ describe('whoami, academy, family against the sandbox', () => {
 
   it('tables in a pipe are tab-separated lines under one header row, with no colour', async () => {
     const whoami = await gymctl(['whoami'], { env: apiEnv() });
-    expect(whoami.stdout).toBe('id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n101\tFront desk (demo)\t1,2,3,4\t9001\tRita Moreira\trita.moreira@example.com\n');
+    expect(whoami.stdout).toBe(
+      'id\tname\tacademyIds\tuser.id\tuser.name\tuser.email\n101\tFront desk (demo)\t1,2,3,4\t9001\tRita Moreira\trita.moreira@example.com\n'.replace('1,2,3,4', '1;2;3;4'),
+    );
     const family = await gymctl(['family', '530'], { env: apiEnv() });
     const lines = family.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember');
-    expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(['531', '532', '533', '534']);
+    expect(lines[0]).toBe('familyOf\tid\tacademyId\tfirstName\tlastName\tphotoUrl.thumbnail\tphotoUrl.large\tprimaryFamilyMember');
+    expect(lines.slice(1).map((l) => l.split('\t').slice(0, 2))).toEqual(['531', '532', '533', '534'].map((id) => ['530', id]));
     const academy = await gymctl(['academy', '3'], { env: apiEnv() });
     expect(academy.stdout.split('\n')[1]).toContain('3\tShoreditch Martial Arts\tGBP');
     for (const r of [whoami, family, academy]) expect(r.stdout).not.toMatch(/\u001b/);
@@ -149,7 +151,7 @@ describe('whoami, academy, family against the sandbox', () => {
 
   it('an empty family in a pipe is just the header row', async () => {
     const result = await gymctl(['family', '520'], { env: apiEnv() });
-    expect(result).toMatchObject({ code: 0, stdout: 'id\tfirstName\tlastName\tacademyId\tprimaryFamilyMember\n' });
+    expect(result).toMatchObject({ code: 0, stdout: 'familyOf\tid\tacademyId\tfirstName\tlastName\tphotoUrl.thumbnail\tphotoUrl.large\tprimaryFamilyMember\n' });
   });
 
   it('on a terminal, tables are drawn, with colour unless it is turned off', async () => {

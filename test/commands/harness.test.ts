@@ -17,7 +17,9 @@ describe('run(argv, { io, env }) in-process', () => {
     const card = await gymctl(['academy', '1', '--sandbox'], { stdoutTTY: true, columns: 100, env: { NO_COLOR: '1' } });
     expect(card.stdout).toMatch(/^ID\s+1\nName\s+Alfama Jiu-Jitsu\n/);
     const piped = await gymctl(['academy', '1', '--sandbox']);
-    expect(piped.stdout.split('\n')[0]).toBe('id\tname\tcurrency\temail\tphone\taddress\tcoordinates\tfranchiseId\tlogoUrl\tcreatedAt');
+    expect(piped.stdout.split('\n')[0]).toBe(
+      'id\tname\tcurrency\temail\tphone\taddress.line1\taddress.line2\taddress.city\taddress.state\taddress.postalCode\taddress.country\tcoordinates.lat\tcoordinates.lng\tfranchiseId\tlogoUrl\tcreatedAt',
+    );
   });
 
   it('an interrupt ends the command with 130, or 143 for SIGTERM, printing nothing', async () => {

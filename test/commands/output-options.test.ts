@@ -143,7 +143,7 @@ describe('--columns and --no-headers', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('unknown column "nmae" for --columns: the columns are id, name, currency,');
     expect(result.stderr).toContain('address.city');
-    expect((await gymctl(['family', '501', '--columns', 'familyOf'])).code).toBe(2);
+    expect((await gymctl(['family', '501', '--columns', 'familyOf,nmae'])).code).toBe(2);
     expect((await gymctl(['whoami', '--columns', 'id,,name'])).code).toBe(2);
     expect(world.requests).toEqual([]);
   });

@@ -59,9 +59,15 @@ function parseCsv(text: string): string[][] {
 describe('batches of ids', () => {
   it('several ids print in argument order: a tab-separated table, a JSON array, ndjson lines', async () => {
     const table = await gymctl(['academy', '3', '1', '2']);
-    expect(table.stdout).toBe(
-      'id\tname\tcity\tcountry\tcurrency\n3\tShoreditch Martial Arts\tLondon\tGB\tGBP\n1\tAlfama Jiu-Jitsu\tLisboa\tPT\tEUR\n2\tEastside Grappling Club\tAustin\tUS\tUSD\n',
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'id\tname\tcurrency\temail\tphone\taddress.line1\taddress.line2\taddress.city\taddress.state\taddress.postalCode\taddress.country\tcoordinates.lat\tcoordinates.lng\tfranchiseId\tlogoUrl\tcreatedAt',
     );
+    expect(lines.slice(1).map((line) => line.split('\t').slice(0, 3))).toEqual([
+      ['3', 'Shoreditch Martial Arts', 'GBP'],
+      ['1', 'Alfama Jiu-Jitsu', 'EUR'],
+      ['2', 'Eastside Grappling Club', 'USD'],
+    ]);
     const json = await gymctl(['academy', '3', '1', '2', '--json']);
     expect(json.stdout).toBe(`${JSON.stringify([academy(3), academy(1), academy(2)], null, 2)}\n`);
     const ndjson = await gymctl(['academy', '3', '1', '--format', 'ndjson']);
@@ -211,12 +217,61 @@ describe('batches against a scripted server', () => {
   });
 });
 
+describe('tab-separated lines keep their shape', () => {
+  const header = (stdout: string) => stdout.split('\n')[0]!;
+  const csvHeader = (stdout: string) => stdout.split('\r\n')[0]!.split(',');
+
+  it('the columns do not depend on how many ids were given, and are those of CSV', async () => {
+    const one = await gymctl(['academy', '1']);
+    const two = await gymctl(['academy', '1', '2']);
+    const stdin = await gymctl(['academy', '-'], { stdin: '1\n' });
+    const all = await gymctl(['academies']);
+    const csv = await gymctl(['academy', '1', '--format', 'csv']);
+    expect(header(one.stdout)).toBe(header(two.stdout));
+    expect(header(stdin.stdout)).toBe(header(one.stdout));
+    expect(header(all.stdout)).toBe(header(one.stdout));
+    expect(header(one.stdout).split('\t')).toEqual(csvHeader(csv.stdout));
+    // The single id's line is the batch's first line, field for field.
+    expect(one.stdout.split('\n')[1]).toBe(two.stdout.split('\n')[1]);
+    const familyOne = await gymctl(['family', '530']);
+    const familyTwo = await gymctl(['family', '530', '502']);
+    expect(header(familyOne.stdout)).toBe(header(familyTwo.stdout));
+    expect(header(familyOne.stdout).split('\t')).toEqual(csvHeader((await gymctl(['family', '530', '--format', 'csv'])).stdout));
+  });
+
+  it('every header name is a name --columns takes, and gives back the same cells', async () => {
+    for (const args of [['whoami'], ['academy', '1', '2'], ['family', '530']]) {
+      const full = await gymctl(args);
+      const names = header(full.stdout).split('\t');
+      const picked = await gymctl([...args, '--columns', names.join(',')]);
+      expect(picked.code, picked.stderr).toBe(0);
+      expect(picked.stdout).toBe(full.stdout);
+      const city = names.indexOf('address.city');
+      if (city === -1) continue;
+      const cities = await gymctl([...args, '--columns', 'address.city']);
+      expect(cities.stdout.trimEnd().split('\n')).toEqual(
+        full.stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.split('\t')[city]),
+      );
+    }
+  });
+
+  it('a list is joined with ; in tab-separated lines and in CSV alike', async () => {
+    const tsv = await gymctl(['whoami', '--columns', 'academyIds', '--no-headers']);
+    const csv = await gymctl(['whoami', '--columns', 'academyIds', '--no-headers', '--format', 'csv']);
+    expect(tsv.stdout).toBe('1;2;3;4\n');
+    expect(csv.stdout).toBe('1;2;3;4\r\n');
+  });
+});
+
 describe('formats of the other commands', () => {
-  it('family in ndjson is one member a line', async () => {
+  it('family in ndjson is one member a line, with familyOf first, as in a batch', async () => {
     const result = await gymctl(['family', '530', '--format', 'ndjson']);
     expect(result.stdout).toBe(
       family([531, 532, 533, 534])
-        .map((m) => `${JSON.stringify(m)}\n`)
+        .map((m) => `${JSON.stringify({ familyOf: 530, ...m })}\n`)
         .join(''),
     );
   });
@@ -227,8 +282,10 @@ describe('formats of the other commands', () => {
     expect(result.stdout).toContain('"Ana, ""Nana"""');
     expect(result.stdout).toContain('"Line\nBreak","Smith, Jr."');
     const rows = parseCsv(result.stdout);
-    expect(rows[0]).toEqual(['id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember']);
-    expect(rows.slice(1).map((r) => [r[0], r[2], r[3], r[6]])).toEqual(family([550, 551]).map((m) => [String(m.id), m.firstName, m.lastName, String(m.primaryFamilyMember)]));
+    expect(rows[0]).toEqual(['familyOf', 'id', 'academyId', 'firstName', 'lastName', 'photoUrl.thumbnail', 'photoUrl.large', 'primaryFamilyMember']);
+    expect(rows.slice(1).map((r) => [r[0], r[1], r[3], r[4], r[7]])).toEqual(
+      family([550, 551]).map((m) => ['552', String(m.id), m.firstName, m.lastName, String(m.primaryFamilyMember)]),
+    );
   });
 
   it('whoami in csv flattens the owner and joins the academy ids', async () => {
@@ -265,7 +322,11 @@ describe('academies', () => {
 
   it('an empty scope is a sentence on stderr for people, a header in a pipe, [] in JSON, and exit 0', async () => {
     const noScope = { env: { GYMCTL_API_KEY: DEMO_KEY_NO_ACADEMIES } };
-    expect(await gymctl(['academies'], noScope)).toMatchObject({ code: 0, stdout: 'id\tname\tcity\tcountry\tcurrency\n' });
+    expect(await gymctl(['academies'], noScope)).toMatchObject({
+      code: 0,
+      stdout:
+        'id\tname\tcurrency\temail\tphone\taddress.line1\taddress.line2\taddress.city\taddress.state\taddress.postalCode\taddress.country\tcoordinates.lat\tcoordinates.lng\tfranchiseId\tlogoUrl\tcreatedAt\n',
+    });
     expect(await gymctl(['academies', '--json'], noScope)).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(await gymctl(['academies', '--format', 'ndjson'], noScope)).toMatchObject({ code: 0, stdout: '' });
     expect(await gymctl(['academies', '--format', 'csv'], noScope)).toMatchObject({ code: 0 });

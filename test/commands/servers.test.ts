@@ -213,14 +213,14 @@ describe('64-bit ids', () => {
       expect(json.stdout).toContain('9007199254740993,\n');
       expect(json.stdout).toContain('"id": 12345678901234567890');
       const tsv = await run(['whoami']);
-      expect(tsv.stdout.split('\n')[1]).toBe('9223372036854775807\tBig\t9007199254740993,2\t12345678901234567890\tU\tu@example.com');
+      expect(tsv.stdout.split('\n')[1]).toBe('9223372036854775807\tBig\t9007199254740993;2\t12345678901234567890\tU\tu@example.com');
       const card = await run(['academy', '9007199254740993'], { stdoutTTY: true });
       expect(card.stdout).toMatch(/^ID\s+9007199254740993$/m);
       expect(card.stdout).toMatch(/^Franchise\s+9223372036854775000$/m);
       const csv = await run(['academies', '--format', 'csv']);
       expect(csv.stdout.split('\r\n')[1]).toMatch(/^9007199254740993,Huge,.*,9223372036854775000,,$/);
       const ndjson = await run(['family', '9007199254740995', '--format', 'ndjson']);
-      expect(ndjson.stdout).toBe('{"id":9007199254740997,"academyId":9007199254740993,"firstName":"C","lastName":"D","primaryFamilyMember":false}\n');
+      expect(ndjson.stdout).toBe('{"familyOf":9007199254740995,"id":9007199254740997,"academyId":9007199254740993,"firstName":"C","lastName":"D","primaryFamilyMember":false}\n');
       const missing = await run(['academy', '9223372036854775807', '--format', 'ndjson']);
       expect(missing.code).toBe(3);
       expect(missing.stderr).toContain('"id":9223372036854775807}}');

@@ -153,9 +153,9 @@ describe('messages', () => {
     expect(await gymctl(['academy'])).toMatchObject({ code: 2, stderr: "gymctl: missing required argument 'academyId'; usage: gymctl academy [options] <academyId...>\n" });
   });
 
-  it('whoami on a terminal lists academies as auth status does: 1, 2, 3, 4 (a pipe keeps 1,2,3,4)', async () => {
+  it('whoami on a terminal lists academies as auth status does: 1, 2, 3, 4 (a pipe joins them as CSV does: 1;2;3;4)', async () => {
     expect((await gymctl(['whoami'], { stdoutTTY: true, env: api() })).stdout).toMatch(/^Academies\s+1, 2, 3, 4$/m);
-    expect((await gymctl(['whoami'], { env: api() })).stdout.split('\n')[1]).toContain('\t1,2,3,4\t');
+    expect((await gymctl(['whoami'], { env: api() })).stdout.split('\n')[1]).toContain('\t1;2;3;4\t');
   });
 
   it('a key with no name is "(no name)" in auth status, not an empty space', async () => {
