@@ -31,6 +31,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
     description: 'filter JSON output with jq (implies --json); strings print raw, one result a line',
     commands: [...RECORDS, 'api', 'auth status', 'config list', 'schema', 'doctor'],
   },
+  { flags: '--slurp', description: 'run --jq once over all the records as one array (as jq -s), to count, group or sum a batch', commands: RECORDS },
   { flags: '--columns <list>', description: 'fields of table and csv output, in order, such as id,name,address.city', commands: RECORDS },
   { flags: '--no-headers', description: 'no header row in table, tab-separated and csv output', commands: RECORDS },
   { flags: '--cache <duration>', description: 'answer from a local cache when it holds an answer younger than this (30s, 5m, 1h)', commands: [...RECORDS, 'api'] },

@@ -7,18 +7,26 @@ import { academyView } from '../output/views.js';
 import { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';
 import { parseConcurrency } from './shared/batch.js';
-import { CONCURRENCY_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
+import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
 import { type BatchDeps, collectIds, fetchAll } from './shared/read.js';
 
 export interface AcademyOptions {
   concurrency?: string;
+  ignoreNotFound?: boolean;
 }
 
 /** What the academy commands use of the factory. */
 export type AcademyDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Pick<ApiSession, 'client'>> };
 
 /** Fetches and prints academies; shared with `gymctl academies`. */
-export async function printAcademies(f: AcademyDeps, session: Pick<ApiSession, 'client'>, ids: readonly Id[], shape: Shape, concurrency: number, emptyMessage?: string) {
+export async function printAcademies(
+  f: AcademyDeps,
+  session: Pick<ApiSession, 'client'>,
+  ids: readonly Id[],
+  shape: Shape,
+  options: { concurrency: number; ignoreNotFound?: boolean | undefined; emptyMessage?: string },
+) {
+  const { concurrency, emptyMessage } = options;
   return fetchAll(f, {
     ids,
     shape,
@@ -27,6 +35,7 @@ export async function printAcademies(f: AcademyDeps, session: Pick<ApiSession, '
     view: academyView,
     send: (id, done) => session.client.requestWith(operations.academy(id), undefined, done),
     label: 'Fetching academies',
+    ignoreNotFound: options.ignoreNotFound === true,
     ...(emptyMessage ? { emit: { emptyMessage } } : {}),
   });
 }
@@ -65,7 +74,7 @@ export async function runAcademy(f: AcademyDeps & Partial<Pick<Factory, 'flags' 
   const given = idTexts.length > 0 ? idTexts : [await chooseAcademy(f)];
   const { ids, shape } = await collectIds(f, given, 'academy id');
   const session = await f.client(concurrency);
-  await printAcademies(f, session, ids, shape, concurrency);
+  await printAcademies(f, session, ids, shape, { concurrency, ignoreNotFound: options.ignoreNotFound });
 }
 
 export const newCmdAcademy = (f: FactoryRef) =>
@@ -75,8 +84,8 @@ export const newCmdAcademy = (f: FactoryRef) =>
       description: 'show academies by id, in argument order; - reads ids from stdin',
       // Optional to the parser: with none, at a terminal, a list to choose from (see chooseAcademy).
       arguments: [['[academyId...]', 'academy ids (positive whole numbers), or - to read them from stdin; none at a terminal: choose from a list']],
-      options: [CONCURRENCY_OPTION],
-      examples: ['gymctl academy 1', 'gymctl academy 1 2 3 --json', 'seq 1 4 | gymctl academy - --format ndjson'],
+      options: [CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION],
+      examples: ['gymctl academy 1', 'seq 1 4 | gymctl academy - --format ndjson', 'gymctl academy 1 2 99 --ignore-not-found --format csv'],
     },
     (academyIds: string[], options: AcademyOptions) => runAcademy(f(), academyIds, options),
   ).usage('[options] <academyId...>');

@@ -8,6 +8,7 @@
  * does not use) first; a terminal's table for one member leaves it out.
  */
 import { operations } from '../api/client.js';
+import { GymctlError } from '../api/errors.js';
 import type { FamilyMember, Id } from '../api/schemas.js';
 import type { ApiResponse } from '../api/transport/types.js';
 import type { Factory } from '../factory.js';
@@ -15,11 +16,12 @@ import { rawArrayItems } from '../json/raw.js';
 import { createEmitter, jsonValue, type OutputItem } from '../output/emit.js';
 import { familyBatchView, familyOneView, type FamilyEntry } from '../output/views.js';
 import { parseConcurrency } from './shared/batch.js';
-import { CONCURRENCY_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
-import { type BatchDeps, collectIds, fetchAll } from './shared/read.js';
+import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
+import { type BatchDeps, collectIds, fetchAll, noteSkipped } from './shared/read.js';
 
 export interface FamilyOptions {
   concurrency?: string;
+  ignoreNotFound?: boolean;
 }
 
 /** Each member of one family's answer, marked with whose family it is. */
@@ -44,8 +46,19 @@ export async function runFamily(f: FamilyDeps, idTexts: readonly string[], optio
     const whole = format === 'json';
     const emitter = whole ? undefined : await createEmitter(f.io, output, familyOneView, 'many', { emptyMessage: `No family members are linked to member ${memberId}.` });
     const { client } = await f.client(concurrency);
-    const response = await client.request(operations.family(memberId));
-    if (!emitter) return output.jq ? output.jq.print((text) => f.io.out(text), response.rawData, f.io.stdoutIsTTY) : f.io.out(jsonValue(response.rawData));
+    let response: ApiResponse<FamilyMember[]>;
+    try {
+      response = await client.request(operations.family(memberId));
+    } catch (error) {
+      if (!options.ignoreNotFound || !(error instanceof GymctlError) || error.kind !== 'not_found') throw error;
+      noteSkipped(f.io, error.id === undefined ? error.with({ id: memberId }) : error);
+      return emitter?.end(false);
+    }
+    if (!emitter) {
+      if (!output.jq) return f.io.out(jsonValue(response.rawData));
+      // --slurp reads the one answer as jq -s would: an array of it.
+      return output.jq.print((text) => f.io.out(text), output.slurp ? `[${response.rawData}]` : response.rawData, f.io.stdoutIsTTY);
+    }
     // Each member with `familyOf`, as in a batch: a script sees the same fields whatever the count.
     for (const entry of entries(response, memberId)) emitter.write(entry);
     return emitter.end(false);
@@ -61,6 +74,7 @@ export async function runFamily(f: FamilyDeps, idTexts: readonly string[], optio
     // JSON keeps each family as the API sent it: an array of arrays.
     records: (response, id) => (format === 'json' ? [{ data: { familyOf: id } as FamilyEntry, raw: response.rawData }] : entries(response, id)),
     label: 'Fetching families',
+    ignoreNotFound: options.ignoreNotFound === true,
     emit: { emptyMessage: 'No family members are linked to these members.' },
   });
 }
@@ -71,7 +85,7 @@ export const newCmdFamily = (f: FactoryRef) =>
       name: 'family',
       description: "list the members linked to a member's family (the member itself excluded)",
       arguments: [['<memberId...>', 'member ids (positive whole numbers, or comma-separated), or - to read them from stdin']],
-      options: [CONCURRENCY_OPTION],
+      options: [CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION],
       examples: ['gymctl family 501', 'gymctl family 501,530 --format ndjson', "gymctl family 501 --json | jq '.[] | select(.primaryFamilyMember)'"],
     },
     (memberIds: string[], options: FamilyOptions) => runFamily(f(), memberIds, options),

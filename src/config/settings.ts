@@ -27,6 +27,7 @@ export interface GlobalFlags {
   debug?: boolean;
   allowHttp?: boolean;
   jq?: string;
+  slurp?: boolean;
   columns?: string;
   /** False with --no-headers. */
   headers?: boolean;

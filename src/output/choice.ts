@@ -16,24 +16,28 @@ export interface OutputChoice {
   /** False with --no-headers: tab-separated lines, CSV and tables have no header row. */
   headers: boolean;
   jq?: JqFilter;
+  /** --slurp: --jq runs once, over an array of every record, as `jq -s` does. */
+  slurp?: boolean;
 }
 
 /**
  * The output of a command that prints records. `--jq` filters JSON: with
  * no --json or --format it implies --json (whatever format the profile
  * stores), with --format ndjson it runs on each line, and with a table or
- * CSV asked for on the command line it is a usage error.
+ * CSV asked for on the command line it is a usage error. `--slurp` makes
+ * it run once over the array of every record, and needs `--jq`.
  */
 export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFormat>, compile: () => Promise<JqFilter>): Promise<OutputChoice> {
   const chosen = resolveFormat(flags);
   const headers = flags.headers !== false;
+  if (flags.slurp && flags.jq === undefined) throw usageError("--slurp runs --jq once over every record: give a filter, such as --slurp --jq 'length'");
   if (flags.jq !== undefined) {
     if (chosen && chosen.value !== 'json' && chosen.value !== 'ndjson') {
       throw usageError(`--jq filters JSON: it cannot be used with ${chosen.origin} ${chosen.value} (use --json or --format ndjson, or leave the format out)`);
     }
     if (flags.columns !== undefined) throw usageError("--jq and --columns cannot be used together: pick fields in the filter, such as --jq '{id, name}'");
     if (!headers) throw usageError('--no-headers applies to table, tab-separated and CSV output, not to --jq');
-    return { format: chosen?.value ?? 'json', headers, jq: await compile() };
+    return { format: chosen?.value ?? 'json', headers, jq: await compile(), ...(flags.slurp ? { slurp: true } : {}) };
   }
   const format = chosen ?? stored;
   if (format.value === 'json' || format.value === 'ndjson') {

@@ -88,6 +88,25 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
 }
 
 /**
+ * --jq --slurp: the records as one array, filtered once when the last has
+ * arrived, as `jq -s` reads its inputs. Each record's text is kept as
+ * sent, so numbers stay as they were written. When every record failed,
+ * nothing runs: stdout stays empty.
+ */
+function slurpEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
+  const records: string[] = [];
+  return {
+    write(item) {
+      records.push(item.raw);
+    },
+    end(failed) {
+      if (records.length === 0 && failed) return;
+      return jq.print((text) => io.out(text), `[${records.join(',')}]`, io.stdoutIsTTY);
+    },
+  };
+}
+
+/**
  * The emitter of a command's records. Made before anything is sent, so
  * that a bad --columns is a usage error with no request.
  */
@@ -103,7 +122,7 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     },
   });
 
-  if (jq) return jqEmitter(io, jq);
+  if (jq) return output.slurp ? slurpEmitter(io, jq) : jqEmitter(io, jq);
   if (format === 'ndjson')
     return framed(
       () => '',

@@ -110,6 +110,53 @@ describe('--jq', () => {
   });
 });
 
+describe('--slurp', () => {
+  it('runs --jq once over every record of a batch, so a batch can be counted, grouped and summed', async () => {
+    expect((await gymctl(['academy', '1', '2', '3', '--slurp', '--jq', 'length'])).stdout).toBe('3\n');
+    expect((await gymctl(['academies', '--slurp', '--jq', 'map(.id)'])).stdout).toBe('[1,2,3,4]\n');
+    const countries = DEMO_DATA.academies.filter((a) => a.id <= 4).map((a) => a.address?.country);
+    const grouped = await gymctl(['academies', '--slurp', '--jq', 'group_by(.address.country) | map({(.[0].address.country): length}) | add']);
+    expect(JSON.parse(grouped.stdout)).toEqual(Object.fromEntries([...new Set(countries)].map((c) => [c, countries.filter((x) => x === c).length])));
+    // Ids from stdin, in argument order.
+    expect((await gymctl(['academy', '-', '--slurp', '--jq', 'map(.id) | add'], { stdin: '3\n1\n' })).stdout).toBe('4\n');
+  });
+
+  it('reads what jq -s would: one record is an array of one, a family batch an array of its arrays, ndjson each member', async () => {
+    expect((await gymctl(['academy', '1', '--slurp', '--jq', 'map(.name)'])).stdout).toBe(`${JSON.stringify(names([1]))}\n`);
+    expect((await gymctl(['family', '501', '--slurp', '--jq', 'map(length)'])).stdout).toBe('[2]\n');
+    expect((await gymctl(['family', '501', '530', '--slurp', '--jq', 'map(length)'])).stdout).toBe('[2,4]\n');
+    expect((await gymctl(['family', '501', '530', '--format', 'ndjson', '--slurp', '--jq', 'map(.familyOf) | unique'])).stdout).toBe('[501,530]\n');
+  });
+
+  it('keeps numbers as sent', async () => {
+    const url = await httpServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end('{"data":{"id":1,"name":"A","coordinates":{"lat":38.70,"lng":-9.10}}}');
+    });
+    const result = await gymctl(['academy', '1', '1', '--slurp', '--jq', 'map(.coordinates.lat)'], { env: { GYMCTL_BASE_URL: url } });
+    expect(result.stdout).toBe('[38.70,38.70]\n');
+  });
+
+  it('in a partial failure, runs over the records that arrived and keeps the exit code; when all fail, prints nothing', async () => {
+    const partial = await gymctl(['academy', '1', '999', '2', '--slurp', '--jq', 'map(.id)']);
+    expect(partial).toMatchObject({ code: 3, stdout: '[1,2]\n' });
+    expect(partial.stderr).toContain('999');
+    expect(await gymctl(['academy', '998', '999', '--slurp', '--jq', 'length'])).toMatchObject({ code: 3, stdout: '' });
+  });
+
+  it('without --jq, or where there are no records, it is a usage error before any request', async () => {
+    world.requests.length = 0;
+    const alone = await gymctl(['academy', '1', '2', '--slurp']);
+    expect(alone).toMatchObject({ code: 2, stdout: '' });
+    expect(alone.stderr).toContain('--slurp runs --jq once over every record');
+    expect((await gymctl(['academy', '1', '--slurp', '--format', 'csv'])).code).toBe(2);
+    const api = await gymctl(['api', '/me', '--slurp', '--jq', '.']);
+    expect(api.code).toBe(2);
+    expect(api.stderr).toContain('--slurp does not apply to `gymctl api`');
+    expect(world.requests).toEqual([]);
+  });
+});
+
 describe('--columns and --no-headers', () => {
   it('picks and orders the columns of tab-separated lines, with the dotted names of CSV', async () => {
     const result = await gymctl(['academies', '--columns', 'address.city,id,name']);

@@ -197,6 +197,39 @@ describe('batches against a scripted server', () => {
     }
   });
 
+  it('--ignore-not-found skips ids the API does not know, says so only at a terminal, and exits 0; other failures keep their code', async () => {
+    handler = (id, response) => {
+      if (id === 11) response.writeHead(503).end(JSON.stringify({ message: 'down', correlationId: 'c-11' }));
+      else if (id === 12 || id === 14) response.writeHead(404).end(JSON.stringify({ message: 'Resource not found', correlationId: `c-${id}` }));
+      else response.end(body(id));
+    };
+    const skipped = await scripted(['academy', '10', '12', '13', '14', '--format', 'ndjson', '--ignore-not-found']);
+    expect(skipped).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjsonIds(skipped.stdout)).toEqual([10, 13]);
+    // At a terminal, a note a skipped id; stdout is unchanged.
+    const noted = await inProcess(['academy', '10', '12', '13', '--format', 'ndjson', '--ignore-not-found'], {
+      configDir: world.config.dir,
+      env: { ...env(), GYMCTL_BASE_URL: url },
+      stderrTTY: true,
+    });
+    expect(noted.code).toBe(0);
+    expect(noted.stderr).toBe('gymctl: skipped academy 12: Resource not found (HTTP 404, correlation ID c-12)\n');
+    expect(ndjsonIds(noted.stdout)).toEqual([10, 13]);
+    // A 503 is still a failure, with its code, even after a skipped 404.
+    const failing = await scripted(['academy', '12', '11', '13', '--ignore-not-found', '--retries', '0', '--format', 'ndjson']);
+    expect(failing.code).toBe(5);
+    expect(ndjsonIds(failing.stdout)).toEqual([13]);
+    expect(failing.stderr).toContain('"status":503');
+    expect(failing.stderr).not.toContain('404');
+    // Every id absent: an empty, successful result, with its frame.
+    expect(await scripted(['academy', '12', '14', '--json', '--ignore-not-found'])).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(await scripted(['academy', '12', '--json', '--ignore-not-found'])).toMatchObject({ code: 0, stdout: '' });
+    // Without the flag, a 404 is exit 3 as ever.
+    expect((await scripted(['academy', '10', '12', '--format', 'ndjson'])).code).toBe(3);
+    // With --slurp, the absent ids are simply not in the array.
+    expect(await scripted(['academy', '10', '12', '13', '--slurp', '--jq', 'map(.id)', '--ignore-not-found'])).toMatchObject({ code: 0, stdout: '[10,13]\n' });
+  });
+
   it('when every id fails, stdout stays empty', async () => {
     handler = (_id, response) => response.writeHead(404).end(JSON.stringify({ message: 'Resource not found', correlationId: 'x' }));
     for (const format of ['json', 'csv', 'table']) {
@@ -267,6 +300,26 @@ describe('tab-separated lines keep their shape', () => {
 });
 
 describe('formats of the other commands', () => {
+  it('family --ignore-not-found: an unknown member is skipped, with one id or several', async () => {
+    const several = await gymctl(['family', '501', '99999', '--format', 'ndjson', '--ignore-not-found']);
+    expect(several).toMatchObject({ code: 0, stderr: '' });
+    expect(
+      new Set(
+        several.stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line).familyOf),
+      ),
+    ).toEqual(new Set([501]));
+    expect(await gymctl(['family', '99999', '--json', '--ignore-not-found'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await gymctl(['family', '99999', '--format', 'csv', '--ignore-not-found', '--columns', 'familyOf,id'])).toMatchObject({ code: 0, stdout: 'familyOf,id\r\n' });
+    expect((await gymctl(['family', '99999', '--json'])).code).toBe(3);
+    const noted = await inProcess(['family', '99999', '--ignore-not-found'], { configDir: world.config.dir, env: env(), stderrTTY: true });
+    expect(noted.code).toBe(0);
+    expect(noted.stderr).toMatch(/^gymctl: skipped member 99999: Resource not found \(HTTP 404/);
+    // It is an option of the commands that fetch by id, not of whoami.
+    expect((await gymctl(['whoami', '--ignore-not-found'])).code).toBe(2);
+  });
   it('family in ndjson is one member a line, with familyOf first, as in a batch', async () => {
     const result = await gymctl(['family', '530', '--format', 'ndjson']);
     expect(result.stdout).toBe(

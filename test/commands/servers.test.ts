@@ -221,6 +221,8 @@ describe('64-bit ids', () => {
       expect(csv.stdout.split('\r\n')[1]).toMatch(/^9007199254740993,Huge,.*,9223372036854775000,,$/);
       const ndjson = await run(['family', '9007199254740995', '--format', 'ndjson']);
       expect(ndjson.stdout).toBe('{"familyOf":9007199254740995,"id":9007199254740997,"academyId":9007199254740993,"firstName":"C","lastName":"D","primaryFamilyMember":false}\n');
+      const slurped = await run(['academy', '9007199254740993', '9007199254740993', '--slurp', '--jq', 'map(.id)']);
+      expect(slurped.stdout).toBe('[9007199254740993,9007199254740993]\n');
       const missing = await run(['academy', '9223372036854775807', '--format', 'ndjson']);
       expect(missing.code).toBe(3);
       expect(missing.stderr).toContain('"id":9223372036854775807}}');

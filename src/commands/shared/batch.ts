@@ -24,9 +24,11 @@ export interface BatchOptions<R> {
   onResult: (result: R, id: Id) => void;
   /** Each failure, when it happens. */
   onError: (error: GymctlError, id: Id) => void;
+  /** A failure to skip (`--ignore-not-found`), when it happens: true, and it is neither reported by onError nor the batch's failure. */
+  skip?: (error: GymctlError, id: Id) => boolean;
 }
 
-type Settled<R> = { ok: true; value: R } | { ok: false; error: GymctlError };
+type Settled<R> = { ok: true; value: R } | { ok: false; error: GymctlError; skipped?: boolean };
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
@@ -69,7 +71,7 @@ export function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | und
         const result = held.get(handed)!;
         held.delete(handed);
         if (result.ok) options.onResult(result.value, ids[handed]!);
-        else firstFailure ??= result.error;
+        else if (!result.skipped) firstFailure ??= result.error;
         handed++;
       }
       if (handed === ids.length) {
@@ -92,8 +94,9 @@ export function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | und
       const take = (error: unknown, value: R | undefined) => {
         if (error === undefined) return settle(index, { ok: true, value: value as R });
         const failure = toFailure(error, { id });
-        if (!(failure instanceof Interrupted)) options.onError(failure, id);
-        settle(index, { ok: false, error: failure });
+        const skipped = !(failure instanceof Interrupted) && options.skip?.(failure, id) === true;
+        if (!(failure instanceof Interrupted) && !skipped) options.onError(failure, id);
+        settle(index, { ok: false, error: failure, skipped });
       };
       try {
         send(id, done);

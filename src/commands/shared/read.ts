@@ -11,7 +11,7 @@ import type { ApiResponse } from '../../api/transport/types.js';
 import { type Done, runBatch } from './batch.js';
 import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type OutputItem, type Shape } from '../../output/emit.js';
-import { formatFailure } from '../../output/errors.js';
+import { formatErrorLine, formatFailure } from '../../output/errors.js';
 import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
@@ -43,6 +43,15 @@ export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[
   }
   const several = texts.length > 1 || texts.some((text) => text === '-' || text.includes(','));
   return { ids, shape: several ? 'many' : 'one' };
+}
+
+/**
+ * `--ignore-not-found`, as kubectl has it: an id the API does not know
+ * (404, or the spec's "Resource not found") is left out, with a note for
+ * people when stderr is a terminal and nothing for scripts.
+ */
+export function noteSkipped(io: Pick<Factory['io'], 'err' | 'stderrIsTTY'>, error: GymctlError): void {
+  if (io.stderrIsTTY) io.err(formatErrorLine(error.with({ message: `skipped ${error.message}` })));
 }
 
 /** Checks --columns against the resource before anything is sent (a GET /me included). */
@@ -79,6 +88,8 @@ export interface FetchAllOptions<T, U = T> {
   records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
   /** Names the items on the progress line. */
   label: string;
+  /** `--ignore-not-found`: an id the API does not know is skipped, not a failure. */
+  ignoreNotFound?: boolean;
   emit?: EmitOptions;
 }
 
@@ -112,6 +123,16 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         io.err(formatFailure(error, options.output.format, f.debug));
         progress.tick();
       },
+      ...(options.ignoreNotFound
+        ? {
+            skip: (error: GymctlError) => {
+              if (error.kind !== 'not_found') return false;
+              noteSkipped(io, error);
+              progress.tick();
+              return true;
+            },
+          }
+        : {}),
     });
   } finally {
     io.flush();
