@@ -8,9 +8,9 @@
  */
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { checkOptions, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { GymApiError } from '../errors.js';
+import { GymApiError, type ResponseHead } from '../errors.js';
 import { networkError } from './network.js';
-import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, sameBytes } from './response.js';
+import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { ApiResponse, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
@@ -119,8 +119,21 @@ export class Transport {
   #redact(error: GymApiError): GymApiError {
     const message = this.#redactText(error.message);
     const correlationId = error.correlationId === undefined ? undefined : this.#redactText(error.correlationId);
-    if (message === error.message && correlationId === error.correlationId) return error;
-    return error.with({ message, correlationId, cause: undefined });
+    const head = error.head && this.#redactHead(error.head);
+    if (message === error.message && correlationId === error.correlationId && head === error.head) return error;
+    return error.with({ message, correlationId, head, cause: undefined });
+  }
+
+  /** A head whose reason phrase or headers echo the key (a debugging proxy's copy of the request's headers), with it as [redacted]: `api -i` prints no key. */
+  #redactHead(head: ResponseHead): ResponseHead {
+    const key = this.#options.apiKey;
+    const echoes = (text: string) => key.length >= 8 && text.includes(key);
+    if (!echoes(head.statusText) && !head.headers.some(([name, value]) => echoes(name) || echoes(value))) return head;
+    return {
+      ...head,
+      statusText: this.#redactText(head.statusText),
+      headers: head.headers.map(([name, value]) => [this.#redactText(name), this.#redactText(value)] as const),
+    };
   }
 
   /** A trace line for the caller's callback; a callback that throws never breaks a request. */
@@ -145,7 +158,7 @@ export class Transport {
     try {
       const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
       const answer = interpret(response, body, operation);
-      return operation.raw ? { ...answer, rawBytes: bytes } : answer;
+      return operation.raw ? { ...answer, rawBytes: bytes, head: this.#redactHead(responseHead(response)) } : answer;
     } catch (error) {
       throw await this.#classify(error, control.reason, operation, connection.current, trace);
     } finally {
