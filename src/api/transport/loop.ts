@@ -85,11 +85,12 @@ export class Transport {
     // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
-    if (cached) {
+    // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
+    if (cached && (!operation.raw || cached.head)) {
       try {
         const response = interpret(CACHED, cached.body, operation);
         this.#debug(`cache hit: GET ${operation.path}, stored ${Math.round(cached.ageMs / 1000)} s ago`);
-        return response;
+        return operation.raw ? { ...response, head: cached.head! } : response;
       } catch {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }
@@ -103,7 +104,8 @@ export class Transport {
     // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
     if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
-      cache.write(key, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
+      if (operation.raw) cache.write(key, response.rawData, response.head);
+      else cache.write(key, `{"data":${response.rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
     }
     return response;

@@ -51,10 +51,10 @@ export interface TransportOptions {
  * longer passes is a miss.
  */
 export interface ResponseCache {
-  /** The body of a fresh 200 for `path` and how old it is, or undefined. */
-  read(path: string): { body: string; ageMs: number } | undefined;
-  /** The body of a 200 whose data passed validation. */
-  write(path: string, body: string): void;
+  /** The body of a fresh 200 for `path`, how old it is, and the status line and headers kept with it, or undefined. */
+  read(path: string): { body: string; ageMs: number; head?: ResponseHead } | undefined;
+  /** The body of a 200 whose data passed validation; for a raw operation, with its status line and headers (see ResponseHead). */
+  write(path: string, body: string, head?: ResponseHead): void;
 }
 
 /** A request the client can make: where, what it returns, what it is about. */
