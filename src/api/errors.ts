@@ -26,11 +26,29 @@ export interface FailureOptions {
   serverMessage?: string | undefined;
   /** The headers of the response the failure came with, when it came with one (Retry-After, rate limits, the correlation ID). */
   headers?: ResponseHeaders | undefined;
+  /** For a raw operation (`gymctl api`), that response's status line and headers as received. */
+  head?: ResponseHead | undefined;
 }
 
 /** Response headers, read by name (any case), as fetch's Headers reads them. */
 export interface ResponseHeaders {
   get(name: string): string | null;
+}
+
+/**
+ * A response's status line and headers as received, for `gymctl api
+ * --include`. Each character of a name, value or reason phrase is one byte
+ * of what was sent (latin1, as Node reads headers), so that writing them as
+ * latin1 gives back the bytes.
+ */
+export interface ResponseHead {
+  /** `HTTP/1.1`: as the server wrote it through node:http; through undici or fetch, which do not say, `HTTP/1.1`, the only version gymctl asks for. */
+  version: string;
+  status: number;
+  /** The reason phrase as sent (`OK`), or '' when there was none. */
+  statusText: string;
+  /** Name and value pairs in the order received, names spelled as sent, repeated headers (Set-Cookie) each on its own. */
+  headers: ReadonlyArray<readonly [name: string, value: string]>;
 }
 
 /** The base of every gymctl failure. */
@@ -45,6 +63,7 @@ export class GymctlError extends Error {
   readonly reason: FailureReason | undefined;
   readonly serverMessage: string | undefined;
   readonly headers: ResponseHeaders | undefined;
+  readonly head: ResponseHead | undefined;
 
   constructor(kind: ErrorKind, message: string, options: FailureOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -57,6 +76,7 @@ export class GymctlError extends Error {
     this.reason = options.reason;
     this.serverMessage = options.serverMessage;
     this.headers = options.headers;
+    this.head = options.head;
   }
 
   /** A copy of this failure, of the same class, with other words or other fields. */

@@ -1,5 +1,5 @@
 import type { ResponseCache } from '../api/transport/types.js';
-import { GymctlError } from '../api/errors.js';
+import { GymctlError, type ResponseHead } from '../api/errors.js';
 import { checkOwnWritable, nearestExisting, otherOwner } from '../config/ownership.js';
 import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
 
@@ -150,6 +150,19 @@ export interface CacheOptions {
   readOnly?: boolean;
 }
 
+/** A status line and headers as an entry keeps them; anything else (a garbled entry) is no head. */
+function isHead(value: unknown): value is ResponseHead {
+  if (typeof value !== 'object' || value === null) return false;
+  const { version, status, statusText, headers } = value as Record<string, unknown>;
+  return (
+    typeof version === 'string' &&
+    Number.isInteger(status) &&
+    typeof statusText === 'string' &&
+    Array.isArray(headers) &&
+    headers.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string')
+  );
+}
+
 /** The largest entry read back: the client's body cap. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
@@ -170,11 +183,11 @@ export function openCache(options: CacheOptions): ResponseCache {
         if (!folder) return undefined;
         const text = readRegularFile(path.join(folder.path, fileName(apiPath)), MAX_ENTRY_BYTES);
         if (text === undefined) return undefined;
-        const entry = JSON.parse(text) as { storedAt?: unknown; body?: unknown };
+        const entry = JSON.parse(text) as { storedAt?: unknown; body?: unknown; head?: unknown };
         const ageMs = Date.now() - Number(entry.storedAt);
         // A missing, torn or foreign entry, or one from the future, is a miss.
         if (typeof entry.body !== 'string' || !(ageMs >= 0 && ageMs < options.lifetimeMs)) return undefined;
-        return { body: entry.body, ageMs };
+        return isHead(entry.head) ? { body: entry.body, ageMs, head: entry.head } : { body: entry.body, ageMs };
       } catch {
         return undefined;
       } finally {
@@ -182,7 +195,7 @@ export function openCache(options: CacheOptions): ResponseCache {
         root?.close();
       }
     },
-    write(apiPath, body) {
+    write(apiPath, body, head) {
       if (options.readOnly) return;
       let root: FolderHandle | undefined;
       let folder: FolderHandle | undefined;
@@ -190,7 +203,7 @@ export function openCache(options: CacheOptions): ResponseCache {
         root = openRoot(dir, true);
         folder = root && openKeyFolder(root, key, true);
         if (!folder) throw new Error(`${path.join(dir, key)} is not a folder`);
-        writeFileAtomic(path.join(folder.path, fileName(apiPath)), JSON.stringify({ storedAt: Date.now(), body }));
+        writeFileAtomic(path.join(folder.path, fileName(apiPath)), JSON.stringify({ storedAt: Date.now(), body, ...(head ? { head } : {}) }));
       } catch (error) {
         if (!warned) options.warn(`the answer could not be cached in ${dir}: ${(error as Error).message}`);
         warned = true;

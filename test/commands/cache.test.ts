@@ -86,6 +86,26 @@ describe('--cache DURATION', () => {
     expect(page.count()).toBe(3);
   });
 
+  it('gymctl api keeps the status line and headers with the body (for api -i); without them, or garbled, its entry is a miss', async () => {
+    await gymctl(['api', '/me', '--cache', '5m']);
+    const [entry] = cacheFiles().filter(({ file }) => file.endsWith('.json'));
+    const kept = JSON.parse(readFileSync(entry!.file, 'utf8'));
+    expect(kept.head).toMatchObject({ version: 'HTTP/1.1', status: 200, statusText: 'OK' });
+    expect(kept.head.headers).toContainEqual(['Content-Type', 'application/json; charset=utf-8']);
+    await gymctl(['api', '/me', '--cache', '5m']);
+    expect(world.requests).toHaveLength(1);
+    const { head: _, ...withoutHead } = kept;
+    for (const text of [JSON.stringify(withoutHead), JSON.stringify({ ...kept, head: { status: 'x' } })]) {
+      writeFileSync(entry!.file, text);
+      expect((await gymctl(['api', '/me', '--cache', '5m'])).code).toBe(0);
+    }
+    expect(world.requests).toHaveLength(3);
+    // The commands' entries never had one, and stay answers.
+    await gymctl(['whoami', '--cache', '5m']);
+    await gymctl(['whoami', '--cache', '5m']);
+    expect(world.requests).toHaveLength(4);
+  });
+
   it('keeps numbers as sent: a cached 38.70 and an id beyond 2^53 come back unchanged', async () => {
     const body = '{"data":{"id":9007199254740993,"name":"Big","price":38.70,"currency":"EUR"}}';
     const server = await scripted([{ status: 200, body }]);

@@ -27,22 +27,26 @@ export type FakeTerminalInput = PassThrough & { isTTY: true; rawModes: boolean[]
 export interface FakeStreams {
   streams: IOStreams;
   stdout(): string;
+  /** stdout's bytes as written (invalid UTF-8 included, which stdout() shows as U+FFFD). */
+  stdoutBytes(): Buffer;
   stderr(): string;
   /** The terminal stdin, when stdinTTY was asked for. */
   terminal: FakeTerminalInput | undefined;
 }
 
-function sink(isTTY: boolean, size: { columns?: number; rows?: number }): { stream: Writable; text: () => string } {
+function sink(isTTY: boolean, size: { columns?: number; rows?: number }): { stream: Writable; text: () => string; bytes: () => Buffer } {
   let text = '';
+  const chunks: Buffer[] = [];
   const stream = new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, done) {
       text += String(chunk);
+      chunks.push(Buffer.from(chunk));
       done();
     },
   });
   Object.assign(stream, isTTY ? { isTTY: true, ...size } : {});
-  return { stream, text: () => text };
+  return { stream, text: () => text, bytes: () => Buffer.concat(chunks) };
 }
 
 export function fakeStreams(options: FakeStreamsOptions = {}): FakeStreams {
@@ -61,6 +65,7 @@ export function fakeStreams(options: FakeStreamsOptions = {}): FakeStreams {
   return {
     streams: { stdin, stdout: stdout.stream, stderr: stderr.stream } as IOStreams,
     stdout: stdout.text,
+    stdoutBytes: stdout.bytes,
     stderr: stderr.text,
     terminal,
   };

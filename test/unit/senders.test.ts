@@ -27,6 +27,11 @@ beforeAll(async () => {
       setTimeout(() => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":1}'), 50);
       return;
     }
+    if (request.url === '/head') {
+      // Raw headers: in this order, as spelled, Set-Cookie twice.
+      response.writeHead(200, 'Fine Thanks', ['X-B', '1', 'Set-Cookie', 'a=1', 'x-a', '2', 'set-cookie', 'b=2']).end('{}');
+      return;
+    }
     response.writeHead(201, 'Made', { 'Content-Type': 'application/json', 'X-Correlation-Id': 'c-1' }).end(`{"path":${JSON.stringify(request.url)}}`);
   });
   server.on('connection', (socket) => {
@@ -92,13 +97,42 @@ const SENDERS: Array<[string, () => Promise<Send & { close?(): void }>]> = [
   ['fetch', async () => viaFetch((input, init) => globalThis.fetch(input, init), origin)],
 ];
 
-describe.each(SENDERS)('the %s sender', (_name, make) => {
+describe.each(SENDERS)('the %s sender', (sender, make) => {
   it('sends the GET and hands over status, headers and body', async () => {
     const send = await make();
     const exchange = await send('/academies/1', { 'X-API-Key': 'k_0123456789abcdef' }, control());
     expect(exchange.status).toBe(201);
+    expect(exchange.statusText).toBe('Made');
     expect(exchange.headers.get('x-correlation-id')).toBe('c-1');
     expect(JSON.parse(await text(exchange))).toEqual({ path: '/academies/1' });
+    send.close?.();
+  });
+
+  it('hands over the headers as received, for api -i: in order, as spelled, repeated ones kept (fetch: as its Headers has them)', async () => {
+    const send = await make();
+    const exchange = await send('/head', {}, control());
+    await text(exchange);
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < exchange.rawHeaders!.length; i += 2) pairs.push([exchange.rawHeaders![i]!, exchange.rawHeaders![i + 1]!]);
+    if (sender === 'fetch') {
+      // Lower-case names, sorted, Set-Cookie apart: all fetch's Headers keeps.
+      expect(pairs.filter(([name]) => /^(x-|set-cookie)/.test(name))).toEqual([
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+        ['x-a', '2'],
+        ['x-b', '1'],
+      ]);
+    } else {
+      expect(pairs.slice(0, 4)).toEqual([
+        ['X-B', '1'],
+        ['Set-Cookie', 'a=1'],
+        ['x-a', '2'],
+        ['set-cookie', 'b=2'],
+      ]);
+      expect(exchange.headers.get('set-cookie')).toBe('a=1, b=2');
+    }
+    expect(exchange.statusText).toBe('Fine Thanks');
+    expect(exchange.httpVersion).toBe(sender === 'node:http' ? '1.1' : undefined);
     send.close?.();
   });
 

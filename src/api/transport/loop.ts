@@ -8,9 +8,9 @@
  */
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { checkOptions, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { GymApiError } from '../errors.js';
+import { GymApiError, type ResponseHead } from '../errors.js';
 import { networkError } from './network.js';
-import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, sameBytes } from './response.js';
+import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { ApiResponse, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
@@ -85,11 +85,12 @@ export class Transport {
     // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
-    if (cached) {
+    // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
+    if (cached && (!operation.raw || cached.head)) {
       try {
         const response = interpret(CACHED, cached.body, operation);
         this.#debug(`cache hit: GET ${operation.path}, stored ${Math.round(cached.ageMs / 1000)} s ago`);
-        return response;
+        return operation.raw ? { ...response, head: cached.head! } : response;
       } catch {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }
@@ -103,7 +104,8 @@ export class Transport {
     // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
     if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
-      cache.write(key, operation.raw ? response.rawData : `{"data":${response.rawData}}`);
+      if (operation.raw) cache.write(key, response.rawData, response.head);
+      else cache.write(key, `{"data":${response.rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
     }
     return response;
@@ -119,8 +121,21 @@ export class Transport {
   #redact(error: GymApiError): GymApiError {
     const message = this.#redactText(error.message);
     const correlationId = error.correlationId === undefined ? undefined : this.#redactText(error.correlationId);
-    if (message === error.message && correlationId === error.correlationId) return error;
-    return error.with({ message, correlationId, cause: undefined });
+    const head = error.head && this.#redactHead(error.head);
+    if (message === error.message && correlationId === error.correlationId && head === error.head) return error;
+    return error.with({ message, correlationId, head, cause: undefined });
+  }
+
+  /** A head whose reason phrase or headers echo the key (a debugging proxy's copy of the request's headers), with it as [redacted]: `api -i` prints no key. */
+  #redactHead(head: ResponseHead): ResponseHead {
+    const key = this.#options.apiKey;
+    const echoes = (text: string) => key.length >= 8 && text.includes(key);
+    if (!echoes(head.statusText) && !head.headers.some(([name, value]) => echoes(name) || echoes(value))) return head;
+    return {
+      ...head,
+      statusText: this.#redactText(head.statusText),
+      headers: head.headers.map(([name, value]) => [this.#redactText(name), this.#redactText(value)] as const),
+    };
   }
 
   /** A trace line for the caller's callback; a callback that throws never breaks a request. */
@@ -145,7 +160,7 @@ export class Transport {
     try {
       const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
       const answer = interpret(response, body, operation);
-      return operation.raw ? { ...answer, rawBytes: bytes } : answer;
+      return operation.raw ? { ...answer, rawBytes: bytes, head: this.#redactHead(responseHead(response)) } : answer;
     } catch (error) {
       throw await this.#classify(error, control.reason, operation, connection.current, trace);
     } finally {

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
-import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind } from '../errors.js';
+import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type ResponseHead } from '../errors.js';
 import { schemas } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
@@ -27,6 +27,17 @@ export function headerCorrelationId(headers: Exchange['headers']): string | unde
   const id = headers.get('x-correlation-id') ?? headers.get('x-request-id');
   return id === null ? undefined : clip(id);
 }
+
+/** The status line and headers as received, for a raw operation (`gymctl api -i`). */
+export function responseHead(response: Exchange): ResponseHead {
+  const raw = response.rawHeaders ?? [];
+  const headers: Array<readonly [string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
+  return { version: `HTTP/${response.httpVersion ?? '1.1'}`, status: response.status, statusText: response.statusText, headers };
+}
+
+/** What a failure of a raw operation carries of its response: the head as received (see GymctlError.head). */
+const rawHead = (response: Exchange, operation: Operation<unknown>) => (operation.raw ? responseHead(response) : undefined);
 
 export function describeContentType(response: Exchange): string {
   const type = response.headers.get('content-type');
@@ -84,6 +95,7 @@ function bodyFailures(response: Exchange, maxBytes: number, operation: Operation
       correlationId: headerCorrelationId(response.headers),
       id: operation.id,
       headers: response.headers,
+      head: rawHead(response, operation),
     });
   const tooLarge = () => {
     response.cancel();
@@ -206,6 +218,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
       correlationId: headerCorrelationId(response.headers),
       id: operation.id,
       headers: response.headers,
+      head: rawHead(response, operation),
     });
   }
   // The byte order mark is skipped for reading; `gymctl api` still gets the body as sent.
@@ -224,7 +237,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);
-  const meta = { status, correlationId, id: operation.id, headers: response.headers };
+  const meta = { status, correlationId, id: operation.id, headers: response.headers, head: rawHead(response, operation) };
 
   // The spec fixes no status codes, not even for success: a 2xx carrying
   // the spec's error body without `data` is an error all the same.

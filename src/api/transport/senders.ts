@@ -16,7 +16,7 @@ import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { proxyFor } from './proxy.js';
 import type { Connection, Exchange, FetchLike, Send, SendWith, TransportOptions } from './types.js';
 
-/** Reason phrases, which HTTP/1.1 undici does not hand over, for messages and traces. */
+/** Reason phrases, for messages and traces when the server (or a fake dispatcher) sent none. */
 const REASONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
@@ -47,6 +47,16 @@ const headerGetter = (headers: Headers) => ({
   get: (name: string) => {
     const value = headers[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  },
+});
+
+/** Reads headers given as names and values in turn (undici's `responseHeaders: 'raw'`); a repeated one's values joined with `, `. */
+const rawHeaderGetter = (raw: readonly string[]) => ({
+  get: (name: string) => {
+    const wanted = name.toLowerCase();
+    let value: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
+    return value;
   },
 });
 
@@ -94,6 +104,8 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
         status: response.statusCode ?? 0,
         statusText: response.statusMessage ?? '',
         headers: headerGetter(response.headers),
+        rawHeaders: response.rawHeaders,
+        httpVersion: response.httpVersion,
         body: response,
         cancel: () => void response.destroy(),
       });
@@ -133,12 +145,16 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
       });
       // Stopped before it was sent: nothing is sent.
       if (controller.signal.aborted) return;
-      request(origin + path, { dispatcher, method: 'GET', headers, signal: controller.signal }).then((response) => {
+      // Headers as received (`raw`): in order, as spelled, repeated ones kept, for `gymctl api -i`.
+      request(origin + path, { dispatcher, method: 'GET', headers, signal: controller.signal, responseHeaders: 'raw' }).then((response) => {
         body = response.body;
+        const raw = response.headers as unknown as string[];
         resolve({
           status: response.statusCode,
-          statusText: REASONS[response.statusCode] ?? '',
-          headers: headerGetter(response.headers),
+          // undici reads the reason phrase as UTF-8: given back as one character a byte, as node:http gives it.
+          statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (REASONS[response.statusCode] ?? ''),
+          headers: rawHeaderGetter(raw),
+          rawHeaders: raw,
           body: response.body,
           cancel: () => void response.body.destroy(),
         });
@@ -163,6 +179,8 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
             status: response.status,
             statusText: response.statusText,
             headers: response.headers,
+            // fetch gives headers with lower-case names, sorted, repeated ones joined (but Set-Cookie): the best it can say.
+            rawHeaders: [...response.headers].flat(),
             body: response.body as AsyncIterable<Uint8Array> | null,
             decoded: true,
             cancel: () => void response.body?.cancel().catch(() => {}),

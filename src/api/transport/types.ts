@@ -1,6 +1,7 @@
 /** The shapes the transport takes and gives: its options, an operation, a response. */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
+import type { ResponseHead } from '../errors.js';
 import type { Id } from '../schemas.js';
 import type { ProxyChoice } from './proxy.js';
 
@@ -50,10 +51,10 @@ export interface TransportOptions {
  * longer passes is a miss.
  */
 export interface ResponseCache {
-  /** The body of a fresh 200 for `path` and how old it is, or undefined. */
-  read(path: string): { body: string; ageMs: number } | undefined;
-  /** The body of a 200 whose data passed validation. */
-  write(path: string, body: string): void;
+  /** The body of a fresh 200 for `path`, how old it is, and the status line and headers kept with it, or undefined. */
+  read(path: string): { body: string; ageMs: number; head?: ResponseHead } | undefined;
+  /** The body of a 200 whose data passed validation; for a raw operation, with its status line and headers (see ResponseHead). */
+  write(path: string, body: string, head?: ResponseHead): void;
 }
 
 /** A request the client can make: where, what it returns, what it is about. */
@@ -75,6 +76,8 @@ export interface ApiResponse<T> {
   rawData: string;
   /** For a raw operation answered by the server, the body's bytes as received (invalid UTF-8 included). */
   rawBytes?: Uint8Array;
+  /** For a raw operation, the status line and headers as received (or as kept with a cached answer). */
+  head?: ResponseHead;
   status: number;
   correlationId: string | undefined;
 }
@@ -84,6 +87,14 @@ export interface Exchange {
   status: number;
   statusText: string;
   headers: { get(name: string): string | null };
+  /**
+   * The headers as received, names and values in turn (as node:http's
+   * rawHeaders): in order, names spelled as sent, repeated ones kept, one
+   * character a byte. Read only for a raw operation (`gymctl api -i`).
+   */
+  rawHeaders?: readonly string[];
+  /** The HTTP version the answer came in (`1.1`), where the sender knows it (node:http). */
+  httpVersion?: string;
   /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
   body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
   /** The body was already decoded from its Content-Encoding (fetch does that itself). */
