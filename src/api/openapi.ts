@@ -44,8 +44,16 @@ export function openApiDocument(version: string): JsonSchema {
       version,
       description:
         "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed.",
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://127.0.0.1:4010', description: 'The API base address' } } }],
+    // The variable's meaning is said on the server: swagger-parser refuses a server variable's `description`, which OpenAPI 3.1 allows.
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: "The API's base address (the variable baseUrl); its default is gymctl's sandbox",
+        variables: { baseUrl: { default: 'http://127.0.0.1:4010' } },
+      },
+    ],
     security: [{ apiKey: [] }],
     paths: {
       '/me': {
