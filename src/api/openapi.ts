@@ -10,7 +10,7 @@ import { schemas } from './schemas.js';
 type JsonSchema = Record<string, unknown>;
 
 function component(schema: z.core.$ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema);
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { spec: true });
   return rest;
 }
 
@@ -43,7 +43,7 @@ export function openApiDocument(version: string): JsonSchema {
       title: 'Gym management read API',
       version,
       description:
-        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed.",
+        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed. The formats, patterns and ranges are those the specification states; gymctl's client does not check them, and shows a value not in that form as it came.",
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // The variable's meaning is said on the server: swagger-parser refuses a server variable's `description`, which OpenAPI 3.1 allows.

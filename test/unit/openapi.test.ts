@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document as the package ships it (dist/openapi.json, which
  * `npm test` builds first): valid for the validators users run on such
- * documents.
+ * documents, stating what the spec says of each value beyond its type, while
+ * the client stays tolerant of values not in that form.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { openApiDocument } from '../../src/api/openapi.js';
+import { schemas } from '../../src/api/schemas.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -66,5 +69,89 @@ describe('the validators users run on OpenAPI documents', () => {
 
   it("its licence is the package's, by SPDX identifier", () => {
     expect((shipped.info as Json).license).toEqual({ name: pkg.license, identifier: pkg.license });
+  });
+});
+
+const setAt = (value: Json, at: string, to: unknown): Json => {
+  const copy = structuredClone(value);
+  const keys = at.split('.');
+  let target = copy;
+  for (const key of keys.slice(0, -1)) target = target[key] as Json;
+  target[keys.at(-1)!] = to;
+  return copy;
+};
+
+/** The property schema the document gives `at` (a dotted path) in component `name`. */
+function propertySchema(name: string, at: string): Json {
+  let schema = components[name]!;
+  for (const key of at.split('.')) {
+    const object = (schema.anyOf as Json[] | undefined)?.find((branch) => branch.type === 'object') ?? schema;
+    schema = (object.properties as Record<string, Json>)[key]!;
+  }
+  return schema;
+}
+
+/** A value of each component in the form the spec gives, and the client's schema for it. */
+const EXAMPLES: Record<string, { value: Json; client: z.core.$ZodType }> = {
+  ApiKey: { value: DEMO_DATA.keys[0]!.key as unknown as Json, client: schemas.apiKey() },
+  Academy: { value: DEMO_DATA.academies[0] as unknown as Json, client: schemas.academy() },
+  FamilyMember: { value: DEMO_DATA.members[0] as unknown as Json, client: schemas.familyMember() },
+  ErrorBody: { value: { message: 'Resource not found', correlationId: '019a7e3c-5b1d-7f42-9c3e-0a1b2c3d4e5f' }, client: schemas.errorBody() },
+};
+
+const UUID_V67 = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+const CREATED_AT = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
+
+/** Spec §2: what it says of each value beyond its type; a value in that form, and one not. */
+const STATED: Array<{ name: string; at: string; keywords: Json; good: unknown; bad: unknown }> = [
+  { name: 'ApiKey', at: 'user.email', keywords: { format: 'email' }, good: 'rita@example.com', bad: 'rita at example.com' },
+  { name: 'Academy', at: 'email', keywords: { format: 'email' }, good: 'ola@example.com', bad: 'nobody' },
+  { name: 'Academy', at: 'logoUrl', keywords: { format: 'uri' }, good: 'https://images.example.com/logo.png', bad: 'logo.png' },
+  { name: 'FamilyMember', at: 'photoUrl.thumbnail', keywords: { format: 'uri' }, good: 'https://images.example.com/t.jpg', bad: '/t.jpg' },
+  { name: 'FamilyMember', at: 'photoUrl.large', keywords: { format: 'uri' }, good: 'https://images.example.com/l.jpg', bad: 'l.jpg' },
+  // An ISO 8601 date-time, but not in the spec's form; then not a date-time at all.
+  { name: 'Academy', at: 'createdAt', keywords: { format: 'date-time', pattern: CREATED_AT }, good: '2019-03-04T09:30:00Z', bad: '2019-03-04T09:30:00.000+01:00' },
+  { name: 'Academy', at: 'createdAt', keywords: { format: 'date-time' }, good: '2019-03-04T09:30:00Z', bad: '2019-03-04 09:30' },
+  { name: 'Academy', at: 'currency', keywords: { pattern: '^[A-Z]+$' }, good: 'EUR', bad: 'eur' },
+  { name: 'Academy', at: 'phone', keywords: { pattern: '^\\+' }, good: '+351213000001', bad: '213000001' },
+  { name: 'Academy', at: 'coordinates.lat', keywords: { minimum: -90, maximum: 90 }, good: -90, bad: 90.5 },
+  { name: 'Academy', at: 'coordinates.lng', keywords: { minimum: -180, maximum: 180 }, good: 180, bad: -180.5 },
+  // Upper-case hex and version 6 are fine; a version 4 UUID is not time-ordered.
+  { name: 'ErrorBody', at: 'correlationId', keywords: { format: 'uuid', pattern: UUID_V67 }, good: '1EC9414C-232A-6B00-B3C8-9E6BDECED846', bad: 'not-a-uuid' },
+  { name: 'ErrorBody', at: 'correlationId', keywords: { format: 'uuid' }, good: '019a7e3c-5b1d-7f42-9c3e-0a1b2c3d4e5f', bad: '9b2f0c1e-3a4d-4e5f-8a6b-7c8d9e0f1a2b' },
+];
+
+describe('what the spec says of values beyond their types: the document states it, the client does not check it', () => {
+  const validator = documentValidator();
+
+  it.each(STATED)('$name $at: the document refuses $bad, the client keeps it', ({ name, at, keywords, good, bad }) => {
+    const { value: base, client } = EXAMPLES[name]!;
+    expect(propertySchema(name, at)).toMatchObject(keywords);
+    const validate = validator(name);
+    expect(validate(setAt(base, at, good)), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(setAt(base, at, bad))).toBe(false);
+    // Null stays allowed: the spec says nothing of nullability (§2.9).
+    expect(validate(setAt(base, at, null))).toBe(true);
+    // The client shows the value as it came.
+    expect(z.parse(client, setAt(base, at, bad))).toEqual(setAt(base, at, bad));
+  });
+
+  it('states nothing the spec does not: only those fields carry keywords beyond their types', () => {
+    const stated = new Set(STATED.map(({ name, at }) => `${name}.${at}`));
+    const extra: string[] = [];
+    const walk = (schema: Json, where: string) => {
+      const keywords = Object.keys(schema).filter((keyword) => !['type', 'properties', 'required', 'additionalProperties', 'anyOf', 'items'].includes(keyword));
+      if (keywords.length > 0 && !stated.has(where)) extra.push(`${where}: ${keywords.join(', ')}`);
+      for (const branch of (schema.anyOf as Json[] | undefined) ?? []) walk(branch, where);
+      if (schema.items) walk(schema.items as Json, `${where}[]`);
+      for (const [property, inner] of Object.entries((schema.properties as Record<string, Json> | undefined) ?? {})) walk(inner, `${where}.${property}`);
+    };
+    for (const [name, schema] of Object.entries(components)) walk(schema, name);
+    expect(extra).toEqual([]);
+  });
+
+  it('gymctl schema, the schema of what gymctl prints (what the client accepted), states none of it', async () => {
+    const { outputJsonSchema } = await import('../../src/commands/schema/run.js');
+    for (const name of ['whoami', 'academy', 'family']) expect(JSON.stringify(outputJsonSchema(name))).not.toMatch(/"(format|pattern|minimum|maximum)"/);
   });
 });
