@@ -28,12 +28,18 @@ const errors = (...which: Array<'401' | '404'>) =>
     ]),
   );
 
+/**
+ * An identifier in a path is what identifiers are in responses: an integer,
+ * unbounded, as the spec says (§2, §4), so that every id the API hands out
+ * is one the document lets a client send back. (gymctl's own client sends
+ * only ids from 1 to 2^63−1, a subset: see ids.ts.)
+ */
 const idParameter = (name: string, description: string) => ({
   name,
   in: 'path',
   required: true,
   description,
-  schema: { type: 'integer', minimum: 1 },
+  schema: { type: 'integer' },
 });
 
 export function openApiDocument(version: string): JsonSchema {

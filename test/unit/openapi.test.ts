@@ -12,8 +12,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { createClient, GymApiError, type Id } from '../../src/index.js';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { schemas } from '../../src/api/schemas.js';
+import { parseJsonExact } from '../../src/json/exact.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -153,5 +155,60 @@ describe('what the spec says of values beyond their types: the document states i
   it('gymctl schema, the schema of what gymctl prints (what the client accepted), states none of it', async () => {
     const { outputJsonSchema } = await import('../../src/commands/schema/run.js');
     for (const name of ['whoami', 'academy', 'family']) expect(JSON.stringify(outputJsonSchema(name))).not.toMatch(/"(format|pattern|minimum|maximum)"/);
+  });
+});
+
+describe('ids: path parameters and response ids agree', () => {
+  const paths = shipped.paths as Record<string, { get: { parameters?: Array<{ in: string; schema: Json }> } }>;
+  const pathIds = Object.values(paths).flatMap(({ get }) => (get.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.schema));
+  const responseIds = [
+    propertySchema('ApiKey', 'id'),
+    propertySchema('ApiKey', 'user.id'),
+    propertySchema('ApiKey', 'academyIds').items as Json,
+    propertySchema('Academy', 'id'),
+    propertySchema('Academy', 'franchiseId'),
+    propertySchema('FamilyMember', 'id'),
+    propertySchema('FamilyMember', 'academyId'),
+  ];
+
+  it('both are integers and nothing more, as the spec says (§2, §4): no range the spec does not state', () => {
+    expect(pathIds).toHaveLength(2);
+    for (const schema of [...pathIds, ...responseIds]) {
+      expect(Object.keys(schema)).toEqual(['type']);
+      expect([schema.type].flat().filter((type) => type !== 'null')).toEqual(['integer']);
+    }
+  });
+
+  it('the client accepts in a response every integer id the document allows, 0, negative and beyond 2^64 alike, with every digit', () => {
+    const validate = documentValidator()('ApiKey');
+    for (const id of ['0', '-7', '9223372036854775808', '18446744073709551617']) {
+      const text = `{"id":${id},"academyIds":[${id}],"user":{"id":${id}}}`;
+      expect(validate(JSON.parse(text))).toBe(true);
+      const parsed = z.parse(schemas.apiKey(), parseJsonExact(text));
+      expect(String(parsed.id)).toBe(id);
+      expect(parsed.academyIds.map(String)).toEqual([id]);
+    }
+  });
+
+  it('and refuses what the document refuses: a fraction, a string', () => {
+    const validate = documentValidator()('ApiKey');
+    for (const id of ['1.5', '"1"']) {
+      const text = `{"id":${id},"academyIds":[]}`;
+      expect(validate(JSON.parse(text))).toBe(false);
+      expect(z.safeParse(schemas.apiKey(), parseJsonExact(text)).success).toBe(false);
+    }
+  });
+
+  it("gymctl's client sends fewer than the document allows: ids from 1 to 2^63−1, refusing others before any request", async () => {
+    const client = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'key_1234567890', retries: 0 });
+    try {
+      for (const id of [0, -1, 2n ** 63n] as Id[]) {
+        const failure = await client.getAcademy(id).catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(GymApiError);
+        expect((failure as GymApiError).kind).toBe('usage');
+      }
+    } finally {
+      await client.close();
+    }
   });
 });
