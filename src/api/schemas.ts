@@ -20,8 +20,14 @@
  */
 import * as z from 'zod/mini';
 
-/** A field the spec types but does not say is required or non-null. */
-const maybe = <T extends z.core.$ZodType>(schema: T) => z.optional(z.nullable(schema));
+/**
+ * A field the spec types but does not say is required or non-null: absent,
+ * null or a value. Absent means no key, not a key set to `undefined`, which
+ * JSON cannot hold: the types say `name?: string | null`, as types generated
+ * from the OpenAPI document do, so that the two assign to each other under
+ * `exactOptionalPropertyTypes`.
+ */
+const maybe = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 const text = () => maybe(z.string());
 
