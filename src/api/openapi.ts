@@ -10,7 +10,7 @@ import { schemas } from './schemas.js';
 type JsonSchema = Record<string, unknown>;
 
 function component(schema: z.core.$ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema);
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { spec: true });
   return rest;
 }
 
@@ -28,12 +28,18 @@ const errors = (...which: Array<'401' | '404'>) =>
     ]),
   );
 
+/**
+ * An identifier in a path is what identifiers are in responses: an integer,
+ * unbounded, as the spec says (§2, §4), so that every id the API hands out
+ * is one the document lets a client send back. (gymctl's own client sends
+ * only ids from 1 to 2^63−1, a subset: see ids.ts.)
+ */
 const idParameter = (name: string, description: string) => ({
   name,
   in: 'path',
   required: true,
   description,
-  schema: { type: 'integer', minimum: 1 },
+  schema: { type: 'integer' },
 });
 
 export function openApiDocument(version: string): JsonSchema {
@@ -43,9 +49,17 @@ export function openApiDocument(version: string): JsonSchema {
       title: 'Gym management read API',
       version,
       description:
-        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed.",
+        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed. The formats, patterns and ranges are those the specification states; gymctl's client does not check them, and shows a value not in that form as it came.",
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: '{baseUrl}', variables: { baseUrl: { default: 'http://127.0.0.1:4010', description: 'The API base address' } } }],
+    // The variable's meaning is said on the server: swagger-parser refuses a server variable's `description`, which OpenAPI 3.1 allows.
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: "The API's base address (the variable baseUrl); its default is gymctl's sandbox",
+        variables: { baseUrl: { default: 'http://127.0.0.1:4010' } },
+      },
+    ],
     security: [{ apiKey: [] }],
     paths: {
       '/me': {

@@ -6,8 +6,13 @@
  * array of integers, `primaryFamilyMember` is a boolean, the family list is an
  * array. Tolerant where it is silent (§2.9): objects are loose (unknown fields
  * are kept), and every string, number and nested object may be null or absent,
- * since requiredness and nullability are not specified. Date-times and codes
- * are plain strings: a value not in the documented form is shown as it came.
+ * since requiredness and nullability are not specified.
+ *
+ * What the spec says of a value beyond its type (an e-mail address, a URL,
+ * the form of a date-time, a range of degrees) is declared here too, beside
+ * the field, but only the OpenAPI document states it (see `stated`): the
+ * client does not check it, so a value not in the documented form is shown
+ * as it came.
  *
  * Each schema is built on first use (`schemas.academy()`): zod builds a
  * schema when it is declared, and a command that reads one resource need
@@ -15,10 +20,44 @@
  */
 import * as z from 'zod/mini';
 
-/** A field the spec types but does not say is required or non-null. */
-const maybe = <T extends z.core.$ZodType>(schema: T) => z.optional(z.nullable(schema));
+/**
+ * A field the spec types but does not say is required or non-null: absent,
+ * null or a value. Absent means no key, not a key set to `undefined`, which
+ * JSON cannot hold: the types say `name?: string | null`, as types generated
+ * from the OpenAPI document do, so that the two assign to each other under
+ * `exactOptionalPropertyTypes`.
+ */
+const maybe = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 const text = () => maybe(z.string());
+
+/** JSON Schema keywords for what the spec says of a value beyond its type. */
+export interface Stated {
+  format?: 'email' | 'uri' | 'date-time' | 'uuid';
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+/**
+ * What the spec says of each value beyond its type, by schema: the OpenAPI
+ * document states it (openapi.ts reads this registry), parsing never sees
+ * it. A registry of its own, not zod's global one, so that neither the
+ * client nor `gymctl schema` (the schema of what gymctl prints, which is
+ * what the client accepted) carries it.
+ */
+export const stated = z.registry<Stated>();
+
+const says = <T extends z.core.$ZodType>(schema: T, what: Stated): T => {
+  stated.add(schema, what);
+  return schema;
+};
+
+/** Spec §2.2, §2.3: "e-mail address". */
+const email = () => says(text(), { format: 'email' });
+
+/** Spec §2.3, §2.7: "URL of the … image". */
+const url = () => says(text(), { format: 'uri' });
 
 /**
  * Identifiers (spec §2: `id`, `academyId`, `franchiseId`, `academyIds[]`):
@@ -42,7 +81,7 @@ const user = lazy(() =>
   z.looseObject({
     id: identifier(),
     name: text(),
-    email: text(),
+    email: email(),
   }),
 );
 
@@ -71,8 +110,8 @@ const address = lazy(() =>
 /** 2.5 Geographic position in decimal degrees. */
 const coordinates = lazy(() =>
   z.looseObject({
-    lat: maybe(z.number()),
-    lng: maybe(z.number()),
+    lat: says(maybe(z.number()), { minimum: -90, maximum: 90 }),
+    lng: says(maybe(z.number()), { minimum: -180, maximum: 180 }),
   }),
 );
 
@@ -81,22 +120,25 @@ const academy = lazy(() =>
   z.looseObject({
     id: identifier(),
     name: text(),
-    currency: text(),
-    email: text(),
-    phone: text(),
+    // "a short upper-case alphabetic code": the spec names no standard and no length.
+    currency: says(text(), { pattern: '^[A-Z]+$' }),
+    email: email(),
+    // "in international format with a leading plus sign".
+    phone: says(text(), { pattern: '^\\+' }),
     address: maybe(address()),
     coordinates: maybe(coordinates()),
     franchiseId: maybe(identifier()),
-    logoUrl: text(),
-    createdAt: text(),
+    logoUrl: url(),
+    // "ISO 8601 date-time in UTC (form `YYYY-MM-DDThh:mm:ssZ`)": no fraction, no offset but Z.
+    createdAt: says(text(), { format: 'date-time', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' }),
   }),
 );
 
 /** 2.7 Photo URLs of a member. */
 const photoUrls = lazy(() =>
   z.looseObject({
-    thumbnail: text(),
-    large: text(),
+    thumbnail: url(),
+    large: url(),
   }),
 );
 
@@ -116,7 +158,8 @@ const familyMember = lazy(() =>
 const errorBody = lazy(() =>
   z.looseObject({
     message: text(),
-    correlationId: text(),
+    // "a time-ordered UUID form": version 6 or 7 (RFC 9562), the RFC's variant; hex digits of either case.
+    correlationId: says(text(), { format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$' }),
   }),
 );
 

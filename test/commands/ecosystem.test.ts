@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
@@ -239,6 +240,8 @@ describe('gymctl api paths beyond ASCII, and long ones', () => {
 
 describe('schemas and OpenAPI, from the zod schemas', () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // The document's formats are asserted, not only its patterns and ranges: e-mail addresses, URLs, the time-ordered correlation IDs.
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
 
   it("gymctl schema <command> prints a JSON Schema that the command's --json output meets", async () => {
     for (const [name, args] of [
