@@ -11,6 +11,7 @@ export async function runAcademies(f: AcademyDeps, options: AcademyOptions): Pro
   const session = await f.client(concurrency);
   const me = await session.client.getMe();
   await printAcademies(f, session, me.academyIds, 'many', {
+    fromServer: true,
     concurrency,
     ignoreNotFound: options.ignoreNotFound,
     emptyMessage: `The key "${me.name ?? me.id}" is scoped to no academies.`,

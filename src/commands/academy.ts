@@ -4,7 +4,8 @@ import type { Id } from '../api/schemas.js';
 import type { ApiSession, Factory } from '../factory.js';
 import type { Shape } from '../output/emit.js';
 import { academyView } from '../output/views.js';
-import { GymctlError } from '../api/errors.js';
+import { GymApiError, GymctlError } from '../api/errors.js';
+import { isValidId } from '../api/ids.js';
 import { usageError } from '../failures.js';
 import { parseConcurrency } from './shared/batch.js';
 import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
@@ -24,16 +25,19 @@ export async function printAcademies(
   session: Pick<ApiSession, 'client'>,
   ids: readonly Id[],
   shape: Shape,
-  options: { concurrency: number; ignoreNotFound?: boolean | undefined; emptyMessage?: string },
+  options: { concurrency: number; ignoreNotFound?: boolean | undefined; emptyMessage?: string; fromServer?: boolean },
 ) {
   const { concurrency, emptyMessage } = options;
+  // Ids the server listed (GET /me) may be integers gymctl never sends (0, or beyond 2^63−1): that id fails as the answer's fault, not as a usage error.
+  const unsendable = (id: Id) =>
+    new GymApiError('invalid_response', `the API key lists academy id ${String(id)}, which gymctl cannot request (ids it sends are 1 to 2^63−1)`, { id });
   return fetchAll(f, {
     ids,
     shape,
     output: await f.output(),
     concurrency,
     view: academyView,
-    send: (id, done) => session.client.requestWith(operations.academy(id), undefined, done),
+    send: (id, done) => (options.fromServer && !isValidId(id) ? done(unsendable(id)) : session.client.requestWith(operations.academy(id), undefined, done)),
     label: 'Fetching academies',
     ignoreNotFound: options.ignoreNotFound === true,
     ...(emptyMessage ? { emit: { emptyMessage } } : {}),

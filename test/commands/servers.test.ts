@@ -231,6 +231,28 @@ describe('64-bit ids', () => {
     }
   });
 
+  it("an academy id the server lists that gymctl cannot request fails as the answer's fault, not as a usage error", async () => {
+    const paths: string[] = [];
+    const url = await httpServer((request, response) => {
+      paths.push(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/me') response.end('{"data":{"id":1,"name":"k","academyIds":[1,0,9223372036854775808]}}');
+      else response.end('{"data":{"id":1,"name":"One"}}');
+    });
+    const result = await gymctl(['academies', '--format', 'ndjson'], env(url));
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('{"id":1,"name":"One"}\n');
+    const errors = result.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).error);
+    expect(errors.map((e) => e.kind)).toEqual(['invalid_response', 'invalid_response']);
+    expect(errors[0].id).toBe(0);
+    expect(result.stderr).toContain('"id":9223372036854775808}}');
+    expect(errors[0].message).toContain('the API key lists academy id 0, which gymctl cannot request');
+    expect(paths).toEqual(['/me', '/academies/1']);
+  });
+
   it('an id beyond 2^63-1 is a usage error before any request', async () => {
     let requests = 0;
     const url = await httpServer((_request, response) => {
