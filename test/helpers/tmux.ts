@@ -4,6 +4,9 @@
  * is read back.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface TmuxOptions {
   env: NodeJS.ProcessEnv;
@@ -42,8 +45,11 @@ async function settled(screen: () => string, quiet: number): Promise<void> {
 /** Types each line into `shell` in a detached tmux session, and returns the screen. */
 export async function typeInTmux(shell: string, lines: string[], options: TmuxOptions): Promise<string> {
   const session = `gymctl-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  // A tmux server of its own (-L): a shared one would give the session the environment of whoever started it.
-  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', session, ...args], { env: options.env, encoding: 'utf8', cwd: options.cwd });
+  // A tmux server of its own: a shared one would give the session the environment of whoever started it. Its
+  // socket is in a folder of the test's, removed after, not in /tmp/tmux-UID, where tmux would leave it behind.
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'gymctl-tmux-'));
+  const socket = path.join(folder, 'socket');
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { env: options.env, encoding: 'utf8', cwd: options.cwd });
   tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 200), '-y', String(options.height ?? 50), '-c', options.cwd, `env PS1='$ ' PROMPT='$ ' ${shell}`);
   try {
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -59,5 +65,6 @@ export async function typeInTmux(shell: string, lines: string[], options: TmuxOp
     return tmux('capture-pane', '-p', '-t', session).stdout;
   } finally {
     tmux('kill-server');
+    rmSync(folder, { recursive: true, force: true });
   }
 }
