@@ -75,6 +75,11 @@ const FILES: Record<string, string> = {
 ${each((name) => `export const to${name} = (value: NumberIds<${name}>): Generated['${name}'] => value;`)}\n`,
   // With its ids as they are, it is not: a bigint is no number.
   'ids.ts': `${header}${each((name) => `export const ids${name} = (value: ${name}): Generated['${name}'] => value;`)}\n`,
+  // The client's options take a value that may be undefined, meaning the default.
+  'options.ts': `import { createClient } from ${gymctlTypes};
+declare const timeout: number | undefined;
+declare const connections: number | undefined;
+export const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'k', timeoutMs: timeout, maxConnections: connections, retries: undefined });\n`,
 };
 
 let project: string;
@@ -125,6 +130,10 @@ describe('the exported types and types generated from the OpenAPI document, unde
 
   it('a gymctl value assigns to the generated type once its ids are numbers', () => {
     expect(errorsIn('to-generated.ts')).toEqual([]);
+  });
+
+  it("the client's options take undefined for a default, as a project with exactOptionalPropertyTypes may pass", () => {
+    expect(errorsIn('options.ts')).toEqual([]);
   });
 
   it('as it is, only its ids stand in the way: number | bigint, by design, where the generated type says number', () => {

@@ -5,44 +5,49 @@ import type { ResponseHead } from '../errors.js';
 import type { Id } from '../schemas.js';
 import type { ProxyChoice } from './proxy.js';
 
+/**
+ * The client's options. Each optional one may be given as `undefined` too,
+ * meaning its default, so that projects with `exactOptionalPropertyTypes`
+ * can pass a value they may not have (`timeoutMs: config.timeout`).
+ */
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
   apiKey: string;
   /** Time limit of one request, from connecting to the last byte of the body. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Larger bodies are refused (invalid_response). */
-  maxBodyBytes?: number;
-  userAgent?: string;
+  maxBodyBytes?: number | undefined;
+  userAgent?: string | undefined;
   /** Send through undici's request API on this dispatcher (see senders.ts for the default). */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
   /** At most this many connections to the server (default: no limit). */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /**
    * Send through this fetch (Node's global fetch, say, which nock can
    * intercept) instead of node:http.
    */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Retries of 429, 502, 503, 504 and dropped or refused connections (default 2). */
-  retries?: number;
+  retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
-  retryBaseDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
   /** The longest Retry-After gymctl waits; a longer one fails at once (default 20 s). */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** Called with one line per step of each request, for --debug. The key is never in it. */
-  debug?: (line: string) => void;
+  debug?: (line: string) => void | undefined;
   /** Aborts every request of this transport (Ctrl-C). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Allow a plain `http:` base URL that is not loopback (the key then
    * crosses the network in clear). Off by default: https, or http only to
    * this machine.
    */
-  allowInsecureHttp?: boolean;
+  allowInsecureHttp?: boolean | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
-  cache?: ResponseCache;
+  cache?: ResponseCache | undefined;
 }
 
 /**
