@@ -35,7 +35,7 @@ export interface TransportOptions {
   /** The longest Retry-After gymctl waits; a longer one fails at once (default 20 s). */
   maxRetryAfterMs?: number | undefined;
   /** Called with one line per step of each request, for --debug. The key is never in it. */
-  debug?: (line: string) => void | undefined;
+  debug?: ((line: string) => void) | undefined;
   /** Aborts every request of this transport (Ctrl-C). */
   signal?: AbortSignal | undefined;
   /**
