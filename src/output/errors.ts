@@ -3,6 +3,7 @@ import type { GymctlError } from '../api/errors.js';
 import { UnexpectedError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
 import { stringifyExact } from '../json/exact.js';
+import { headForJson, headForTerminal } from './head.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
@@ -14,7 +15,9 @@ export function formatErrorLine(error: GymctlError): string {
 }
 
 /**
- * `{"error":{"message","correlationId","status","kind","id"}}` on one line.
+ * `{"error":{"message","correlationId","status","kind","id"}}` on one line,
+ * with `head` (the status line and headers, see head.ts) for a failure that
+ * carries them: `gymctl api --include`.
  * `message` is the server's message as sent, when the server sent one, so
  * that scripts can compare it (`.error.message == "Resource not found"`);
  * what it was about is in `id`. Otherwise it is gymctl's own message.
@@ -30,14 +33,20 @@ export function formatErrorJson(error: GymctlError): string {
       status: error.status ?? null,
       kind: error.kind,
       id: error.id ?? null,
+      ...(error.head ? { head: headForJson(error.head) } : {}),
     },
   });
   return `${escapeJsonForTerminal(line)}\n`;
 }
 
-/** Text for people (table format); JSON for scripts (json, ndjson, csv). */
+/**
+ * Text for people (table format), after the head of the answer when the
+ * failure carries it (`gymctl api --include`); JSON for scripts (json,
+ * ndjson, csv), with the head inside, so that stderr stays one JSON line.
+ */
 export function formatError(error: GymctlError, format: OutputFormat): string {
-  return format === 'table' ? formatErrorLine(error) : formatErrorJson(error);
+  if (format !== 'table') return formatErrorJson(error);
+  return (error.head ? headForTerminal(error.head) : '') + formatErrorLine(error);
 }
 
 /**

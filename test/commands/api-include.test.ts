@@ -113,6 +113,54 @@ describe('gymctl api --include', () => {
     }
   });
 
+  it('with --jq that fails before printing: stdout stays empty, the head goes to stderr with the error; after a result, both stay on stdout', async () => {
+    const failing = await gymctl(['api', '-i', '/me', '--jq', '.data.name | error("no \\(.)")']);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toBe('');
+    const { head, body } = split(failing.stderr);
+    expect(head[0]).toBe('HTTP/1.1 200 OK');
+    expect(body).toMatch(/^gymctl: --jq filter failed: no .+\n$/);
+    // jq prints what it has, then fails: the head is printed with the first result.
+    const partial = await gymctl(['api', '-i', '/me', '--jq', '.data.id, error("stop")']);
+    expect(partial.code).toBe(1);
+    expect(split(partial.stdout).body).toMatch(/^\d+\n$/);
+    expect(partial.stderr).toBe('gymctl: --jq filter failed: stop\n');
+    // A filter with no result still gets the head.
+    const empty = await gymctl(['api', '-i', '/me', '--jq', 'empty']);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(split(empty.stdout)).toEqual({ head: expect.arrayContaining(['HTTP/1.1 200 OK']), body: '' });
+  });
+
+  it('with errors as JSON (a stored json format), stderr stays one JSON line: the head is inside it, headers in the order received', async () => {
+    expect((await gymctl(['config', 'set', 'format', 'ndjson'])).code).toBe(0);
+    const url = await answering(
+      ['HTTP/1.1 429 Too Many Requests', 'Retry-After: 30', `X-Name: ${utf8Bytes('café')}`, 'X-Correlation-Id: c-429', 'Content-Type: application/json'],
+      '{"message":"Too many calls"}',
+    );
+    const result = await gymctl(['api', '-i', '/me', '--retries', '0'], { env: { GYMCTL_BASE_URL: url } });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    const { error } = JSON.parse(result.stderr);
+    expect(error).toMatchObject({ message: 'Too many calls', status: 429, correlationId: 'c-429', kind: 'unavailable' });
+    expect(error.head).toEqual({
+      version: 'HTTP/1.1',
+      status: 429,
+      statusText: 'Too Many Requests',
+      headers: [
+        ['Retry-After', '30'],
+        ['X-Name', 'café'],
+        ['X-Correlation-Id', 'c-429'],
+        ['Content-Type', 'application/json'],
+        ['Content-Length', '28'],
+        ['Connection', 'close'],
+      ],
+    });
+    // Without -i, the error line as always, with no head.
+    const plain = await gymctl(['api', '/me', '--retries', '0'], { env: { GYMCTL_BASE_URL: url } });
+    expect(JSON.parse(plain.stderr).error).not.toHaveProperty('head');
+  });
+
   it('on an HTTP error: stdout stays empty; the head goes to stderr, made safe, before the usual error, with the usual exit code', async () => {
     const url = await answering(
       ['HTTP/1.1 429 Slow \x1b]0;down\x07Down', 'Retry-After: 30', 'X-RateLimit-Remaining: 0', 'X-Correlation-Id: c-429', 'Content-Type: application/json'],

@@ -3,14 +3,16 @@
  * In a pipe, the body exactly as received; on a terminal, JSON laid out
  * with a 2-space indent (numbers and strings as sent), made safe like all
  * output, with a final newline. With `--include` (`-i`), as `gh api -i`:
- * the status line and the headers first, then an empty line.
+ * the status line and the headers first, then an empty line (see
+ * output/head.ts); on a failure, they go to stderr with the error.
  */
 import { operations } from '../../api/client.js';
-import { GymctlError, type ResponseHead } from '../../api/errors.js';
+import { GymctlError } from '../../api/errors.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import type { Factory } from '../../factory.js';
 import { formatJson } from '../../json/raw.js';
 import { nestsDeeperThan } from '../../json/exact.js';
+import { headBytes, headForTerminal } from '../../output/head.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 
 function forTerminal(body: string): string {
@@ -25,34 +27,6 @@ function forTerminal(body: string): string {
   return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
 }
 
-/**
- * The status line (`HTTP/1.1 200 OK`), then each header as `Name: value` in
- * the order received; one character a byte. Printed with LF line ends and
- * an empty line after them: gh ends its header lines with CRLF, but gymctl's
- * output is LF throughout, and `sed '1,/^$/d'` then leaves the body.
- */
-function headLines(head: ResponseHead): string[] {
-  const lines = [`${head.version} ${head.status}${head.statusText ? ` ${head.statusText}` : ''}`];
-  for (const [name, value] of head.headers) lines.push(`${name}: ${value}`);
-  return lines;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The head for people: bytes read as UTF-8 where they are that, else one a character, then made safe (`^[[31m`, `<U+202E>`). */
-function headForTerminal(head: ResponseHead): string {
-  const readable = (line: string) => {
-    try {
-      return utf8.decode(Buffer.from(line, 'latin1'));
-    } catch {
-      return line;
-    }
-  };
-  return `${headLines(head)
-    .map((line) => sanitizeLine(readable(line)))
-    .join('\n')}\n\n`;
-}
-
 export type ApiOptions = Pick<Factory, 'io' | 'output' | 'client'>;
 
 export async function runApi(f: ApiOptions, path: string, options: { include?: boolean } = {}): Promise<void> {
@@ -63,16 +37,35 @@ export async function runApi(f: ApiOptions, path: string, options: { include?: b
   try {
     response = await client.request(operation);
   } catch (error) {
-    // A failure prints nothing on stdout: the head it came with goes to stderr, made safe as all of stderr, before the error.
-    if (options.include && error instanceof GymctlError && error.head) f.io.err(headForTerminal(error.head));
+    // A failure prints nothing on stdout: with -i, the head it came with is reported with the error, on stderr (output/errors.ts).
+    if (error instanceof GymctlError && error.head && !options.include) throw error.with({ head: undefined });
     throw error;
   }
-  if (options.include && response.head) {
-    // On a terminal, made safe; in a pipe, the bytes as received.
-    if (f.io.stdoutIsTTY) f.io.out(headForTerminal(response.head));
-    else f.io.stdout.write(Buffer.from(`${headLines(response.head).join('\n')}\n\n`, 'latin1'));
+  const { head } = response;
+  // With -i, the head first: on a terminal made safe, in a pipe the bytes as received.
+  let pending = options.include && head ? () => (f.io.stdoutIsTTY ? f.io.out(headForTerminal(head)) : f.io.stdout.write(headBytes(head))) : undefined;
+  const writeHead = () => {
+    pending?.();
+    pending = undefined;
+  };
+  if (jq) {
+    try {
+      // The head goes out with jq's first result, so that a filter that fails before printing anything leaves stdout empty.
+      await jq.print(
+        (text) => {
+          writeHead();
+          f.io.out(text);
+        },
+        response.rawData,
+        f.io.stdoutIsTTY,
+      );
+    } catch (error) {
+      if (pending && head && error instanceof GymctlError) throw error.with({ head });
+      throw error;
+    }
+    return writeHead();
   }
-  if (jq) return jq.print((text) => f.io.out(text), response.rawData, f.io.stdoutIsTTY);
+  writeHead();
   if (f.io.stdoutIsTTY) return f.io.out(forTerminal(response.rawData));
   // In a pipe, the bytes as received, invalid UTF-8 and all (an answer from the cache is kept as text).
   if (response.rawBytes) f.io.stdout.write(response.rawBytes);
