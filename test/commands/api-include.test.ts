@@ -186,6 +186,25 @@ describe('gymctl api --include', () => {
     expect(plain.stderr).toMatch(errorLine);
   });
 
+  it('after retries, the head shown is that of the last answer, on success and on failure', async () => {
+    const serve = async (statuses: string[]) => {
+      let attempt = 0;
+      const { url } = await rawServer(() => {
+        const status = statuses[attempt++] ?? statuses.at(-1)!;
+        const body = status.startsWith('200') ? BODY : '{"message":"busy"}';
+        return `HTTP/1.1 ${status}\r\nX-Attempt: ${attempt}\r\nRetry-After: 0\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      });
+      return url;
+    };
+    const recovered = await gymctl(['api', '-i', '/me', '--retries', '1'], { env: { GYMCTL_BASE_URL: await serve(['503 Service Unavailable', '200 OK']) } });
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(split(recovered.stdout).head).toEqual(expect.arrayContaining(['HTTP/1.1 200 OK', 'X-Attempt: 2']));
+    const failed = await gymctl(['api', '-i', '/me', '--retries', '1'], { env: { GYMCTL_BASE_URL: await serve(['503 Service Unavailable', '429 Too Many Requests']) } });
+    expect(failed.code).toBe(5);
+    expect(failed.stdout).toBe('');
+    expect(split(failed.stderr).head).toEqual(expect.arrayContaining(['HTTP/1.1 429 Too Many Requests', 'X-Attempt: 2']));
+  });
+
   it("the sandbox's 404: exit 3, nothing on stdout, its head and correlation ID on stderr", async () => {
     const result = await gymctl(['api', '-i', '/academies/999']);
     expect(result.code).toBe(3);
