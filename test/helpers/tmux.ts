@@ -21,10 +21,13 @@ export interface TmuxOptions {
 /**
  * Waits until the screen has changed and then stayed the same for `quiet`
  * ms (a completion or a command has finished drawing), at most 10 s: no
- * fixed sleep that a loaded machine could outrun.
+ * fixed sleep that a loaded machine could outrun. A screen that does not
+ * change within 800 ms counts as settled, unless `from` is given: then it
+ * must first differ from `from` (a Tab whose completion runs gymctl, which
+ * on a busy machine takes longer than that to start).
  */
-async function settled(screen: () => string, quiet: number): Promise<void> {
-  const start = screen();
+async function settled(screen: () => string, quiet: number, from?: string): Promise<void> {
+  const start = from ?? screen();
   const deadline = Date.now() + 10_000;
   let last = start;
   let since = Date.now();
@@ -36,7 +39,7 @@ async function settled(screen: () => string, quiet: number): Promise<void> {
       last = now;
       since = Date.now();
       changed = true;
-    } else if ((changed || Date.now() - since > 800) && Date.now() - since >= quiet) {
+    } else if ((changed || (from === undefined && Date.now() - since > 800)) && Date.now() - since >= quiet) {
       return;
     }
   }
@@ -53,16 +56,24 @@ export async function typeInTmux(shell: string, lines: string[], options: TmuxOp
   tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 200), '-y', String(options.height ?? 50), '-c', options.cwd, `env PS1='$ ' PROMPT='$ ' ${shell}`);
   try {
     await new Promise((resolve) => setTimeout(resolve, 400));
+    const screen = () => tmux('capture-pane', '-p', '-t', session).stdout;
     for (const line of lines) {
       const tab = line.endsWith('\t');
       const text = line.replace(/\t+$/, '');
       if (text === '\u0003') tmux('send-keys', '-t', session, 'C-c');
       else if (text) tmux('send-keys', '-t', session, '-l', text);
-      for (let i = 0; i < line.length - text.length; i++) tmux('send-keys', '-t', session, 'Tab');
-      if (!tab && text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
-      await settled(() => tmux('capture-pane', '-p', '-t', session).stdout, tab ? 400 : (options.settle ?? 300));
+      if (tab) {
+        // The typed text on screen first, then the Tab's answer, however long gymctl takes to give it.
+        if (text) await settled(screen, 150);
+        const before = screen();
+        for (let i = 0; i < line.length - text.length; i++) tmux('send-keys', '-t', session, 'Tab');
+        await settled(screen, 400, before);
+        continue;
+      }
+      if (text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
+      await settled(screen, options.settle ?? 300);
     }
-    return tmux('capture-pane', '-p', '-t', session).stdout;
+    return screen();
   } finally {
     tmux('kill-server');
     rmSync(folder, { recursive: true, force: true });
