@@ -99,7 +99,8 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
       '',
     ]);
     expect(existsSync(marker), 'a profile name was run as code').toBe(false);
-  });
+    // Fourteen completions, each a start of gymctl: on a busy machine more than the default 20 s.
+  }, 60_000);
 
   it.skipIf(!hasTool('tmux', ['-V']))('in an interactive bash, a redirection and --data complete file names', async () => {
     const screen = await typeInTmux('bash --norc --noprofile', ['source gymctl.bash', 'gymctl academy - < fix\t', '\u0003', 'gymctl sandbox --data fix\t']);

@@ -33,14 +33,14 @@ const env = (extra: Record<string, string> = {}) => ({
 
 describe.skipIf(!hasTool('tmux', ['-V']))('choosing an academy at a terminal', () => {
   it('typing filters the list; Enter picks; the same command with the id is said on stderr', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['gymctl academy --sandbox', 'Shib'], { env: env(), cwd: home, settle: 800 });
+    const screen = await typeInTmux('bash --norc --noprofile', ['gymctl academy --sandbox', 'Shib'], { env: env(), cwd: home, settle: 800, until: /Name\s+Shibuya/ });
     expect(screen).toContain('gymctl academy 4 --sandbox');
     expect(screen).toMatch(/Name\s+Shibuya Judo Dojo/);
     expect(screen).not.toContain('Alfama Jiu-Jitsu');
   });
 
   it('in accessible mode, a numbered list and a line read: nothing drawn in place', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['GYMCTL_ACCESSIBLE=1 gymctl academy --sandbox', '2'], { env: env(), cwd: home, settle: 800 });
+    const screen = await typeInTmux('bash --norc --noprofile', ['GYMCTL_ACCESSIBLE=1 gymctl academy --sandbox', '2'], { env: env(), cwd: home, settle: 800, until: /Name: / });
     expect(screen).toContain('1) Alfama Jiu-Jitsu (id 1)');
     expect(screen).toContain('4) Shibuya Judo Dojo (id 4)');
     expect(screen).toContain('gymctl academy 2 --sandbox');

@@ -24,7 +24,14 @@ const env = () => ({ ...cleanEnv(path.join(home, 'config'), { NO_COLOR: '1' }), 
 
 describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
   it('a table is never wider than a 52-column terminal', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['clear', 'gymctl academy 1 2 3 4 --sandbox'], { env: env(), cwd: home, width: 52, height: 30, settle: 800 });
+    const screen = await typeInTmux('bash --norc --noprofile', ['clear', 'gymctl academy 1 2 3 4 --sandbox'], {
+      env: env(),
+      cwd: home,
+      width: 52,
+      height: 30,
+      settle: 800,
+      until: /└/,
+    });
     const lines = screen.split('\n').filter((line) => /[│┌└]/.test(line));
     expect(lines.length).toBe(7);
     for (const line of lines) expect([...line.trimEnd()].length).toBeLessThanOrEqual(52);
@@ -38,6 +45,7 @@ describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
       width: 120,
       height: 20,
       settle: 1000,
+      until: /^done$/m,
     });
     expect(screen).not.toContain('Fetching academies');
     expect(screen).toMatch(/^done\n\$ ?$/m);

@@ -16,6 +16,8 @@ export interface TmuxOptions {
   height?: number;
   /** How long to wait after each line that runs a command (ms). */
   settle?: number;
+  /** What the screen shows once the last line's command has answered: waited for, at most 10 s, before the screen is read. */
+  until?: RegExp;
 }
 
 /**
@@ -73,6 +75,8 @@ export async function typeInTmux(shell: string, lines: string[], options: TmuxOp
       if (text !== '\u0003') tmux('send-keys', '-t', session, 'Enter');
       await settled(screen, options.settle ?? 300);
     }
+    const deadline = Date.now() + 10_000;
+    while (options.until && !options.until.test(screen()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     return screen();
   } finally {
     tmux('kill-server');
