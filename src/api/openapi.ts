@@ -20,13 +20,36 @@ const json = (schema: JsonSchema, description: string) => ({ description, conten
 
 const envelope = (data: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data }, additionalProperties: {} });
 
-const errors = (...which: Array<'401' | '404'>) =>
-  Object.fromEntries(
+/**
+ * The two errors the spec names (§4 rule 4, §7), at the sandbox's status
+ * codes, and every other error as `default`: the spec fixes no status codes
+ * and says every error response has the error body's form (§7).
+ */
+const errors = (...which: Array<'401' | '404'>) => ({
+  ...Object.fromEntries(
     which.map((status) => [
       status,
       json(ref('ErrorBody'), status === '401' ? 'Missing or invalid API key (message "Unauthorized")' : 'No such resource (message "Resource not found")'),
     ]),
-  );
+  ),
+  default: json(ref('ErrorBody'), 'Any other error, at whatever status code: the specification fixes none, and says every error has this body'),
+});
+
+/**
+ * The error body as the spec states it: every error has `message` and
+ * `correlationId` (§1), and the latter is a string (§7 rule 1). The client's
+ * schema stays lenient (a gateway's error page has neither, and the client
+ * still reports the status), so this is said here, for the document only.
+ */
+function errorBodyComponent(): JsonSchema {
+  const body = component(schemas.errorBody());
+  const properties = body.properties as Record<string, JsonSchema>;
+  return {
+    ...body,
+    properties: { ...properties, correlationId: { ...properties.correlationId, type: 'string' } },
+    required: ['message', 'correlationId'],
+  };
+}
 
 /**
  * An identifier in a path is what identifiers are in responses: an integer,
@@ -49,7 +72,7 @@ export function openApiDocument(version: string): JsonSchema {
       title: 'Gym management read API',
       version,
       description:
-        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. Fields may be null or absent unless the specification says otherwise; unknown fields are allowed. The formats, patterns and ranges are those the specification states; gymctl's client does not check them, and shows a value not in that form as it came.",
+        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. The specification leaves requiredness and nullability open: a field may be null or absent, except the ids (id, academyId, user.id), academyIds and primaryFamilyMember, which gymctl needs to show a record, and an error's message and correlationId, which the specification says every error has. Unknown fields are allowed. The formats, patterns and ranges are those the specification states; gymctl's client does not check them, and shows a value not in that form as it came.",
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // The variable's meaning is said on the server: swagger-parser refuses a server variable's `description`, which OpenAPI 3.1 allows.
@@ -61,18 +84,27 @@ export function openApiDocument(version: string): JsonSchema {
       },
     ],
     security: [{ apiKey: [] }],
+    tags: [
+      { name: 'keys', description: 'The calling API key' },
+      { name: 'academies', description: 'Academies' },
+      { name: 'members', description: 'Members and their family links' },
+    ],
     paths: {
       '/me': {
         get: {
           operationId: 'getMe',
+          tags: ['keys'],
           summary: 'The calling API key, the academies it is scoped to, and its owner',
+          description: 'Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user.',
           responses: { '200': json(envelope(ref('ApiKey')), 'The API key'), ...errors('401') },
         },
       },
       '/academies/{academyId}': {
         get: {
           operationId: 'getAcademy',
+          tags: ['academies'],
           summary: 'One academy',
+          description: "Returns exactly one academy. The specification does not say what happens when the academy lies outside the key's scope.",
           parameters: [idParameter('academyId', 'The academy identifier')],
           responses: { '200': json(envelope(ref('Academy')), 'The academy'), ...errors('401', '404') },
         },
@@ -80,7 +112,10 @@ export function openApiDocument(version: string): JsonSchema {
       '/members/{memberId}/family': {
         get: {
           operationId: 'listFamily',
+          tags: ['members'],
           summary: 'The other members of the family of a member (the member itself excluded)',
+          description:
+            'Lists the other members in the family of the given member, which is itself excluded: an empty array, or one entry per linked member. Neither the order nor any pagination is specified.',
           parameters: [idParameter('memberId', 'The member identifier')],
           responses: {
             '200': json(envelope({ type: 'array', items: ref('FamilyMember') }), 'The linked members, possibly none'),
@@ -95,7 +130,7 @@ export function openApiDocument(version: string): JsonSchema {
         ApiKey: component(schemas.apiKey()),
         Academy: component(schemas.academy()),
         FamilyMember: component(schemas.familyMember()),
-        ErrorBody: component(schemas.errorBody()),
+        ErrorBody: errorBodyComponent(),
       },
     },
   };

@@ -123,8 +123,8 @@ const academy = lazy(() =>
     // "a short upper-case alphabetic code": the spec names no standard and no length.
     currency: says(text(), { pattern: '^[A-Z]+$' }),
     email: email(),
-    // "in international format with a leading plus sign".
-    phone: says(text(), { pattern: '^\\+' }),
+    // "in international format with a leading plus sign": a plus, a country code (which never starts with 0), then digits and the usual separators.
+    phone: says(text(), { pattern: '^\\+[1-9][0-9 ().-]*$' }),
     address: maybe(address()),
     coordinates: maybe(coordinates()),
     franchiseId: maybe(identifier()),

@@ -266,7 +266,8 @@ describe('schemas and OpenAPI, from the zod schemas', () => {
     expect(openapi.openapi).toBe('3.1.0');
     ajv.addSchema({ $id: 'openapi', components: openapi.components });
     const responseSchema = (template: string, status: number) => {
-      const schema = openapi.paths[template].get.responses[String(status)].content['application/json'].schema;
+      const { responses } = openapi.paths[template].get;
+      const schema = (responses[String(status)] ?? responses.default).content['application/json'].schema;
       return ajv.compile({ ...JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"openapi#/components')) });
     };
     const calls: Array<[string, string, string | undefined]> = [
@@ -287,6 +288,12 @@ describe('schemas and OpenAPI, from the zod schemas', () => {
       expect(validate(body), `${url}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
     expect([...statuses].sort()).toEqual([200, 401, 404]);
+    // An error the document does not list by status still has the error body (its `default`).
+    const refused = await fetch(`${world.sandbox.url}/me`, { method: 'POST', headers: { 'X-API-Key': DEMO_KEY } });
+    expect(refused.status).toBe(405);
+    const validate = responseSchema('/me', 405);
+    expect(validate(await refused.json()), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ message: 'Method not allowed' })).toBe(false);
   });
 });
 

@@ -69,6 +69,22 @@ describe('the validators users run on OpenAPI documents', () => {
     check('ErrorBody', { message: 'Unauthorized', correlationId: '019a7e3c-5b1d-7f42-9c3e-0a1b2c3d4e5f' });
   });
 
+  it('every error has message and a string correlationId (spec §1, §7 rule 1), at any status: the document requires them, the client does not', () => {
+    const validate = documentValidator()('ErrorBody');
+    const correlationId = '019a7e3c-5b1d-7f42-9c3e-0a1b2c3d4e5f';
+    expect(validate({ message: 'Unauthorized', correlationId })).toBe(true);
+    expect(validate({ message: null, correlationId })).toBe(true);
+    for (const body of [{ message: 'Unauthorized' }, { correlationId }, { message: 'Unauthorized', correlationId: null }]) {
+      expect(validate(body)).toBe(false);
+      expect(z.safeParse(schemas.errorBody(), body).success).toBe(true);
+    }
+    const operations = Object.values(shipped.paths as Record<string, { get: { responses: Record<string, Json> } }>);
+    expect(operations).toHaveLength(3);
+    for (const { get } of operations) {
+      expect(get.responses.default).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+    }
+  });
+
   it("its licence is the package's, by SPDX identifier", () => {
     expect((shipped.info as Json).license).toEqual({ name: pkg.license, identifier: pkg.license });
   });
@@ -102,6 +118,7 @@ const EXAMPLES: Record<string, { value: Json; client: z.core.$ZodType }> = {
 };
 
 const UUID_V67 = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+const PHONE = '^\\+[1-9][0-9 ().-]*$';
 const CREATED_AT = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$';
 
 /** Spec §2: what it says of each value beyond its type; a value in that form, and one not. */
@@ -115,7 +132,10 @@ const STATED: Array<{ name: string; at: string; keywords: Json; good: unknown; b
   { name: 'Academy', at: 'createdAt', keywords: { format: 'date-time', pattern: CREATED_AT }, good: '2019-03-04T09:30:00Z', bad: '2019-03-04T09:30:00.000+01:00' },
   { name: 'Academy', at: 'createdAt', keywords: { format: 'date-time' }, good: '2019-03-04T09:30:00Z', bad: '2019-03-04 09:30' },
   { name: 'Academy', at: 'currency', keywords: { pattern: '^[A-Z]+$' }, good: 'EUR', bad: 'eur' },
-  { name: 'Academy', at: 'phone', keywords: { pattern: '^\\+' }, good: '+351213000001', bad: '213000001' },
+  // A plus, a country code, digits and the usual separators.
+  { name: 'Academy', at: 'phone', keywords: { pattern: PHONE }, good: '+351213000001', bad: '213000001' },
+  { name: 'Academy', at: 'phone', keywords: { pattern: PHONE }, good: '+44 (0)20 7946-0000', bad: '+ not a phone' },
+  { name: 'Academy', at: 'phone', keywords: { pattern: PHONE }, good: '+1 512.555.0142', bad: '+0351213000001' },
   { name: 'Academy', at: 'coordinates.lat', keywords: { minimum: -90, maximum: 90 }, good: -90, bad: 90.5 },
   { name: 'Academy', at: 'coordinates.lng', keywords: { minimum: -180, maximum: 180 }, good: 180, bad: -180.5 },
   // Upper-case hex and version 6 are fine; a version 4 UUID is not time-ordered.
@@ -132,8 +152,8 @@ describe('what the spec says of values beyond their types: the document states i
     const validate = validator(name);
     expect(validate(setAt(base, at, good)), JSON.stringify(validate.errors)).toBe(true);
     expect(validate(setAt(base, at, bad))).toBe(false);
-    // Null stays allowed: the spec says nothing of nullability (§2.9).
-    expect(validate(setAt(base, at, null))).toBe(true);
+    // Null stays allowed where the spec says nothing of nullability (§2.9); an error's correlationId is "a string" (§7 rule 1).
+    expect(validate(setAt(base, at, null))).toBe(at !== 'correlationId');
     // The client shows the value as it came.
     expect(z.parse(client, setAt(base, at, bad))).toEqual(setAt(base, at, bad));
   });
