@@ -80,6 +80,8 @@ function scanFormatFlags(argv: readonly string[]): GlobalFlags {
   argv.forEach((arg, i) => {
     if (arg === '--format') flags.format = argv[i + 1];
     else if (arg.startsWith('--format=')) flags.format = arg.slice('--format='.length);
+    else if (arg === '--jq' || arg === '-q') flags.jq = argv[i + 1] ?? '';
+    else if (arg.startsWith('--jq=')) flags.jq = arg.slice('--jq='.length);
   });
   return flags;
 }
@@ -103,12 +105,16 @@ function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal, handlesInter
 
 /**
  * The output format for reporting an error, whenever it happened: from the
- * flags, else the stored profile, even when the command failed before it
- * read its settings, or because of one of them.
+ * flags (`--jq` implies JSON, as for the output), else the stored profile,
+ * even when the command failed before it read its settings, or because of
+ * one of them.
  */
 function errorFormat(f: Factory): OutputFormat {
   try {
-    return resolveFormat(f.flags)?.value ?? f.config().profile(f.profileName().value)?.format ?? 'table';
+    const chosen = resolveFormat(f.flags)?.value;
+    if (chosen) return chosen;
+    if (f.flags.jq !== undefined) return 'json';
+    return f.config().profile(f.profileName().value)?.format ?? 'table';
   } catch {
     return 'table';
   }

@@ -13,7 +13,7 @@ import type { FamilyMember, Id } from '../api/schemas.js';
 import type { ApiResponse } from '../api/transport/types.js';
 import type { Factory } from '../factory.js';
 import { rawArrayItems } from '../json/raw.js';
-import { createEmitter, jsonValue, type OutputItem } from '../output/emit.js';
+import { createEmitter, jsonForStdout, jsonValue, type OutputItem } from '../output/emit.js';
 import { familyBatchView, familyOneView, type FamilyEntry } from '../output/views.js';
 import { parseConcurrency } from './shared/batch.js';
 import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
@@ -51,11 +51,11 @@ export async function runFamily(f: FamilyDeps, idTexts: readonly string[], optio
       response = await client.request(operations.family(memberId));
     } catch (error) {
       if (!options.ignoreNotFound || !(error instanceof GymctlError) || error.kind !== 'not_found') throw error;
-      noteSkipped(f.io, error.id === undefined ? error.with({ id: memberId }) : error);
+      noteSkipped(f.io, error.id === undefined ? error.with({ id: memberId }) : error, format);
       return emitter?.end(false);
     }
     if (!emitter) {
-      if (!output.jq) return f.io.out(jsonValue(response.rawData));
+      if (!output.jq) return f.io.out(jsonForStdout(f.io)(jsonValue(response.rawData)));
       // --slurp reads the one answer as jq -s would: an array of it.
       return output.jq.print((text) => f.io.out(text), output.slurp ? `[${response.rawData}]` : response.rawData, f.io.stdoutIsTTY);
     }

@@ -13,6 +13,7 @@ import type { OutputChoice } from './choice.js';
 import type { JqFilter } from './jq.js';
 import { parseColumns, pickColumns } from './columns.js';
 import { csvHeader, csvRow } from './csv.js';
+import { escapeJsonForTerminal } from './sanitize.js';
 import { tsvFieldHeader, tsvFieldRow } from './tsv.js';
 import type { ResourceView } from './views.js';
 
@@ -38,6 +39,13 @@ export interface EmitOptions {
 
 /** One JSON value as received: 2-space indent, one trailing newline. */
 export const jsonValue = (raw: string) => `${formatJson(raw, 2)}\n`;
+
+/**
+ * JSON keeps the server's text, but on a terminal C1 controls and bidi or
+ * invisible characters (which JSON strings may hold raw) are written as \u
+ * escapes: the same JSON value, shown as it is. A pipe gets the text as sent.
+ */
+export const jsonForStdout = (io: Pick<IO, 'stdoutIsTTY'>): ((json: string) => string) => (io.stdoutIsTTY ? escapeJsonForTerminal : (json) => json);
 
 /** Indents formatted JSON one level, for an element of a top-level array. */
 const indented = (raw: string) => `  ${formatJson(raw, 2).replace(/\n/g, '\n  ')}`;
@@ -123,10 +131,11 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
   });
 
   if (jq) return output.slurp ? slurpEmitter(io, jq) : jqEmitter(io, jq);
+  const json = jsonForStdout(io);
   if (format === 'ndjson')
     return framed(
       () => '',
-      (item) => `${formatJson(item.raw, 0)}\n`,
+      (item) => `${json(formatJson(item.raw, 0))}\n`,
     );
   const picked = output.columns === undefined ? undefined : pickColumns(view, parseColumns(view, output.columns));
   if (format === 'csv') {
@@ -140,11 +149,11 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     if (shape === 'one')
       return framed(
         () => '',
-        (item) => jsonValue(item.raw),
+        (item) => json(jsonValue(item.raw)),
       );
     return {
       write(item) {
-        io.out(`${count++ === 0 ? '[\n' : ',\n'}${indented(item.raw)}`);
+        io.out(`${count++ === 0 ? '[\n' : ',\n'}${json(indented(item.raw))}`);
       },
       end(failed) {
         if (count > 0) io.out('\n]\n');

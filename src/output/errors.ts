@@ -21,13 +21,15 @@ export function formatErrorLine(error: GymctlError): string {
  * `message` is the server's message as sent, when the server sent one, so
  * that scripts can compare it (`.error.message == "Resource not found"`);
  * what it was about is in `id`. Otherwise it is gymctl's own message.
+ * `key` names what the line reports: `skipped` for an id left out by
+ * `--ignore-not-found`, which is a note, not a failure.
  * JSON.stringify escapes C0 controls; C1 controls, DEL, and bidi and
  * invisible characters (U+202E, U+200B, U+2028…) are escaped too, so the
  * line is as safe for a terminal as the text form.
  */
-export function formatErrorJson(error: GymctlError): string {
+export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = 'error'): string {
   const line = stringifyExact({
-    error: {
+    [key]: {
       message: error.serverMessage ?? error.message,
       correlationId: error.correlationId ?? null,
       status: error.status ?? null,

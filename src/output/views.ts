@@ -55,8 +55,8 @@ const familyColumns: Column<FamilyMember>[] = [
 const academyListColumns: Column<Academy>[] = [
   { key: 'id', label: 'ID', value: (a) => a.id },
   { key: 'name', label: 'Name', value: (a) => a.name },
-  { key: 'city', label: 'City', value: (a) => a.address?.city },
-  { key: 'country', label: 'Country', value: (a) => a.address?.country },
+  { key: 'address.city', label: 'City', value: (a) => a.address?.city },
+  { key: 'address.country', label: 'Country', value: (a) => a.address?.country },
   { key: 'currency', label: 'Currency', value: (a) => a.currency },
 ];
 

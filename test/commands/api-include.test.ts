@@ -113,18 +113,19 @@ describe('gymctl api --include', () => {
     }
   });
 
-  it('with --jq that fails before printing: stdout stays empty, the head goes to stderr with the error; after a result, both stay on stdout', async () => {
+  it('with --jq that fails before printing: stdout stays empty, the head goes to stderr inside the JSON error line (--jq implies --json); after a result, both stay on stdout', async () => {
     const failing = await gymctl(['api', '-i', '/me', '--jq', '.data.name | error("no \\(.)")']);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toBe('');
-    const { head, body } = split(failing.stderr);
-    expect(head[0]).toBe('HTTP/1.1 200 OK');
-    expect(body).toMatch(/^gymctl: --jq filter failed: no .+\n$/);
+    // --jq implies --json: errors are JSON lines, so the head is inside the one line.
+    const line = JSON.parse(failing.stderr) as { error: { message: string; head: { status: number } } };
+    expect(line.error.message).toMatch(/^--jq filter failed: no .+$/);
+    expect(line.error.head.status).toBe(200);
     // jq prints what it has, then fails: the head is printed with the first result.
     const partial = await gymctl(['api', '-i', '/me', '--jq', '.data.id, error("stop")']);
     expect(partial.code).toBe(1);
     expect(split(partial.stdout).body).toMatch(/^\d+\n$/);
-    expect(partial.stderr).toBe('gymctl: --jq filter failed: stop\n');
+    expect(JSON.parse(partial.stderr)).toMatchObject({ error: { message: '--jq filter failed: stop' } });
     // A filter with no result still gets the head.
     const empty = await gymctl(['api', '-i', '/me', '--jq', 'empty']);
     expect(empty.code, empty.stderr).toBe(0);

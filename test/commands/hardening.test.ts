@@ -125,7 +125,11 @@ describe('broken responses', () => {
 
   it('truncated JSON: exit 6', async () => {
     const { env } = await withFaults('truncated');
-    expectFailure(await gymctl(['academy', '1'], { env }), 6, /academy 1: the response is not JSON: the server sent an application\/json body \(HTTP 200/);
+    expectFailure(
+      await gymctl(['academy', '1'], { env }),
+      6,
+      /academy 1: the response is not JSON: the server sent an application\/json body that does not parse \(cut off, or malformed\) \(HTTP 200/,
+    );
   });
 
   it('a schema-drifted body: exit 6 naming the field', async () => {

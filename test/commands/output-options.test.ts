@@ -55,7 +55,12 @@ describe('--jq', () => {
     const result = await gymctl(['academy', '1', '--jq', '.name |||']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe("gymctl: invalid --jq filter: syntax error, unexpected '|' at line 1, column 8\n");
+    // --jq implies --json, so the error is a JSON line as with --json.
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: { message: "invalid --jq filter: syntax error, unexpected '|' at line 1, column 8", correlationId: null, status: null, kind: 'usage', id: null },
+    });
+    // Text where the format asked for errors as text: a table with a filter is itself a usage error, said as text.
+    expect((await gymctl(['academy', '1', '--format', 'table', '--jq', '.id'])).stderr).toMatch(/^gymctl: --jq filters JSON/);
     expect((await gymctl(['whoami', '--jq', '$nowhere'])).stderr).toContain('$nowhere is not defined');
     expect((await gymctl(['family', '501', '--jq', 'map('])).stderr).toContain('at the end of the filter');
     // Compiled, never run: a filter that would loop for ever on no input is not started.
@@ -74,7 +79,8 @@ describe('--jq', () => {
     const result = await gymctl(['academy', '1', '2', '3', '--jq', 'if .id == 2 then error("two") else .id end']);
     expect(result.stdout).toBe('1\n3\n');
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('gymctl: --jq filter failed: two\n');
+    // One JSON line, as every error of a batch with --jq (which implies --json).
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: '--jq filter failed: two', kind: 'internal' } });
   });
 
   it('a long batch is filtered in slices, every record once and in order', async () => {
@@ -177,6 +183,9 @@ describe('--columns and --no-headers', () => {
     const table = await gymctl(['academies', '--columns', 'id,address.country', '--no-headers'], { stdoutTTY: true, columns: 80, env: { NO_COLOR: '1' } });
     expect(table.stdout).not.toContain('address.country');
     expect(table.stdout.split('\n')[1]).toMatch(/^│ 1 +│ PT +│$/);
+    // The list's City and Country are address fields: the same labels under their dotted names.
+    const headed = await gymctl(['academies', '--columns', 'address.city,id,address.country'], { stdoutTTY: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(headed.stdout.split('\n')[1]).toMatch(/^│ City +│ ID +│ Country +│$/);
   });
 
   it('family: familyOf is a column of a batch', async () => {

@@ -213,8 +213,13 @@ describe('batches against a scripted server', () => {
       stderrTTY: true,
     });
     expect(noted.code).toBe(0);
-    expect(noted.stderr).toBe('gymctl: skipped academy 12: Resource not found (HTTP 404, correlation ID c-12)\n');
+    // Where errors are JSON lines, so is the note, under its own key: it is no failure.
+    expect(JSON.parse(noted.stderr)).toEqual({ skipped: { message: 'Resource not found', correlationId: 'c-12', status: 404, kind: 'not_found', id: 12 } });
     expect(ndjsonIds(noted.stdout)).toEqual([10, 13]);
+    // And text where errors are text.
+    const text = await inProcess(['academy', '10', '12', '13', '--ignore-not-found'], { configDir: world.config.dir, env: { ...env(), GYMCTL_BASE_URL: url }, stderrTTY: true });
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe('gymctl: skipped academy 12: Resource not found (HTTP 404, correlation ID c-12)\n');
     // A 503 is still a failure, with its code, even after a skipped 404.
     const failing = await scripted(['academy', '12', '11', '13', '--ignore-not-found', '--retries', '0', '--format', 'ndjson']);
     expect(failing.code).toBe(5);

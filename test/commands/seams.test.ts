@@ -92,6 +92,39 @@ describe('what goes to a terminal', () => {
   });
 });
 
+describe('JSON records', () => {
+  it('on a terminal, C1 controls and bidi or invisible characters the server sent raw in a string are \\u escapes (the same JSON value); in a pipe, the bytes as sent', async () => {
+    const name = 'Gym \u202eevil\u009b31m\u200b';
+    const body = `{"data":{"id":7,"name":"${name}"}}`;
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+    const env = { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY };
+    for (const args of [
+      ['academy', '7', '--json'],
+      ['academy', '7', '7', '--json'],
+      ['academy', '7', '--format', 'ndjson'],
+    ]) {
+      const terminal = await gymctl(args, { env, stdoutTTY: true });
+      expect(terminal.code).toBe(0);
+      expect(terminal.stdout).not.toMatch(HIDDEN);
+      expect(terminal.stdout).toContain('Gym \\u202eevil\\u009b31m\\u200b');
+      expect(JSON.stringify(JSON.parse(terminal.stdout))).toContain(JSON.stringify(name).slice(1, -1));
+      const pipe = await gymctl(args, { env });
+      expect(pipe.stdout).toContain(name);
+    }
+    // A family's one answer is printed whole.
+    const family = await gymctl(['family', '7', '--json'], {
+      env: {
+        GYMCTL_BASE_URL: await httpServer((_request, response) => response.end(`{"data":[{"id":8,"academyId":1,"firstName":"${name}","primaryFamilyMember":false}]}`)),
+        GYMCTL_API_KEY: DEMO_KEY,
+      },
+      stdoutTTY: true,
+    });
+    expect(family.code).toBe(0);
+    expect(family.stdout).not.toMatch(HIDDEN);
+    expect(JSON.parse(family.stdout)[0].firstName).toBe(name);
+  });
+});
+
 describe('JSON error lines', () => {
   it('escape bidi, zero-width and line-separator characters as \\uXXXX: still the same JSON value, safe on a terminal', async () => {
     const message = 'Resource \u202enot\u200b found\u2028\u2029';

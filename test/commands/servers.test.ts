@@ -113,6 +113,24 @@ describe('gateways and firewalls', () => {
     expect(JSON.parse(academy.stdout).name).toBe('BOM Academy');
     const api = await gymctl(['api', '/academies/1'], env(url));
     expect(api.stdout).toBe(body);
+    expect((await gymctl(['api', '/academies/1', '--jq', '.data.name'], env(url))).stdout).toBe('BOM Academy\n');
+  });
+
+  it('an answer cut off on the way is said to be so; api --jq says the body is not JSON (exit 6), and api alone prints it as received', async () => {
+    const body = '{"data":{"id":1,"name":"Cut';
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+    expectFailure(
+      await gymctl(['academy', '1'], env(url)),
+      6,
+      /academy 1: the response is not JSON: the server sent an application\/json body that does not parse \(cut off, or malformed\)/,
+    );
+    const filtered = await gymctl(['api', '/academies/1', '--jq', '.data.name'], env(url));
+    expect(filtered.code).toBe(6);
+    expect(filtered.stdout).toBe('');
+    expect(JSON.parse(filtered.stderr)).toMatchObject({
+      error: { kind: 'invalid_response', status: 200, message: expect.stringContaining('the response is not JSON, so --jq cannot filter it') },
+    });
+    expect((await gymctl(['api', '/academies/1'], env(url))).stdout).toBe(body);
   });
 
   it('a 404 HTML page (a missing path prefix) is exit 3 pointing at the base URL', async () => {

@@ -150,6 +150,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function describeBody(response: Exchange): string {
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/html') return 'an HTML page';
+  // Labelled JSON but not: most often an answer cut off on the way.
+  if (type === 'application/json' || type.endsWith('+json')) return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} body that does not parse (cut off, or malformed)`;
   return type ? `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} body` : 'a body with no content type';
 }
 

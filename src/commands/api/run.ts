@@ -27,6 +27,15 @@ function forTerminal(body: string): string {
   return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
 }
 
+function isJsonText(body: string): boolean {
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type ApiOptions = Pick<Factory, 'io' | 'output' | 'client'>;
 
 export async function runApi(f: ApiOptions, path: string, options: { include?: boolean } = {}): Promise<void> {
@@ -49,6 +58,16 @@ export async function runApi(f: ApiOptions, path: string, options: { include?: b
     pending = undefined;
   };
   if (jq) {
+    // A byte order mark before JSON is skipped, as RFC 8259 allows (and as the other commands do): jq reads the JSON.
+    const body = response.rawData.replace(/^\uFEFF/, '');
+    if (!isJsonText(body)) {
+      // jq would fail with its own status; say what is wrong, as the other commands do (exit 6). Run without --jq to see the body.
+      throw new GymctlError('invalid_response', `${operation.subject}: the response is not JSON, so --jq cannot filter it: run without --jq to see it as received`, {
+        status: response.status,
+        correlationId: response.correlationId,
+        ...(options.include && head ? { head } : {}),
+      });
+    }
     try {
       // The head goes out with jq's first result, so that a filter that fails before printing anything leaves stdout empty.
       await jq.print(
@@ -56,7 +75,7 @@ export async function runApi(f: ApiOptions, path: string, options: { include?: b
           writeHead();
           f.io.out(text);
         },
-        response.rawData,
+        body,
         f.io.stdoutIsTTY,
       );
     } catch (error) {

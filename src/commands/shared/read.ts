@@ -11,7 +11,8 @@ import type { ApiResponse } from '../../api/transport/types.js';
 import { type Done, runBatch } from './batch.js';
 import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type OutputItem, type Shape } from '../../output/emit.js';
-import { formatErrorLine, formatFailure } from '../../output/errors.js';
+import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
+import type { OutputFormat } from '../../config/formats.js';
 import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
@@ -48,10 +49,12 @@ export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[
 /**
  * `--ignore-not-found`, as kubectl has it: an id the API does not know
  * (404, or the spec's "Resource not found") is left out, with a note for
- * people when stderr is a terminal and nothing for scripts.
+ * people when stderr is a terminal and nothing for scripts. Where errors
+ * are JSON lines, so is the note: `{"skipped":{…}}`, with an error's fields.
  */
-export function noteSkipped(io: Pick<Factory['io'], 'err' | 'stderrIsTTY'>, error: GymctlError): void {
-  if (io.stderrIsTTY) io.err(formatErrorLine(error.with({ message: `skipped ${error.message}` })));
+export function noteSkipped(io: Pick<Factory['io'], 'err' | 'stderrIsTTY'>, error: GymctlError, format: OutputFormat): void {
+  if (!io.stderrIsTTY) return;
+  io.err(format === 'table' ? formatErrorLine(error.with({ message: `skipped ${error.message}` })) : formatErrorJson(error, 'skipped'));
 }
 
 /** Checks --columns against the resource before anything is sent (a GET /me included). */
@@ -127,7 +130,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         ? {
             skip: (error: GymctlError) => {
               if (error.kind !== 'not_found') return false;
-              noteSkipped(io, error);
+              noteSkipped(io, error, options.output.format);
               progress.tick();
               return true;
             },
