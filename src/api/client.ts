@@ -5,7 +5,7 @@
 import { GymApiError } from './errors.js';
 import { isValidId } from './ids.js';
 import { schemas, type Academy, type ApiKey, type FamilyMember, type Id } from './schemas.js';
-import { Transport, apiPath } from './transport/loop.js';
+import { Transport } from './transport/loop.js';
 import type { ApiResponse, Operation, TransportOptions } from './transport/types.js';
 
 export type ClientOptions = TransportOptions;
@@ -13,6 +13,11 @@ export type ClientOptions = TransportOptions;
 function checkId(id: Id, what: string): Id {
   if (!isValidId(id)) throw new GymApiError('usage', `invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
   return id;
+}
+
+/** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
+function apiPath(strings: TemplateStringsArray, ...params: Array<string | number | bigint>): string {
+  return strings.reduce((path, part, i) => path + part + (i < params.length ? encodeURIComponent(String(params[i])) : ''), '');
 }
 
 /** A path as messages show it: at most 80 characters. */

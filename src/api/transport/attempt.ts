@@ -36,6 +36,13 @@ export interface Trace {
   timeoutMs: number;
 }
 
+/** Header names whose values are secrets: shown as [redacted] in traces. */
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
+}
+
 /** One attempt's AttemptControl: stopped once, for one reason; the sender's way to stop its request is called then (or at once, if it comes late). */
 export class Stoppable implements AttemptControl {
   /** Why the attempt was stopped (TIMED_OUT, or the abort's reason), once it is. */

@@ -7,30 +7,13 @@
  * --debug, and neither traces nor errors ever hold the key.
  */
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { checkOptions, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
+import { checkOptions, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
 import { GymApiError, type ResponseHead } from '../errors.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { ApiResponse, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
-
-/** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
-export function apiPath(strings: TemplateStringsArray, ...params: Array<string | number | bigint>): string {
-  return strings.reduce((path, part, i) => path + part + (i < params.length ? encodeURIComponent(String(params[i])) : ''), '');
-}
-
-export function joinUrl(baseUrl: string | URL, path: string): string {
-  const base = new URL(baseUrl);
-  return base.origin + base.pathname.replace(/\/+$/, '') + path;
-}
-
-/** Header names whose values are secrets: shown as [redacted] in traces. */
-const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
-
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
-}
 
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };

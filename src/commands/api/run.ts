@@ -8,6 +8,7 @@
  */
 import { operations } from '../../api/client.js';
 import { GymctlError } from '../../api/errors.js';
+import { isJsonText } from '../../api/transport/response.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import type { Factory } from '../../factory.js';
 import { formatJson } from '../../json/raw.js';
@@ -25,15 +26,6 @@ function forTerminal(body: string): string {
   }
   const lines = text.split(/\r?\n/).map(sanitizeLine).join('\n');
   return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
-}
-
-function isJsonText(body: string): boolean {
-  try {
-    JSON.parse(body);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export type ApiOptions = Pick<Factory, 'io' | 'output' | 'client'>;
