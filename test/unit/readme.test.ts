@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/failures.js';
+import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { ROOT } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
 
@@ -29,5 +30,23 @@ describe('README', () => {
       when,
     }));
     expect(rows).toEqual(EXIT_CODES.map(({ code, kind, when }) => ({ code, kind, when })));
+  });
+
+  it('its table of which commands take each global option is the flag table', () => {
+    const section = readme.split('\n| option | commands |\n|---|---|\n')[1]!.split('\n\n')[0]!;
+    const shown = new Map<string, string[]>();
+    let before: string[] = [];
+    for (const line of section.split('\n')) {
+      const [, options, commands] = /^\| (.+?) \| (.+) \|$/.exec(line)!;
+      // "those, and `config set`": the row above's commands, and these.
+      const listed = [...commands!.matchAll(/`([^`]+)`/g)].map(([, name]) => name!);
+      const names = commands!.startsWith('those') ? [...before, ...listed] : listed;
+      for (const [, option] of options!.matchAll(/`(--[\w-]+)`/g)) shown.set(option!, names);
+      before = names;
+    }
+    // Group names (`auth`, `config`) are in the flag table only so that a group's help shows what its subcommands take.
+    const table = new Map(GLOBAL_FLAGS.map((flag) => [longOf(flag), flag.commands.filter((name) => name !== 'auth' && name !== 'config')]));
+    expect(new Set(shown.keys())).toEqual(new Set(table.keys()));
+    for (const [option, commands] of table) expect(new Set(shown.get(option)), option).toEqual(new Set(commands));
   });
 });
