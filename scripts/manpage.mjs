@@ -26,6 +26,8 @@ process.stdout.write(manualMarkdown(program, TOP_EXAMPLES));`,
     format: 'cjs',
     write: false,
     logLevel: 'warning',
+    // The keyring client finds its agent with import.meta.url, which CommonJS lacks; this bundle only prints the manual and runs no command.
+    logOverride: { 'empty-import-meta': 'silent' },
   });
   const run = spawnSync(process.execPath, ['--input-type=commonjs', '-'], { input: bundle.outputFiles[0].text, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`could not write the man page's markdown: ${run.stderr}`);
