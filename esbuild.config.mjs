@@ -60,30 +60,14 @@ const chalkDecidesNothing = {
 
 // The command, as CommonJS: Node's CommonJS loader starts sooner than its
 // ES module loader, and bin/gymctl.cjs can then load it through a V8 code
-// cache (src/boot.ts). The read path (whoami, academy, academies, family,
-// api) is one file, dist/gymctl.cjs. esbuild cannot split CommonJS, so each
-// rare path is a file of its own in dist/side/, required when it is needed.
-// A side file takes every module the main file also holds from the main
-// file (its registry, `__modules`), never a copy of its own: one class of
-// each error, so `instanceof` holds across files.
-const SIDES = {
-  'src/output/table.ts': 'tables', // cli-table3, chalk: terminal tables and cards
-  'src/output/jq.ts': 'jq',
-  'src/terminal/picker.ts': 'picker', // @inquirer/search: choosing an academy at a terminal
-  'src/keyring/client.ts': 'keyring',
-  'src/sandbox/server.ts': 'sandbox-server',
-  'src/sandbox/demo-data.ts': 'demo-data',
-  'src/commands/sandbox/run.ts': 'sandbox',
-  'src/commands/auth/run.ts': 'auth',
-  'src/commands/config/run.ts': 'config',
-  'src/commands/cache/run.ts': 'cache',
-  'src/commands/schema/run.ts': 'schema',
-  'src/commands/completion/run.ts': 'completion',
-  'src/commands/complete/run.ts': 'complete',
-  'src/commands/doctor/run.ts': 'doctor',
-  'src/config/conf.ts': 'conf', // the config writer
-  'node_modules/undici/index.js': 'undici', // requests through a proxy
-};
+// cache (src/boot.ts). The read path (every declared operation's command,
+// and api) is one file, dist/gymctl.cjs. esbuild cannot split CommonJS, so
+// each rare path is a file of its own in dist/side/, required when it is
+// needed: a module becomes a side file because the code that uses it loads
+// it with import(), and nothing in the main file imports it statically.
+// No list is kept here. A side file takes every module the main file also
+// holds from the main file (its registry, `__modules`), never a copy of its
+// own: one class of each error, so `instanceof` holds across files.
 const relative = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
 
 /** Sends imports of a side file's source to the side file (from `prefix`): a require, made when the import runs. */
@@ -94,7 +78,7 @@ function sideImports(prefix, self, kinds) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData?.resolving || args.kind === 'entry-point' || (kinds && !kinds.includes(args.kind))) return undefined;
         const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { resolving: true } });
-        const side = resolved.path && SIDES[relative(resolved.path)];
+        const side = resolved.path && sides.get(relative(resolved.path));
         if (!side || side === self) return undefined;
         return { path: `${prefix}${side}.cjs`, external: true };
       });
@@ -138,11 +122,10 @@ const cjs = {
   external: ['@colors/colors', '@colors/colors/*'],
 };
 
-/** The main file, with a registry of the modules that side files take from it. */
-async function buildMain(shared, write) {
+/** The main file's entry, with a registry of the modules that side files take from it. */
+function mainEntry(shared) {
   const registry = [...shared].sort().map((input) => `  ${JSON.stringify(input)}: () => require(${JSON.stringify(`./${input}`)}),`);
-  return build({
-    ...cjs,
+  return {
     stdin: {
       contents: `export { main } from './src/cli.ts';\nexport const __modules = {\n${registry.join('\n')}\n};\n`,
       resolveDir: process.cwd(),
@@ -150,21 +133,50 @@ async function buildMain(shared, write) {
       loader: 'ts',
     },
     outfile: 'dist/gymctl.cjs',
-    write,
-    plugins: [sideImports('./side/', undefined, ['dynamic-import']), lazyChildProcess, chalkDecidesNothing],
-  });
+  };
+}
+
+/** The main file, requiring each side file where its code loads it. */
+const buildMain = (shared) => build({ ...cjs, ...mainEntry(shared), plugins: [sideImports('./side/', undefined, ['dynamic-import']), lazyChildProcess, chalkDecidesNothing] });
+
+/** A side file's name, from its source: `auth` of src/commands/auth/run.ts, `output-table` of src/output/table.ts, `undici` of the package. */
+const sideName = (source) =>
+  source.startsWith('node_modules/')
+    ? source.split('/')[1]
+    : source
+        .replace(/^src\//, '')
+        .replace(/\.ts$/, '')
+        .replace(/^commands\/(.+)\/run$/, '$1')
+        .replaceAll('/', '-');
+
+/** Records what the main file's code loads with import(), leaving it out of the bundle. */
+function dynamicImports(found) {
+  return {
+    name: 'dynamic-imports',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.resolving || args.kind !== 'dynamic-import') return undefined;
+        const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { resolving: true } });
+        if (resolved.external || !resolved.path) return undefined;
+        found.add(relative(resolved.path));
+        return { path: args.path, external: true };
+      });
+    },
+  };
 }
 
 rmSync('dist/side', { recursive: true, force: true });
-// First what the main file holds; then the side files, which say what they take from it; then the main file with that registry.
-const firstMain = await buildMain(new Set(), false);
+// First what the main file holds statically, and what it loads with import(): what it does not hold is a side file.
+const loadedLater = new Set();
+const firstMain = await build({ ...cjs, ...mainEntry([]), write: false, plugins: [dynamicImports(loadedLater), lazyChildProcess, chalkDecidesNothing] });
 const mainInputs = new Set(Object.keys(firstMain.metafile.inputs));
-for (const input of Object.keys(SIDES)) {
-  if (mainInputs.has(input)) throw new Error(`${input} is a side file's source but the main file imports it statically`);
-}
+/** Side files by source. */
+const sides = new Map([...loadedLater].filter((input) => !mainInputs.has(input)).map((input) => [input, sideName(input)]));
+if (new Set(sides.values()).size !== sides.size) throw new Error(`two side files would have one name: ${[...sides.keys()].join(', ')}`);
+// Then the side files, which say what they take from the main file; then the main file with that registry.
 const shared = new Set();
 const sideMeta = [];
-for (const [source, name] of Object.entries(SIDES)) {
+for (const [source, name] of sides) {
   const side = await build({
     ...cjs,
     entryPoints: [source],
@@ -181,9 +193,19 @@ for (const [source, name] of Object.entries(SIDES)) {
   });
   sideMeta.push(side.metafile);
 }
-const cli = await buildMain(shared, true);
+const cli = await buildMain(shared);
 const mainBytes = readFileSync('dist/gymctl.cjs');
 if (mainBytes.includes('import.meta') || /\bimport\(/.test(mainBytes.toString())) throw new Error('dist/gymctl.cjs must not use import.meta or import(): it runs as a script');
+/** What a TypeScript module of the project exports, bundled and run here (the declarations, for what the build derives from them). */
+async function evaluate(contents) {
+  const out = await build({ stdin: { contents, resolveDir: process.cwd(), loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+}
+// The read commands and those that take ids, from the declared operations: boot.ts names code caches after them.
+const cacheCommands = await evaluate(`import { idCommands, readCommands } from './src/operations/declare.ts';
+import { OPERATIONS } from './src/operations/index.ts';
+export const read = readCommands(OPERATIONS);
+export const ids = idCommands(OPERATIONS);`);
 // bin/gymctl.cjs starts here: it loads dist/gymctl.cjs through a code cache, keyed by this hash of it.
 const boot = await build({
   ...common,
@@ -192,7 +214,11 @@ const boot = await build({
   metafile: true,
   entryPoints: ['src/boot.ts'],
   outfile: 'dist/boot.cjs',
-  define: { ...common.define, __GYMCTL_BUILD__: JSON.stringify(createHash('sha256').update(mainBytes).digest('hex').slice(0, 16)) },
+  define: {
+    ...common.define,
+    __GYMCTL_BUILD__: JSON.stringify(createHash('sha256').update(mainBytes).digest('hex').slice(0, 16)),
+    __GYMCTL_CACHE_COMMANDS__: JSON.stringify({ read: cacheCommands.read, ids: cacheCommands.ids }),
+  },
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.

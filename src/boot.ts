@@ -5,10 +5,12 @@
  * through a V8 code cache (boot/code-cache.ts), runs it, and then writes
  * the cache when there was none that V8 took.
  */
-import { codeCacheFor, loadWithCodeCache, stdinBatch } from './boot/code-cache.js';
+import { type CacheCommands, codeCacheFor, loadWithCodeCache, stdinBatch } from './boot/code-cache.js';
 import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND } from './system.js';
 
 declare const __GYMCTL_BUILD__: string;
+/** The read commands, and those that take ids, as the build derived them from the declared operations. */
+declare const __GYMCTL_CACHE_COMMANDS__: CacheCommands;
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -50,9 +52,9 @@ export function start(argv: string[]): void {
   }
   // A batch from stdin is long as a rule: its young generation is bounded from the start (see fetchAll), before
   // the main file is compiled, so that its code cache (one of its own) is made and taken under the same flags.
-  if (stdinBatch(argv)) setV8Flags(YOUNG_GENERATION_BOUND);
+  if (stdinBatch(argv, __GYMCTL_CACHE_COMMANDS__)) setV8Flags(YOUNG_GENERATION_BOUND);
   v8FlagsCompiledWith();
-  const loaded = loadWithCodeCache(path.join(__dirname, 'gymctl.cjs'), codeCacheFor(process.env, __GYMCTL_BUILD__, argv));
+  const loaded = loadWithCodeCache(path.join(__dirname, 'gymctl.cjs'), codeCacheFor(process.env, __GYMCTL_BUILD__, argv, __GYMCTL_CACHE_COMMANDS__));
   void (loaded.exports as { main(argv: string[]): Promise<void> }).main(argv).then(() => {
     // A run that changed V8's flags (--jq on Node 20 and 22) would write a cache the next run rejects.
     if (!v8FlagsChanged()) loaded.save();

@@ -20,6 +20,7 @@ import { API_KEY_FORM } from './api/defaults.js';
 import { GymctlError } from './api/errors.js';
 import { usageError } from './failures.js';
 import type { ResponseCache } from './api/transport/types.js';
+import { openCache } from './cache/store.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
@@ -185,7 +186,6 @@ export function createFactory(options: FactoryOptions): Factory {
   async function cache(origin: string, apiKey: string): Promise<ResponseCache | undefined> {
     const lifetime = await cacheLifetime();
     if (!lifetime) return undefined;
-    const { openCache } = await import('./cache/store.js');
     const warn = (message: string) => io.err(`gymctl: warning: ${message}\n`);
     try {
       return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs: lifetime.lifetimeMs, warn });

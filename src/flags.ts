@@ -7,9 +7,11 @@
  * `academy`, `auth status`.
  */
 import { usageError } from './failures.js';
+import { readCommands } from './operations/declare.js';
+import { OPERATIONS } from './operations/index.js';
 
-/** The commands that print records: every output flag applies to them. */
-const RECORDS = ['whoami', 'academy', 'academies', 'family'];
+/** The commands that print records, every declared operation's: every output flag applies to them. */
+const RECORDS = readCommands(OPERATIONS);
 /** The commands that talk to the API with the profile's settings. */
 const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor'];
 

@@ -14,7 +14,7 @@ import type { OutputFormat } from './config/formats.js';
 import { createFactory, type Factory } from './factory.js';
 import { formatFailure } from './output/errors.js';
 import type { Command } from 'commander';
-import { buildProgram } from './program.js';
+import { buildProgram, commandWords } from './program.js';
 import { createIO, type IOStreams } from './terminal/io.js';
 
 export interface RunOptions {
@@ -124,15 +124,10 @@ function errorFormat(f: Factory): OutputFormat {
  * `--json id,name`, as gh takes it: gymctl's --json takes no field list,
  * and the word after it would be read as an argument. Said the gymctl way.
  */
-function jsonFieldList(argv: readonly string[]): UsageError | undefined {
+function jsonFieldList(argv: readonly string[], commands: readonly string[]): UsageError | undefined {
   const at = argv.indexOf('--json');
   const fields = at >= 0 ? argv[at + 1] : undefined;
-  if (
-    fields === undefined ||
-    !/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(fields) ||
-    ['whoami', 'academy', 'academies', 'family', 'auth', 'config', 'status', 'list'].includes(fields)
-  )
-    return undefined;
+  if (fields === undefined || !/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(fields) || commands.includes(fields)) return undefined;
   const object = fields
     .split(',')
     .map((field) => (field.includes('.') ? `"${field}": .${field}` : field))
@@ -169,7 +164,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     },
   });
   try {
-    const fieldList = jsonFieldList(argv);
+    const fieldList = jsonFieldList(argv, commandWords(program));
     if (fieldList) throw fieldList;
     await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), signal, () => handlesInterrupt);
   } catch (error) {

@@ -5,25 +5,25 @@
  * others' handlers only when they run.
  */
 import { Command, Help, type Option } from 'commander';
-import { newCmdAcademies } from './commands/academies.js';
-import { newCmdAcademy } from './commands/academy.js';
 import { newCmdApi } from './commands/api.js';
 import { newCmdAuth } from './commands/auth.js';
 import { newCmdCache } from './commands/cache.js';
 import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
 import { newCmdConfig } from './commands/config.js';
-import { newCmdFamily } from './commands/family.js';
 import { newCmdHelp } from './commands/help.js';
+import { newCmdsOperation } from './commands/operation.js';
+import { commandNames } from './operations/declare.js';
 import { newCmdSandbox } from './commands/sandbox.js';
 import { newCmdSchema } from './commands/schema.js';
 import { examples, type FactoryRef } from './commands/shared/define.js';
 import { newCmdDoctor } from './commands/doctor.js';
 import { newCmdVersion } from './commands/version.js';
-import { newCmdWhoami } from './commands/whoami.js';
 import type { GlobalFlags } from './config/settings.js';
 import { appliesTo, checkFlagScope, GLOBAL_FLAGS } from './flags.js';
 import type { IO } from './terminal/io.js';
 import { VERSION } from './version.js';
+import { OPERATIONS } from './operations/index.js';
+import { listed } from './listed.js';
 
 /** `auth status` for the `status` command under `auth`. */
 export const commandPath = (command: Command) => {
@@ -42,12 +42,9 @@ const helpConfiguration = {
   styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
 };
 
-/** Every top-level command, by name, made only when it is added. */
+/** Every top-level command, by name, made only when it is added: each declared operation's first, then the rest. */
 const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command]> = [
-  ['whoami', newCmdWhoami],
-  ['academy', newCmdAcademy],
-  ['academies', newCmdAcademies],
-  ['family', newCmdFamily],
+  ...OPERATIONS.flatMap((declaration) => commandNames(declaration).map((name, i): [string, (f: FactoryRef) => Command] => [name, (f) => newCmdsOperation(f, declaration)[i]!])),
   ['auth', newCmdAuth],
   ['config', newCmdConfig],
   ['api', newCmdApi],
@@ -56,6 +53,12 @@ const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command]> 
   ['completion', newCmdCompletion],
   ['version', newCmdVersion],
   ['doctor', newCmdDoctor],
+];
+
+/** Every command's name, and the subcommands' of those built: words that are never a --json field list. */
+export const commandWords = (program: Command): string[] => [
+  ...COMMANDS.map(([name]) => name),
+  ...program.commands.flatMap((command) => command.commands.map((sub) => sub.name())),
 ];
 
 /**
@@ -92,7 +95,7 @@ export interface ProgramOptions {
 
 export function buildProgram({ io, factory: f, parsed, argv }: ProgramOptions): Command {
   const program = new Command('gymctl')
-    .description('Read the gym (academy) management API: your key, academies and family links.')
+    .description(`Read the gym (academy) management API: ${listed(OPERATIONS.map((declaration) => declaration.topic))}.`)
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)

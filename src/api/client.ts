@@ -1,23 +1,21 @@
 /**
- * The typed client for the three operations of the API. Usable as a
- * library: `createClient({ baseUrl, apiKey }).getAcademy(1)`.
+ * The typed client for the operations of the API, its methods made from
+ * their declarations (operations/). Usable as a library:
+ * `createClient({ baseUrl, apiKey }).getAcademy(1)`.
  */
+import * as z from 'zod/mini';
+import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
+import { OPERATIONS, type Operations } from '../operations/index.js';
 import { GymApiError } from './errors.js';
 import { isValidId } from './ids.js';
-import { schemas, type Academy, type ApiKey, type FamilyMember, type Id } from './schemas.js';
+import { envelope, type Id } from './schemas.js';
 import { Transport } from './transport/loop.js';
 import type { ApiResponse, Operation, TransportOptions } from './transport/types.js';
 
 export type ClientOptions = TransportOptions;
 
-function checkId(id: Id, what: string): Id {
+function checkId(id: unknown, what: string): void {
   if (!isValidId(id)) throw new GymApiError('usage', `invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
-  return id;
-}
-
-/** Builds a path with every parameter percent-encoded: apiPath`/academies/${id}`. */
-function apiPath(strings: TemplateStringsArray, ...params: Array<string | number | bigint>): string {
-  return strings.reduce((path, part, i) => path + part + (i < params.length ? encodeURIComponent(String(params[i])) : ''), '');
 }
 
 /** A path as messages show it: at most 80 characters. */
@@ -72,45 +70,44 @@ export function checkApiPath(path: string): string {
   }
 }
 
-/** The operations of spec §4, each with its path and response schema. */
-export const operations = {
+/** A declared operation as the transport runs it: its path with the id, the whole body's schema, the subject of messages. */
+export function operationFor<D extends OperationDeclaration>(declaration: D, id?: Id): Operation<Data<D>> {
+  if (declaration.param) checkId(id, declaration.param.what);
+  const data = declaration.list ? z.array(declaration.schema()) : declaration.schema();
+  return {
+    path: pathOf(declaration, id),
+    schema: envelope(data) as unknown as z.core.$ZodType<{ data: Data<D> }>,
+    subject: subjectOf(declaration, id),
+    ...(declaration.param ? { id: id as Id } : {}),
+  };
+}
+
+type Declared = Operations[number];
+type Takes<D extends Declared> = D extends { param: object } ? [id: Id, signal?: AbortSignal] : [signal?: AbortSignal];
+
+/** Each declared operation, as a request to run (`operations.academy(1)`), and any path under the base URL (`operations.raw`). */
+export type OperationFactories = { [D in Declared as D['client']['operation']]: (...id: D extends { param: object } ? [id: Id] : []) => Operation<Data<D>> } & {
   /** Any path under the base URL, its successful body handed back as received. */
-  raw: (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${shownPath(path)}` }),
-  me: (): Operation<ApiKey> => ({ path: '/me', schema: schemas.meResponse(), subject: 'GET /me' }),
-  academy: (academyId: Id): Operation<Academy> => ({
-    path: apiPath`/academies/${checkId(academyId, 'academy id')}`,
-    schema: schemas.academyResponse(),
-    subject: `academy ${academyId}`,
-    id: academyId,
-  }),
-  family: (memberId: Id): Operation<FamilyMember[]> => ({
-    path: apiPath`/members/${checkId(memberId, 'member id')}/family`,
-    schema: schemas.familyResponse(),
-    subject: `member ${memberId}`,
-    id: memberId,
-  }),
+  raw(path: string): Operation<undefined>;
 };
 
+/** The client's method of each declared operation: `getAcademy(1)`, its data validated. */
+export type OperationMethods = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => Promise<Data<D>> };
+
+export const operations = Object.fromEntries([
+  ['raw', (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${shownPath(path)}` })],
+  ...OPERATIONS.map((declaration) => [declaration.client.operation, (id?: Id) => operationFor(declaration, id)]),
+]) as OperationFactories;
+
+// The methods are made from the declarations, below the class: the interface gives them their types.
+export interface GymClient extends OperationMethods {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
 export class GymClient {
   readonly #transport: Transport;
 
   constructor(options: ClientOptions) {
     this.#transport = new Transport(options);
-  }
-
-  /** The calling key, the academies it is scoped to, and its owner (GET /me). */
-  async getMe(signal?: AbortSignal): Promise<ApiKey> {
-    return (await this.request(operations.me(), signal)).data;
-  }
-
-  /** One academy (GET /academies/{academyId}). */
-  async getAcademy(academyId: Id, signal?: AbortSignal): Promise<Academy> {
-    return (await this.request(operations.academy(academyId), signal)).data;
-  }
-
-  /** The other members of a member's family (GET /members/{memberId}/family). */
-  async listFamily(memberId: Id, signal?: AbortSignal): Promise<FamilyMember[]> {
-    return (await this.request(operations.family(memberId), signal)).data;
   }
 
   /** Runs an operation and returns the validated data with the raw JSON text and response facts. */
@@ -123,10 +120,26 @@ export class GymClient {
     this.#transport.getWith(operation, signal, done);
   }
 
+  /** Runs a declared operation and returns its validated data. */
+  async ask<D extends OperationDeclaration>(declaration: D, id?: Id, signal?: AbortSignal): Promise<Data<D>> {
+    return (await this.request(operationFor(declaration, id), signal)).data;
+  }
+
   /** Closes the connection pool. */
   close(): Promise<void> {
     return this.#transport.close();
   }
+}
+
+for (const declaration of OPERATIONS) {
+  Object.defineProperty(GymClient.prototype, declaration.client.method, {
+    value(this: GymClient, ...args: unknown[]) {
+      const [id, signal] = declaration.param ? args : [undefined, ...args];
+      return this.ask(declaration, id as Id | undefined, signal as AbortSignal | undefined);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 export function createClient(options: ClientOptions): GymClient {

@@ -1,11 +1,14 @@
 /**
- * The OpenAPI 3.1 description of the API (spec §4), generated from the zod
- * schemas: the same declarations the client validates with and the sandbox
- * checks its data with. The build writes it to dist/openapi.json.
+ * The OpenAPI 3.1 description of the API (spec §4), generated from the
+ * operations' declarations and their zod schemas: the same declarations the
+ * client validates with and the sandbox checks its data with. The build
+ * writes it to dist/openapi.json.
  */
 import type * as z from 'zod/mini';
+import type { OperationDeclaration } from '../operations/declare.js';
+import { OPERATIONS } from '../operations/index.js';
 import { toJsonSchema } from './json-schema.js';
-import { schemas } from './schemas.js';
+import { errorBody } from './schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -13,6 +16,15 @@ function component(schema: z.core.$ZodType): JsonSchema {
   const { $schema: _dialect, ...rest } = toJsonSchema(schema, { spec: true });
   return rest;
 }
+
+/** What gymctl's client accepts beyond what the document states. */
+const TOLERANCE = "gymctl's client checks the types only: it shows a value not in a stated format or pattern as it came.";
+
+/** An operation's record as a JSON Schema: its OpenAPI component, which `gymctl schema` prints too. */
+export const componentOf = (declaration: OperationDeclaration): JsonSchema => ({
+  description: `${declaration.openapi.componentDescription} ${TOLERANCE}`,
+  ...component(declaration.schema()),
+});
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -42,7 +54,7 @@ const errors = (...which: Array<'401' | '404'>) => ({
  * still reports the status), so this is said here, for the document only.
  */
 function errorBodyComponent(): JsonSchema {
-  const body = component(schemas.errorBody());
+  const body = component(errorBody());
   const properties = body.properties as Record<string, JsonSchema>;
   return {
     ...body,
@@ -57,22 +69,37 @@ function errorBodyComponent(): JsonSchema {
  * is one the document lets a client send back. (gymctl's own client sends
  * only ids from 1 to 2^63−1, a subset: see ids.ts.)
  */
-const idParameter = (name: string, description: string) => ({
+const idParameter = (name: string, what: string) => ({
   name,
   in: 'path',
   required: true,
-  description,
+  description: `The ${what.replace(/ id$/, '')} identifier`,
   schema: { type: 'integer' },
 });
 
-export function openApiDocument(version: string): JsonSchema {
+/** A declared operation as an OpenAPI path item. */
+function pathItem(declaration: OperationDeclaration) {
+  const { openapi, param } = declaration;
+  const record = ref(openapi.component);
+  return {
+    [declaration.method.toLowerCase()]: {
+      operationId: declaration.client.method,
+      tags: [openapi.tag.name],
+      summary: openapi.summary,
+      description: openapi.description,
+      ...(param ? { parameters: [idParameter(param.name, param.what)] } : {}),
+      responses: { '200': json(envelope(declaration.list ? { type: 'array', items: record } : record), openapi.ok), ...errors(...openapi.errors) },
+    },
+  };
+}
+
+export function openApiDocument(version: string, operations: readonly OperationDeclaration[] = OPERATIONS): JsonSchema {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Gym management read API',
       version,
-      description:
-        "The three read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. The specification leaves requiredness and nullability open: a field may be null or absent, except the ids (id, academyId, user.id), academyIds and primaryFamilyMember, which gymctl needs to show a record, and an error's message and correlationId, which the specification says every error has. Unknown fields are allowed. The formats, patterns and ranges are those the specification states; gymctl's client does not check them, and shows a value not in that form as it came.",
+      description: `The read operations of the gym (academy) management API, as gymctl knows them. The API specification fixes no status codes: the 200, 401 and 404 here are those of gymctl's sandbox. The specification leaves requiredness and nullability open: a field may be null or absent, except the ids (id, academyId, user.id), academyIds and primaryFamilyMember, which gymctl needs to show a record, and an error's message and correlationId, which the specification says every error has. Unknown fields are allowed. The formats, patterns and ranges are those the specification states; gymctl's client does not check them, and shows a value not in that form as it came.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // The variable's meaning is said on the server: swagger-parser refuses a server variable's `description`, which OpenAPI 3.1 allows.
@@ -84,52 +111,12 @@ export function openApiDocument(version: string): JsonSchema {
       },
     ],
     security: [{ apiKey: [] }],
-    tags: [
-      { name: 'keys', description: 'The calling API key' },
-      { name: 'academies', description: 'Academies' },
-      { name: 'members', description: 'Members and their family links' },
-    ],
-    paths: {
-      '/me': {
-        get: {
-          operationId: 'getMe',
-          tags: ['keys'],
-          summary: 'The calling API key, the academies it is scoped to, and its owner',
-          description: 'Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user.',
-          responses: { '200': json(envelope(ref('ApiKey')), 'The API key'), ...errors('401') },
-        },
-      },
-      '/academies/{academyId}': {
-        get: {
-          operationId: 'getAcademy',
-          tags: ['academies'],
-          summary: 'One academy',
-          description: "Returns exactly one academy. The specification does not say what happens when the academy lies outside the key's scope.",
-          parameters: [idParameter('academyId', 'The academy identifier')],
-          responses: { '200': json(envelope(ref('Academy')), 'The academy'), ...errors('401', '404') },
-        },
-      },
-      '/members/{memberId}/family': {
-        get: {
-          operationId: 'listFamily',
-          tags: ['members'],
-          summary: 'The other members of the family of a member (the member itself excluded)',
-          description:
-            'Lists the other members in the family of the given member, which is itself excluded: an empty array, or one entry per linked member. Neither the order nor any pagination is specified.',
-          parameters: [idParameter('memberId', 'The member identifier')],
-          responses: {
-            '200': json(envelope({ type: 'array', items: ref('FamilyMember') }), 'The linked members, possibly none'),
-            ...errors('401', '404'),
-          },
-        },
-      },
-    },
+    tags: [...new Map(operations.map(({ openapi }) => [openapi.tag.name, openapi.tag])).values()],
+    paths: Object.fromEntries(operations.map((declaration) => [declaration.path, pathItem(declaration)])),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: {
-        ApiKey: component(schemas.apiKey()),
-        Academy: component(schemas.academy()),
-        FamilyMember: component(schemas.familyMember()),
+        ...Object.fromEntries(operations.map((declaration) => [declaration.openapi.component, componentOf(declaration)])),
         ErrorBody: errorBodyComponent(),
       },
     },

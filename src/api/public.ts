@@ -1,10 +1,11 @@
 /**
  * The schemas as the library exports them: built (the CLI builds each on
- * first use, from schemas.ts). The single declaration stays schemas.ts.
+ * first use). Each is declared once, with its operation (operations/*.ts).
  */
-import { schemas } from './schemas.js';
+import { schemas } from '../operations/index.js';
 
-export { envelope, type Id, type User, type ApiKey, type Address, type Coordinates, type Academy, type PhotoUrls, type FamilyMember, type ErrorBody } from './schemas.js';
+export { envelope, type Id, type ErrorBody } from './schemas.js';
+export type { User, ApiKey, Address, Coordinates, Academy, PhotoUrls, FamilyMember } from '../operations/index.js';
 
 export const userSchema = schemas.user();
 export const apiKeySchema = schemas.apiKey();

@@ -25,14 +25,22 @@ const nodeModule = typeof ownModule?.createRequire === 'function' ? ownModule : 
 /** The folder of code cache files: beside the response cache, not in it. */
 export const codeCacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl-code-cache');
 
-/** The commands with a cache of their own (what they compile differs); every other command shares one. */
-const OWN_CACHE = ['whoami', 'academy', 'academies', 'family', 'api'];
+/**
+ * The commands of the declared operations (read commands, which scripts
+ * call in loops), and those of them that take ids: the build derives both
+ * from the declarations (readCommands, idCommands in operations/declare.ts)
+ * and hands them to boot.ts, which loads nothing of them.
+ */
+export interface CacheCommands {
+  read: readonly string[];
+  ids: readonly string[];
+}
 
-/** The command a run's cache is named after: the first of OWN_CACHE that argv names, else `other`. */
-export const cacheCommand = (argv: readonly string[]): string => argv.find((word) => OWN_CACHE.includes(word)) ?? 'other';
+/** The command a run's cache is named after: a read command or `api` (what they compile differs), else `other`. */
+export const cacheCommand = (argv: readonly string[], commands: CacheCommands): string => argv.find((word) => word === 'api' || commands.read.includes(word)) ?? 'other';
 
-/** A batch of ids from stdin (`academy -`, `family -`): run with flags of its own (see boot.ts), so with a cache of its own. */
-export const stdinBatch = (argv: readonly string[]): boolean => ['academy', 'family'].includes(cacheCommand(argv)) && argv.includes('-');
+/** A batch of ids from stdin (`academy -`): run with flags of its own (see boot.ts), so with a cache of its own. */
+export const stdinBatch = (argv: readonly string[], commands: CacheCommands): boolean => commands.ids.includes(cacheCommand(argv, commands)) && argv.includes('-');
 
 /** 32-bit FNV-1a of a string: a short, stable name for the flags V8 compiles with. */
 function fnv(text: string): string {
@@ -50,9 +58,9 @@ export interface CodeCache {
 }
 
 /** Where the cache of this build, this Node and this command is; undefined when it is turned off (GYMCTL_NO_CODE_CACHE=1). */
-export function codeCacheFor(env: NodeJS.ProcessEnv, build: string, argv: readonly string[]): CodeCache | undefined {
+export function codeCacheFor(env: NodeJS.ProcessEnv, build: string, argv: readonly string[], commands: CacheCommands): CodeCache | undefined {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return undefined;
-  const command = `${cacheCommand(argv)}${stdinBatch(argv) ? '-batch' : ''}`;
+  const command = `${cacheCommand(argv, commands)}${stdinBatch(argv, commands) ? '-batch' : ''}`;
   const flags = fnv([...process.execArgv, env.NODE_OPTIONS ?? ''].join('\u0000'));
   return { dir: codeCacheDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
 }

@@ -5,14 +5,15 @@ import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFo
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
-const crypto = process.getBuiltinModule('node:crypto');
+/** node:crypto, loaded when a cache is first used, not when gymctl starts. */
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 /** The secret's file, in the config folder (0600). */
 const SECRET_FILE = 'cache-secret';
 
 export const cacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl');
 
-const hmac = (secret: Buffer, text: string) => crypto.createHmac('sha256', secret).update(text).digest('hex');
+const hmac = (secret: Buffer, text: string) => crypto().createHmac('sha256', secret).update(text).digest('hex');
 
 /** The folder a key's entries are filed in, by an HMAC of the key. */
 const keyFolder = (secret: Buffer, apiKey: string) => hmac(secret, `key\u0000${apiKey}`).slice(0, 40);
@@ -46,7 +47,7 @@ function secretIn(configDir: string, create: boolean): Buffer | undefined {
   if (secret || !create) return secret;
   checkOwnWritable(configDir, file);
   fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(file, `${crypto.randomBytes(32).toString('hex')}\n`, { keepExisting: true });
+  writeFileAtomic(file, `${crypto().randomBytes(32).toString('hex')}\n`, { keepExisting: true });
   return read();
 }
 

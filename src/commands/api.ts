@@ -1,4 +1,5 @@
-/** `gymctl api <path>`: the definition; the handler (api/run.ts) loads when it runs. */
+/** `gymctl api <path>`: the definition and its handler (api/run.ts), in the main file with the read commands: scripts call it in loops. */
+import { runApi } from './api/run.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 
 export const newCmdApi = (f: FactoryRef) =>
@@ -8,7 +9,7 @@ export const newCmdApi = (f: FactoryRef) =>
       description: 'send an authenticated GET to any path under the base URL and print the body as received',
       arguments: [['<path>', 'a path under the base URL, such as /me or /academies/1']],
       options: [['-i, --include', 'print the HTTP status line and response headers before the body']],
-      examples: ['gymctl api /academies/1 --sandbox', "gymctl api /members/501/family | jq '.data'", 'gymctl api -i /me --sandbox'],
+      examples: ['gymctl api /academies/1 --sandbox', "gymctl api /academies/2 | jq '.data.name'", 'gymctl api -i /me --sandbox'],
     },
-    async (path: string, options: { include?: boolean }) => (await import('./api/run.js')).runApi(f(), path, options),
+    (path: string, options: { include?: boolean }) => runApi(f(), path, options),
   );

@@ -10,6 +10,10 @@ import { EXIT_CODES } from '../failures.js';
 import { GLOBAL_FLAGS } from '../flags.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { examplesOf } from './shared/define.js';
+import { listed } from '../listed.js';
+import { OPERATIONS } from '../operations/index.js';
+
+const COUNT = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
 /** Markdown's special characters in running text, escaped. */
 const text = (value: string) => value.replace(/([\\`*_[\]<>|])/g, '\\$1');
@@ -79,7 +83,7 @@ export function manualMarkdown(program: Command, topExamples: readonly string[])
     '## SYNOPSIS\n',
     '`gymctl` <command> [<arguments>] [<options>]\n',
     '## DESCRIPTION\n',
-    `${text(program.description())} It answers three questions: which key is in use and what it may see (${code('gymctl whoami')}), what an academy is (${code('gymctl academy')}), and who is in a member's family (${code('gymctl family')}). At a terminal it prints tables; in a pipe, the API's JSON or tab-separated lines, errors on standard error only, and the exit codes below.\n`,
+    `${text(program.description())} It answers ${COUNT[OPERATIONS.length] ?? OPERATIONS.length} questions: ${listed(OPERATIONS.map((d) => `${text(d.question)} (${code(`gymctl ${d.command.name}`)})`))}. At a terminal it prints tables; in a pipe, the API's JSON or tab-separated lines, errors on standard error only, and the exit codes below.\n`,
     '## COMMANDS\n',
     ...leaves(program).map(commandSection),
     '## OPTIONS\n',

@@ -1,13 +1,25 @@
 /** `gymctl schema <command>`: the definition; the handler (schema/run.ts) loads when it runs. */
+import { listed } from '../listed.js';
+import { OPERATIONS } from '../operations/index.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 
 export const newCmdSchema = (f: FactoryRef) =>
   defineCommand(
     {
       name: 'schema',
-      description: "print the JSON Schema of a command's --json output",
-      arguments: [['<command>', 'whoami, academy or family']],
-      examples: ['gymctl schema academy', 'gymctl schema family > family.schema.json'],
+      description: "print the JSON Schema of a command's --json output for one id (with several, an array of these): the OpenAPI document's schema",
+      arguments: [
+        [
+          '<command>',
+          listed(
+            OPERATIONS.map((declaration) => declaration.name),
+            'or',
+          ),
+        ],
+      ],
+      examples: OPERATIONS.filter((declaration) => declaration.param)
+        .slice(0, 2)
+        .map(({ name }, i) => `gymctl schema ${name}${i === 1 ? ` > ${name}.schema.json` : ''}`),
     },
     async (name: string) => (await import('./schema/run.js')).runSchema(f(), name),
   );

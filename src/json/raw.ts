@@ -163,3 +163,10 @@ export function rawArrayItems(json: string): string[] {
   }
   return items;
 }
+
+/** An object's JSON text with one more member put first (its value already JSON), the rest exactly as sent. */
+export function withFirstMember(json: string, name: string, value: string): string {
+  const text = json.trim();
+  const empty = skipSpace(text, 1) === text.length - 1;
+  return `{${JSON.stringify(name)}:${value}${empty ? '' : ','}${text.slice(1)}`;
+}

@@ -16,9 +16,9 @@ export interface Column<T> {
   key: string;
   /** The header on a terminal. */
   label: string;
-  value: (record: T) => Cell;
+  value(record: T): Cell;
   /** How a terminal shows it, when that differs from the value a pipe gets. */
-  display?: (record: T) => Cell;
+  display?(record: T): Cell;
 }
 
 export function cellText(cell: Cell): string {

@@ -26,7 +26,7 @@ const member = (id: number, academyId: number, firstName: string, lastName: stri
   primaryFamilyMember: primary,
 });
 
-export const DEMO_DATA: SandboxData = {
+export const DEMO_DATA = {
   keys: [
     {
       secret: DEMO_KEY,
@@ -130,4 +130,4 @@ export const DEMO_DATA: SandboxData = {
     [550, 551, 552],
     [540, 541],
   ],
-};
+} satisfies SandboxData;

@@ -5,6 +5,7 @@
  * Where the spec is silent the sandbox decides, as documented in the README:
  * errors are 401 `Unauthorized` and 404 `Resource not found`; an academy or
  * member outside the key's scope is reported as not found; successes are 200.
+ * Each declared operation answers its own path (its declaration's `sandbox`).
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -14,6 +15,8 @@ import { stringifyExact } from '../json/exact.js';
 import type { SandboxData } from './data.js';
 import { DEMO_DATA } from './demo-data.js';
 import { FaultPlan, type Fault } from './faults.js';
+import { pathPattern } from '../operations/declare.js';
+import { OPERATIONS } from '../operations/index.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -50,32 +53,20 @@ interface Reply {
 
 const notFound = (): Reply => ({ status: 404, body: { message: SPEC_MESSAGES.notFound } });
 
+/** Each declared operation's path as a pattern, its parameter captured. */
+const ROUTES = OPERATIONS.map((declaration) => ({ declaration, pattern: pathPattern(declaration) }));
+
 function route(data: SandboxData, method: string, pathname: string, apiKey: string | undefined): Reply {
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: { message: 'Method not allowed' } };
   const caller = data.keys.find((k) => k.secret === apiKey);
   if (!caller) return { status: 401, body: { message: SPEC_MESSAGES.unauthorized } };
-  // Ids compare as the digits they are: they may be beyond 2^53 (bigints).
-  const scope = new Set(caller.key.academyIds.map(String));
-
-  if (pathname === '/me') return { status: 200, body: { data: caller.key } };
-
-  const academyMatch = /^\/academies\/([0-9]+)$/.exec(pathname);
-  if (academyMatch) {
-    const id = academyMatch[1];
-    const academy = data.academies.find((a) => String(a.id) === id);
-    return academy && scope.has(String(academy.id)) ? { status: 200, body: { data: academy } } : notFound();
+  for (const { declaration, pattern } of ROUTES) {
+    const match = pattern.exec(pathname);
+    if (!match) continue;
+    // Ids compare as the digits they are: they may be beyond 2^53 (bigints).
+    const answer = declaration.sandbox.answer(data, match[1], caller.key);
+    return answer === undefined ? notFound() : { status: 200, body: { data: answer } };
   }
-
-  const familyMatch = /^\/members\/([0-9]+)\/family$/.exec(pathname);
-  if (familyMatch) {
-    const id = familyMatch[1];
-    const member = data.members.find((m) => String(m.id) === id);
-    if (!member || !scope.has(String(member.academyId))) return notFound();
-    const family = (data.families.find((f) => f.some((other) => String(other) === id)) ?? []).map(String);
-    const others = new Set(family.filter((other) => other !== id));
-    return { status: 200, body: { data: data.members.filter((m) => others.has(String(m.id))) } };
-  }
-
   return notFound();
 }
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { runAcademy } from '../../src/commands/academy.js';
-import { runWhoami } from '../../src/commands/whoami.js';
+import { runPerId, runSingle } from '../../src/commands/operation/run.js';
+import { academy, whoami } from '../../src/operations/index.js';
 import type { OutputChoice } from '../../src/output/choice.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 import { createIO } from '../../src/terminal/io.js';
@@ -45,7 +45,7 @@ describe('run functions with a stub client', () => {
   it('whoami prints the key as the server sent it, and sends the key in its header', async () => {
     const me = DEMO_DATA.keys[0]!.key;
     const { f, requests, stdout } = deps({ '/me': { status: 200, body: { data: me } } }, { format: 'json', headers: true });
-    await runWhoami(f);
+    await runSingle(f, whoami);
     expect(JSON.parse(stdout())).toEqual(me);
     expect(requests).toEqual([{ url: 'https://api.gym.test/me', key: KEY }]);
   });
@@ -54,7 +54,7 @@ describe('run functions with a stub client', () => {
     const [one, two] = DEMO_DATA.academies;
     const answers = { '/academies/1': { status: 200, body: { data: one } }, '/academies/2': { status: 200, body: { data: two } } };
     const { f, requests, stdout, stderr } = deps(answers, { format: 'ndjson', headers: true });
-    await expect(runAcademy(f, ['2', '1,9'], {})).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(runPerId(f, academy, ['2', '1,9'], {})).rejects.toMatchObject({ kind: 'not_found' });
     expect(
       stdout()
         .trimEnd()
@@ -67,7 +67,7 @@ describe('run functions with a stub client', () => {
 
   it('an invalid id sends nothing', async () => {
     const { f, requests, stdout } = deps({}, { format: 'json', headers: true });
-    await expect(runAcademy(f, ['1', 'x'], {})).rejects.toMatchObject({ kind: 'usage' });
+    await expect(runPerId(f, academy, ['1', 'x'], {})).rejects.toMatchObject({ kind: 'usage' });
     expect(requests).toEqual([]);
     expect(stdout()).toBe('');
   });

@@ -96,14 +96,14 @@ describe(`the design card's table, colour and config packages on Node ${process.
 
   it('a table on a terminal loads cli-table3 and chalk, and not conf', async () => {
     const { packages, files } = await packagesLoadedBy(['academy', '1', '2'], { ...api(), GYMCTL_FORCE_TTY: '1' });
-    expect(files).toContain('dist/side/tables.cjs');
+    expect(files).toContain('dist/side/output-table.cjs');
     expect(packages).toEqual(expect.arrayContaining(['chalk', 'cli-table3', 'string-width']));
     expect(packages).not.toContain('conf');
   });
 
   it('writing the config file loads conf, and no table', async () => {
     const { packages, files } = await packagesLoadedBy(['config', 'set', 'timeout', '5000']);
-    expect(files).toContain('dist/side/conf.cjs');
+    expect(files).toContain('dist/side/config-conf.cjs');
     expect(packages).toContain('conf');
     for (const name of ['chalk', 'cli-table3']) expect(packages).not.toContain(name);
   });

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/operations/index.js';
 import { ROOT } from '../helpers/cli.js';
 
 interface Metafile {
@@ -27,10 +28,11 @@ const holders = (pattern: RegExp) => Object.keys(meta.outputs).filter((output) =
 
 describe('what the built CLI loads', () => {
   it('--help: dist/boot.cjs answers it, built from the start-up code alone (--version is answered by bin/gymctl.cjs before it)', () => {
-    expect(inputsOf('dist/boot.cjs').sort()).toEqual(['src/boot.ts', 'src/boot/code-cache.ts', 'src/system.ts']);
+    // The read commands come as a constant the build derived from the declarations (esbuild.config.mjs), not as the declarations themselves.
+    expect(inputsOf('dist/boot.cjs').sort()).toEqual(['<define:__GYMCTL_CACHE_COMMANDS__>', 'src/boot.ts', 'src/boot/code-cache.ts', 'src/system.ts']);
   });
 
-  it('whoami, academy, academies, family and api run from one CommonJS file: the parser and zod, but no table, colour, config-writing, undici or sandbox code', () => {
+  it("every declared operation's command and api run from one CommonJS file: the parser and zod, but no table, colour, config-writing, undici or sandbox code", () => {
     const inputs = inputsOf(MAIN);
     expect(packages(inputs).sort()).toEqual(['commander', 'zod']);
     for (const lazy of [
@@ -41,12 +43,21 @@ describe('what the built CLI loads', () => {
       'src/output/jq.ts',
       'src/config/conf.ts',
       // Every other command's handler: its definition is with the parser, its handler is a file apart.
-      ...['auth', 'config', 'cache', 'schema', 'completion', 'complete', 'sandbox'].map((name) => `src/commands/${name}/run.ts`),
+      ...['auth', 'config', 'cache', 'schema', 'completion', 'complete', 'sandbox', 'doctor'].map((name) => `src/commands/${name}/run.ts`),
     ]) {
       expect(inputs, lazy).not.toContain(lazy);
     }
-    for (const command of ['whoami', 'academy', 'academies', 'family', 'api'].map((name) => `src/commands/${name}.ts`)) expect(inputs).toContain(command);
-    for (const source of ['src/commands/api/run.ts', 'src/api/transport/loop.ts', 'src/cache/store.ts']) expect(inputs).toContain(source);
+    // Every declaration, and the one command module that serves them all.
+    for (const operation of OPERATIONS) expect(inputs).toContain(`src/operations/${operation.name}.ts`);
+    for (const source of [
+      'src/commands/operation.ts',
+      'src/commands/operation/run.ts',
+      'src/commands/api.ts',
+      'src/commands/api/run.ts',
+      'src/api/transport/loop.ts',
+      'src/cache/store.ts',
+    ])
+      expect(inputs).toContain(source);
     // It runs as a script, through the code cache: no ES module syntax is left in it.
     const text = readFileSync(path.join(ROOT, MAIN), 'utf8');
     expect(text).not.toContain('import.meta');
@@ -56,7 +67,7 @@ describe('what the built CLI loads', () => {
   it('the heavy dependencies (undici, jq) each sit in a side file of their own, which the main file requires only on their path', () => {
     for (const [pattern, side] of [
       [/node_modules\/undici\//, 'dist/side/undici.cjs'],
-      [/node_modules\/jq-wasm\//, 'dist/side/jq.cjs'],
+      [/node_modules\/jq-wasm\//, 'dist/side/output-jq.cjs'],
     ] as const) {
       expect(holders(pattern)).toEqual([side]);
       expect(meta.outputs[MAIN]!.imports).toContainEqual(expect.objectContaining({ path: `./${side.slice('dist/'.length)}`, external: true }));
@@ -72,6 +83,21 @@ describe('what the built CLI loads', () => {
         .flatMap((output) => Object.keys(output.inputs))
         .some((input) => input.includes('@napi-rs/keyring')),
     ).toBe(false);
+  });
+
+  it('a side file is exactly what the main file loads with import() and does not hold: no list of them is kept', () => {
+    const loadedLater = new Set(
+      inputsOf(MAIN).flatMap((input) =>
+        (meta.inputs[input]?.imports ?? []).filter((imported) => imported.kind === 'dynamic-import' && imported.path.startsWith('./side/')).map((imported) => imported.path),
+      ),
+    );
+    expect([...loadedLater].sort()).toEqual(
+      sideFiles()
+        .map((side) => `./${side.slice('dist/'.length)}`)
+        .sort(),
+    );
+    // No table of side files' sources in the build: `'src/….ts': 'name'`.
+    expect(readFileSync(path.join(ROOT, 'esbuild.config.mjs'), 'utf8')).not.toMatch(/'(src|node_modules)\/[\w/.-]+':/);
   });
 
   it("side files take gymctl's own modules from the main file, never a copy: one class of each error, so instanceof holds", () => {
@@ -94,14 +120,14 @@ describe('what the built CLI loads', () => {
 
 describe('the design card’s packages, each loaded only where it works', () => {
   for (const [name, pattern, sides] of [
-    ['cli-table3 (terminal tables)', /node_modules\/cli-table3\//, ['dist/side/tables.cjs']],
+    ['cli-table3 (terminal tables)', /node_modules\/cli-table3\//, ['dist/side/output-table.cjs']],
     // string-width measures cells for the tables, and lines for the academy picker (@inquirer/search).
-    ['string-width (measuring for a terminal)', /node_modules\/string-width\//, ['dist/side/tables.cjs', 'dist/side/picker.cjs']],
-    ['chalk (colour)', /node_modules\/chalk\//, ['dist/side/tables.cjs']],
-    ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['dist/side/conf.cjs']],
+    ['string-width (measuring for a terminal)', /node_modules\/string-width\//, ['dist/side/output-table.cjs', 'dist/side/terminal-picker.cjs']],
+    ['chalk (colour)', /node_modules\/chalk\//, ['dist/side/output-table.cjs']],
+    ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['dist/side/config-conf.cjs']],
   ] as const) {
     it(`${name}: in the build, never in the main file, only in its side file`, () => {
-      expect(holders(pattern)).toEqual(sides);
+      expect(holders(pattern).sort()).toEqual([...sides].sort());
       expect(packages(inputsOf(MAIN))).not.toContain(name.split(' ')[0]);
     });
   }
@@ -120,9 +146,9 @@ describe('what the library holds', () => {
   const library = readMeta('meta-index.json');
   const sources = Object.keys(library.inputs).filter((input) => input.startsWith('src/'));
 
-  it('dist/index.js is built from the API client and the JSON tools only', () => {
+  it('dist/index.js is built from the API client, the operations it is made from and the JSON tools only', () => {
     expect(sources).toContain('src/api/client.ts');
-    expect(sources.filter((input) => input !== 'src/index.ts' && !/^src\/(api|json)\//.test(input))).toEqual([]);
+    expect(sources.filter((input) => !['src/index.ts', 'src/once.ts'].includes(input) && !/^src\/(api|json|operations)\//.test(input))).toEqual([]);
   });
 
   it('carries none of the CLI: no exit codes, usage errors or interrupts', () => {

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CodeCache, checksum, codeCacheFor, frame, loadWithCodeCache, unframe } from '../../src/boot/code-cache.js';
+import { idCommands, readCommands } from '../../src/operations/declare.js';
+import { OPERATIONS } from '../../src/operations/index.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -130,12 +132,15 @@ describe('loading through the code cache', () => {
 
   it('is named after the build, Node, the flags and the command, and can be turned off', () => {
     const env = { XDG_CACHE_HOME: '/x' };
-    const whoami = codeCacheFor(env, 'abc', ['whoami', '--json'])!;
+    const commands = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
+    const whoami = codeCacheFor(env, 'abc', ['whoami', '--json'], commands)!;
     expect(whoami.dir).toBe(path.join('/x', 'gymctl-code-cache'));
     expect(whoami.name).toContain(`abc-${process.version}-${process.arch}-`);
     expect(whoami.name).toMatch(/-whoami\.v8$/);
-    expect(codeCacheFor(env, 'abc', ['--profile', 'work', 'academy', '1'])!.name).toMatch(/-academy\.v8$/);
-    expect(codeCacheFor(env, 'abc', ['auth', 'status'])!.name).toMatch(/-other\.v8$/);
-    expect(codeCacheFor({ ...env, GYMCTL_NO_CODE_CACHE: '1' }, 'abc', ['whoami'])).toBeUndefined();
+    expect(codeCacheFor(env, 'abc', ['--profile', 'work', 'academy', '1'], commands)!.name).toMatch(/-academy\.v8$/);
+    expect(codeCacheFor(env, 'abc', ['family', '-'], commands)!.name).toMatch(/-family-batch\.v8$/);
+    expect(codeCacheFor(env, 'abc', ['api', '/me'], commands)!.name).toMatch(/-api\.v8$/);
+    expect(codeCacheFor(env, 'abc', ['auth', 'status'], commands)!.name).toMatch(/-other\.v8$/);
+    expect(codeCacheFor({ ...env, GYMCTL_NO_CODE_CACHE: '1' }, 'abc', ['whoami'], commands)).toBeUndefined();
   });
 });

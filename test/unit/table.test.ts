@@ -1,15 +1,18 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Academy, ApiKey, FamilyMember } from '../../src/api/schemas.js';
+import type { Academy, ApiKey, FamilyMember } from '../../src/operations/index.js';
 import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
 import stringWidth from 'string-width';
 import { drawBox, fitWidths, paint, renderCard, renderTable, yieldRank, type Column } from '../../src/output/table.js';
 import { pickColumns } from '../../src/output/columns.js';
-import { academyView, apiKeyView, familyView, formatAddress } from '../../src/output/views.js';
+import { viewsOf } from '../../src/output/views.js';
+import { formatAddress } from '../../src/operations/academy.js';
+import { academy, family, whoami } from '../../src/operations/index.js';
 
-const academyColumns = academyView.card;
-const apiKeyColumns = apiKeyView.card;
-const familyColumns = familyView.list;
+const academyView = viewsOf(academy).one;
+const academyColumns = academy.views.card;
+const apiKeyColumns = whoami.views.card;
+const familyColumns = family.views.card;
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
 const ESC = '\u001b';

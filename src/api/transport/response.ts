@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type ResponseHead } from '../errors.js';
-import { schemas } from '../schemas.js';
+import { errorBody as errorBodySchema } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
 import type { Exchange } from './types.js';
@@ -235,7 +235,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
   const maybeError = isJson && (!isSuccess || (isObject(json) && !('data' in json)));
-  const errorBody = maybeError ? schemas.errorBody().safeParse(json) : undefined;
+  const errorBody = maybeError ? errorBodySchema().safeParse(json) : undefined;
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);

@@ -12,7 +12,8 @@ import { stringifyExact } from '../../json/exact.js';
 import { labelledText, recordsText, stdoutTerminal } from '../../output/human.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import type { Column } from '../../output/tsv.js';
-import type { ApiKey, Id } from '../../api/schemas.js';
+import type { Id } from '../../api/schemas.js';
+import type { ApiKey } from '../../operations/index.js';
 
 export interface LoginOptions {
   withKey?: boolean;

@@ -13,8 +13,9 @@ import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { appliesTo } from '../../flags.js';
 import { columnNames } from '../../output/columns.js';
-import { academyView, apiKeyView, familyBatchView, type ResourceView } from '../../output/views.js';
-import { operations } from '../../api/client.js';
+import { viewsOf } from '../../output/views.js';
+import { type Ask, commandNames, type OperationDeclaration } from '../../operations/declare.js';
+import { OPERATIONS } from '../../operations/index.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
@@ -22,12 +23,13 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 /** What completion reads: the profiles in the config file, stdout, and for academy ids the settings and a client. */
 export type CompleteOptions = Pick<Factory, 'io' | 'config' | 'env' | 'settings' | 'makeClient'>;
-const SCHEMAS = ['whoami', 'academy', 'family'];
+const SCHEMAS = OPERATIONS.map((declaration) => declaration.name);
 const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
 /** Shell words after which a file name comes. */
 const REDIRECTIONS = new Set(['<', '>', '>>', '2>', '2>>', '&>', '<<<', '>|']);
 
-type Answer = { words: string[] } | 'files' | 'academies';
+/** Candidates; file names; or the ids an operation's declaration lists (its `values`). */
+type Answer = { words: string[] } | 'files' | { values: OperationDeclaration };
 
 /** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
 export const visibleCommands = (command: Command) =>
@@ -61,8 +63,8 @@ function profileNames(f: CompleteOptions): string[] {
   }
 }
 
-/** The resource each command that prints records shows (family with its batch column, familyOf). */
-const VIEWS: Record<string, ResourceView<never>> = { whoami: apiKeyView, academy: academyView, academies: academyView, family: familyBatchView };
+/** The operation of each command that prints records. */
+const BY_COMMAND = new Map(OPERATIONS.flatMap((declaration) => commandNames(declaration).map((name) => [name, declaration] as const)));
 
 /** Values for an option that takes one, `current` being what is typed of it. */
 function optionValues(f: CompleteOptions, long: string | undefined, path: readonly string[], current: string): Answer {
@@ -70,7 +72,8 @@ function optionValues(f: CompleteOptions, long: string | undefined, path: readon
   if (long === '--cache') return { words: ['30s', '5m', '1h', '1d'] };
   if (long === '--columns') {
     // A list: the names already given stay, the last one is completed, with none of those already chosen.
-    const view = VIEWS[path.join(' ')];
+    const declaration = BY_COMMAND.get(path.join(' '));
+    const view = declaration && viewsOf(declaration).many;
     const before = current.slice(0, current.lastIndexOf(',') + 1);
     const chosen = new Set(before.split(',').filter(Boolean));
     return {
@@ -89,14 +92,14 @@ function optionValues(f: CompleteOptions, long: string | undefined, path: readon
 /** Values for the `index`th argument of the command at `path`, given the arguments before it. */
 function argumentValues(f: CompleteOptions, program: Command, path: string[], before: string[]): Answer {
   const [first] = before;
+  const declaration = BY_COMMAND.get(path.join(' '));
+  // Ids an operation's declaration lists (the key's academies); never ids that are personal (member ids).
+  if (declaration?.values && path.join(' ') === declaration.command.name) return { values: declaration };
   switch (path.join(' ')) {
     case 'completion':
       return { words: before.length === 0 ? [...SHELLS] : [] };
     case 'schema':
       return { words: before.length === 0 ? SCHEMAS : [] };
-    case 'academy':
-      // The key's academies (member ids, which are personal, never).
-      return 'academies';
     case 'config get':
     case 'config unset':
       return { words: before.length === 0 ? CONFIG_KEY_NAMES : [] };
@@ -159,25 +162,27 @@ export async function runComplete(f: CompleteOptions, program: Command, words: r
   const answer = complete(f, program, words.length === 0 ? [''] : words);
   const current = words.at(-1) ?? '';
   if (answer === 'files') return f.io.out(':files\n');
-  const candidates = answer === 'academies' ? await academyCandidates(f, words.slice(0, -1)) : answer.words;
+  const candidates = 'values' in answer ? await valueCandidates(f, answer.values, words.slice(0, -1)) : answer.words;
   const matching = candidates.filter((word) => word.startsWith(current));
   f.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
 }
 
-/** How long Tab may wait for the key's academies: about half a second, then nothing. */
-const ACADEMY_WAIT_MS = 500;
+/** How long Tab may wait for the ids: about half a second, then nothing. */
+const VALUES_WAIT_MS = 500;
 /** A cached answer this young is used rather than asking the server. */
-const CACHED_ACADEMIES_MS = 60 * 60_000;
+const CACHED_VALUES_MS = 60 * 60_000;
 
 /**
- * The key's academy ids, each with its name after a tab where known: from
- * the response cache when it holds a fresh GET /me (only read, nothing
- * made), else from the server within half a second. Only a key from a
- * flag, the environment or the config file is used: never the keyring,
- * which might ask to be unlocked. Nothing on any failure.
+ * The ids an operation's declaration lists (the key's academies), each
+ * with its name after a tab where known: from the response cache when it
+ * holds fresh answers (only read, nothing made), else from the server
+ * within half a second. Only a key from a flag, the environment or the
+ * config file is used: never the keyring, which might ask to be unlocked.
+ * Nothing on any failure.
  */
-async function academyCandidates(f: CompleteOptions, typed: readonly string[]): Promise<string[]> {
-  const signal = AbortSignal.timeout(ACADEMY_WAIT_MS);
+async function valueCandidates(f: CompleteOptions, declaration: OperationDeclaration, typed: readonly string[]): Promise<string[]> {
+  const values = declaration.values!;
+  const signal = AbortSignal.timeout(VALUES_WAIT_MS);
   try {
     const settings = await f.settings();
     if (!settings.apiKey || !settings.baseUrl) return [];
@@ -187,33 +192,22 @@ async function academyCandidates(f: CompleteOptions, typed: readonly string[]): 
     const { openCache } = await import('../../cache/store.js');
     const cache = (() => {
       try {
-        return openCache({ env: f.env, configDir: configDir(f.env), baseUrl, apiKey, lifetimeMs: CACHED_ACADEMIES_MS, warn: () => {}, readOnly: true });
+        return openCache({ env: f.env, configDir: configDir(f.env), baseUrl, apiKey, lifetimeMs: CACHED_VALUES_MS, warn: () => {}, readOnly: true });
       } catch {
         return undefined;
       }
     })();
-    const cachedData = (apiPath: string): unknown => {
-      const entry = cache?.read(apiPath);
-      if (!entry) return undefined;
-      try {
-        return (JSON.parse(entry.body) as { data?: unknown }).data;
-      } catch {
-        return undefined;
-      }
-    };
-    const client = await f.makeClient(baseUrl, apiKey);
-    const cachedMe = cachedData('/me') as { academyIds?: unknown } | undefined;
-    const ids = Array.isArray(cachedMe?.academyIds) ? (cachedMe.academyIds as Array<number | bigint>) : (await client.request(operations.me(), signal)).data.academyIds;
+    const client = await f.makeClient(baseUrl, apiKey, undefined, cache);
+    const ask: Ask = (d, id, s) => client.ask(d, id, s ?? signal) as never;
+    const { ids } = await values.load(ask, signal);
     const wanted = ids.filter((id) => !typed.includes(String(id))).slice(0, MAX_NAMED);
     const names = await Promise.all(
-      wanted.map(async (id) => {
-        const cached = cachedData(`/academies/${id}`) as { name?: unknown } | undefined;
-        if (typeof cached?.name === 'string') return cached.name;
-        return client.request(operations.academy(id), signal).then(
-          (response) => response.data.name ?? undefined,
+      wanted.map((id) =>
+        client.ask(declaration, id, signal).then(
+          (record) => values.label(record) ?? undefined,
           () => undefined,
-        );
-      }),
+        ),
+      ),
     );
     // Names come from the server: made safe, and never able to break a line or add a field.
     return wanted.map((id, i) => (names[i] ? `${id}\t${sanitizeLine(names[i]!).replace(/\t/g, ' ')}` : String(id)));
@@ -222,5 +216,5 @@ async function academyCandidates(f: CompleteOptions, typed: readonly string[]): 
   }
 }
 
-/** At most this many academies are named (each name is a request when the cache has none). */
+/** At most this many ids are named (each name is a request when the cache has none). */
 const MAX_NAMED = 50;

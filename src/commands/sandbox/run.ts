@@ -12,6 +12,7 @@ import { parseSandboxData, type SandboxData } from '../../sandbox/data.js';
 import { DEMO_DATA } from '../../sandbox/demo-data.js';
 import { parseFault, type Fault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
+import { OPERATIONS } from '../../operations/index.js';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 
@@ -89,7 +90,7 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: San
       'Try:',
       `  export GYMCTL_BASE_URL=${sandbox.url}`,
       `  export GYMCTL_API_KEY=${data.keys[0]?.secret ?? '<key>'}`,
-      '  gymctl whoami',
+      `  gymctl ${OPERATIONS[0].command.name}`,
       '',
     ].join('\n'),
   );

@@ -1,33 +1,22 @@
 /**
- * `gymctl schema <whoami|academy|family>`: the JSON Schema of a command's
- * `--json` output, generated from the schemas the client validates with.
+ * `gymctl schema <command>`: the JSON Schema of a command's `--json`
+ * output for one id: the operation's OpenAPI component, exactly as
+ * dist/openapi.json states it (an array of them for a list answer). With
+ * several ids, --json prints an array of these, in argument order.
  */
-import * as z from 'zod/mini';
+import { componentOf } from '../../api/openapi.js';
 import { usageError } from '../../failures.js';
-import { toJsonSchema } from '../../api/json-schema.js';
-import { schemas } from '../../api/schemas.js';
+import { OPERATIONS } from '../../operations/index.js';
 import { type DocumentDeps, printDocument } from '../../output/document.js';
 
-/** What each command prints with --json (academy: for one id; several give an array of these). */
-export const OUTPUT_SCHEMAS = {
-  whoami: () => schemas.apiKey(),
-  academy: () => schemas.academy(),
-  family: () => z.array(schemas.familyMember()),
-} as const;
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
-export type SchemaName = keyof typeof OUTPUT_SCHEMAS;
-
-/** What --json prints with several ids, said in the schema itself. */
-const DESCRIPTIONS: Partial<Record<SchemaName, string>> = {
-  academy: 'One academy, for one id. With several ids, or -, --json prints an array of these, in argument order.',
-  family: "The members linked to one member's family, for one id. With several ids, or -, --json prints an array of these arrays, in argument order.",
-};
-
-export function outputJsonSchema(name: string): Record<string, unknown> {
-  if (!Object.hasOwn(OUTPUT_SCHEMAS, name)) {
-    throw usageError(`no schema for ${JSON.stringify(name)}: expected one of ${Object.keys(OUTPUT_SCHEMAS).join(', ')}`);
-  }
-  return { ...toJsonSchema(OUTPUT_SCHEMAS[name as SchemaName]()), ...(DESCRIPTIONS[name as SchemaName] ? { description: DESCRIPTIONS[name as SchemaName] } : {}) };
+export function outputJsonSchema(name: string, operations = OPERATIONS): Record<string, unknown> {
+  const declaration = operations.find((d) => d.name === name);
+  if (!declaration) throw usageError(`no schema for ${JSON.stringify(name)}: expected one of ${operations.map((d) => d.name).join(', ')}`);
+  const record = componentOf(declaration);
+  if (!declaration.list) return { $schema: DIALECT, ...record };
+  return { $schema: DIALECT, description: `${declaration.openapi.ok}: an array of ${declaration.openapi.component}`, type: 'array', items: record };
 }
 
 export async function runSchema(f: DocumentDeps, name: string): Promise<void> {

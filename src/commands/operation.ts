@@ -1,0 +1,25 @@
+/**
+ * The commands of a declared operation, made from its declaration: the
+ * operation's own (`whoami`, `academy <academyId...>`), and for one whose
+ * ids the API lists, the command that shows every one (`academies`).
+ */
+import type { Command } from 'commander';
+import type { OperationDeclaration } from '../operations/declare.js';
+import { type ReadFlags, runAll, runPerId, runSingle } from './operation/run.js';
+import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
+
+/** The options of a command that takes ids. */
+const ID_OPTIONS = [CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION];
+
+export function newCmdsOperation(f: FactoryRef, declaration: OperationDeclaration): Command[] {
+  const { command: text, param, values } = declaration;
+  if (!param) return [defineCommand(text, () => runSingle(f(), declaration))];
+  const argument = values ? `[${param.name}...]` : `<${param.name}...>`;
+  const own = defineCommand({ ...text, arguments: [[argument, text.argument ?? `${param.what}s`]], options: ID_OPTIONS }, (ids: string[], flags: ReadFlags) =>
+    runPerId(f(), declaration, ids, flags),
+  );
+  // Optional to the parser when the ids can be listed (a terminal chooses from them), but required as far as the usage says.
+  if (values) own.usage(`[options] <${param.name}...>`);
+  if (!values) return [own];
+  return [own, defineCommand({ ...values.all, options: ID_OPTIONS }, (flags: ReadFlags) => runAll(f(), declaration, flags))];
+}

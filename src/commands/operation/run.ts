@@ -1,0 +1,157 @@
+/**
+ * What every declared operation's command does (`gymctl whoami`,
+ * `gymctl academy 1 2`, `gymctl family -`, `gymctl academies`): ids from
+ * arguments, commas or stdin, checked before anything is sent; one request
+ * per id, in bounded batches; every format; `--ignore-not-found`; and, for
+ * an operation whose ids the API can list, a list to choose from when no
+ * id is given at a terminal.
+ */
+import { operationFor } from '../../api/client.js';
+import { GymApiError, GymctlError } from '../../api/errors.js';
+import { isValidId } from '../../api/ids.js';
+import type { Id } from '../../api/schemas.js';
+import type { ApiResponse } from '../../api/transport/types.js';
+import type { ApiSession, Factory } from '../../factory.js';
+import { usageError } from '../../failures.js';
+import { rawArrayItems, withFirstMember } from '../../json/raw.js';
+import type { Ask, OperationDeclaration, PathParam } from '../../operations/declare.js';
+import type { OutputChoice } from '../../output/choice.js';
+import { createEmitter, type OutputItem, type Shape } from '../../output/emit.js';
+import { type Row, viewsOf } from '../../output/views.js';
+import { parseConcurrency } from '../shared/batch.js';
+import { type BatchDeps, checkColumns, collectIds, fetchAll } from '../shared/read.js';
+
+/** The flags of a command that takes ids. */
+export interface ReadFlags {
+  concurrency?: string;
+  ignoreNotFound?: boolean;
+}
+
+/** What the read commands use of the factory. */
+export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Pick<ApiSession, 'client'>> } & Partial<Pick<Factory, 'flags' | 'signal'>>;
+
+type Client = ApiSession['client'];
+
+/** A client's `ask`, as a declaration's own functions take it. */
+const askOf =
+  (client: Client): Ask =>
+  (declaration, id, signal) =>
+    client.ask(declaration, id, signal) as never;
+
+/** `academy` of `academy id`. */
+export const nounOf = (param: PathParam) => param.what.replace(/ id$/, '');
+
+/** A record of a list answer, marked with the id it answers (`familyOf`), its own text kept as sent. */
+function rows(response: ApiResponse<unknown>, id: Id, of: string): Array<OutputItem<Row>> {
+  const records = response.data as Row[];
+  return rawArrayItems(response.rawData).map((raw, i) => ({ data: { [of]: id, ...records[i] }, raw: withFirstMember(raw, of, String(id)) }));
+}
+
+interface FetchOptions {
+  ids: readonly Id[];
+  shape: Shape;
+  output: OutputChoice;
+  concurrency: number;
+  ignoreNotFound?: boolean | undefined;
+  /** Ids the API listed (GET /me): one gymctl cannot send (0, or beyond 2^63−1) is the answer's fault, not a usage error. */
+  fromServer?: boolean;
+  /** On a terminal, when there is nothing to show. */
+  emptyMessage?: string;
+}
+
+/** Fetches an operation for each id and prints the records in argument order (see fetchAll). */
+export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, client: Client, options: FetchOptions): Promise<void> {
+  const { ids, shape, output } = options;
+  const views = viewsOf(declaration);
+  const list = declaration.listAnswer;
+  // JSON keeps each list as the API sent it (one id: that list; several: a list of them); other formats show a record a row.
+  const whole = output.format === 'json';
+  const what = declaration.param ? declaration.param.what : 'id';
+  const unsendable = (id: Id) => new GymApiError('invalid_response', `the API key lists ${what} ${String(id)}, which gymctl cannot request (ids it sends are 1 to 2^63−1)`, { id });
+  const emptyMessage = options.emptyMessage ?? (list && (shape === 'one' ? list.empty.one(ids[0]!) : list.empty.many));
+  return fetchAll<unknown, Row>(f, {
+    ids,
+    shape: list && !whole ? 'many' : shape,
+    output,
+    concurrency: options.concurrency,
+    view: list && shape === 'one' ? views.one : views.many,
+    send: (id, done) => (options.fromServer && !isValidId(id) ? done(unsendable(id)) : client.requestWith(operationFor(declaration, id), undefined, done)),
+    ...(list ? { records: (response, id) => (whole ? [{ data: { [list.of]: id }, raw: response.rawData }] : rows(response, id, list.of)) } : {}),
+    label: declaration.command.progress ?? 'Fetching',
+    ignoreNotFound: options.ignoreNotFound === true,
+    ...(emptyMessage ? { emit: { emptyMessage } } : {}),
+  });
+}
+
+/** An operation without a path parameter (`whoami`): one request, one record. */
+export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, declaration: OperationDeclaration): Promise<void> {
+  const emitter = await createEmitter(f.io, await f.output(), viewsOf(declaration).one, 'one');
+  const { client } = await f.client();
+  const response = await client.request(operationFor(declaration));
+  emitter.write({ data: response.data as Row, raw: response.rawData });
+  await emitter.end(false);
+}
+
+/**
+ * No id given: at a terminal (stdin and stdout both), for an operation
+ * whose ids the API lists, a list to choose from, and the command that
+ * does the same said on stderr, for scripts; elsewhere, or with
+ * GYMCTL_NO_INPUT set, the usage error it always was.
+ */
+async function choose(f: ReadDeps, declaration: OperationDeclaration, param: PathParam): Promise<string> {
+  const { values } = declaration;
+  if (!values || !f.io.stdinIsTTY || !f.io.stdoutIsTTY || f.env.GYMCTL_NO_INPUT) {
+    throw usageError(`missing required argument '${param.name}'; usage: gymctl ${declaration.command.name} [options] <${param.name}...>`);
+  }
+  const { client } = await f.client();
+  const { ids, none } = await values.load(askOf(client), f.signal);
+  if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
+  const choices = await Promise.all(
+    ids.map((id) =>
+      client.ask(declaration, id, f.signal).then(
+        (record) => ({ value: String(id), name: `${values.label(record) ?? '(no name)'} (id ${id})` }),
+        () => ({ value: String(id), name: `id ${id}` }),
+      ),
+    ),
+  );
+  const { pick } = await import('../../terminal/picker.js');
+  const id = await pick(f.io, `Which ${nounOf(param)}? (type to filter)`, choices, f.signal);
+  const flags = f.flags ?? {};
+  const same = [
+    `gymctl ${declaration.command.name} ${id}`,
+    flags.sandbox ? '--sandbox' : '',
+    flags.profile ? `--profile ${flags.profile}` : '',
+    flags.baseUrl ? `--base-url ${flags.baseUrl}` : '',
+  ];
+  f.io.err(`${same.filter(Boolean).join(' ')}\n`);
+  return id;
+}
+
+/** An operation with a path parameter: `gymctl academy 1 2`, `gymctl family 501,530`, `gymctl academy -`. */
+export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, idTexts: readonly string[], flags: ReadFlags): Promise<void> {
+  const param = declaration.param!;
+  const concurrency = parseConcurrency(flags.concurrency);
+  const given = idTexts.length > 0 ? idTexts : [await choose(f, declaration, param)];
+  const { ids, shape } = await collectIds(f, given, param.what);
+  const output = await f.output();
+  await checkColumns(f, viewsOf(declaration).many);
+  const { client } = await f.client(concurrency);
+  await fetchOperation(f, declaration, client, { ids, shape, output, concurrency, ignoreNotFound: flags.ignoreNotFound });
+}
+
+/** Every id the API lists for an operation (`gymctl academies`), in that order. */
+export async function runAll(f: ReadDeps, declaration: OperationDeclaration, flags: ReadFlags): Promise<void> {
+  const concurrency = parseConcurrency(flags.concurrency);
+  await checkColumns(f, viewsOf(declaration).many);
+  const { client } = await f.client(concurrency);
+  const { ids, none } = await declaration.values!.load(askOf(client), f.signal);
+  await fetchOperation(f, declaration, client, {
+    ids,
+    shape: 'many',
+    output: await f.output(),
+    concurrency,
+    ignoreNotFound: flags.ignoreNotFound,
+    fromServer: true,
+    emptyMessage: none,
+  });
+}

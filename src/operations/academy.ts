@@ -1,0 +1,127 @@
+/** GET /academies/{academyId}, as `gymctl academy`, and every academy of the key as `gymctl academies`. */
+import * as z from 'zod/mini';
+import { email, envelope, identifier, maybe, says, text, url, type Id } from '../api/schemas.js';
+import { once } from '../once.js';
+import { defineOperation } from './declare.js';
+import { whoami } from './whoami.js';
+
+/** 2.4 Postal address. */
+const address = once(() =>
+  z.looseObject({
+    line1: text(),
+    line2: text(),
+    city: text(),
+    state: text(),
+    postalCode: text(),
+    country: text(),
+  }),
+);
+
+/** 2.5 Geographic position in decimal degrees. */
+const coordinates = once(() =>
+  z.looseObject({
+    lat: says(maybe(z.number()), { minimum: -90, maximum: 90 }),
+    lng: says(maybe(z.number()), { minimum: -180, maximum: 180 }),
+  }),
+);
+
+/** 2.3 Academy, returned by GET /academies/{academyId}. */
+const record = once(() =>
+  z.looseObject({
+    id: identifier(),
+    name: text(),
+    // "a short upper-case alphabetic code": the spec names no standard and no length.
+    currency: says(text(), { pattern: '^[A-Z]+$' }),
+    email: email(),
+    // "in international format with a leading plus sign": a plus, a country code (which never starts with 0), then digits and the usual separators.
+    phone: says(text(), { pattern: '^\\+[1-9][0-9 ().-]*$' }),
+    address: maybe(address()),
+    coordinates: maybe(coordinates()),
+    franchiseId: maybe(identifier()),
+    logoUrl: url(),
+    // "ISO 8601 date-time in UTC (form `YYYY-MM-DDThh:mm:ssZ`)": no fraction, no offset but Z.
+    createdAt: says(text(), { format: 'date-time', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' }),
+  }),
+);
+
+export const schemas = { address, coordinates, academy: record, academyResponse: once(() => envelope(record())) };
+export type Address = z.infer<ReturnType<typeof address>>;
+export type Coordinates = z.infer<ReturnType<typeof coordinates>>;
+export type Academy = z.infer<ReturnType<typeof record>>;
+
+const joined = (parts: ReadonlyArray<string | null | undefined>, separator: string) =>
+  parts.filter((part): part is string => typeof part === 'string' && part !== '').join(separator);
+
+export function formatAddress(address: Address | null | undefined): string {
+  if (!address) return '';
+  const { line1, line2, city, state, postalCode, country } = address;
+  return joined([line1, line2, joined([postalCode, city], ' '), state, country], ', ');
+}
+
+const degrees = (n: number | null | undefined) => (typeof n === 'number' ? String(n) : undefined);
+
+export const academy = defineOperation({
+  name: 'academy',
+  question: 'what an academy is',
+  topic: 'academies',
+  method: 'GET',
+  path: '/academies/{academyId}',
+  param: { name: 'academyId', what: 'academy id' },
+  schema: record,
+  list: false,
+  client: { method: 'getAcademy', operation: 'academy', summary: 'One academy (GET /academies/{academyId}).' },
+  openapi: {
+    component: 'Academy',
+    componentDescription: 'An academy (spec §2.3).',
+    tag: { name: 'academies', description: 'Academies' },
+    summary: 'One academy',
+    description: "Returns exactly one academy. The specification does not say what happens when the academy lies outside the key's scope.",
+    ok: 'The academy',
+    errors: ['401', '404'],
+  },
+  command: {
+    name: 'academy',
+    description: 'show academies by id, in argument order; - reads ids from stdin',
+    argument: 'academy ids (positive whole numbers), or - to read them from stdin; none at a terminal: choose from a list',
+    progress: 'Fetching academies',
+    examples: ['gymctl academy 1', 'seq 1 4 | gymctl academy - --format ndjson', 'gymctl academy 1 2 99 --ignore-not-found --format csv'],
+  },
+  views: {
+    card: [
+      { key: 'id', label: 'ID', value: (a) => a.id },
+      { key: 'name', label: 'Name', value: (a) => a.name },
+      { key: 'currency', label: 'Currency', value: (a) => a.currency },
+      { key: 'email', label: 'Email', value: (a) => a.email },
+      { key: 'phone', label: 'Phone', value: (a) => a.phone },
+      { key: 'address', label: 'Address', value: (a) => formatAddress(a.address) },
+      { key: 'coordinates', label: 'Coordinates', value: (a) => joined([degrees(a.coordinates?.lat), degrees(a.coordinates?.lng)], ',') },
+      { key: 'franchiseId', label: 'Franchise', value: (a) => a.franchiseId },
+      { key: 'logoUrl', label: 'Logo', value: (a) => a.logoUrl },
+      { key: 'createdAt', label: 'Created', value: (a) => a.createdAt },
+    ],
+    list: [
+      { key: 'id', label: 'ID', value: (a) => a.id },
+      { key: 'name', label: 'Name', value: (a) => a.name },
+      { key: 'address.city', label: 'City', value: (a) => a.address?.city },
+      { key: 'address.country', label: 'Country', value: (a) => a.address?.country },
+      { key: 'currency', label: 'Currency', value: (a) => a.currency },
+    ],
+  },
+  // The key's academies (GET /me): for Tab, the picker, and `gymctl academies`.
+  values: {
+    load: async (ask, signal) => {
+      const me = await ask(whoami, undefined, signal);
+      return { ids: me.academyIds, none: `The key "${me.name ?? me.id}" is scoped to no academies.` };
+    },
+    label: (a) => a.name,
+    all: {
+      name: 'academies',
+      description: 'show every academy the key is scoped to, in the order of its academyIds',
+      examples: ['gymctl academies', 'gymctl academies --format csv > academies.csv', "gymctl academies --json | jq -r '.[].name'"],
+    },
+  },
+  sandbox: {
+    collections: { academies: record },
+    answer: (data, id, key) => (key.academyIds.some((scoped) => String(scoped) === id) ? data.academies?.find((a) => String((a as { id: Id }).id) === id) : undefined),
+  },
+});

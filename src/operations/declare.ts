@@ -1,0 +1,150 @@
+/**
+ * What an operation of the API is, declared once (one file each, beside
+ * this one): its request, its answer's schema, and how gymctl shows it.
+ * Every surface is derived from the list of declarations (index.ts): the
+ * client's methods and types, the command with its formats, batches, Tab
+ * and picker, `gymctl schema`, the OpenAPI document, the sandbox's routes,
+ * the flag table, the help and the man page. A declaration is plain data
+ * and small functions: it loads nothing of the CLI.
+ */
+import type * as z from 'zod/mini';
+import type { Id } from '../api/schemas.js';
+import type { Column } from '../output/tsv.js';
+
+/** The one path parameter of an operation: an id, as `{academyId}` in its path. */
+export interface PathParam {
+  /** The placeholder in the path and the OpenAPI parameter: `academyId`. */
+  name: string;
+  /** What it is, in messages and help: `academy id`. */
+  what: string;
+}
+
+/** Runs a declared operation: what a declaration's own functions may ask of the API. */
+export type Ask = <S extends z.core.$ZodType, L extends boolean>(declaration: OperationDeclaration<S, string, string, L>, id?: Id, signal?: AbortSignal) => Promise<DataOf<S, L>>;
+
+/**
+ * Where the values of the path parameter come from (the key's academies),
+ * for Tab, for the picker when no id is given at a terminal, and for the
+ * command that shows every one of them. An operation without it takes
+ * ids only as typed (member ids are personal: Tab never offers them).
+ */
+export interface ParamValues<S extends z.core.$ZodType> {
+  /** The ids, from the API, and what to say when there are none. */
+  load(ask: Ask, signal?: AbortSignal): Promise<{ ids: readonly Id[]; none: string }>;
+  /** A record's name, shown beside its id. */
+  label(record: z.output<S>): string | null | undefined;
+  /** The command that shows every one, in the order loaded. */
+  all: CommandText;
+}
+
+/** What a command's help says. */
+export interface CommandText {
+  name: string;
+  description: string;
+  examples: readonly string[];
+}
+
+/** An answer that is a list of records: in formats other than JSON, each record is a row that says which id it answers. */
+export interface ListAnswer {
+  /** The field that carries the id (not one the API uses): `familyOf`. */
+  of: string;
+  /** Its label on a terminal. */
+  label: string;
+  /** On a terminal, when one id's list is empty, and when a batch's lists all are. */
+  empty: { one(id: Id): string; many: string };
+}
+
+/** The sandbox's part: the data it keeps for the operation, and its answer. */
+export interface SandboxRoute {
+  /** Lists of the sandbox's data this operation reads, by name, with each item's schema. */
+  collections?: Readonly<Record<string, () => z.core.$ZodType>>;
+  /** Checks the links between its lists (a message naming the first bad item), once they passed their schemas. */
+  check?(data: SandboxCollections): void;
+  /** The answer's data for the caller's key, or undefined: not found (or outside the key's scope, which the sandbox does not tell apart). */
+  answer(data: SandboxCollections, id: string | undefined, key: SandboxKeyRecord): unknown;
+}
+
+/** A key of the sandbox, as an operation's answer sees it. */
+export interface SandboxKeyRecord {
+  academyIds: readonly Id[];
+  [field: string]: unknown;
+}
+
+/** The sandbox's lists, by name (each checked with its collection's schema). */
+export type SandboxCollections = Readonly<Record<string, readonly unknown[] | undefined>>;
+
+export interface OperationDeclaration<S extends z.core.$ZodType = z.core.$ZodType, M extends string = string, K extends string = string, L extends boolean = boolean> {
+  /** The command, and the name `gymctl schema` takes. */
+  name: string;
+  /** The question it answers, for the help's opening: "what an academy is". */
+  question: string;
+  /** What it reads, in a word or two, for the program's description: "academies". */
+  topic: string;
+  method: 'GET';
+  /** The path under the base URL, with `{param}` for the path parameter: `/academies/{academyId}`. */
+  path: string;
+  param?: PathParam;
+  /** One record of the answer (the answer is this, or a list of these: `list`). */
+  schema: () => S;
+  /** The answer is a list of records. */
+  list: L;
+  listAnswer?: ListAnswer;
+  /** The client's method (`getAcademy`, the OpenAPI operationId) and the key of `operations` (`academy`). */
+  client: { method: M; operation: K; summary: string };
+  /** The OpenAPI document's words; the record's schema is the component `component`. */
+  openapi: {
+    component: string;
+    /** Said of the component (and of `gymctl schema`'s output): where gymctl is more tolerant than the document, say so here. */
+    componentDescription: string;
+    tag: { name: string; description: string };
+    summary: string;
+    description: string;
+    /** The 200 answer's description. */
+    ok: string;
+    /** The errors the spec names for it, at the sandbox's status codes. */
+    errors: ReadonlyArray<'401' | '404'>;
+  };
+  command: CommandText & {
+    /** The argument's description, for an operation with a path parameter. */
+    argument?: string;
+    /** Names the items on a batch's progress line: `Fetching academies`. */
+    progress?: string;
+  };
+  /** How a terminal shows a record: as a card (one), and as a table's columns (several; the card's when absent). */
+  views: { card: readonly Column<z.output<S>>[]; list?: readonly Column<z.output<S>>[] };
+  values?: ParamValues<S>;
+  sandbox: SandboxRoute;
+}
+
+/** What the client hands back for an operation: a record, or a list of them. */
+export type DataOf<S extends z.core.$ZodType, L extends boolean> = L extends true ? Array<z.output<S>> : z.output<S>;
+
+/** The data type of a declaration's answer. */
+export type Data<D> = D extends OperationDeclaration<infer S, string, string, infer L> ? DataOf<S, L> : never;
+
+/** A declaration, checked and typed (its names, and whether it has a path parameter, kept in its type: the client's methods are typed from them). */
+export const defineOperation = <S extends z.core.$ZodType, const M extends string, const K extends string, const L extends boolean, P extends PathParam | undefined = undefined>(
+  declaration: OperationDeclaration<S, M, K, L> & { param?: P },
+): OperationDeclaration<S, M, K, L> & { param: P } => declaration as OperationDeclaration<S, M, K, L> & { param: P };
+
+/** What messages call the thing asked for: `academy 42`, `member 501`; `GET /me` without a parameter. */
+export const subjectOf = (declaration: OperationDeclaration, id?: Id): string =>
+  declaration.param && id !== undefined ? `${declaration.param.what.replace(/ id$/, '')} ${String(id)}` : `${declaration.method} ${declaration.path}`;
+
+/** The path with its parameter, percent-encoded. */
+export const pathOf = (declaration: OperationDeclaration, id?: Id): string =>
+  declaration.param ? declaration.path.replace(`{${declaration.param.name}}`, encodeURIComponent(String(id))) : declaration.path;
+
+/** The path as a pattern that matches it, its parameter (digits) captured: for the sandbox's routing. */
+export const pathPattern = (declaration: OperationDeclaration): RegExp =>
+  new RegExp(`^${declaration.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[A-Za-z]+\\?\}/, '([0-9]+)')}$`);
+
+/** The names of the commands an operation has: its own, and the one that shows every id it lists. */
+export const commandNames = (declaration: OperationDeclaration): string[] => [declaration.command.name, ...(declaration.values ? [declaration.values.all.name] : [])];
+
+/** Every command of the operations: the read commands, which scripts call in loops. */
+export const readCommands = (operations: readonly OperationDeclaration[]): string[] => operations.flatMap(commandNames);
+
+/** The commands that take ids (so `-`, ids from stdin). */
+export const idCommands = (operations: readonly OperationDeclaration[]): string[] =>
+  operations.filter((declaration) => declaration.param).map((declaration) => declaration.command.name);

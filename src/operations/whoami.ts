@@ -1,0 +1,64 @@
+/** GET /me, as `gymctl whoami`: the key in use, the academies it is scoped to, and its owner. */
+import * as z from 'zod/mini';
+import { email, envelope, identifier, maybe, text } from '../api/schemas.js';
+import { once } from '../once.js';
+import { defineOperation } from './declare.js';
+
+/** 2.2 User: the owner of an API key. */
+const user = once(() =>
+  z.looseObject({
+    id: identifier(),
+    name: text(),
+    email: email(),
+  }),
+);
+
+/** 2.1 API key, returned by GET /me. */
+const apiKey = once(() =>
+  z.looseObject({
+    id: identifier(),
+    name: text(),
+    academyIds: z.array(identifier()),
+    user: maybe(user()),
+  }),
+);
+
+export const schemas = { user, apiKey, meResponse: once(() => envelope(apiKey())) };
+export type User = z.infer<ReturnType<typeof user>>;
+export type ApiKey = z.infer<ReturnType<typeof apiKey>>;
+
+const columns = [
+  { key: 'id', label: 'Key ID', value: (k: ApiKey) => k.id },
+  { key: 'name', label: 'Key name', value: (k: ApiKey) => k.name },
+  { key: 'academyIds', label: 'Academies', value: (k: ApiKey) => k.academyIds.join(','), display: (k: ApiKey) => k.academyIds.join(', ') },
+  { key: 'user.id', label: 'Owner ID', value: (k: ApiKey) => k.user?.id },
+  { key: 'user.name', label: 'Owner', value: (k: ApiKey) => k.user?.name },
+  { key: 'user.email', label: 'Owner email', value: (k: ApiKey) => k.user?.email },
+];
+
+export const whoami = defineOperation({
+  name: 'whoami',
+  question: 'which key is in use and what it may see',
+  topic: 'your key',
+  method: 'GET',
+  path: '/me',
+  schema: apiKey,
+  list: false,
+  client: { method: 'getMe', operation: 'me', summary: 'The calling key, the academies it is scoped to, and its owner (GET /me).' },
+  openapi: {
+    component: 'ApiKey',
+    componentDescription: 'An API key (spec §2.1): the key that made the call, the academies it is scoped to, and its owning user.',
+    tag: { name: 'keys', description: 'The calling API key' },
+    summary: 'The calling API key, the academies it is scoped to, and its owner',
+    description: 'Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user.',
+    ok: 'The API key',
+    errors: ['401'],
+  },
+  command: {
+    name: 'whoami',
+    description: 'show the API key in use, the academies it is scoped to, and its owner',
+    examples: ['gymctl whoami', "gymctl whoami --json | jq -r '.academyIds[]'", 'gymctl whoami --profile work'],
+  },
+  views: { card: columns },
+  sandbox: { answer: (_data, _id, key) => key },
+});
