@@ -5,7 +5,7 @@
  * Types are inferred from them; nothing is written twice.
  *
  * Strict where the spec speaks: identifiers are integers, `academyIds` is an
- * array of integers, `primaryFamilyMember` is a boolean, the family list is an
+ * array of integers, `primaryFamilyMember` is a boolean, a list answer is an
  * array. Tolerant where it is silent (§2.9): objects are loose (unknown fields
  * are kept), and every string, number and nested object may be null or absent,
  * since requiredness and nullability are not specified.

@@ -1,6 +1,6 @@
 /**
  * The commands of a declared operation, made from its declaration: the
- * operation's own (`whoami`, `academy <academyId...>`), and for one whose
+ * operation's own (`academy <academyId...>`), and for one whose
  * ids the API lists, the command that shows every one (`academies`).
  */
 import type { Command } from 'commander';

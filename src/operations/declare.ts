@@ -31,8 +31,8 @@ export type Ask = <S extends z.core.$ZodType, L extends boolean>(declaration: Op
 export interface ParamValues<S extends z.core.$ZodType> {
   /** The ids, from the API, and what to say when there are none. */
   load(ask: Ask, signal?: AbortSignal): Promise<{ ids: readonly Id[]; none: string }>;
-  /** A record's name, shown beside its id. */
-  label(record: z.output<S>): string | null | undefined;
+  /** A record's name, shown beside its id (an operation that answers one record); without it, ids are offered alone. */
+  label?(record: z.output<S>): string | null | undefined;
   /** The command that shows every one, in the order loaded. */
   all: CommandText;
 }

@@ -45,7 +45,7 @@ export function viewsOf(declaration: OperationDeclaration): OperationViews {
     const ofColumn: Column<Row> = { key: of.of, label: of.label, value: (row) => row[of.of] as Id };
     const withOf = once((): readonly CsvColumn[] => [{ name: of.of, path: [of.of] }, ...fields()]);
     views = {
-      // One member's family on a terminal need not say whose family it is; scripts get the same fields whatever the count.
+      // One id's list on a terminal need not say which id it answers; scripts get the same fields whatever the count.
       one: { card, list, csv: withOf },
       many: { card: [ofColumn, ...card], list: [ofColumn, ...list], csv: withOf },
     };

@@ -201,12 +201,15 @@ async function valueCandidates(f: CompleteOptions, declaration: OperationDeclara
     const ask: Ask = (d, id, s) => client.ask(d, id, s ?? signal) as never;
     const { ids } = await values.load(ask, signal);
     const wanted = ids.filter((id) => !typed.includes(String(id))).slice(0, MAX_NAMED);
+    const { label } = values;
     const names = await Promise.all(
       wanted.map((id) =>
-        client.ask(declaration, id, signal).then(
-          (record) => values.label(record) ?? undefined,
-          () => undefined,
-        ),
+        label
+          ? client.ask(declaration, id, signal).then(
+              (record) => label(record) ?? undefined,
+              () => undefined,
+            )
+          : undefined,
       ),
     );
     // Names come from the server: made safe, and never able to break a line or add a field.

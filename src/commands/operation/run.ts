@@ -1,6 +1,6 @@
 /**
- * What every declared operation's command does (`gymctl whoami`,
- * `gymctl academy 1 2`, `gymctl family -`, `gymctl academies`): ids from
+ * What every declared operation's command does (`gymctl academy 1`,
+ * `gymctl academy 1 2`, `gymctl academy -`, `gymctl academies`): ids from
  * arguments, commas or stdin, checked before anything is sent; one request
  * per id, in bounded batches; every format; `--ignore-not-found`; and, for
  * an operation whose ids the API can list, a list to choose from when no
@@ -83,7 +83,7 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
   });
 }
 
-/** An operation without a path parameter (`whoami`): one request, one record. */
+/** An operation without a path parameter (GET /me): one request, one record. */
 export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, declaration: OperationDeclaration): Promise<void> {
   const emitter = await createEmitter(f.io, await f.output(), viewsOf(declaration).one, 'one');
   const { client } = await f.client();
@@ -106,12 +106,15 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   const { client } = await f.client();
   const { ids, none } = await values.load(askOf(client), f.signal);
   if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
+  const { label } = values;
   const choices = await Promise.all(
     ids.map((id) =>
-      client.ask(declaration, id, f.signal).then(
-        (record) => ({ value: String(id), name: `${values.label(record) ?? '(no name)'} (id ${id})` }),
-        () => ({ value: String(id), name: `id ${id}` }),
-      ),
+      label
+        ? client.ask(declaration, id, f.signal).then(
+            (record) => ({ value: String(id), name: `${label(record) ?? '(no name)'} (id ${id})` }),
+            () => ({ value: String(id), name: `id ${id}` }),
+          )
+        : { value: String(id), name: `id ${id}` },
     ),
   );
   const { pick } = await import('../../terminal/picker.js');
@@ -127,7 +130,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   return id;
 }
 
-/** An operation with a path parameter: `gymctl academy 1 2`, `gymctl family 501,530`, `gymctl academy -`. */
+/** An operation with a path parameter: `gymctl academy 1 2`, `gymctl academy 1,2`, `gymctl academy -`. */
 export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, idTexts: readonly string[], flags: ReadFlags): Promise<void> {
   const param = declaration.param!;
   const concurrency = parseConcurrency(flags.concurrency);

@@ -1,0 +1,93 @@
+/**
+ * Every surface an operation's declaration reaches, walked in-process: the
+ * client, the command in every format with batches, stdin and
+ * --ignore-not-found, help and the man page, Tab, the --json FIELDS hint,
+ * the flag table, `gymctl schema`, the OpenAPI document, the sandbox's
+ * route and the code cache's command names. Used for the declared
+ * operations and for a fourth one declared by a test alone.
+ */
+import { expect } from 'vitest';
+import { componentOf, openApiDocument } from '../../src/api/openapi.js';
+import { createClient } from '../../src/api/client.js';
+import { cacheCommand, stdinBatch } from '../../src/boot/code-cache.js';
+import { manualMarkdown } from '../../src/commands/manual.js';
+import { createFactory } from '../../src/factory.js';
+import { appliesTo } from '../../src/flags.js';
+import { commandNames, idCommands, readCommands, type OperationDeclaration } from '../../src/operations/declare.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { columnNames } from '../../src/output/columns.js';
+import { viewsOf } from '../../src/output/views.js';
+import { buildProgram, TOP_EXAMPLES } from '../../src/program.js';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { createIO } from '../../src/terminal/io.js';
+import { fakeStreams, gymctl } from './harness.js';
+
+const lines = (text: string) => text.split(/\r?\n/).filter(Boolean);
+
+/** `ids`: ids the sandbox knows for the operation (none for one without a path parameter). */
+export async function walkSurfaces(declaration: OperationDeclaration, ids: readonly number[]): Promise<void> {
+  const { name } = declaration;
+  const given = declaration.param ? ids.map(String) : [];
+
+  // The client: its method, the request it builds, its refusal of a bad id before anything is sent.
+  const sandbox = await startSandbox();
+  try {
+    const client = createClient({ baseUrl: sandbox.url, apiKey: DEMO_KEY, retries: 0 }) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const method = client[declaration.client.method];
+    expect(method, `client.${declaration.client.method}`).toBeTypeOf('function');
+    const data = await method!.call(client, ...(declaration.param ? [ids[0]] : []));
+    expect(Array.isArray(data)).toBe(declaration.list);
+    if (declaration.param) await expect(method!.call(client, 0)).rejects.toMatchObject({ kind: 'usage' });
+  } finally {
+    await sandbox.close();
+  }
+
+  // The command, in every format, one id and several, from stdin.
+  const json = await gymctl([name, ...given.slice(0, 1), '--sandbox', '--json']);
+  expect(json, `${name} --json`).toMatchObject({ code: 0 });
+  expect(Array.isArray(JSON.parse(json.stdout))).toBe(declaration.list);
+  const columns = columnNames(viewsOf(declaration).many);
+  const csv = await gymctl([name, ...given, '--sandbox', '--format', 'csv']);
+  expect(csv.code).toBe(0);
+  expect(lines(csv.stdout)[0]).toBe(columns.join(','));
+  const picked = await gymctl([name, ...given, '--sandbox', '--columns', columns.slice(0, 2).join(','), '--format', 'csv']);
+  expect(lines(picked.stdout)[0]).toBe(columns.slice(0, 2).join(','));
+  expect((await gymctl([name, ...given, '--sandbox', '--format', 'ndjson'])).code).toBe(0);
+  expect((await gymctl(['--json', name, ...given, '--sandbox'])).code, '--json then the command is no field list').toBe(0);
+  if (declaration.param) {
+    const batch = await gymctl([name, '-', '--sandbox', '--json'], { stdin: `${given.join('\n')}\n` });
+    expect(batch.code).toBe(0);
+    expect(JSON.parse(batch.stdout)).toHaveLength(given.length);
+    expect((await gymctl([name, ...given, '999999', '--sandbox', '--ignore-not-found', '--format', 'csv'])).code).toBe(0);
+    expect((await gymctl([name, 'x', '--sandbox'])).code, 'a bad id is a usage error').toBe(2);
+  }
+
+  // Help, the man page, Tab, the flag table.
+  for (const command of commandNames(declaration)) {
+    expect((await gymctl(['--help'])).stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    expect((await gymctl(['help', command])).stdout).toContain(`Usage: gymctl ${command}`);
+    expect(lines((await gymctl(['__complete', '--', ''])).stdout)).toContain(command);
+    expect(appliesTo('--columns', command)).toBe(true);
+  }
+  const io = createIO(fakeStreams().streams, { env: {} });
+  const program = buildProgram({ io, factory: () => createFactory({ io, env: {}, signal: new AbortController().signal, flags: {}, disposers: [] }), parsed: () => {} });
+  expect(manualMarkdown(program, TOP_EXAMPLES)).toContain(`### gymctl ${name}`);
+  expect(manualMarkdown(program, TOP_EXAMPLES)).toContain(`(\`gymctl ${name}\`)`);
+  expect(lines((await gymctl(['__complete', '--', name, '--columns', ''])).stdout)).toEqual([...columns, ':none']);
+  expect(lines((await gymctl(['__complete', '--', 'schema', ''])).stdout)).toContain(name);
+
+  // gymctl schema is the document's schema; the document has the path and the component.
+  const schema = await gymctl(['schema', name]);
+  expect(schema.code).toBe(0);
+  const { $schema: _dialect, ...printed } = JSON.parse(schema.stdout) as Record<string, unknown>;
+  expect(declaration.list ? printed.items : printed).toEqual(componentOf(declaration));
+  const document = openApiDocument('0') as { paths: Record<string, { get: { operationId: string } }>; components: { schemas: Record<string, unknown> } };
+  expect(document.paths[declaration.path]?.get.operationId).toBe(declaration.client.method);
+  expect(document.components.schemas[declaration.openapi.component]).toEqual(componentOf(declaration));
+
+  // The code cache's names, as the build derives them.
+  const commands = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
+  expect(cacheCommand(['--profile', 'p', name], commands)).toBe(name);
+  expect(stdinBatch([name, '-'], commands)).toBe(declaration.param !== undefined);
+}
