@@ -5,15 +5,8 @@
  */
 import { type ErrorKind, type FailureOptions, GymctlError } from './api/errors.js';
 
-/** A command refused before anything was sent: bad arguments, settings or input. */
-export class UsageError extends GymctlError {
-  override readonly name = 'UsageError';
-  constructor(message: string, options: FailureOptions = {}) {
-    super('usage', message, options);
-  }
-}
-
-export const usageError = (message: string) => new UsageError(message);
+/** A command refused before anything was sent: bad arguments, settings or input (the library's usage error, the one kind there is). */
+export { usageError } from './api/errors.js';
 
 /** Something no part of gymctl foresaw (a bug, or the environment): one line, and its stack with --debug. */
 export class UnexpectedError extends GymctlError {

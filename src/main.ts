@@ -6,7 +6,7 @@
  * it in-process with fake streams.
  */
 import type { GymctlError } from './api/errors.js';
-import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, toFailure, type InterruptSignal } from './failures.js';
+import { AlreadyReported, Interrupted, usageError, exitCodeOf, exitCodeOfKind, toFailure, type InterruptSignal } from './failures.js';
 import type { GlobalFlags } from './config/settings.js';
 import { annotationsOf } from './commands/shared/define.js';
 import { resolveFormat } from './config/settings.js';
@@ -65,11 +65,11 @@ function settle(error: unknown, argv: readonly string[], program: Command): numb
     // Help shown because a command group was called without a subcommand.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOfKind('usage');
     const message = parserMessage(error, argv);
-    if (!ARGUMENT_ERRORS.has(error.code)) return new UsageError(message);
+    if (!ARGUMENT_ERRORS.has(error.code)) return usageError(message);
     const command = commandOf(program, argv);
     const path = [];
     for (let current: Command | null = command; current; current = current.parent) path.unshift(current.name());
-    return new UsageError(`${message.replace(/\.$/, '')}; usage: ${path.join(' ')} ${command.usage()}`);
+    return usageError(`${message.replace(/\.$/, '')}; usage: ${path.join(' ')} ${command.usage()}`);
   }
   const failure = toFailure(error);
   return failure instanceof Interrupted || failure instanceof AlreadyReported ? exitCodeOf(failure) : failure;
@@ -124,7 +124,7 @@ function errorFormat(f: Factory): OutputFormat {
  * `--json id,name`, as gh takes it: gymctl's --json takes no field list,
  * and the word after it would be read as an argument. Said the gymctl way.
  */
-function jsonFieldList(argv: readonly string[], commands: readonly string[]): UsageError | undefined {
+function jsonFieldList(argv: readonly string[], commands: readonly string[]): GymctlError | undefined {
   const at = argv.indexOf('--json');
   const fields = at >= 0 ? argv[at + 1] : undefined;
   if (fields === undefined || !/^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/.test(fields) || commands.includes(fields)) return undefined;
@@ -132,7 +132,7 @@ function jsonFieldList(argv: readonly string[], commands: readonly string[]): Us
     .split(',')
     .map((field) => (field.includes('.') ? `"${field}": .${field}` : field))
     .join(', ');
-  return new UsageError(`--json takes no field list (gh's --json FIELDS): use --jq '{${object}}' for JSON of those fields, or --columns ${fields} for a table or CSV`);
+  return usageError(`--json takes no field list (gh's --json FIELDS): use --jq '{${object}}' for JSON of those fields, or --columns ${fields} for a table or CSV`);
 }
 
 /** `config set accessible true`: read with the config, which most commands read anyway; a broken file is the command's to report. */

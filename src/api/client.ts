@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
 import { OPERATIONS, type Operations } from '../operations/index.js';
-import { GymApiError } from './errors.js';
+import { usageError } from './errors.js';
 import { isValidId } from './ids.js';
 import { envelope, type Id } from './schemas.js';
 import { Transport } from './transport/loop.js';
@@ -15,7 +15,7 @@ import type { ApiResponse, Operation, TransportOptions } from './transport/types
 export type ClientOptions = TransportOptions;
 
 function checkId(id: unknown, what: string): void {
-  if (!isValidId(id)) throw new GymApiError('usage', `invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
+  if (!isValidId(id)) throw usageError(`invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
 }
 
 /** A path as messages show it: at most 80 characters. */
@@ -32,7 +32,7 @@ const shownPath = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…
  * percent-encoded, as a browser sends them.
  */
 export function checkApiPath(path: string): string {
-  const refuse = (why: string) => new GymApiError('usage', `invalid API path ${JSON.stringify(shownPath(path))}: ${why}`);
+  const refuse = (why: string) => usageError(`invalid API path ${JSON.stringify(shownPath(path))}: ${why}`);
   if (!path.startsWith('/')) throw refuse('it must start with / (a path under the base URL, such as /me)');
   if (path.startsWith('//')) throw refuse('it must not name a host');
   if (/[\s\\\u0000-\u001f\u007f-\u009f]/.test(path)) throw refuse('it must not contain spaces, backslashes or control characters');

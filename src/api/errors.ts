@@ -95,6 +95,9 @@ export class GymApiError extends GymctlError {
   override readonly name = 'GymApiError';
 }
 
+/** A request refused before anything was sent (bad arguments, settings or input): the one kind of usage error, the library's and the CLI's. */
+export const usageError = (message: string, options: FailureOptions = {}) => new GymApiError('usage', message, options);
+
 /** The spec's message strings (§7), the fallback when the status is not telling. */
 export const SPEC_MESSAGES = {
   unauthorized: 'Unauthorized',

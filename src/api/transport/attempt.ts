@@ -1,28 +1,28 @@
 /** One attempt's parts: the options it is made with, checked; how it is stopped; what its trace says. */
 import { API_KEY_FORM, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
-import { GymApiError } from '../errors.js';
+import { usageError } from '../errors.js';
 import type { AttemptControl, TransportOptions } from './types.js';
 
 /** Checks the options a caller may get wrong, so that a mistake is a usage failure and not a socket error. */
 export function checkOptions(options: TransportOptions | undefined): asserts options is TransportOptions {
-  if (typeof options !== 'object' || options === null) throw new GymApiError('usage', 'createClient needs options: { baseUrl, apiKey }');
+  if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and the error
   // Node would raise for it quotes the value: refuse it here, unquoted.
   if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
-    throw new GymApiError('usage', 'the API key is missing, empty or contains spaces or control characters (the key is not shown)');
+    throw usageError('the API key is missing, empty or contains spaces or control characters (the key is not shown)');
   }
-  if (!URL.canParse(options.baseUrl)) throw new GymApiError('usage', `invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
+  if (!URL.canParse(options.baseUrl)) throw usageError(`invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
-  if (problem && 'scheme' in problem) throw new GymApiError('usage', `invalid base URL: ${schemeProblem(problem.scheme)}`);
-  if (problem) throw new GymApiError('usage', `refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
+  if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
+  if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
-    throw new GymApiError('usage', `invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+    throw usageError(`invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   }
   const retries = options.retries ?? DEFAULT_RETRIES;
   if (!Number.isSafeInteger(retries) || retries < 0 || retries > MAX_RETRIES) {
-    throw new GymApiError('usage', `invalid retries ${retries}: expected a whole number from 0 to ${MAX_RETRIES}`);
+    throw usageError(`invalid retries ${retries}: expected a whole number from 0 to ${MAX_RETRIES}`);
   }
 }
 

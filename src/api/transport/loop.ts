@@ -8,7 +8,7 @@
  */
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { checkOptions, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { GymApiError, type ResponseHead } from '../errors.js';
+import { GymApiError, type ResponseHead, usageError } from '../errors.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
@@ -284,7 +284,7 @@ export class Transport {
 
   /** Aborts what is in flight and lets go of every connection: nothing of this transport keeps the process alive after. */
   async close(): Promise<void> {
-    this.#closed.abort(new GymApiError('usage', 'the client was closed'));
+    this.#closed.abort(usageError('the client was closed'));
     if (this.#connection) await (await this.#connection).close().catch(() => {});
   }
 }

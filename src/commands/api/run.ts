@@ -28,9 +28,9 @@ function forTerminal(body: string): string {
   return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
 }
 
-export type ApiOptions = Pick<Factory, 'io' | 'output' | 'client'>;
+export type ApiDeps = Pick<Factory, 'io' | 'output' | 'client'>;
 
-export async function runApi(f: ApiOptions, path: string, options: { include?: boolean } = {}): Promise<void> {
+export async function runApi(f: ApiDeps, path: string, options: { include?: boolean } = {}): Promise<void> {
   const operation = operations.raw(path); // checked before anything is read or sent
   const { jq } = await f.output();
   const { client } = await f.client();

@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 import { printDocument } from '../../output/document.js';
 
 /** What the auth commands use of the factory. */
-export type AuthOptions = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'config' | 'profileName' | 'settings' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
+export type AuthDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'config' | 'profileName' | 'settings' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
 import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
 import { stringifyExact } from '../../json/exact.js';
 import { labelledText, recordsText, stdoutTerminal } from '../../output/human.js';
@@ -15,7 +15,7 @@ import type { Column } from '../../output/tsv.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiKey } from '../../operations/index.js';
 
-export interface LoginOptions {
+export interface LoginFlags {
   withKey?: boolean;
   /** --keyring (true) or --no-keyring (false); else where the profile keeps its key now. */
   keyring?: boolean;
@@ -34,7 +34,7 @@ function ownerLine(key: ApiKey): string {
   return key.user?.email ? `${name} <${sanitizeLine(key.user.email)}>` : name;
 }
 
-async function readKey(f: AuthOptions, options: LoginOptions): Promise<string> {
+async function readKey(f: AuthDeps, options: LoginFlags): Promise<string> {
   let text: string;
   if (options.withKey) {
     if (f.io.stdinIsTTY) f.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
@@ -49,7 +49,7 @@ async function readKey(f: AuthOptions, options: LoginOptions): Promise<string> {
   return key;
 }
 
-export async function runLogin(f: AuthOptions, options: LoginOptions): Promise<void> {
+export async function runLogin(f: AuthDeps, options: LoginFlags): Promise<void> {
   const settings = await f.settings();
   const profile = settings.profile.value;
   if (!settings.baseUrl) {
@@ -106,7 +106,7 @@ export async function runLogin(f: AuthOptions, options: LoginOptions): Promise<v
   if (f.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
 }
 
-export interface StatusOptions {
+export interface StatusFlags {
   /** Every stored profile, each checked with its own key and base URL. */
   all?: boolean;
 }
@@ -143,7 +143,7 @@ const STATUS_COLUMNS: Column<ProfileStatus>[] = [
  * environment's key and base URL would stand in for every one of them),
  * checked at once. Fails with the first failure's kind, in profile order.
  */
-async function runStatusAll(f: AuthOptions): Promise<void> {
+async function runStatusAll(f: AuthDeps): Promise<void> {
   const store = f.config();
   const profiles = store.read().profiles ?? {};
   const active = f.profileName().value;
@@ -179,7 +179,7 @@ async function runStatusAll(f: AuthOptions): Promise<void> {
   if (failure) throw new AlreadyReported(failure.kind);
 }
 
-export async function runStatus(f: AuthOptions, options: StatusOptions): Promise<void> {
+export async function runStatus(f: AuthDeps, options: StatusFlags): Promise<void> {
   await f.output(); // --jq and the format are checked before anything is sent
   if (options.all) return runStatusAll(f);
   const { client, settings, baseUrl, apiKey } = await f.client();
@@ -234,13 +234,13 @@ export async function runStatus(f: AuthOptions, options: StatusOptions): Promise
 }
 
 /** The answers --cache kept for a key that is being forgotten go with it. */
-async function dropCachedAnswers(f: AuthOptions, configDir: string, key: string): Promise<void> {
+async function dropCachedAnswers(f: AuthDeps, configDir: string, key: string): Promise<void> {
   const { dropKeyEntries } = await import('../../cache/store.js');
   const removed = dropKeyEntries(f.env, configDir, key.trim());
   if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
 }
 
-export async function runLogout(f: AuthOptions): Promise<void> {
+export async function runLogout(f: AuthDeps): Promise<void> {
   const profile = f.profileName().value;
   const store = f.config();
   const stored = store.profile(profile);

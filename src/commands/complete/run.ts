@@ -22,7 +22,7 @@ import { HELP_TOPICS } from '../help-topics.js';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 /** What completion reads: the profiles in the config file, stdout, and for academy ids the settings and a client. */
-export type CompleteOptions = Pick<Factory, 'io' | 'config' | 'env' | 'settings' | 'makeClient'>;
+export type CompleteDeps = Pick<Factory, 'io' | 'config' | 'env' | 'settings' | 'makeClient'>;
 const SCHEMAS = OPERATIONS.map((declaration) => declaration.name);
 const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
 /** Shell words after which a file name comes. */
@@ -53,7 +53,7 @@ const flagsOf = (options: readonly Option[]) =>
   [...new Set(options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => Boolean(flag))))].concat('--help');
 
 /** Profile names from the config file that are valid names: what does not fit is never offered. */
-function profileNames(f: CompleteOptions): string[] {
+function profileNames(f: CompleteDeps): string[] {
   try {
     return Object.keys(f.config().read().profiles ?? {})
       .filter((name) => PROFILE_NAME.test(name))
@@ -67,7 +67,7 @@ function profileNames(f: CompleteOptions): string[] {
 const BY_COMMAND = new Map(OPERATIONS.flatMap((declaration) => commandNames(declaration).map((name) => [name, declaration] as const)));
 
 /** Values for an option that takes one, `current` being what is typed of it. */
-function optionValues(f: CompleteOptions, long: string | undefined, path: readonly string[], current: string): Answer {
+function optionValues(f: CompleteDeps, long: string | undefined, path: readonly string[], current: string): Answer {
   if (long === '--format') return { words: [...OUTPUT_FORMATS] };
   if (long === '--cache') return { words: ['30s', '5m', '1h', '1d'] };
   if (long === '--columns') {
@@ -90,7 +90,7 @@ function optionValues(f: CompleteOptions, long: string | undefined, path: readon
 }
 
 /** Values for the `index`th argument of the command at `path`, given the arguments before it. */
-function argumentValues(f: CompleteOptions, program: Command, path: string[], before: string[]): Answer {
+function argumentValues(f: CompleteDeps, program: Command, path: string[], before: string[]): Answer {
   const [first] = before;
   const declaration = BY_COMMAND.get(path.join(' '));
   // Ids an operation's declaration lists (the key's academies); never ids that are personal (member ids).
@@ -123,7 +123,7 @@ function argumentValues(f: CompleteOptions, program: Command, path: string[], be
 }
 
 /** The candidates for the last of `words` (the words after `gymctl`). */
-export function complete(f: CompleteOptions, program: Command, words: readonly string[]): Answer {
+export function complete(f: CompleteDeps, program: Command, words: readonly string[]): Answer {
   const current = words.at(-1) ?? '';
   const typed = words.slice(0, -1);
   if (REDIRECTIONS.has(typed.at(-1) ?? '')) return 'files';
@@ -158,7 +158,7 @@ export function complete(f: CompleteOptions, program: Command, words: readonly s
  * directive. A candidate may carry a description after a tab (an
  * academy's name), which zsh and fish show beside it and bash drops.
  */
-export async function runComplete(f: CompleteOptions, program: Command, words: readonly string[]): Promise<void> {
+export async function runComplete(f: CompleteDeps, program: Command, words: readonly string[]): Promise<void> {
   const answer = complete(f, program, words.length === 0 ? [''] : words);
   const current = words.at(-1) ?? '';
   if (answer === 'files') return f.io.out(':files\n');
@@ -180,7 +180,7 @@ const CACHED_VALUES_MS = 60 * 60_000;
  * config file is used: never the keyring, which might ask to be unlocked.
  * Nothing on any failure.
  */
-async function valueCandidates(f: CompleteOptions, declaration: OperationDeclaration, typed: readonly string[]): Promise<string[]> {
+async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaration, typed: readonly string[]): Promise<string[]> {
   const values = declaration.values!;
   const signal = AbortSignal.timeout(VALUES_WAIT_MS);
   try {

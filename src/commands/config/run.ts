@@ -11,7 +11,7 @@ import { printDocument } from '../../output/document.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';
 
 /** What the config commands use: the store, the active profile, the flags, the keyring, and stdout. */
-export type ConfigOptions = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson' | 'output'>;
+export type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson' | 'output'>;
 import { sanitizeLine } from '../../output/sanitize.js';
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
@@ -29,19 +29,19 @@ function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | 
 }
 
 /** A stored value as text: made safe on a terminal (the file may hold anything), as stored in a pipe. */
-const shown = (f: ConfigOptions, value: unknown) => {
+const shown = (f: ConfigDeps, value: unknown) => {
   const text = String(value ?? '');
   return f.io.stdoutIsTTY ? sanitizeLine(text) : text;
 };
 
-async function state(f: ConfigOptions) {
+async function state(f: ConfigDeps) {
   const store = f.config();
   return { store, file: store.read(), profileName: f.profileName().value };
 }
 
 const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)] as Array<ConfigKey | GlobalConfigKey>;
 
-export async function runConfigList(f: ConfigOptions): Promise<void> {
+export async function runConfigList(f: ConfigDeps): Promise<void> {
   const { file, profileName } = await state(f);
   const values = ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key)] as const);
   await printDocument(
@@ -62,13 +62,13 @@ export async function runConfigList(f: ConfigOptions): Promise<void> {
   );
 }
 
-export async function runConfigGet(f: ConfigOptions, name: string): Promise<void> {
+export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
   const key = configKey(name);
   const { file, profileName } = await state(f);
   f.io.out(`${shown(f, effectiveValue(file, profileName, key))}\n`);
 }
 
-export async function runConfigSet(f: ConfigOptions, name: string, value: string): Promise<void> {
+export async function runConfigSet(f: ConfigDeps, name: string, value: string): Promise<void> {
   const key = configKey(name);
   if (key === 'accessible') {
     const parsed = GLOBAL_CONFIG_KEYS.accessible.parse(value);
@@ -101,7 +101,7 @@ export async function runConfigSet(f: ConfigOptions, name: string, value: string
  * puts it: it changes only while no key is kept in the other place, since
  * moving a key is `auth login`'s (never a silent loss or a stray copy).
  */
-async function checkKeyStoreChange(f: ConfigOptions, profileName: string, next: KeyStore): Promise<void> {
+async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: KeyStore): Promise<void> {
   const profile = f.config().profile(profileName);
   const current = profile?.keyStore ?? 'config';
   if (next === current) return;
@@ -113,7 +113,7 @@ async function checkKeyStoreChange(f: ConfigOptions, profileName: string, next: 
   }
 }
 
-export async function runConfigUnset(f: ConfigOptions, name: string): Promise<void> {
+export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void> {
   const key = configKey(name);
   const { store, file, profileName } = await state(f);
   if (isGlobal(key)) {
@@ -128,6 +128,6 @@ export async function runConfigUnset(f: ConfigOptions, name: string): Promise<vo
   await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 
-export async function runConfigPath(f: ConfigOptions): Promise<void> {
+export async function runConfigPath(f: ConfigDeps): Promise<void> {
   f.io.out(`${f.config().path}\n`);
 }

@@ -16,7 +16,7 @@ import { OPERATIONS } from '../../operations/index.js';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 
-export interface SandboxCommandOptions {
+export interface SandboxFlags {
   port?: string;
   host?: string;
   data?: string;
@@ -51,7 +51,7 @@ function loadData(file: string): SandboxData {
   }
 }
 
-export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: SandboxCommandOptions): Promise<void> {
+export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: SandboxFlags): Promise<void> {
   const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
   const host = options.host ?? '127.0.0.1';
   if (host.trim() === '') throw usageError('--host needs an address, such as 127.0.0.1 (an empty one would listen on every interface)');

@@ -6,7 +6,7 @@
  * happen; the first failure in argument order is returned.
  */
 import type { GymctlError } from '../../api/errors.js';
-import { Interrupted, UsageError, toFailure } from '../../failures.js';
+import { Interrupted, toFailure, usageError } from '../../failures.js';
 import { parseWholeNumber } from '../../system.js';
 import type { Id } from '../../api/schemas.js';
 
@@ -117,7 +117,7 @@ export function parseConcurrency(text: string | undefined): number {
   if (text === undefined) return DEFAULT_CONCURRENCY;
   const value = parseWholeNumber(text, 1, MAX_CONCURRENCY);
   if (value === undefined) {
-    throw new UsageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+    throw usageError(`invalid --concurrency ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
   return value;
 }
