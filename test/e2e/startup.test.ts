@@ -87,7 +87,7 @@ describe(`the design card's table, colour and config packages on Node ${process.
       ['academies', '--format', 'csv'],
     ]) {
       const { packages, sources, files } = await packagesLoadedBy(args, api());
-      expect(sources, args.join(' ')).toContain('src/commands/whoami.ts');
+      expect(sources, args.join(' ')).toContain('src/operations/whoami.ts');
       // The read path is the boot and the main file alone: no side file.
       expect(files.sort(), args.join(' ')).toEqual(['dist/boot.cjs', 'dist/gymctl.cjs']);
       for (const name of LAZY) expect(packages, `${args.join(' ')}: ${name}`).not.toContain(name);
