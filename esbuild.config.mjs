@@ -185,6 +185,16 @@ const cli = await buildMain(shared, true);
 const mainBytes = readFileSync('dist/gymctl.cjs');
 if (mainBytes.includes('import.meta') || /\bimport\(/.test(mainBytes.toString())) throw new Error('dist/gymctl.cjs must not use import.meta or import(): it runs as a script');
 // bin/gymctl.cjs starts here: it loads dist/gymctl.cjs through a code cache, keyed by this hash of it.
+// Its scan of argv (src/argv.ts) needs of the flag table only which options take a value: the boot carries
+// that list, worked out here by src/value-flags.ts itself, in that module's place, and not the table.
+const valueFlags = await build({ ...common, entryPoints: ['src/value-flags.ts'], write: false });
+const { VALUE_FLAGS } = await import(`data:text/javascript;base64,${Buffer.from(valueFlags.outputFiles[0].contents).toString('base64')}`);
+const valueFlagsList = {
+  name: 'value-flags-list',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]value-flags\.ts$/ }, () => ({ contents: `export const VALUE_FLAGS = ${JSON.stringify(VALUE_FLAGS)};`, loader: 'js' }));
+  },
+};
 const boot = await build({
   ...common,
   format: 'cjs',
@@ -193,6 +203,7 @@ const boot = await build({
   entryPoints: ['src/boot.ts'],
   outfile: 'dist/boot.cjs',
   define: { ...common.define, __GYMCTL_BUILD__: JSON.stringify(createHash('sha256').update(mainBytes).digest('hex').slice(0, 16)) },
+  plugins: [valueFlagsList],
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.

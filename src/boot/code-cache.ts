@@ -13,6 +13,7 @@
  * user's. Nothing here ever fails a command: a cache that cannot be read
  * or written costs time, nothing else.
  */
+import { commandIn, scanArgv } from '../argv.js';
 import { currentUid, openFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -28,11 +29,11 @@ export const codeCacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCac
 /** The commands with a cache of their own (what they compile differs); every other command shares one. */
 const OWN_CACHE = ['whoami', 'academy', 'academies', 'family', 'api'];
 
-/** The command a run's cache is named after: the first of OWN_CACHE that argv names, else `other`. */
-export const cacheCommand = (argv: readonly string[]): string => argv.find((word) => OWN_CACHE.includes(word)) ?? 'other';
+/** The command a run's cache is named after: the command argv names when it is one of OWN_CACHE, else `other`. */
+export const cacheCommand = (argv: readonly string[]): string => commandIn(argv, OWN_CACHE) ?? 'other';
 
 /** A batch of ids from stdin (`academy -`, `family -`): run with flags of its own (see boot.ts), so with a cache of its own. */
-export const stdinBatch = (argv: readonly string[]): boolean => ['academy', 'family'].includes(cacheCommand(argv)) && argv.includes('-');
+export const stdinBatch = (argv: readonly string[]): boolean => commandIn(argv, ['academy', 'family']) !== undefined && scanArgv(argv).stdin;
 
 /** 32-bit FNV-1a of a string: a short, stable name for the flags V8 compiles with. */
 function fnv(text: string): string {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandIn, scanArgv, topLevelHelp, versionAlone } from '../../src/argv.js';
+import { cacheCommand, stdinBatch } from '../../src/boot/code-cache.js';
 import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { VALUE_FLAGS } from '../../src/value-flags.js';
 import { ROOT } from '../helpers/cli.js';
@@ -99,6 +100,12 @@ describe('the pre-scan of argv, one rule set', () => {
     expect(GLOBAL_FLAGS.filter((flag) => flag.flags.includes('['))).toEqual([]);
   });
 
+  it('dist/boot.cjs carries that list, and not the table', () => {
+    const boot = readFileSync(path.join(ROOT, 'dist', 'boot.cjs'), 'utf8');
+    expect(boot).toContain(JSON.stringify(VALUE_FLAGS));
+    expect(boot).not.toContain(GLOBAL_FLAGS[0]!.description);
+  });
+
   it('scans each argv once, whoever asks', () => {
     const argv = ['academy', '-'];
     expect(scanArgv(argv)).toBe(scanArgv(argv));
@@ -119,5 +126,22 @@ describe('the pre-scan of argv, one rule set', () => {
     for (const argv of [['--version'], ['-V']]) expect(versionAlone(argv)).toBe(true);
     for (const argv of [[], ['--version', '--json'], ['version'], ['-v'], ['--', '--version']]) expect(versionAlone(argv), JSON.stringify(argv)).toBe(false);
     expect(readFileSync(path.join(ROOT, 'bin', 'gymctl.cjs'), 'utf8')).toContain("argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')");
+  });
+});
+
+describe('its users', () => {
+  it('the code cache is named after the command, not a value or an operand that looks like one', () => {
+    expect(cacheCommand(['whoami', '--json'])).toBe('whoami');
+    expect(cacheCommand(['--profile', 'academy', 'whoami'])).toBe('whoami');
+    expect(cacheCommand(['config', 'get', 'academy'])).toBe('other');
+    expect(cacheCommand(['help', 'family'])).toBe('other');
+  });
+
+  it('a batch from stdin is academy or family with `-` as an operand', () => {
+    expect(stdinBatch(['academy', '-'])).toBe(true);
+    expect(stdinBatch(['--format', 'csv', 'family', '--', '-'])).toBe(true);
+    expect(stdinBatch(['academy', '1', '--jq', '-'])).toBe(false);
+    expect(stdinBatch(['api', '-'])).toBe(false);
+    expect(stdinBatch(['help', 'academy', '-'])).toBe(false);
   });
 });
