@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { commandIn, scanArgv, topLevelHelp, versionAlone } from '../../src/argv.js';
 import { cacheCommand, stdinBatch } from '../../src/boot/code-cache.js';
 import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
+import { namedCommand } from '../../src/program.js';
 import { VALUE_FLAGS } from '../../src/value-flags.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -143,5 +144,14 @@ describe('its users', () => {
     expect(stdinBatch(['academy', '1', '--jq', '-'])).toBe(false);
     expect(stdinBatch(['api', '-'])).toBe(false);
     expect(stdinBatch(['help', 'academy', '-'])).toBe(false);
+  });
+
+  it('the program builds the command argv names, and every command for help', () => {
+    expect(namedCommand(['--format', 'academy', 'academies'])).toBe('academies');
+    expect(namedCommand(['--', 'version'])).toBe('version');
+    expect(namedCommand(['academy', '--help'])).toBeUndefined();
+    expect(namedCommand(['academy', '1', '--jq', '-h'])).toBe('academy');
+    expect(namedCommand(['help', 'academy'])).toBeUndefined();
+    expect(namedCommand(['--bogus', 'academy'])).toBe('academy');
   });
 });
