@@ -1,0 +1,52 @@
+/**
+ * Reporting a failure on stderr, in the output format the run asked for,
+ * whenever it failed: before the parser has run (from a plain scan of
+ * argv), or after (from the parsed flags and the stored profile).
+ */
+import type { GymctlError } from '../api/errors.js';
+import type { OutputFormat } from '../config/formats.js';
+import { type GlobalFlags, resolveFormat } from '../config/settings.js';
+import type { Factory } from '../factory.js';
+import { exitCodeOf } from '../failures.js';
+import { formatFailure } from '../output/errors.js';
+import type { IO } from '../terminal/io.js';
+
+/** The flags errors are reported with until the parser has run (its own errors included). */
+export function scanFormatFlags(argv: readonly string[]): GlobalFlags {
+  const flags: GlobalFlags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
+  argv.forEach((arg, i) => {
+    if (arg === '--format') flags.format = argv[i + 1];
+    else if (arg.startsWith('--format=')) flags.format = arg.slice('--format='.length);
+    else if (arg === '--jq' || arg === '-q') flags.jq = argv[i + 1] ?? '';
+    else if (arg.startsWith('--jq=')) flags.jq = arg.slice('--jq='.length);
+  });
+  return flags;
+}
+
+/**
+ * The output format for reporting an error, whenever it happened: from the
+ * flags (`--jq` implies JSON, as for the output), else the stored profile,
+ * even when the command failed before it read its settings, or because of
+ * one of them.
+ */
+function errorFormat(f: Factory): OutputFormat {
+  try {
+    const chosen = resolveFormat(f.flags)?.value;
+    if (chosen) return chosen;
+    if (f.flags.jq !== undefined) return 'json';
+    return f.config().profile(f.profileName().value)?.format ?? 'table';
+  } catch {
+    return 'table';
+  }
+}
+
+/** Writes the failure on stderr; returns its exit code. */
+export function report(failure: GymctlError, f: Factory, io: IO): number {
+  // A key the server refused: say where it came from, as auth status does.
+  const keyOrigin = f.keyOrigin();
+  if (failure.kind === 'unauthorized' && keyOrigin && failure.message.endsWith('the server refused the API key')) {
+    failure = failure.with({ message: `${failure.message} from ${keyOrigin}` });
+  }
+  io.err(formatFailure(failure, errorFormat(f), f.debug));
+  return exitCodeOf(failure);
+}
