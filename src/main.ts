@@ -5,18 +5,19 @@
  * cli.ts for every command but --version and the top-level help; tests call
  * it in-process with fake streams.
  *
- * The wiring of a run: the factory, made from a plain scan of argv and made
- * again once the parser has read the flags, the race with an interrupt
- * (run/interrupt.ts), the outcome (run/settle.ts) and its report
- * (run/report.ts).
+ * The wiring of a run: the pre-scan of argv (argv.ts), the factory made
+ * from it and made again once the parser has read the flags, the race
+ * with an interrupt (run/interrupt.ts), the outcome (run/settle.ts) and its
+ * report (run/report.ts).
  */
 import type { GymctlError } from './api/errors.js';
+import { type ArgvScan, scanArgv } from './argv.js';
 import { annotationsOf } from './commands/shared/define.js';
 import { createFactory, type Factory } from './factory.js';
 import { buildProgram } from './program.js';
 import { untilInterrupted, watchInterrupts } from './run/interrupt.js';
 import { fieldListHint } from './run/json-hint.js';
-import { report, scanFormatFlags } from './run/report.js';
+import { report, scannedFlags } from './run/report.js';
 import { settle } from './run/settle.js';
 import { createIO, type IOStreams } from './terminal/io.js';
 
@@ -29,7 +30,7 @@ export interface RunOptions {
 }
 
 /** `--json id,name`: refused with a hint, unless the word after --json is one of these commands. */
-const jsonFieldList = (argv: readonly string[]) => fieldListHint(argv, ['whoami', 'academy', 'academies', 'family', 'auth', 'config', 'status', 'list']);
+const jsonFieldList = (scan: ArgvScan) => fieldListHint(scan, ['whoami', 'academy', 'academies', 'family', 'auth', 'config', 'status', 'list']);
 
 /** `config set accessible true`: read with the config, which most commands read anyway; a broken file is the command's to report. */
 function storedAccessible(f: Factory): boolean {
@@ -43,10 +44,11 @@ function storedAccessible(f: Factory): boolean {
 export async function run(argv: readonly string[], options: RunOptions): Promise<number> {
   const { env } = options;
   const signal = options.signal ?? new AbortController().signal;
-  const io = createIO(options.io, { env, colorFlag: !argv.includes('--no-color') });
+  const scan = scanArgv(argv);
+  const io = createIO(options.io, { env, colorFlag: !scan.options.has('--no-color') });
   const disposers: Array<() => Promise<void>> = [];
-  // Until the parser has run, errors (including its own) take the format from a plain scan.
-  let factory = createFactory({ io, env, signal, flags: scanFormatFlags(argv), disposers });
+  // Until the parser has run, errors (including its own) take the format from the pre-scan.
+  let factory = createFactory({ io, env, signal, flags: scannedFlags(scan), disposers });
   let handlesInterrupt = false;
   let outcome: number | GymctlError = 0;
   const program = buildProgram({
@@ -60,7 +62,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     },
   });
   try {
-    const fieldList = jsonFieldList(argv);
+    const fieldList = jsonFieldList(scan);
     if (fieldList) throw fieldList;
     await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), signal, () => handlesInterrupt);
   } catch (error) {

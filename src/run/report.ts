@@ -1,9 +1,10 @@
 /**
  * Reporting a failure on stderr, in the output format the run asked for,
- * whenever it failed: before the parser has run (from a plain scan of
+ * whenever it failed: before the parser has run (from the pre-scan of
  * argv), or after (from the parsed flags and the stored profile).
  */
 import type { GymctlError } from '../api/errors.js';
+import type { ArgvScan } from '../argv.js';
 import type { OutputFormat } from '../config/formats.js';
 import { type GlobalFlags, resolveFormat } from '../config/settings.js';
 import type { Factory } from '../factory.js';
@@ -11,15 +12,16 @@ import { exitCodeOf } from '../failures.js';
 import { formatFailure } from '../output/errors.js';
 import type { IO } from '../terminal/io.js';
 
-/** The flags errors are reported with until the parser has run (its own errors included). */
-export function scanFormatFlags(argv: readonly string[]): GlobalFlags {
-  const flags: GlobalFlags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
-  argv.forEach((arg, i) => {
-    if (arg === '--format') flags.format = argv[i + 1];
-    else if (arg.startsWith('--format=')) flags.format = arg.slice('--format='.length);
-    else if (arg === '--jq' || arg === '-q') flags.jq = argv[i + 1] ?? '';
-    else if (arg.startsWith('--jq=')) flags.jq = arg.slice('--jq='.length);
-  });
+/**
+ * The flags errors are reported with until the parser has run (its own
+ * errors included): --json, --format, --jq (given without its expression,
+ * still --jq) and --debug, as the pre-scan read them.
+ */
+export function scannedFlags(scan: ArgvScan): GlobalFlags {
+  const flags: GlobalFlags = { json: scan.options.has('--json'), debug: scan.options.has('--debug') };
+  const format = scan.values.get('--format');
+  if (format !== undefined) flags.format = format;
+  if (scan.options.has('--jq')) flags.jq = scan.values.get('--jq') ?? '';
   return flags;
 }
 

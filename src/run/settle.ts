@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { GymctlError } from '../api/errors.js';
+import { scanArgv } from '../argv.js';
 import { AlreadyReported, Interrupted, UsageError, exitCodeOf, exitCodeOfKind, toFailure } from '../failures.js';
 
 /** Commander's errors, told apart without loading commander (see main). */
@@ -28,10 +29,10 @@ function parserMessage(error: Error, argv: readonly string[]): string {
   return message;
 }
 
-/** The command that argv names, as deep as it goes. */
+/** The command that argv's operands name, as deep as they go. */
 function commandOf(program: Command, argv: readonly string[]): Command {
   let command = program;
-  for (const word of argv) {
+  for (const word of scanArgv(argv).operands) {
     const sub = command.commands.find((c) => c.name() === word);
     if (sub) command = sub;
   }

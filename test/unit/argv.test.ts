@@ -13,8 +13,11 @@ import { commandIn, scanArgv, topLevelHelp, versionAlone } from '../../src/argv.
 import { cacheCommand, stdinBatch } from '../../src/boot/code-cache.js';
 import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { namedCommand } from '../../src/program.js';
+import { fieldListHint } from '../../src/run/json-hint.js';
+import { scannedFlags } from '../../src/run/report.js';
 import { VALUE_FLAGS } from '../../src/value-flags.js';
 import { ROOT } from '../helpers/cli.js';
+import { gymctl } from '../helpers/harness.js';
 
 interface Row {
   argv: string[];
@@ -153,5 +156,30 @@ describe('its users', () => {
     expect(namedCommand(['academy', '1', '--jq', '-h'])).toBe('academy');
     expect(namedCommand(['help', 'academy'])).toBeUndefined();
     expect(namedCommand(['--bogus', 'academy'])).toBe('academy');
+  });
+
+  it('errors before parsing are reported with the flags the scan read, and no word after `--` or value taken for one', () => {
+    expect(scannedFlags(scanArgv(['academies', '--json', '--debug']))).toEqual({ json: true, debug: true });
+    expect(scannedFlags(scanArgv(['academies', '-q.id', '--format=csv']))).toEqual({ json: false, debug: false, jq: '.id', format: 'csv' });
+    expect(scannedFlags(scanArgv(['academies', '--jq']))).toEqual({ json: false, debug: false, jq: '' });
+    expect(scannedFlags(scanArgv(['academies', '--format']))).toEqual({ json: false, debug: false });
+    expect(scannedFlags(scanArgv(['whoami', '--', '--json', '--debug']))).toEqual({ json: false, debug: false });
+    expect(scannedFlags(scanArgv(['whoami', '--jq', '--json']))).toEqual({ json: false, debug: false, jq: '--json' });
+  });
+
+  it('an error the parser reports is in the format the options ask for, whatever the words after `--` or the values say', async () => {
+    expect(await gymctl(['whoami', '--', '--json'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^gymctl: too many arguments for 'whoami'/) });
+    expect(await gymctl(['whoami', '--json', '--', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^\{"error":\{"message":"too many arguments/) });
+    expect(await gymctl(['whoami', '--profile', '--json', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^gymctl: too many arguments for 'whoami'/) });
+  });
+
+  it('--json FIELDS is hinted at for the operand right after --json, unless it is one of the commands given', () => {
+    const commands = ['academies', 'status'];
+    expect(fieldListHint(scanArgv(['academies', '--json', 'id,address.city']), commands)?.message).toBe(
+      `--json takes no field list (gh's --json FIELDS): use --jq '{id, "address.city": .address.city}' for JSON of those fields, or --columns id,address.city for a table or CSV`,
+    );
+    expect(fieldListHint(scanArgv(['--json', 'academies']), commands)).toBeUndefined();
+    expect(fieldListHint(scanArgv(['academy', '--json', '1']), commands)).toBeUndefined();
+    expect(fieldListHint(scanArgv(['whoami', '--profile', '--json', 'x']), commands)).toBeUndefined();
   });
 });
