@@ -207,6 +207,15 @@ import { OPERATIONS } from './src/operations/index.ts';
 export const read = readCommands(OPERATIONS);
 export const ids = idCommands(OPERATIONS);`);
 // bin/gymctl.cjs starts here: it loads dist/gymctl.cjs through a code cache, keyed by this hash of it.
+// Its scan of argv (src/argv.ts) needs of the flag table only which options take a value: the boot carries
+// that list, worked out here by src/value-flags.ts itself, in that module's place, and not the table.
+const { VALUE_FLAGS } = await evaluate("export { VALUE_FLAGS } from './src/value-flags.ts';");
+const valueFlagsList = {
+  name: 'value-flags-list',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]value-flags\.ts$/ }, () => ({ contents: `export const VALUE_FLAGS = ${JSON.stringify(VALUE_FLAGS)};`, loader: 'js' }));
+  },
+};
 const boot = await build({
   ...common,
   format: 'cjs',
@@ -219,6 +228,7 @@ const boot = await build({
     __GYMCTL_BUILD__: JSON.stringify(createHash('sha256').update(mainBytes).digest('hex').slice(0, 16)),
     __GYMCTL_CACHE_COMMANDS__: JSON.stringify({ read: cacheCommands.read, ids: cacheCommands.ids }),
   },
+  plugins: [valueFlagsList],
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.

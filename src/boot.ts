@@ -5,6 +5,7 @@
  * through a V8 code cache (boot/code-cache.ts), runs it, and then writes
  * the cache when there was none that V8 took.
  */
+import { topLevelHelp } from './argv.js';
 import { type CacheCommands, codeCacheFor, loadWithCodeCache, stdinBatch } from './boot/code-cache.js';
 import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND } from './system.js';
 
@@ -42,8 +43,7 @@ function guardStreams(): void {
 
 export function start(argv: string[]): void {
   guardStreams();
-  const [only] = argv;
-  if (argv.length === 0 || (argv.length === 1 && (only === '--help' || only === '-h'))) {
+  if (topLevelHelp(argv)) {
     const help = builtHelp();
     if (help !== undefined) {
       process.stdout.write(help);

@@ -5,6 +5,7 @@
  * others' handlers only when they run.
  */
 import { Command, Help, type Option } from 'commander';
+import { commandIn, scanArgv } from './argv.js';
 import { newCmdApi } from './commands/api.js';
 import { newCmdAuth } from './commands/auth.js';
 import { newCmdCache } from './commands/cache.js';
@@ -62,21 +63,15 @@ export const commandWords = (program: Command): string[] => [
 ];
 
 /**
- * The one command of COMMANDS a run needs, when argv names it: the first
- * word that is neither a global option nor an option's value. Undefined
- * when the run needs the whole tree: help, completion, no command, an
- * unknown one (its error suggests the nearest name).
+ * The one command of COMMANDS a run needs, when argv names it (its first
+ * operand, argv.ts). Undefined when the run needs the whole tree: help,
+ * completion, no command, an unknown one (its error suggests the nearest
+ * name).
  */
 export function namedCommand(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '-h' || word === '--help') return undefined;
-    if (!word.startsWith('-')) return COMMANDS.some(([name]) => name === word) && !argv.slice(i + 1).some((w) => w === '-h' || w === '--help') ? word : undefined;
-    if (word === '--') return undefined;
-    const flag = GLOBAL_FLAGS.find((f) => f.flags.split(/[ ,]+/).includes(word));
-    if (flag?.flags.includes('<')) i++;
-  }
-  return undefined;
+  if (scanArgv(argv).help) return undefined;
+  const names = COMMANDS.map(([name]) => name);
+  return commandIn(argv, names);
 }
 
 /** The examples the top-level help (and the man page) ends with. */

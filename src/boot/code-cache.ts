@@ -13,6 +13,7 @@
  * user's. Nothing here ever fails a command: a cache that cannot be read
  * or written costs time, nothing else.
  */
+import { commandIn, scanArgv } from '../argv.js';
 import { currentUid, openFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -36,11 +37,11 @@ export interface CacheCommands {
   ids: readonly string[];
 }
 
-/** The command a run's cache is named after: a read command or `api` (what they compile differs), else `other`. */
-export const cacheCommand = (argv: readonly string[], commands: CacheCommands): string => argv.find((word) => word === 'api' || commands.read.includes(word)) ?? 'other';
+/** The command a run's cache is named after: the command argv names when it is a read command or `api` (what they compile differs), else `other`. */
+export const cacheCommand = (argv: readonly string[], commands: CacheCommands): string => commandIn(argv, [...commands.read, 'api']) ?? 'other';
 
 /** A batch of ids from stdin (`academy -`): run with flags of its own (see boot.ts), so with a cache of its own. */
-export const stdinBatch = (argv: readonly string[], commands: CacheCommands): boolean => commands.ids.includes(cacheCommand(argv, commands)) && argv.includes('-');
+export const stdinBatch = (argv: readonly string[], commands: CacheCommands): boolean => commandIn(argv, commands.ids) !== undefined && scanArgv(argv).stdin;
 
 /** 32-bit FNV-1a of a string: a short, stable name for the flags V8 compiles with. */
 function fnv(text: string): string {

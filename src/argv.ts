@@ -1,0 +1,122 @@
+/**
+ * The pre-scan: what argv says before the parser has read it (or beside
+ * it), read once, by one set of rules, the parser's own for the global
+ * options. Its users: dist/boot.cjs (the top-level help, the code cache's
+ * name, a batch from stdin), the program (the one command to build) and
+ * main (the format of errors the parser itself reports, --no-color, the
+ * `--json FIELDS` hint). It is in dist/boot.cjs, so it stays small and
+ * imports nothing but the list of options that take a value.
+ *
+ * The rules, as commander applies them to the program's options:
+ * - `--` ends the options: every word after it is an operand.
+ * - A global option that takes a value (value-flags.ts, from the flag
+ *   table) takes the next word, whatever it is (`--profile academy`,
+ *   `--jq -`, `--jq --json`), or what follows `=` in its own word
+ *   (`--format=json`), or, for a short one, the rest of its word (`-q.id`).
+ *   Given last with nothing after it, it is given without a value.
+ * - `-` is an operand (ids from stdin), as is every word that does not
+ *   start with `-`. The first operand is the command, even after `--`, as
+ *   the parser takes it (`gymctl -- version`).
+ * - Every other word starting with `-` is an option that takes no value:
+ *   the flags of the table (`--json`), -h/--help, -V/--version, and options
+ *   unknown here: a command's own (`sandbox --port 0`: `0` is read as an
+ *   operand; academy and family, whose operands are read here, have none
+ *   that takes a value) or a mistake, which the parser will report.
+ *
+ * bin/gymctl.cjs answers `gymctl --version` before anything is loaded, with
+ * this rule reduced to one line of its own: versionAlone below.
+ */
+import { VALUE_FLAGS } from './value-flags.js';
+
+export interface ArgvScan {
+  /** The operands in order: the command, its subcommands and their arguments, those after `--` included. */
+  readonly operands: readonly string[];
+  /** The first operand: the command argv names, when it names one. */
+  readonly command: string | undefined;
+  /**
+   * Every option given: those that take a value by their long name
+   * (`-q` is `--jq`), the others as written (`--json`, `-h`, `--bogus=1`).
+   */
+  readonly options: ReadonlySet<string>;
+  /** The value of each option given with one, by long name; the last one given wins, as in the parser. */
+  readonly values: ReadonlyMap<string, string>;
+  /** The operand right after an option that takes no value, by the option: `--json id,name`. */
+  readonly operandAfter: ReadonlyMap<string, string>;
+  /** -h or --help was given as an option. */
+  readonly help: boolean;
+  /** `-` is an operand: ids are read from stdin. */
+  readonly stdin: boolean;
+}
+
+const HELP = ['-h', '--help'];
+const VERSION = ['-V', '--version'];
+
+const isOption = (word: string) => word.length > 1 && word.startsWith('-');
+
+function scan(argv: readonly string[]): ArgvScan {
+  const operands: string[] = [];
+  const options = new Set<string>();
+  const values = new Map<string, string>();
+  const operandAfter = new Map<string, string>();
+  /** The option that takes no value given just before this word. */
+  let flag: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    const before = flag;
+    flag = undefined;
+    if (word === '--') {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!isOption(word)) {
+      operands.push(word);
+      if (before !== undefined && !operandAfter.has(before)) operandAfter.set(before, word);
+      continue;
+    }
+    const long = VALUE_FLAGS[word];
+    if (long !== undefined) {
+      options.add(long);
+      if (i + 1 < argv.length) values.set(long, argv[++i]!);
+      continue;
+    }
+    // `--format=json`, `-q.id`: the option and its value in one word.
+    const equals = word.startsWith('--') ? word.indexOf('=') : -1;
+    const joined = equals > 0 ? VALUE_FLAGS[word.slice(0, equals)] : word.startsWith('--') ? undefined : VALUE_FLAGS[word.slice(0, 2)];
+    if (joined !== undefined) {
+      options.add(joined);
+      values.set(joined, word.slice(equals > 0 ? equals + 1 : 2));
+      continue;
+    }
+    options.add(word);
+    flag = word;
+  }
+  return { operands, command: operands[0], options, values, operandAfter, help: HELP.some((name) => options.has(name)), stdin: operands.includes('-') };
+}
+
+/** Scans made, by argv: each argv is scanned once, whoever asks (boot asks three times). */
+const scans = new WeakMap<readonly string[], ArgvScan>();
+
+/** What argv says, by the rules above. */
+export function scanArgv(argv: readonly string[]): ArgvScan {
+  const known = scans.get(argv);
+  if (known) return known;
+  const scanned = scan(argv);
+  scans.set(argv, scanned);
+  return scanned;
+}
+
+/** The command argv names, when it is one of `names`. */
+export function commandIn(argv: readonly string[], names: readonly string[]): string | undefined {
+  const { command } = scanArgv(argv);
+  return command !== undefined && names.includes(command) ? command : undefined;
+}
+
+/** `gymctl`, `gymctl --help`, `gymctl -h`: the top-level help, and nothing else that could change it. */
+export const topLevelHelp = (argv: readonly string[]): boolean => argv.length === 0 || (argv.length === 1 && HELP.includes(argv[0]!));
+
+/**
+ * `gymctl --version`, `gymctl -V`, and nothing else: the version alone.
+ * bin/gymctl.cjs, which loads nothing to answer it, holds this line of its
+ * own (the test table holds it to this one).
+ */
+export const versionAlone = (argv: readonly string[]): boolean => argv.length === 1 && VERSION.includes(argv[0]!);

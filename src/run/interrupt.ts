@@ -1,0 +1,46 @@
+/**
+ * Ctrl-C and SIGTERM: the signal a run is aborted with, and the race that
+ * settles a command as soon as it is aborted, whatever it is waiting for.
+ */
+import { Interrupted, exitCodeOf, type InterruptSignal } from '../failures.js';
+
+/**
+ * Settles with the command, or as soon as the user interrupts, whatever the
+ * command is waiting for; a command that stops by itself on an interrupt
+ * (its definition says so: the sandbox server) is left to finish.
+ */
+export function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal, handlesInterrupt: () => boolean): Promise<T> {
+  const interrupted = new Promise<never>((_, reject) => {
+    const onAbort = () => {
+      if (!handlesInterrupt()) reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    void work.finally(() => signal.removeEventListener('abort', onAbort)).catch(() => {});
+  });
+  return Promise.race([work, interrupted]);
+}
+
+/**
+ * Ctrl-C and SIGTERM, for the real process: the first aborts the command
+ * with an Interrupted reason (requests in flight are aborted, files are
+ * left whole); a second one calls `exit` with the interrupt's exit code
+ * (main.ts ends the process with it).
+ */
+export function watchInterrupts(exit: (code: number) => never): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: InterruptSignal) => {
+    const reason = new Interrupted(name);
+    if (controller.signal.aborted) exit(exitCodeOf(reason));
+    controller.abort(reason);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    stop() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * What a run ends with, once the command has thrown: an exit code (help
+ * shown, an interrupt, a failure already reported) or the failure to
+ * report. The parser's own errors become usage errors, said safely and,
+ * when they are about the arguments, with the command's usage line.
+ */
+import type { Command } from 'commander';
+import type { GymctlError } from '../api/errors.js';
+import { scanArgv } from '../argv.js';
+import { AlreadyReported, Interrupted, usageError, exitCodeOf, exitCodeOfKind, toFailure } from '../failures.js';
+
+/** Commander's errors, told apart without loading commander (see main). */
+function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
+}
+
+/**
+ * Commander's message, made safe to print: an unknown `--option=value' may
+ * carry a secret typed in the wrong place, so the whole value of every
+ * such argument is hidden, whatever quotes it holds.
+ */
+function parserMessage(error: Error, argv: readonly string[]): string {
+  let message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  for (const arg of argv) {
+    const equals = arg.indexOf('=');
+    if (arg.startsWith('-') && equals > 0) message = message.split(arg).join(`${arg.slice(0, equals)}=…`);
+  }
+  return message;
+}
+
+/** The command that argv's operands name, as deep as they go. */
+function commandOf(program: Command, argv: readonly string[]): Command {
+  let command = program;
+  for (const word of scanArgv(argv).operands) {
+    const sub = command.commands.find((c) => c.name() === word);
+    if (sub) command = sub;
+  }
+  return command;
+}
+
+/** Errors about the arguments themselves: the message is followed by the command's usage line. */
+const ARGUMENT_ERRORS = new Set(['commander.missingArgument', 'commander.excessArguments', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']);
+
+/** The exit code of whatever a command threw, or the failure to report. */
+export function settle(error: unknown, argv: readonly string[], program: Command): number | GymctlError {
+  if (isCommanderError(error)) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+    // Help shown because a command group was called without a subcommand.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOfKind('usage');
+    const message = parserMessage(error, argv);
+    if (!ARGUMENT_ERRORS.has(error.code)) return usageError(message);
+    const command = commandOf(program, argv);
+    const path = [];
+    for (let current: Command | null = command; current; current = current.parent) path.unshift(current.name());
+    return usageError(`${message.replace(/\.$/, '')}; usage: ${path.join(' ')} ${command.usage()}`);
+  }
+  const failure = toFailure(error);
+  return failure instanceof Interrupted || failure instanceof AlreadyReported ? exitCodeOf(failure) : failure;
+}
