@@ -4,8 +4,10 @@
  * 64-bit ids. gymctl in-process against small servers on 127.0.0.1.
  */
 
-import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import zlib, { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
+import Table from 'cli-table3';
+import { describe, expect, it, vi } from 'vitest';
+import { CHUNK_ROWS } from '../../src/output/table.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { gymctl } from '../helpers/harness.js';
@@ -43,14 +45,30 @@ describe('compressed bodies', () => {
 
   it('a compression bomb stops at 10 MiB of output: exit 6, in bounded time', async () => {
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    let requests = 0;
     const url = await httpServer((_request, response) => {
+      requests++;
       response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(bomb);
     });
-    const started = Date.now();
-    expectFailure(await gymctl(['academy', '1'], env(url)), 6, /the response body is larger than 10 MiB/);
-    // Drawn as one cli-table3 table it took 25 to 43 s; in chunks, a second or two (npm run bench times it). The bound catches
-    // the quadratic draw, not a busy machine's noise.
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // Bounded in work, not in seconds: the bytes gymctl's gunzip hands on are counted as it hands them on.
+    const createGunzip = zlib.createGunzip;
+    const decoders: number[] = [];
+    const spy = vi.spyOn(zlib, 'createGunzip').mockImplementation((options) => {
+      const decoder = createGunzip(options);
+      const n = decoders.push(0) - 1;
+      decoder.on('data', (chunk: Buffer) => (decoders[n]! += chunk.length));
+      return decoder;
+    });
+    try {
+      expectFailure(await gymctl(['academy', '1'], env(url)), 6, /the response body is larger than 10 MiB/);
+    } finally {
+      spy.mockRestore();
+    }
+    // One request, never retried, and one decoder that stopped within a chunk of 10 MiB: not the 64 MiB the body inflates to.
+    expect(requests).toBe(1);
+    expect(decoders).toHaveLength(1);
+    expect(decoders[0]).toBeGreaterThan(10 * 1024 * 1024);
+    expect(decoders[0]).toBeLessThanOrEqual(10 * 1024 * 1024 + 64 * 1024);
   });
 
   it('a coding gymctl cannot decode, or a corrupt body, is exit 6 saying so', async () => {
@@ -191,10 +209,21 @@ describe('malformed HTTP is exit 6, "the server sent malformed HTTP"', () => {
 describe('deep nesting', () => {
   it('30,000 levels are refused as invalid (exit 6) past 1,000, quickly', async () => {
     const deep = `{"data":{"id":1,"x":${'['.repeat(30_000)}${']'.repeat(30_000)}}}`;
-    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(deep));
-    const started = Date.now();
-    expectFailure(await gymctl(['academy', '1', '--json'], env(url)), 6, /academy 1: the response nests deeper than 1000 levels/);
-    expect(Date.now() - started).toBeLessThan(3000);
+    let requests = 0;
+    const url = await httpServer((_request, response) => {
+      requests++;
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(deep);
+    });
+    // Quickly, counted in work rather than seconds: the body is refused before it is parsed (let alone laid out, which
+    // grows with the square of the depth), and an answer refused as invalid is not asked for again.
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expectFailure(await gymctl(['academy', '1', '--json'], env(url)), 6, /academy 1: the response nests deeper than 1000 levels/);
+      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.includes('['.repeat(1001)))).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(requests).toBe(1);
   });
 
   it('1,000 levels are fine, and --json output stays within a constant factor of the body', async () => {
@@ -283,17 +312,30 @@ describe('64-bit ids', () => {
 });
 
 describe('a terminal table of a 20,000-member family', () => {
-  it('renders in seconds, not the half minute of one quadratic cli-table3 table', async () => {
+  it('is drawn in chunks, linear in its rows: never as one cli-table3 table, whose layout is quadratic', async () => {
     const members = Array.from({ length: 20_000 }, (_, i) => ({ id: 1000 + i, academyId: 1, firstName: `First${i}`, lastName: `Last${i}`, primaryFamilyMember: false }));
     const payload = JSON.stringify({ data: members });
     const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(payload));
-    const started = Date.now();
-    const result = await gymctl(['family', '1'], { ...env(url, { NO_COLOR: '1' }), stdoutTTY: true, columns: 100 });
+    // cli-table3's layout costs rows² in each table it draws: the rows of each one drawn are counted, not the seconds.
+    const draw = Table.prototype.toString;
+    const drawn: number[] = [];
+    const spy = vi.spyOn(Table.prototype, 'toString').mockImplementation(function (this: Table.Table) {
+      drawn.push(this.length);
+      return draw.call(this);
+    });
+    let result: Awaited<ReturnType<typeof gymctl>>;
+    try {
+      result = await gymctl(['family', '1'], { ...env(url, { NO_COLOR: '1' }), stdoutTTY: true, columns: 100 });
+    } finally {
+      spy.mockRestore();
+    }
     expect(result.code).toBe(0);
     // The rows, the top and bottom borders, the header and the rule under it, and the final newline.
     expect(result.stdout.split('\n')).toHaveLength(20_000 + 5);
-    // Drawn as one cli-table3 table it took 25 to 43 s; in chunks, a second or two (npm run bench times it). The bound catches
-    // the quadratic draw, not a busy machine's noise.
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // Drawn as one cli-table3 table it took 25 to 43 s; in chunks of CHUNK_ROWS rows, a second or two (npm run bench times
+    // it). Every row is drawn once, and no table drawn holds more than a chunk, nor more than a twentieth of the rows.
+    expect(drawn.reduce((sum, rows) => sum + rows, 0)).toBe(20_000);
+    expect(Math.max(...drawn)).toBeLessThanOrEqual(CHUNK_ROWS);
+    expect(Math.max(...drawn)).toBeLessThanOrEqual(1000);
   });
 });
