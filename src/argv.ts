@@ -20,7 +20,7 @@
  * - Every other word starting with `-` is an option that takes no value:
  *   the flags of the table (`--json`), -h/--help, -V/--version, and options
  *   unknown here: a command's own (`sandbox --port 0`: `0` is read as an
- *   operand; academy and family, whose operands are read here, have none
+ *   operand; the commands that take ids, whose operands are read here, have none
  *   that takes a value) or a mistake, which the parser will report.
  *
  * bin/gymctl.cjs answers `gymctl --version` before anything is loaded, with

@@ -21,6 +21,7 @@ import { GymctlError } from './api/errors.js';
 import { usageError } from './failures.js';
 import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
+import { once } from './once.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
@@ -82,14 +83,6 @@ export interface FactoryOptions {
   disposers: Array<() => Promise<void>>;
 }
 
-/** `make`, called once, the first time the function it returns is. */
-export const once = <T>(make: () => T): (() => T) => {
-  let made: { value: T } | undefined;
-  return () => {
-    made ??= { value: make() };
-    return made.value;
-  };
-};
 
 export function createFactory(options: FactoryOptions): Factory {
   const { io, env, signal, disposers } = options;
