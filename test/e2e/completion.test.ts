@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { hasTool } from '../helpers/tls.js';
-import { typeInTmux as tmuxIn } from '../helpers/tmux.js';
+import { ctrlC, line, type Step, tab, typeInTmux as tmuxIn } from '../helpers/tmux.js';
 
 let home: string;
 let bin: string;
@@ -41,8 +41,8 @@ beforeAll(() => {
 afterAll(() => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 const env = () => ({ ...cleanEnv(configDir), PATH: `${bin}:${process.env.PATH}`, HOME: home, HISTFILE: '/dev/null' });
-/** Types lines into `shell` under tmux, in the test's home with gymctl on PATH. */
-const typeInTmux = (shell: string, lines: string[]) => tmuxIn(shell, lines, { env: env(), cwd: home });
+/** Types steps into `shell` under tmux, in the test's home with gymctl on PATH. */
+const typeInTmux = (shell: string, steps: Step[]) => tmuxIn(shell, steps, { env: env(), cwd: home });
 const run = (shell: string, script: string) => spawnSync(shell, ['-c', script], { env: env(), encoding: 'utf8', cwd: home });
 
 describe('gymctl __complete', () => {
@@ -103,7 +103,12 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
   }, 60_000);
 
   it.skipIf(!hasTool('tmux', ['-V']))('in an interactive bash, a redirection and --data complete file names', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['source gymctl.bash', 'gymctl academy - < fix\t', '\u0003', 'gymctl sandbox --data fix\t']);
+    const screen = await typeInTmux('bash --norc --noprofile', [
+      line('source gymctl.bash'),
+      tab('gymctl academy - < fix', /gymctl academy - < fixtures\.json/),
+      ctrlC(),
+      tab('gymctl sandbox --data fix', /gymctl sandbox --data fixtures\.json/),
+    ]);
     expect(screen).toContain('gymctl academy - < fixtures.json');
     expect(screen).toContain('gymctl sandbox --data fixtures.json');
     expect(existsSync(marker)).toBe(false);
@@ -113,13 +118,15 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
 describe.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh', () => {
   it('completes subcommands and profile names in an interactive zsh, running nothing from the config file', async () => {
     const screen = await typeInTmux('zsh -f', [
-      'autoload -U compinit && compinit -u',
-      'source gymctl.zsh',
-      'gymctl help au\t',
-      '\u0003',
-      'gymctl --profile w\t',
-      '\u0003',
-      'gymctl --profile \t\t',
+      line('autoload -U compinit && compinit -u'),
+      line('source gymctl.zsh'),
+      tab('gymctl help au', /gymctl help auth/),
+      ctrlC(),
+      tab('gymctl --profile w', /gymctl --profile work/),
+      ctrlC(),
+      // Tab lists what is offered; a second Tab puts the first of it on the line.
+      tab('gymctl --profile ', /^home\nwork$/m),
+      { press: ['Tab'], until: /gymctl --profile home$/m },
     ]);
     expect(screen).toContain('gymctl help auth');
     expect(screen).toContain('gymctl --profile work');
@@ -178,7 +185,10 @@ describe("the key's academy ids on Tab, from a real server", () => {
   });
 
   it.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh shows each name beside its id', async () => {
-    const screen = await tmuxIn('zsh -f', ['autoload -U compinit && compinit -u', 'source gymctl.zsh', 'gymctl academy \t'], { env: apiEnv(), cwd: home });
+    const screen = await tmuxIn('zsh -f', [line('autoload -U compinit && compinit -u'), line('source gymctl.zsh'), tab('gymctl academy ', /^4 {2}-- /m)], {
+      env: apiEnv(),
+      cwd: home,
+    });
     expect(screen).toContain('1  -- Alfama Jiu-Jitsu');
     expect(screen).toContain('4  -- Shibuya Judo Dojo');
   });

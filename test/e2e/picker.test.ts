@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
 import { hasTool } from '../helpers/tls.js';
-import { typeInTmux } from '../helpers/tmux.js';
+import { keys, line, typeInTmux } from '../helpers/tmux.js';
 
 let home: string;
 beforeAll(() => {
@@ -33,14 +33,26 @@ const env = (extra: Record<string, string> = {}) => ({
 
 describe.skipIf(!hasTool('tmux', ['-V']))('choosing an academy at a terminal', () => {
   it('typing filters the list; Enter picks; the same command with the id is said on stderr', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['gymctl academy --sandbox', 'Shib'], { env: env(), cwd: home, settle: 800, until: /Name\s+Shibuya/ });
+    const screen = await typeInTmux(
+      'bash --norc --noprofile',
+      [
+        line('gymctl academy --sandbox', /Shibuya Judo Dojo \(id 4\)/),
+        // Enter once the list shows the filter's effect: pressed sooner, it would pick from the list as it was.
+        keys('Shib', (shown) => !shown.includes('Alfama')),
+        { press: ['Enter'], until: /Name\s+Shibuya/ },
+      ],
+      { env: env(), cwd: home },
+    );
     expect(screen).toContain('gymctl academy 4 --sandbox');
     expect(screen).toMatch(/Name\s+Shibuya Judo Dojo/);
     expect(screen).not.toContain('Alfama Jiu-Jitsu');
   });
 
   it('in accessible mode, a numbered list and a line read: nothing drawn in place', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['GYMCTL_ACCESSIBLE=1 gymctl academy --sandbox', '2'], { env: env(), cwd: home, settle: 800, until: /Name: / });
+    const screen = await typeInTmux('bash --norc --noprofile', [line('GYMCTL_ACCESSIBLE=1 gymctl academy --sandbox', /^Number \(1 to 4\):/m), line('2', /Name: /)], {
+      env: env(),
+      cwd: home,
+    });
     expect(screen).toContain('1) Alfama Jiu-Jitsu (id 1)');
     expect(screen).toContain('4) Shibuya Judo Dojo (id 4)');
     expect(screen).toContain('gymctl academy 2 --sandbox');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { hasTool } from '../helpers/tls.js';
-import { typeInTmux } from '../helpers/tmux.js';
+import { line, typeInTmux } from '../helpers/tmux.js';
 
 let home: string;
 beforeAll(() => {
@@ -24,13 +24,11 @@ const env = () => ({ ...cleanEnv(path.join(home, 'config'), { NO_COLOR: '1' }), 
 
 describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
   it('a table is never wider than a 52-column terminal', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['clear', 'gymctl academy 1 2 3 4 --sandbox'], {
+    const screen = await typeInTmux('bash --norc --noprofile', [line('clear'), line('gymctl academy 1 2 3 4 --sandbox')], {
       env: env(),
       cwd: home,
       width: 52,
       height: 30,
-      settle: 800,
-      until: /└/,
     });
     const lines = screen.split('\n').filter((line) => /[│┌└]/.test(line));
     expect(lines.length).toBe(7);
@@ -39,13 +37,11 @@ describe.skipIf(!hasTool('tmux', ['-V']))('in a real terminal', () => {
   });
 
   it('the progress line of a long batch is gone when it ends, and the prompt is on a line of its own', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', ['clear', 'gymctl academy - --sandbox --format ndjson < ids.txt > /dev/tty; echo done'], {
+    const screen = await typeInTmux('bash --norc --noprofile', [line('clear'), line('gymctl academy - --sandbox --format ndjson < ids.txt > /dev/tty; echo done')], {
       env: env(),
       cwd: home,
       width: 120,
       height: 20,
-      settle: 1000,
-      until: /^done$/m,
     });
     expect(screen).not.toContain('Fetching academies');
     expect(screen).toMatch(/^done\n\$ ?$/m);
