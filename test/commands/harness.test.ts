@@ -1,7 +1,7 @@
 /** The in-process harness itself: exit codes, streams, TTY switches and interrupts, without a process. */
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
-import { gymctl } from '../helpers/harness.js';
+import { gymctl, waitFor } from '../helpers/harness.js';
 
 describe('run(argv, { io, env }) in-process', () => {
   it('returns the exit code and what went to stdout and stderr', async () => {
@@ -28,11 +28,15 @@ describe('run(argv, { io, env }) in-process', () => {
       ['SIGTERM', 143],
     ] as const) {
       const controller = new AbortController();
-      // The sandbox command waits for the interrupt, as it does for Ctrl-C.
+      // Interrupted while it reads ids from a terminal that never ends them: once something reads the terminal.
       const result = gymctl(['academy', '-', '--sandbox'], {
         stdinTTY: true,
         signal: controller.signal,
-        started: () => setTimeout(() => controller.abort(new Interrupted(signal)), 50),
+        started: ({ terminal }) =>
+          void waitFor('a reader of stdin', () => terminal!.listenerCount('readable') + terminal!.listenerCount('data') > 0).then(
+            () => controller.abort(new Interrupted(signal)),
+            (error: unknown) => controller.abort(error),
+          ),
       });
       expect(await result).toEqual({ code, stdout: '', stderr: '' });
     }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
 import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { gymctl } from '../helpers/harness.js';
+import { gymctl, waitFor } from '../helpers/harness.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { httpServer, rawServer } from '../helpers/servers.js';
 
@@ -80,10 +80,15 @@ describe('what goes to a terminal', () => {
       const result = await gymctl(['sandbox', '--port', '0', '--data', file], {
         configDir: config.dir,
         signal: controller.signal,
-        started: () => setTimeout(() => controller.abort(new Interrupted()), 300),
+        // Ctrl-C once the sandbox says it is up and how to stop it: its keys are printed by then.
+        started: (streams) =>
+          void waitFor('the sandbox up', () => streams.stderr().includes('Press Ctrl-C to stop.')).then(
+            () => controller.abort(new Interrupted()),
+            (error: unknown) => controller.abort(error),
+          ),
       });
       // Stopped by Ctrl-C: 130, as every command so stopped.
-      expect(result.code).toBe(130);
+      expect(result.code, result.stderr).toBe(130);
       expect(result.stdout).toContain('Desk^[]0;pwned^G<U+202E>');
       expect(result.stdout).not.toMatch(HIDDEN);
     } finally {

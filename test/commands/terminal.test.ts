@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { gymctl } from '../helpers/harness.js';
+import { type FakeStreams, gymctl, waitFor } from '../helpers/harness.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
@@ -118,9 +118,14 @@ describe('progress', () => {
       stderrTTY: true,
       env: api(),
       signal: controller.signal,
-      started: () => setTimeout(() => controller.abort(new Interrupted()), 150),
+      // Interrupted once the progress line is up (the batch of 5,000 is far from done by then).
+      started: (streams) =>
+        void waitFor('the progress line on stderr', () => streams.stderr().includes('Fetching academies')).then(
+          () => controller.abort(new Interrupted()),
+          (error: unknown) => controller.abort(error),
+        ),
     });
-    expect(result.code).toBe(130);
+    expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toMatch(/Fetching academies/);
     expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
   });
@@ -169,16 +174,32 @@ describe('messages', () => {
     }
   });
 
-  /** `auth login` on a terminal with a key already stored, the answers typed as `type` says; the stored key after. */
-  async function relogin(type: (terminal: NodeJS.WritableStream) => void) {
+  /**
+   * `auth login` on a terminal with a key already stored, the answers typed as `type` says, each once `asked`
+   * has seen its question on stderr; the stored key after.
+   */
+  async function relogin(type: (terminal: NodeJS.WritableStream, asked: (question: string) => Promise<void>) => Promise<void>) {
     const config = tempConfigDir();
     try {
       await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { configDir: config.dir, stdin: DEMO_KEY });
+      let typing: Promise<void> = Promise.resolve();
       const result = await gymctl(['auth', 'login', '--base-url', world.sandbox.url], {
         configDir: config.dir,
         stdinTTY: true,
-        started: (streams) => type(streams.terminal!),
+        started: (streams: FakeStreams) => {
+          // The nth question asked is the nth time its text is on stderr.
+          const seen = new Map<string, number>();
+          const asked = (question: string) => {
+            const nth = (seen.get(question) ?? 0) + 1;
+            seen.set(question, nth);
+            return waitFor(`question ${nth} ${JSON.stringify(question)} on stderr`, () => streams.stderr().split(question).length > nth);
+          };
+          typing = type(streams.terminal!, asked);
+          // A question never asked: the terminal ends, so that the login ends too and the test fails saying why.
+          typing.catch(() => streams.terminal!.end());
+        },
       });
+      await typing;
       const stored = JSON.parse(readFileSync(path.join(config.dir, 'config.json'), 'utf8')) as { profiles: { default: { apiKey: string } } };
       return { ...result, key: stored.profiles.default.apiKey };
     } finally {
@@ -186,34 +207,49 @@ describe('messages', () => {
     }
   }
   const QUESTION = `Profile "default" already has a key (****mies). Replace it? [y/N] `;
+  const KEY_PROMPT = 'Paste your API key (input is hidden): ';
 
   it('auth login on a terminal asks before replacing a stored key, reading a line: n keeps it (the terminal echoes what is typed)', async () => {
-    const kept = await relogin((terminal) => setTimeout(() => terminal.write('n\n'), 50));
+    const kept = await relogin(async (terminal, asked) => {
+      await asked(QUESTION);
+      terminal.write('n\n');
+    });
     expect(kept).toMatchObject({ code: 0, stdout: '', key: DEMO_KEY });
     expect(kept.stderr).toBe(`${QUESTION}Kept the stored key of profile "default".\n`);
   });
 
   it('Enter alone means no, and an answer that is neither asks again', async () => {
-    expect(await relogin((terminal) => setTimeout(() => terminal.write('\n'), 50))).toMatchObject({ code: 0, key: DEMO_KEY });
-    const again = await relogin((terminal) => {
-      setTimeout(() => terminal.write('maybe\n'), 50);
-      setTimeout(() => terminal.write('no\n'), 100);
+    const enter = await relogin(async (terminal, asked) => {
+      await asked(QUESTION);
+      terminal.write('\n');
+    });
+    expect(enter).toMatchObject({ code: 0, key: DEMO_KEY });
+    const again = await relogin(async (terminal, asked) => {
+      await asked(QUESTION);
+      terminal.write('maybe\n');
+      await asked(QUESTION);
+      terminal.write('no\n');
     });
     expect(again).toMatchObject({ code: 0, key: DEMO_KEY });
     expect(again.stderr).toBe(`${QUESTION}Please answer y or n. ${QUESTION}Kept the stored key of profile "default".\n`);
   });
 
   it('"yes" then the new key replaces it: neither the Enter after yes nor its "es" reaches the hidden prompt', async () => {
-    const replaced = await relogin((terminal) => {
-      setTimeout(() => terminal.write('yes\n'), 50);
-      setTimeout(() => terminal.write('demo_key_no_academies\r'), 150);
+    const replaced = await relogin(async (terminal, asked) => {
+      await asked(QUESTION);
+      terminal.write('yes\n');
+      await asked(KEY_PROMPT);
+      terminal.write('demo_key_no_academies\r');
     });
     expect(replaced).toMatchObject({ code: 0, key: 'demo_key_no_academies' });
-    expect(replaced.stderr).toContain('Paste your API key (input is hidden): ');
+    expect(replaced.stderr).toContain(KEY_PROMPT);
   });
 
   it('y and the key typed ahead in one go: the key is left for the hidden prompt', async () => {
-    const replaced = await relogin((terminal) => setTimeout(() => terminal.write('y\ndemo_key_no_academies\r'), 50));
+    const replaced = await relogin(async (terminal, asked) => {
+      await asked(QUESTION);
+      terminal.write('y\ndemo_key_no_academies\r');
+    });
     expect(replaced).toMatchObject({ code: 0, key: 'demo_key_no_academies' });
   });
 });
