@@ -1,7 +1,8 @@
 /** The in-process harness itself: exit codes, streams, TTY switches and interrupts, without a process. */
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
-import { gymctl, waitFor } from '../helpers/harness.js';
+import { gymctl } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('run(argv, { io, env }) in-process', () => {
   it('returns the exit code and what went to stdout and stderr', async () => {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
 import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { gymctl, waitFor } from '../helpers/harness.js';
+import { gymctl } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { httpServer, rawServer } from '../helpers/servers.js';
 

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { type FakeStreams, gymctl, waitFor } from '../helpers/harness.js';
+import { type FakeStreams, gymctl } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
