@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearCache, openCache } from '../../src/cache/store.js';
+import { waitFor } from '../helpers/wait.js';
 
 let base: string;
 beforeEach(() => {
@@ -18,11 +19,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-/** The flipper: until killed (or 10 s at most), the cache folder is a folder of entries, then nothing, then a link to the victim's folder. */
+/**
+ * The flipper: until killed (or 10 s at most), the cache folder is a folder of entries, then nothing, then a link
+ * to the victim's folder. It says "flipping" on stdout once it has gone round once.
+ */
 const FLIPPER = `
 const fs = require('node:fs');
 const [gym, victim] = process.argv.slice(1);
 const until = Date.now() + 10000;
+let rounds = 0;
 while (Date.now() < until) {
   try {
     fs.mkdirSync(gym + '/k', { recursive: true });
@@ -31,6 +36,7 @@ while (Date.now() < until) {
     fs.symlinkSync(victim, gym);
     fs.unlinkSync(gym);
   } catch {}
+  if (++rounds === 1) fs.writeSync(1, 'flipping\\n');
 }
 `;
 
@@ -47,11 +53,14 @@ describe('cache clear and cache writes against a folder swapped for a link', () 
     mkdirSync(cacheHome, { mode: 0o700 });
     const configDir = path.join(base, 'config');
     const env = { XDG_CACHE_HOME: cacheHome, HOME: base };
-    const flipper = spawn(process.execPath, ['-e', FLIPPER, path.join(cacheHome, 'gymctl'), victim], { stdio: 'ignore' });
+    const flipper = spawn(process.execPath, ['-e', FLIPPER, path.join(cacheHome, 'gymctl'), victim], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let said = '';
+    flipper.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
     let clears = 0;
     let writes = 0;
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The race starts once the flipper flips, however long a loaded machine takes to start it.
+      await waitFor('the flipper flipping', () => said.includes('flipping'));
       const until = Date.now() + 1500;
       while (Date.now() < until) {
         try {

@@ -7,6 +7,7 @@
  * its own hosts_file, so nothing on the machine changes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
@@ -18,6 +19,7 @@ import { sandboxHandler } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { closedPort } from '../helpers/servers.js';
 import { hasTool, makeAuthority, type Authority } from '../helpers/tls.js';
+import { waitFor } from '../helpers/wait.js';
 
 const config = tempConfigDir();
 afterAll(() => config.remove());
@@ -62,7 +64,9 @@ describe.skipIf(!hasTool('openssl', ['version']))('certificates trusted through 
 
   it('an expired certificate says when it expired: exit 5', async () => {
     const { key, cert } = authority.issue(['localhost'], 0);
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // valid until the second it was made
+    // Valid until the second it was made: used once the clock is past that second.
+    const expiry = Date.parse(new X509Certificate(cert).validTo);
+    await waitFor('the certificate expired', () => Date.now() > expiry, 5_000);
     const server = await httpsSandbox(key, cert);
     servers.push(server);
     const result = await run(server.port);
@@ -197,9 +201,9 @@ describe.skipIf(!hasTool('openssl', ['version']) || !hasTool('squid', ['-v']))('
     });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(DEMO_DATA.keys[0]!.key);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // squid writes its log line as the tunnel closes
-    const log = readFileSync(path.join(dir, 'access.log'), 'utf8');
-    expect(log).toMatch(new RegExp(`CONNECT api\\.gym\\.test:${sandbox.port}`));
+    // squid writes its log line as the tunnel closes, which may be after gymctl has ended.
+    const connect = new RegExp(`CONNECT api\\.gym\\.test:${sandbox.port}`);
+    await waitFor("squid's log line for the tunnel", () => connect.test(readFileSync(path.join(dir, 'access.log'), 'utf8')));
     for (const file of ['access.log', 'cache.log']) expect(readFileSync(path.join(dir, file), 'utf8')).not.toContain(DEMO_KEY);
   });
 });
