@@ -157,9 +157,12 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     try {
       const started = Date.now();
       const result = await gymctl(['whoami'], {}, hung.address);
-      expect(Date.now() - started).toBeLessThan(8000);
       expect(result.code).toBe(4);
+      // The message names the limit that ended the wait: gymctl's own 5 s, not the minute it gives a keyring prompt.
       expect(result.stderr).toContain('keyring unavailable: the keyring did not answer within 5 s');
+      // And nothing then waits on the hung bus for D-Bus's default 25 s: the bound lies between the two, with room
+      // for a loaded machine to start the keyring agent.
+      expect(Date.now() - started).toBeLessThan(15_000);
       expect(hung.connections()).toBeGreaterThan(0);
       const seen = hung.connections();
       writeFileSync(configFile(), JSON.stringify({ profiles: { file: { apiKey: DEMO_KEY, baseUrl: world.sandbox.url } } }), { mode: 0o600 });
@@ -168,5 +171,5 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     } finally {
       hung.close();
     }
-  }, 20_000);
+  }, 60_000);
 });

@@ -11,6 +11,7 @@ import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/de
 import { useSandboxAndConfig } from '../helpers/world.js';
 import type { RunOptions } from '../helpers/cli.js';
 import { gymctl as inProcess } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 
 const world = useSandboxAndConfig();
 
@@ -154,9 +155,22 @@ describe('batches against a scripted server', () => {
   const scripted = (args: string[], options: RunOptions = {}) => gymctl(args, { ...options, env: { GYMCTL_BASE_URL: url, ...options.env } });
 
   it('runs --concurrency world.requests at once over that many kept-alive connections', async () => {
-    handler = (id, response) => setTimeout(() => response.end(body(id)), 20);
     const ids = Array.from({ length: 40 }, (_, i) => i + 1);
-    const result = await scripted(['academy', '-', '--format', 'ndjson', '--concurrency', '4'], { stdin: ids.join(' ') });
+    // Answers are held until four requests are in at once (or the last of the 40 is in), then all held go: the requests
+    // overlap by construction, not by a delay a loaded machine could outlast. A client that never has four in flight
+    // gets its answers from the ceiling, and peak says so.
+    let received = 0;
+    const held: Array<() => void> = [];
+    const release = () => {
+      for (const answer of held.splice(0)) answer();
+    };
+    const ceiling = setTimeout(release, 10_000);
+    handler = (id, response) => {
+      received++;
+      held.push(() => response.end(body(id)));
+      if (active >= 4 || received === ids.length) release();
+    };
+    const result = await scripted(['academy', '-', '--format', 'ndjson', '--concurrency', '4'], { stdin: ids.join(' ') }).finally(() => clearTimeout(ceiling));
     expect(result.code, result.stderr).toBe(0);
     expect(ndjsonIds(result.stdout)).toEqual(ids);
     expect(peak).toBe(4);
@@ -164,13 +178,24 @@ describe('batches against a scripted server', () => {
   });
 
   it('partial failure: successes printed, each failure on stderr naming its id, exit code of the first in argument order', async () => {
-    // 11 fails late with a 503; 12 fails at once with a 404.
+    // 11 fails late with a 503, once 12's failure (a 404 at once) has been reported; 10 and 13 succeed.
+    let late: (() => void) | undefined;
     handler = (id, response) => {
-      if (id === 11) setTimeout(() => response.writeHead(503).end(JSON.stringify({ message: 'down', correlationId: 'c-11' })), 200);
+      if (id === 11) late = () => response.writeHead(503).end(JSON.stringify({ message: 'down', correlationId: 'c-11' }));
       else if (id === 12) response.writeHead(404).end(JSON.stringify({ message: 'Resource not found', correlationId: 'c-12' }));
       else response.end(body(id));
     };
-    const text = await scripted(['academy', '10', '11', '12', '13', '--retries', '0']);
+    const scriptedLate = (args: string[]) =>
+      inProcess(args, {
+        configDir: world.config.dir,
+        env: { ...env(), GYMCTL_BASE_URL: url },
+        // 11 is answered once stderr names 12 (or at the ceiling, and the order below fails).
+        started: (streams) =>
+          void waitFor('the failure of 12 on stderr', () => /academy 12:|"id":12\b/.test(streams.stderr()) && late !== undefined)
+            .catch(() => {})
+            .then(() => late?.()),
+      });
+    const text = await scriptedLate(['academy', '10', '11', '12', '13', '--retries', '0']);
     expect(text.code).toBe(5);
     expect(
       text.stdout
@@ -183,7 +208,7 @@ describe('batches against a scripted server', () => {
     );
 
     for (const format of ['json', 'ndjson', 'csv']) {
-      const result = await scripted(['academy', '10', '11', '12', '13', '--format', format, '--retries', '0']);
+      const result = await scriptedLate(['academy', '10', '11', '12', '13', '--format', format, '--retries', '0']);
       expect(result.code).toBe(5);
       const errors = result.stderr
         .trimEnd()

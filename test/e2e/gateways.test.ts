@@ -21,10 +21,8 @@ let deadPort: number;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gymctl-gateways-'));
   chmodSync(dir, 0o755);
-  // An API that answers only after 3 s: gateways give up on it after 1 s.
-  slowApi = await httpServer((_request, response) => {
-    setTimeout(() => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{}}'), 3000).unref();
-  });
+  // An API that never answers: gateways give up on it after 1 s, and nothing else can end a request to it.
+  slowApi = await httpServer(() => {});
   deadPort = await closedPort();
 });
 afterAll(() => {

@@ -48,13 +48,13 @@ describe('pipes that close early', () => {
 
 describe('--jq results as they come', () => {
   it("--jq 'range(1e9)' | head -3: the first results come at once, and head closing the pipe ends gymctl", async () => {
-    const started = Date.now();
-    // Bounded: were the results held until jq ends, timeout would stop gymctl after 10 s (and the test fail).
-    const { stdout, gymctlStatus } = await pipeline(`timeout 10 $GYMCTL whoami --jq 'range(1e9)' | head -3`);
+    // jq takes far longer than a minute to count to 1e9 (and the results would not fit in memory): were they held
+    // until jq ends, head would get nothing and timeout would stop gymctl (status 124). The minute is a ceiling for a
+    // loaded machine, not a measure: results as they come end it in a moment.
+    const { stdout, gymctlStatus } = await pipeline(`timeout 60 $GYMCTL whoami --jq 'range(1e9)' | head -3`);
     expect(stdout).toBe('0\n1\n2\n');
     expect(gymctlStatus).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
+  }, 90_000);
 });
 
 describe('gymctl api in a pipe', () => {

@@ -23,8 +23,8 @@ export interface Step {
 
 /** A command line: the text, Enter, and by default the prompt back. */
 export const line = (text: string, until: Step['until'] = PROMPT): Step => ({ type: text, press: ['Enter'], until });
-/** Text and then Tab, `times` times, until the completion shows. */
-export const tab = (text: string, until: Step['until'], times = 1): Step => ({ type: text, press: Array<string>(times).fill('Tab'), until });
+/** Text and then Tab, until the completion shows. */
+export const tab = (text: string, until: Step['until']): Step => ({ type: text, press: ['Tab'], until });
 /** Ctrl-C, and the prompt on a line of its own. */
 export const ctrlC = (): Step => ({ press: ['C-c'], until: PROMPT });
 /** Text with no key after it (a filter typed into a picker), until it shows its effect. */
@@ -36,7 +36,10 @@ export interface TmuxOptions {
   /** The terminal's size. */
   width?: number;
   height?: number;
-  /** How long any one step may take to show what it waits for, at most (ms): generous, for a loaded machine. */
+  /**
+   * How long any one step may take to show what it waits for, at most (ms): generous, for a loaded machine, and
+   * short of the test's own timeout, so that a step that never shows fails with the screen.
+   */
   within?: number;
 }
 
@@ -48,7 +51,7 @@ export async function typeInTmux(shell: string, steps: readonly Step[], options:
   const folder = mkdtempSync(path.join(os.tmpdir(), 'gymctl-tmux-'));
   const socket = path.join(folder, 'socket');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { env: options.env, encoding: 'utf8', cwd: options.cwd });
-  const within = options.within ?? 20_000;
+  const within = options.within ?? 15_000;
   tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 200), '-y', String(options.height ?? 50), '-c', options.cwd, `env PS1='$ ' PROMPT='$ ' ${shell}`);
   const screen = () => tmux('capture-pane', '-p', '-t', session).stdout;
   /** The line the cursor is on, without the spaces after it. */

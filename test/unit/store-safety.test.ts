@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { waitFor } from '../helpers/wait.js';
 
 let base: string;
 let dir: string;
@@ -103,12 +104,33 @@ describe('the lock', () => {
   /** The PID of a process that has ended. */
   const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
 
+  /**
+   * Counts the writer's tries at taking the lock (creating it exclusively), through the module object lock.ts uses:
+   * waiting for a lock is trying again and again, so "at once" is a count of tries, not a time.
+   */
+  function countTries() {
+    const fs = process.getBuiltinModule('node:fs');
+    const openSync = fs.openSync;
+    let tries = 0;
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(((...args: Parameters<typeof openSync>) => {
+      if (args[0] === `${file}.lock` && args[1] === 'wx') tries++;
+      return openSync(...args);
+    }) as never);
+    return { tries: () => tries, restore: () => spy.mockRestore() };
+  }
+
   it('a lock left by a process that is gone is taken over at once', async () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(`${file}.lock`, `${deadPid()} left-behind\n`);
-    const started = Date.now();
-    await new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }));
-    expect(Date.now() - started).toBeLessThan(1000);
+    const counted = countTries();
+    try {
+      await new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }));
+    } finally {
+      counted.restore();
+    }
+    // The try that finds the stale lock, and the one after taking it over: no wait between.
+    expect(counted.tries()).toBe(2);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.format).toBe('json');
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
@@ -152,10 +174,16 @@ describe('the lock', () => {
   it('a FIFO in place of the lock is refused at once, not waited on', async () => {
     mkdirSync(dir, { mode: 0o700 });
     expect(spawnSync('mkfifo', [`${file}.lock`]).status).toBe(0);
-    const started = Date.now();
-    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+    const counted = countTries();
+    let error: GymctlError;
+    try {
+      error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+    } finally {
+      counted.restore();
+    }
     expect(error.message).toBe(`${file}.lock is not a regular file, so not a gymctl lock: remove it`);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Refused on the first try, not tried again until the wait runs out.
+    expect(counted.tries()).toBe(1);
   });
 
   it('copies left by a writer killed before its rename (they may hold the key) go with the next write, or with logout', async () => {
@@ -185,10 +213,20 @@ describe('the lock', () => {
     writeFileSync(`${file}.lock`, `${process.pid} mine\n`);
     const controller = new AbortController();
     const store = new ConfigStore(dir, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('interrupted')), 100);
-    const started = Date.now();
-    await expect(store.update((f) => ({ ...f, defaultProfile: 'x' }))).rejects.toThrow('interrupted');
-    expect(Date.now() - started).toBeLessThan(1000);
+    const counted = countTries();
+    let triesWhenInterrupted = 0;
+    try {
+      const updating = store.update((f) => ({ ...f, defaultProfile: 'x' }));
+      // Interrupted once it is waiting: it has tried, slept, and tried again.
+      await waitFor('a second try at the lock', () => counted.tries() >= 2);
+      triesWhenInterrupted = counted.tries();
+      controller.abort(new Error('interrupted'));
+      await expect(updating).rejects.toThrow('interrupted');
+    } finally {
+      counted.restore();
+    }
+    // At once: no more tries after the interrupt (the wait would go on trying for seconds).
+    expect(counted.tries() - triesWhenInterrupted).toBeLessThanOrEqual(1);
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} mine\n`);
   });
 });
