@@ -83,7 +83,6 @@ export interface FactoryOptions {
   disposers: Array<() => Promise<void>>;
 }
 
-
 export function createFactory(options: FactoryOptions): Factory {
   const { io, env, signal, disposers } = options;
   const flags = Object.freeze({ ...options.flags });

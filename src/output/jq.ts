@@ -107,12 +107,16 @@ async function startWorker(
   const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void; chunk(bytes: Uint8Array): void }>();
   let next = 0;
   let ended: unknown;
+  /** Fails the start, when the worker ends before it is ready. */
+  let failStart: (reason: unknown) => void = () => {};
   const end = (reason: unknown) => {
     ended ??= reason;
+    failStart(ended);
     for (const { reject } of pending.values()) reject(ended);
     pending.clear();
   };
   const ready = new Promise<void>((resolve, reject) => {
+    failStart = reject;
     worker.on('message', (message: { ready?: true; failed?: string; id?: number; result?: RawResult; error?: string; chunk?: Uint8Array }) => {
       if (message.ready) return resolve();
       if (message.failed) return reject(new GymctlError('internal', `--jq: jq could not start (${message.failed})`));
@@ -130,9 +134,11 @@ async function startWorker(
     });
     worker.on('exit', () => end(new GymctlError('internal', '--jq: jq stopped')));
   });
+  // Once: a second terminate(), after the worker has exited, would never settle, and the command's end would wait on it.
+  let stopping: Promise<unknown> | undefined;
   const stop = async () => {
     end(signal?.aborted ? signal.reason : new GymctlError('internal', '--jq: jq was stopped'));
-    await worker.terminate();
+    await (stopping ??= worker.terminate());
   };
   // Ctrl-C or SIGTERM stops jq where it is: the worker is terminated, and what waits on it fails with the interrupt.
   const onAbort = () => void stop();
