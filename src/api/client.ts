@@ -70,13 +70,24 @@ export function checkApiPath(path: string): string {
   }
 }
 
+const responseSchemas = new WeakMap<OperationDeclaration, z.core.$ZodType>();
+
+/** The whole body's schema, `{ data: … }`, built once per operation: a batch checks thousands of answers with it. */
+function responseSchema(declaration: OperationDeclaration): z.core.$ZodType {
+  let schema = responseSchemas.get(declaration);
+  if (!schema) {
+    schema = envelope(declaration.list ? z.array(declaration.schema()) : declaration.schema());
+    responseSchemas.set(declaration, schema);
+  }
+  return schema;
+}
+
 /** A declared operation as the transport runs it: its path with the id, the whole body's schema, the subject of messages. */
 export function operationFor<D extends OperationDeclaration>(declaration: D, id?: Id): Operation<Data<D>> {
   if (declaration.param) checkId(id, declaration.param.what);
-  const data = declaration.list ? z.array(declaration.schema()) : declaration.schema();
   return {
     path: pathOf(declaration, id),
-    schema: envelope(data) as unknown as z.core.$ZodType<{ data: Data<D> }>,
+    schema: responseSchema(declaration) as z.core.$ZodType<{ data: Data<D> }>,
     subject: subjectOf(declaration, id),
     ...(declaration.param ? { id: id as Id } : {}),
   };
