@@ -138,7 +138,8 @@ async function startWorker(
   let stopping: Promise<unknown> | undefined;
   const stop = async () => {
     end(signal?.aborted ? signal.reason : new GymctlError('internal', '--jq: jq was stopped'));
-    await (stopping ??= worker.terminate());
+    stopping ??= worker.terminate();
+    await stopping;
   };
   // Ctrl-C or SIGTERM stops jq where it is: the worker is terminated, and what waits on it fails with the interrupt.
   const onAbort = () => void stop();
