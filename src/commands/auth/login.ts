@@ -1,0 +1,87 @@
+/** `gymctl auth login`: checks a key with the API, then stores it for the profile (config file or system keyring). */
+import { toFailure, usageError } from '../../failures.js';
+import { maskKey } from '../../config/settings.js';
+import type { Factory } from '../../factory.js';
+import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
+import { academyList, dropCachedAnswers, keyName, ownerLine } from './words.js';
+
+/** What login uses of the factory. */
+export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
+
+export interface LoginFlags {
+  withKey?: boolean;
+  /** --keyring (true) or --no-keyring (false); else where the profile keeps its key now. */
+  keyring?: boolean;
+}
+
+async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
+  let text: string;
+  if (options.withKey) {
+    if (f.io.stdinIsTTY) f.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
+    text = await readStdin(f.io);
+  } else if (f.io.stdinIsTTY) {
+    text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
+  } else {
+    throw usageError('stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`');
+  }
+  const key = text.trim();
+  if (key === '') throw usageError('no API key was given');
+  return key;
+}
+
+export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void> {
+  const settings = await f.settings();
+  const profile = settings.profile.value;
+  if (!settings.baseUrl) {
+    throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
+  }
+  const current = f.config().profile(profile);
+  const inKeyring = current?.keyStore === 'keyring';
+  const toKeyring = options.keyring ?? inKeyring;
+  // The key this login replaces, if the keyring can say (the login itself reports a keyring that cannot be used).
+  const previous = current?.apiKey ?? (inKeyring ? (await f.keyring.read(profile).catch(() => undefined))?.value : undefined);
+  // On a terminal, replacing a stored key is asked first, as gh asks.
+  if (previous && !options.withKey && f.io.stdinIsTTY) {
+    const replace = await confirm(f.io, `Profile "${profile}" already has a key (${maskKey(previous)}). Replace it? [y/N] `, f.signal);
+    if (!replace) {
+      f.io.err(`Kept the stored key of profile "${profile}".\n`);
+      return;
+    }
+  }
+  const keyring = toKeyring || inKeyring ? await import('../../keyring/client.js') : undefined;
+  const keyringOptions = { env: f.env, signal: f.signal };
+  // A keyring that cannot take the key says so before the key is pasted, not after.
+  if (toKeyring) {
+    await keyring!.readKeyringKey(profile, keyringOptions).catch((error: unknown) => {
+      const failure = toFailure(error);
+      throw failure.with({ message: `${failure.message}; the key was not asked for, and nothing was stored` });
+    });
+  }
+  const key = await readKey(f, options);
+  const client = await f.makeClient(settings.baseUrl.value, key);
+  const me = await client.getMe();
+  const store = f.config();
+  // A base URL given as a flag is the server this key belongs to: keep it with the key.
+  const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
+  // Into the keyring first: if it cannot take the key, the config file is left as it was.
+  if (toKeyring) await keyring!.storeKeyringKey(profile, key, keyringOptions);
+  await store.updateProfile(profile, ({ apiKey: _old, keyStore: _where, ...rest }) => ({
+    ...rest,
+    ...(toKeyring ? { keyStore: 'keyring' as const } : { apiKey: key }),
+    ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}),
+  }));
+  const { io } = f;
+  io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
+  io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
+  io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
+  // A key replaced by another is forgotten: the answers cached for it go too.
+  if (previous && previous.trim() !== key) await dropCachedAnswers(f, store.dir, previous);
+  if (inKeyring && !toKeyring) {
+    // Moved to the file: the keyring's copy goes, or the user is told it stayed.
+    await keyring!.deleteKeyringKey(profile, keyringOptions).then(
+      () => io.err('Removed the key from the system keyring.\n'),
+      (error: unknown) => io.err(`gymctl: warning: the old key could not be removed from the system keyring: ${toFailure(error).message}\n`),
+    );
+  }
+  if (f.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
+}

@@ -1,0 +1,143 @@
+/** `gymctl auth status [--all]`: the profile, base URL, masked key, where each comes from, and the key's owner. */
+import { GymctlError } from '../../api/errors.js';
+import { AlreadyReported, toFailure } from '../../failures.js';
+import { maskKey, parseBaseUrl } from '../../config/settings.js';
+import type { Factory } from '../../factory.js';
+import type { ApiKey } from '../../operations/index.js';
+import { printDocument } from '../../output/document.js';
+import { labelledText, recordsText, stdoutTerminal } from '../../output/human.js';
+import type { Column } from '../../output/tsv.js';
+import { stringifyExact } from '../../json/exact.js';
+import { describeSource, ownerLine } from './words.js';
+
+/** What status uses of the factory (--all checks each stored profile with a client of its own). */
+export type StatusDeps = Pick<Factory, 'io' | 'flags' | 'config' | 'profileName' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
+
+export interface StatusFlags {
+  /** Every stored profile, each checked with its own key and base URL. */
+  all?: boolean;
+}
+
+interface ProfileStatus {
+  profile: string;
+  active: boolean;
+  baseUrl: string | null;
+  key: string | null;
+  /** Where the key is kept: the config file or the system keyring. */
+  keyStore: 'config' | 'keyring';
+  status: 'ok' | 'no key' | 'no base URL' | 'failed';
+  owner: ApiKey['user'] | null;
+  error: { message: string; kind: string; status: number | null } | null;
+}
+
+/** What `auth status --all` shows of each profile; names and base URLs come from the file, which may hold anything, and are sanitised as every cell is. */
+const STATUS_COLUMNS: Column<ProfileStatus>[] = [
+  { key: 'active', label: 'Active', value: (row) => row.active, display: (row) => (row.active ? '*' : ' ') },
+  { key: 'profile', label: 'Profile', value: (row) => row.profile },
+  { key: 'baseUrl', label: 'Base URL', value: (row) => row.baseUrl },
+  { key: 'key', label: 'Key', value: (row) => row.key, display: (row) => (row.key ? `${row.key}${row.keyStore === 'keyring' ? ' (keyring)' : ''}` : undefined) },
+  { key: 'keyStore', label: 'Kept in', value: (row) => row.keyStore },
+  {
+    key: 'status',
+    label: 'Status',
+    value: ({ status, owner, error }) =>
+      status === 'ok' ? (owner ? `ok: ${ownerLine({ user: owner } as ApiKey)}` : 'ok') : status === 'failed' ? `failed: ${error!.message}` : status,
+  },
+];
+
+/**
+ * `auth status --all`: every stored profile, from the file alone (the
+ * environment's key and base URL would stand in for every one of them),
+ * checked at once. Fails with the first failure's kind, in profile order.
+ */
+async function runStatusAll(f: StatusDeps): Promise<void> {
+  const store = f.config();
+  const profiles = store.read().profiles ?? {};
+  const active = f.profileName().value;
+  const names = Object.keys(profiles).sort();
+  if (names.length === 0) throw new GymctlError('unauthorized', `no profiles in ${store.path}: run \`gymctl auth login\``);
+  const results = await Promise.all(
+    names.map(async (name): Promise<{ row: ProfileStatus; failure?: GymctlError }> => {
+      const profile = profiles[name]!;
+      const keyStore = profile.keyStore ?? 'config';
+      const row: ProfileStatus = { profile: name, active: name === active, baseUrl: profile.baseUrl ?? null, key: null, keyStore, status: 'ok', owner: null, error: null };
+      try {
+        const apiKey = keyStore === 'keyring' ? (await f.keyring.read(name))?.value : profile.apiKey;
+        if (!apiKey) return { row: { ...row, status: 'no key' } };
+        row.key = maskKey(apiKey);
+        if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
+        // The stored base URL passes the same checks as any other (https off loopback, no credentials).
+        const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, f.flags.allowHttp);
+        const client = await f.makeClient(baseUrl, apiKey);
+        return { row: { ...row, owner: (await client.getMe()).user ?? null } };
+      } catch (error) {
+        const failure = toFailure(error);
+        return { row: { ...row, status: 'failed', error: { message: failure.message, kind: failure.kind, status: failure.status ?? null } }, failure };
+      }
+    }),
+  );
+  const rows = results.map((r) => r.row);
+  await printDocument(
+    f,
+    () => `${stringifyExact(rows, 2)}\n`,
+    () => recordsText(f.io, STATUS_COLUMNS, rows),
+  );
+  const failure = results.find((r) => r.failure)?.failure;
+  if (failure) throw new AlreadyReported(failure.kind);
+}
+
+export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<void> {
+  await f.output(); // --jq and the format are checked before anything is sent
+  if (options.all) return runStatusAll(f);
+  const { client, settings, baseUrl, apiKey } = await f.client();
+  const store = f.config();
+  const profile = settings.profile.value;
+  const keyShown = `${maskKey(apiKey.value)} ${describeSource(apiKey, store.path)}`;
+  let me: ApiKey;
+  try {
+    me = await client.getMe();
+  } catch (error) {
+    if (error instanceof GymctlError && error.kind === 'unauthorized') {
+      // What would help find the bad key, on stderr: stdout stays empty on failure.
+      const stderr = { isTTY: f.io.stderrIsTTY, color: false };
+      f.io.err(
+        await labelledText(
+          [
+            ['Profile', profile],
+            ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
+            ['Key', keyShown],
+          ],
+          stderr,
+        ),
+      );
+      throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
+    }
+    throw error;
+  }
+  const status = {
+    profile,
+    baseUrl: baseUrl.value,
+    baseUrlSource: baseUrl.source,
+    key: maskKey(apiKey.value),
+    keySource: apiKey.source,
+    keyId: me.id,
+    keyName: me.name ?? null,
+    academyIds: me.academyIds,
+    user: me.user ?? null,
+  };
+  const rows: Array<[string, string]> = [
+    ['Profile', profile],
+    ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
+    ['Key', keyShown],
+    ['Key name', me.name ? `${me.name} (id ${me.id})` : `(no name) (id ${me.id})`],
+    ['Owner', ownerLine(me)],
+    ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
+  ];
+  await printDocument(
+    f,
+    () => `${stringifyExact(status, 2)}\n`,
+    () => labelledText(rows, stdoutTerminal(f.io)),
+  );
+}
+
+/** The answers --cache kept for a key that is being forgotten go with it. */

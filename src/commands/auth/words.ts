@@ -1,0 +1,26 @@
+/** What the auth commands say of a key: its name, scope and owner, and where a setting comes from. */
+import type { Id } from '../../api/schemas.js';
+import type { Setting } from '../../config/settings.js';
+import type { Factory } from '../../factory.js';
+import type { ApiKey } from '../../operations/index.js';
+import { sanitizeLine } from '../../output/sanitize.js';
+
+export const describeSource = (setting: Setting<unknown>, configPath: string) =>
+  setting.source === 'env' ? `from ${setting.origin}` : setting.source === 'config' ? `from ${configPath}` : `from ${setting.origin ?? setting.source}`;
+
+/** `"Front desk" (id 101)`, or `id 101` for a key with no name. */
+export const keyName = (key: ApiKey) => (key.name ? `"${sanitizeLine(key.name)}" (id ${key.id})` : `id ${key.id}`);
+
+export const academyList = (ids: readonly Id[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
+
+export function ownerLine(key: ApiKey): string {
+  const name = key.user?.name ? sanitizeLine(key.user.name) : 'an unnamed user';
+  return key.user?.email ? `${name} <${sanitizeLine(key.user.email)}>` : name;
+}
+
+/** A key that was logged out or replaced is forgotten: the answers cached for it go too. */
+export async function dropCachedAnswers(f: Pick<Factory, 'io' | 'env'>, configDir: string, key: string): Promise<void> {
+  const { dropKeyEntries } = await import('../../cache/store.js');
+  const removed = dropKeyEntries(f.env, configDir, key.trim());
+  if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
+}
