@@ -15,7 +15,7 @@ import { currentUid } from '../../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 
-export type DoctorDeps = Pick<Factory, 'io' | 'env' | 'flags' | 'config' | 'profileName' | 'settings' | 'keyring' | 'makeClient' | 'output' | 'printJson' | 'signal'>;
+export type DoctorDeps = Pick<Factory, 'io' | 'env' | 'config' | 'profileName' | 'settings' | 'keyring' | 'makeClient' | 'output' | 'printJson' | 'signal'>;
 
 type Status = 'pass' | 'warn' | 'fail' | 'skip';
 export interface CheckResult {
@@ -46,7 +46,7 @@ function nodeCheck(): Outcome {
 }
 
 /** The config file: there, a regular file (or a link to one) of the user's own, closed to others, readable, and no lock left. */
-function configCheck(f: DoctorDeps): Outcome[] {
+function configCheck(f: Pick<Factory, 'config'>): Outcome[] {
   const store = f.config();
   let stat: import('node:fs').Stats;
   try {
@@ -75,7 +75,7 @@ function configCheck(f: DoctorDeps): Outcome[] {
 
 const PROFILE_SOURCES: Record<string, string> = { flag: '--profile', env: 'GYMCTL_PROFILE', config: 'default-profile in the config file', default: 'the default' };
 
-async function profileAndKeyChecks(f: DoctorDeps): Promise<Outcome[]> {
+async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' | 'profileName' | 'settings'>): Promise<Outcome[]> {
   const name = f.profileName();
   const out = [result('profile', 'pass', `"${name.value}" (from ${PROFILE_SOURCES[name.source] ?? name.source})`)];
   const stored = f.config().profile(name.value);
@@ -166,7 +166,7 @@ function tlsCheck(baseUrl: URL, signal: AbortSignal): Promise<Outcome> {
   });
 }
 
-async function apiCheck(f: DoctorDeps, baseUrl: string, apiKey: string): Promise<Outcome> {
+async function apiCheck(f: Pick<Factory, 'makeClient' | 'signal'>, baseUrl: string, apiKey: string): Promise<Outcome> {
   const started = Date.now();
   try {
     const client = await f.makeClient(baseUrl, apiKey);
