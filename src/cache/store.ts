@@ -242,3 +242,6 @@ export function dropKeyEntries(env: NodeJS.ProcessEnv, configDir: string, apiKey
     root.close();
   }
 }
+
+/** The cache's secret as a `--cache` run reads it, making nothing: whether there is one; throws what that run would warn of (for `doctor`). */
+export const hasCacheSecret = (configDir: string): boolean => secretIn(configDir, false) !== undefined;

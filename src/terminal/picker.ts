@@ -2,7 +2,8 @@
  * Choosing one of a list at a terminal: a type-to-filter list drawn by
  * @inquirer/search on stderr (stdout stays for the answer); in accessible
  * mode, a numbered list and a line read, since a screen reader stays silent
- * on a list redrawn in place.
+ * on a list redrawn in place. There, a line is a number of the list shown,
+ * or text to filter the whole list by.
  */
 import search from '@inquirer/search';
 import { Interrupted } from '../failures.js';
@@ -19,20 +20,7 @@ export interface PickChoice<T> {
 export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<PickChoice<T>>, signal?: AbortSignal): Promise<T> {
   // Names may come from a server: made safe before they reach the terminal.
   const safe = choices.map((choice) => ({ value: choice.value, name: sanitizeLine(choice.name) }));
-  if (io.accessible) {
-    io.err(`${message}\n${safe.map((choice, i) => `  ${i + 1}) ${choice.name}\n`).join('')}`);
-    const index = await askLine(
-      io,
-      `Number (1 to ${safe.length}): `,
-      (line) => {
-        const n = Number(line);
-        return Number.isInteger(n) && n >= 1 && n <= safe.length ? n - 1 : undefined;
-      },
-      { again: 'Please answer with one of the numbers. ', onEnd: -1, signal },
-    );
-    if (index < 0) throw new Interrupted();
-    return safe[index]!.value;
-  }
+  if (io.accessible) return pickByLine(io, message, safe, signal);
   const prompt = search<T>(
     {
       message,
@@ -49,5 +37,54 @@ export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<Pi
     // Ctrl-C in the list, or the run's interrupt: an interrupt, as anywhere else.
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw signal?.reason ?? new Interrupted();
     throw error;
+  }
+}
+
+const numbered = <T>(choices: ReadonlyArray<PickChoice<T>>) => choices.map((choice, i) => `  ${i + 1}) ${choice.name}\n`).join('');
+
+/**
+ * Accessible mode: the numbered list, then a line, every line said
+ * whole, nothing redrawn. A number of the list shown picks it. Any other
+ * text filters the whole list (case aside): one match is picked, and said;
+ * several are shown, numbered afresh, for a number or another filter; none
+ * says so and keeps the list as it was. An empty line shows the whole list
+ * again. Ctrl-D gives up, as Ctrl-C does.
+ */
+async function pickByLine<T>(io: IO, message: string, all: ReadonlyArray<PickChoice<T>>, signal: AbortSignal | undefined): Promise<T> {
+  let shown = all;
+  io.err(`${message}\n${numbered(all)}`);
+  let again = '';
+  for (;;) {
+    // Input that ended after the last line (Ctrl-D, or a stream that ends) has no more lines to give.
+    if ((io.stdin as { readableEnded?: boolean }).readableEnded) throw new Interrupted();
+    const line = await askLine(io, `${again}Number (1 to ${shown.length}), or text to filter: `, (text) => text, { again: '', onEnd: undefined, signal });
+    if (line === undefined) throw new Interrupted();
+    again = '';
+    if (/^\d+$/.test(line)) {
+      const n = Number(line);
+      if (n >= 1 && n <= shown.length) return shown[n - 1]!.value;
+      again = `There is no ${n} in the list. `;
+      continue;
+    }
+    if (line === '') {
+      if (shown !== all) {
+        shown = all;
+        io.err(`All ${all.length}:\n${numbered(all)}`);
+      }
+      continue;
+    }
+    const wanted = line.toLowerCase();
+    const matches = all.filter((choice) => choice.name.toLowerCase().includes(wanted));
+    const typed = JSON.stringify(sanitizeLine(line));
+    if (matches.length === 0) {
+      again = `Nothing matches ${typed}. `;
+      continue;
+    }
+    if (matches.length === 1) {
+      io.err(`Only one matches ${typed}: ${matches[0]!.name}\n`);
+      return matches[0]!.value;
+    }
+    shown = matches;
+    io.err(`${matches.length} match ${typed}:\n${numbered(matches)}`);
   }
 }

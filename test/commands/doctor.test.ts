@@ -4,7 +4,8 @@
  * is down, a loose config mode), its JSON, its exit codes, and that it
  * never prints the key.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { runCli } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
-import { httpServer } from '../helpers/servers.js';
+import { closedPort, httpServer } from '../helpers/servers.js';
 import { hasTool, makeAuthority, type Authority } from '../helpers/tls.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
@@ -36,7 +37,7 @@ describe('gymctl doctor', () => {
   it('passes every check against a working API: a stable list of {check, status, detail, fix}, and never the key', async () => {
     const result = await doctor(api());
     expect(result.code, result.stderr).toBe(0);
-    expect(result.checks.map((c) => c.check)).toEqual(['node', 'config file', 'profile', 'key', 'base URL', 'proxy', 'API', 'cache folder']);
+    expect(result.checks.map((c) => c.check)).toEqual(['node', 'config file', 'profile', 'key', 'base URL', 'proxy', 'API', 'cache folder', 'cache secret', 'code cache']);
     for (const check of result.checks) {
       expect(Object.keys(check)).toEqual(['check', 'status', 'detail', 'fix']);
       expect(check.status, check.check).toBe('pass');
@@ -101,6 +102,114 @@ describe('gymctl doctor', () => {
     const result = await gymctl(['doctor', '--offline'], { configDir: world.config.dir, env: { ...api(), NO_COLOR: '1' }, stdoutTTY: true, columns: 120 });
     expect(result.stdout).toMatch(/│ Check\s+│ Status │/);
   });
+
+  it('on a terminal, a column that holds nothing (Fix, when all is well) is left out, and Detail has its room; a pipe keeps every column', async () => {
+    const env = { ...api(), NO_COLOR: '1', NODE_EXTRA_CA_CERTS: undefined };
+    const { checks } = await doctor(env, '--offline');
+    expect(checks.every((c) => c.fix === null)).toBe(true);
+    // Wide enough for Check, Status and the longest Detail in their box ("│ " before each, " " after, and "│"), not for a Fix column too.
+    const width = (key: 'check' | 'status' | 'detail') => Math.max(key.length, ...checks.map((c) => c[key].length));
+    const columns = width('check') + width('status') + width('detail') + 3 * 3 + 1;
+    const table = await gymctl(['doctor', '--offline'], { configDir: world.config.dir, env, stdoutTTY: true, columns });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/│ Check\s+│ Status │ Detail\s+│\n/);
+    expect(table.stdout).not.toContain('Fix');
+    for (const check of checks) expect(table.stdout).toContain(`│ ${check.detail} `);
+    const piped = await gymctl(['doctor', '--offline'], { configDir: world.config.dir, env });
+    expect(piped.stdout.split('\n')[0]).toBe('check\tstatus\tdetail\tfix');
+  });
+});
+
+describe('gymctl doctor reports what would break other commands', () => {
+  it('a config file that is not valid JSON is a failing row, and the rest is still reported (exit 2), as JSON and as a table', async () => {
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    const file = path.join(world.config.dir, 'config.json');
+    writeFileSync(file, '{"profiles": {', { mode: 0o600 });
+    const result = await doctor({ GYMCTL_BASE_URL: world.sandbox.url });
+    expect(result.code).toBe(2);
+    expect(result.of('config file')).toMatchObject({ status: 'fail', fix: `fix or remove ${file}` });
+    expect(result.of('config file')!.detail).toContain('is not valid JSON');
+    expect(result.checks.map((c) => c.check)).toEqual(['node', 'config file', 'base URL', 'cache folder', 'cache secret', 'code cache']);
+    expect(result.stderr).toBe('');
+    const table = await gymctl(['doctor'], { configDir: world.config.dir, env: { NO_COLOR: '1' }, stdoutTTY: true, columns: 200 });
+    expect(table.code).toBe(2);
+    expect(table.stdout).toMatch(/│ config file\s+│ fail\s+│ config file .* is not valid JSON/);
+    expect(table.stderr).toBe('');
+  });
+
+  it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    const secret = path.join(world.config.dir, 'cache-secret');
+    expect(spawnSync('mkfifo', [secret]).status).toBe(0);
+    const result = await doctor(api(), '--offline');
+    expect(result.of('cache secret')).toMatchObject({ status: 'warn', fix: `rm ${secret}` });
+    expect(result.of('cache secret')!.detail).toContain('not a regular file');
+    expect(result.code).toBe(0);
+    // What a --cache run says of it.
+    const cached = await gymctl(['whoami', '--cache', '1m', '--json'], { configDir: world.config.dir, env: api() });
+    expect(cached.stderr).toContain(`${secret} is not a regular file`);
+  });
+
+  it('a code cache folder others can open (which turns the code cache off), or a link in its place, is a warning with its fix', async () => {
+    const cacheHome = `${world.config.dir}-xdg`;
+    const dir = path.join(cacheHome, 'gymctl-code-cache');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      const env = { ...api(), XDG_CACHE_HOME: cacheHome };
+      expect((await doctor(env, '--offline')).of('code cache')).toMatchObject({ status: 'pass', detail: `${dir} (mode 700)` });
+      chmodSync(dir, 0o755);
+      const open = await doctor(env, '--offline');
+      expect(open.of('code cache')).toMatchObject({ status: 'warn', fix: `chmod 700 ${dir}` });
+      expect(open.of('code cache')!.detail).toMatch(/mode 755: others can open it, so the code cache is off/);
+      expect(open.code).toBe(0);
+      rmSync(dir, { recursive: true });
+      mkdirSync(`${dir}-elsewhere`, { mode: 0o700 });
+      symlinkSync(`${dir}-elsewhere`, dir);
+      expect((await doctor(env, '--offline')).of('code cache')).toMatchObject({ status: 'warn', fix: `rm ${dir} (gymctl makes the folder again)` });
+      expect((await doctor({ ...env, GYMCTL_NO_CODE_CACHE: '1' }, '--offline')).of('code cache')).toMatchObject({ status: 'pass' });
+    } finally {
+      rmSync(cacheHome, { recursive: true, force: true });
+    }
+  });
+
+  it('a refused connection: the fix names the base URL, where it came from, and the commands to run next', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const fromEnv = await doctor({ GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY }, '--retries', '0');
+    expect(fromEnv.code).toBe(5);
+    expect(fromEnv.of('base URL')!.detail).toBe(`${url} (from GYMCTL_BASE_URL)`);
+    expect(fromEnv.of('API')!.fix).toBe(
+      `nothing listens at ${url} (the base URL, from GYMCTL_BASE_URL): start the API there, or use the right URL: \`export GYMCTL_BASE_URL=URL\`; for the reference API, run \`gymctl sandbox --port ${port}\` in another terminal; then run \`gymctl doctor\` again`,
+    );
+    const fromFlag = await doctor({ GYMCTL_API_KEY: DEMO_KEY }, '--retries', '0', '--base-url', url);
+    expect(fromFlag.of('API')!.fix).toContain(`(the base URL, from --base-url): start the API there, or use the right URL: \`gymctl doctor --base-url URL\``);
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(world.config.dir, 'config.json'), JSON.stringify({ profiles: { work: { apiKey: DEMO_KEY, baseUrl: url } } }), { mode: 0o600 });
+    const fromProfile = await doctor({ GYMCTL_PROFILE: 'work' }, '--retries', '0');
+    expect(fromProfile.of('API')!.fix).toContain('(the base URL, from profile "work"): start the API there, or use the right URL: `gymctl config set base-url URL --profile work`');
+  });
+
+  it('a server that never answers: the API check gives up within its budget (5 s, not the 30 s of a command) and says so; progress on a terminal’s stderr only', async () => {
+    const silent = await httpServer(() => {}); // never answers
+    const result = await gymctl(['doctor', '--json'], { configDir: world.config.dir, env: { GYMCTL_BASE_URL: silent, GYMCTL_API_KEY: DEMO_KEY }, stderrTTY: true });
+    expect(result.code).toBe(5);
+    const api = (JSON.parse(result.stdout) as Check[]).find((c) => c.check === 'API')!;
+    expect(api).toMatchObject({ status: 'fail', detail: 'GET /me: no answer within 5 s' });
+    expect(api.fix).toMatch(new RegExp(`^nothing answered at ${silent.replace(/\./g, '\\.')} \\(the base URL, from GYMCTL_BASE_URL\\): .*then run \`gymctl doctor\` again$`));
+    // The line said what it waited on, and was erased.
+    expect(result.stderr).toBe(`\r\u001b[KChecking the API: GET ${silent}/me (at most 5 s)…\r\u001b[K`);
+    // --timeout sets the budget; in a pipe, no progress.
+    const piped = await doctor({ GYMCTL_BASE_URL: silent, GYMCTL_API_KEY: DEMO_KEY }, '--timeout', '300ms');
+    expect(piped.of('API')!.status).toBe('fail');
+    expect(piped.stderr).toBe('');
+    // Accessible: a line appended, never redrawn.
+    const spoken = await gymctl(['doctor', '--json', '--timeout', '300ms'], {
+      configDir: world.config.dir,
+      env: { GYMCTL_BASE_URL: silent, GYMCTL_API_KEY: DEMO_KEY, GYMCTL_ACCESSIBLE: '1' },
+      stderrTTY: true,
+    });
+    expect(spoken.stderr).toBe(`Checking the API: GET ${silent}/me (at most 300 ms)…\n`);
+  }, 30_000);
 });
 
 describe.skipIf(!hasTool('openssl', ['version']))('gymctl doctor and TLS', () => {

@@ -7,6 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +82,7 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
     );
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n')).toEqual([
-      'complete -o default -o nosort -F _gymctl_completions gymctl',
+      'complete -o nosort -F _gymctl_completions gymctl',
       'academy academies',
       'login status logout',
       '--format',
@@ -102,6 +103,16 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
     // Fourteen completions, each a start of gymctl: on a busy machine more than the default 20 s.
   }, 60_000);
 
+  it('a bash without compopt (before 4.0) lists the file names itself where a file goes', () => {
+    const result = run(
+      'bash',
+      `source gymctl.bash
+compopt() { return 1; }
+COMP_WORDS=(gymctl sandbox --data fix); COMP_CWORD=3; _gymctl_completions; echo "\${COMPREPLY[*]}"`,
+    );
+    expect(result.stdout).toBe('fixtures.json\n');
+  });
+
   it.skipIf(!hasTool('tmux', ['-V']))('in an interactive bash, a redirection and --data complete file names', async () => {
     const screen = await typeInTmux('bash --norc --noprofile', [
       line('source gymctl.bash'),
@@ -113,6 +124,45 @@ ${lines.map((line) => `t ${line.map((w) => `'${w}'`).join(' ')}`).join('\n')}`,
     expect(screen).toContain('gymctl sandbox --data fixtures.json');
     expect(existsSync(marker)).toBe(false);
   });
+
+  it.skipIf(!hasTool('tmux', ['-V']))(
+    'in an interactive bash, academy ids that cannot be fetched offer nothing: never the folder’s file names',
+    async () => {
+      // A server that accepts and never answers, and a port where nothing listens.
+      const sockets = new Set<Socket>();
+      const silent = createServer((socket) => sockets.add(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const refusedPort = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      try {
+        for (const base of [`http://127.0.0.1:${refusedPort}`, `http://127.0.0.1:${(silent.address() as AddressInfo).port}`]) {
+          const screen = await tmuxIn(
+            'bash --norc --noprofile',
+            [
+              line('source gymctl.bash'),
+              // Tab on a start of a file's name: the line stays as typed (the Z typed after shows it).
+              tab('gymctl academy fix', () => true),
+              { type: 'Z', until: /gymctl academy fixZ$/m },
+              ctrlC(),
+              // Tab twice on nothing: no list of the folder.
+              { type: 'gymctl academy ', press: ['Tab', 'Tab'], until: () => true },
+              { type: 'Z', until: /gymctl academy Z$/m },
+            ],
+            { env: { ...env(), GYMCTL_BASE_URL: base, GYMCTL_API_KEY: 'demo_key_all_academies' }, cwd: home },
+          );
+          expect(screen, base).toContain('gymctl academy fixZ');
+          expect(screen, base).not.toContain('fixtures.json');
+          expect(screen, base).not.toMatch(/gymctl\.bash\s+gymctl\.fish/);
+        }
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        silent.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe.skipIf(!hasTool('zsh') || !hasTool('tmux', ['-V']))('zsh', () => {

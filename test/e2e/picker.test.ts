@@ -48,15 +48,20 @@ describe.skipIf(!hasTool('tmux', ['-V']))('choosing an academy at a terminal', (
     expect(screen).not.toContain('Alfama Jiu-Jitsu');
   });
 
-  it('in accessible mode, a numbered list and a line read: nothing drawn in place', async () => {
-    const screen = await typeInTmux('bash --norc --noprofile', [line('GYMCTL_ACCESSIBLE=1 gymctl academy --sandbox', /^Number \(1 to 4\):/m), line('2', /Name: /)], {
-      env: env(),
-      cwd: home,
-    });
+  it('in accessible mode, a numbered list and a line read, a filter or a number: nothing drawn in place', async () => {
+    const screen = await typeInTmux(
+      'bash --norc --noprofile',
+      [line('GYMCTL_ACCESSIBLE=1 gymctl academy --sandbox', /^Number \(1 to 4\), or text to filter:/m), line('sh', /^Number \(1 to 2\), or text to filter:/m), line('2', /Name: /)],
+      {
+        env: env(),
+        cwd: home,
+      },
+    );
     expect(screen).toContain('1) Alfama Jiu-Jitsu (id 1)');
     expect(screen).toContain('4) Shibuya Judo Dojo (id 4)');
-    expect(screen).toContain('gymctl academy 2 --sandbox');
-    expect(screen).toContain('Name: Eastside Grappling Club');
+    expect(screen).toContain('2 match "sh":');
+    expect(screen).toContain('gymctl academy 4 --sandbox');
+    expect(screen).toContain('Name: Shibuya Judo Dojo');
   });
 });
 

@@ -162,7 +162,7 @@ export async function runComplete(f: CompleteDeps, program: Command, words: read
   const answer = complete(f, program, words.length === 0 ? [''] : words);
   const current = words.at(-1) ?? '';
   if (answer === 'files') return f.io.out(':files\n');
-  const candidates = 'values' in answer ? await valueCandidates(f, answer.values, words.slice(0, -1)) : answer.words;
+  const candidates = 'values' in answer ? await valueCandidates(f, answer.values, words.slice(0, -1), current) : answer.words;
   const matching = candidates.filter((word) => word.startsWith(current));
   f.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
 }
@@ -173,16 +173,17 @@ const VALUES_WAIT_MS = 500;
 const CACHED_VALUES_MS = 60 * 60_000;
 
 /**
- * The ids an operation's declaration lists (the key's academies), each
+ * The ids an operation's declaration lists (the key's academies) that
+ * start with what is typed, every one of them, the first MAX_NAMED each
  * with its name after a tab where known: from the response cache when it
  * holds fresh answers (only read, nothing made), else from the server
  * within half a second. Only a key from a flag, the environment or the
  * config file is used: never the keyring, which might ask to be unlocked.
  * Nothing on any failure.
  */
-async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaration, typed: readonly string[]): Promise<string[]> {
+async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaration, typed: readonly string[], current: string): Promise<string[]> {
   const values = declaration.values!;
-  const signal = AbortSignal.timeout(VALUES_WAIT_MS);
+  const deadline = AbortSignal.timeout(VALUES_WAIT_MS);
   try {
     const settings = await f.settings();
     if (!settings.apiKey || !settings.baseUrl) return [];
@@ -198,14 +199,18 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
       }
     })();
     const client = await f.makeClient(baseUrl, apiKey, undefined, cache);
-    const ask: Ask = (d, id, s) => client.ask(d, id, s ?? signal) as never;
-    const { ids } = await values.load(ask, signal);
-    const wanted = ids.filter((id) => !typed.includes(String(id))).slice(0, MAX_NAMED);
+    // The deadline stops the client, and with it every request in flight: one listener. A request given the deadline's
+    // signal adds one of its own to it, and past ten names at once Node warned of a leak on stderr.
+    if (deadline.aborted) return [];
+    deadline.addEventListener('abort', () => void client.close(), { once: true });
+    const ask: Ask = (d, id) => client.ask(d, id) as never;
+    const { ids } = await values.load(ask);
+    const wanted = ids.filter((id) => String(id).startsWith(current) && !typed.includes(String(id)));
     const { label } = values;
     const names = await Promise.all(
-      wanted.map((id) =>
+      wanted.slice(0, MAX_NAMED).map((id) =>
         label
-          ? client.ask(declaration, id, signal).then(
+          ? client.ask(declaration, id).then(
               (record) => label(record) ?? undefined,
               () => undefined,
             )
@@ -219,5 +224,5 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
   }
 }
 
-/** At most this many ids are named (each name is a request when the cache has none). */
+/** At most this many ids are named (each name is a request when the cache has none); the others are offered alone. */
 const MAX_NAMED = 50;

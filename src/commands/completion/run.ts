@@ -24,16 +24,17 @@ _gymctl_completions() {
     esac
   done < <(gymctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   if [[ "$directive" == ":files" ]]; then
-    # Nothing here: bash falls back to file names (-o default).
+    # File names, as readline completes them (quoted, a slash after a folder); bash without compopt lists them itself.
     COMPREPLY=()
+    compopt -o default 2>/dev/null && return 0
+    while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
     return 0
   fi
+  # Only what gymctl offered: nothing when it offered nothing (ids it could not fetch), never the current folder's files.
   COMPREPLY=("\${candidates[@]}")
-  # No candidates for a word that is not an option: let bash complete file names.
-  [[ \${#candidates[@]} -eq 0 && "$cur" != -* ]] && compopt -o default 2>/dev/null
   return 0
 }
-complete -o default -o nosort -F _gymctl_completions gymctl 2>/dev/null || complete -o default -F _gymctl_completions gymctl
+complete -o nosort -F _gymctl_completions gymctl 2>/dev/null || complete -F _gymctl_completions gymctl
 `;
 
 const ZSH = `#compdef gymctl

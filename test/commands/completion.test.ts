@@ -1,0 +1,78 @@
+/**
+ * `gymctl __complete`, in-process: what Tab offers after `gymctl academy`
+ * when the key has more academies than are named. The scripts that read
+ * these lines are tested in real shells in test/e2e/completion.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { gymctl } from '../helpers/harness.js';
+import { httpServer } from '../helpers/servers.js';
+
+const KEY = 'demo_key_all_academies';
+const IDS = Array.from({ length: 200 }, (_, i) => i + 1);
+
+/** A server for a key scoped to 200 academies, counting the academies asked for. */
+async function manyAcademies(answer: { names: boolean } = { names: true }) {
+  const asked: string[] = [];
+  const url = await httpServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    if (request.url === '/me') return void response.end(JSON.stringify({ data: { id: 1, name: 'many', academyIds: IDS } }));
+    const id = /^\/academies\/(\d+)$/.exec(request.url ?? '')?.[1];
+    if (!id) return void response.writeHead(404).end('{}');
+    asked.push(id);
+    if (!answer.names) return; // never answered
+    response.end(JSON.stringify({ data: { id: Number(id), name: `Academy ${id}`, currency: 'EUR', email: null, phone: null, logoUrl: null, createdAt: '2020-01-01T00:00:00Z' } }));
+  });
+  return { url, asked };
+}
+
+/** Runs `__complete` for `words`, with the warnings the process emitted meanwhile. */
+async function complete(url: string, ...words: string[]) {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', onWarning);
+  try {
+    const result = await gymctl(['__complete', '--', ...words], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY } });
+    // A warning is emitted on the next tick: let it come.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { ...result, lines: result.stdout.split('\n').slice(0, -1), warnings };
+  } finally {
+    process.off('warning', onWarning);
+  }
+}
+
+describe("Tab after gymctl academy, for a key's 200 academies", () => {
+  it('offers every id, in the order of the key, the first 50 named; no warning on stderr or in the process', async () => {
+    const server = await manyAcademies();
+    const result = await complete(server.url, 'academy', '');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.warnings).toEqual([]);
+    expect(result.lines.at(-1)).toBe(':none');
+    const offered = result.lines.slice(0, -1);
+    expect(offered.map((line) => line.split('\t')[0])).toEqual(IDS.map(String));
+    expect(offered.slice(0, 50)).toEqual(IDS.slice(0, 50).map((id) => `${id}\tAcademy ${id}`));
+    expect(offered.slice(50).every((line) => !line.includes('\t'))).toBe(true);
+    // A name is a request: only the 50 named are asked for.
+    expect(server.asked.sort((a, b) => Number(a) - Number(b))).toEqual(IDS.slice(0, 50).map(String));
+  });
+
+  it('offers the ids that start with what is typed, less those already given, and names the first 50 of them', async () => {
+    const server = await manyAcademies();
+    const result = await complete(server.url, 'academy', '10', '1');
+    const expected = IDS.map(String).filter((id) => id.startsWith('1') && id !== '10');
+    expect(expected).toHaveLength(110);
+    const offered = result.lines.slice(0, -1);
+    expect(offered.map((line) => line.split('\t')[0])).toEqual(expected);
+    expect(offered.slice(0, 50)).toEqual(expected.slice(0, 50).map((id) => `${id}\tAcademy ${id}`));
+    expect(offered.slice(50).every((line) => !line.includes('\t'))).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('within its half second: the ids alone when the names do not come, and nothing when the ids do not', async () => {
+    const namesSilent = await manyAcademies({ names: false });
+    const unnamed = await complete(namesSilent.url, 'academy', '');
+    expect(unnamed.lines).toEqual([...IDS.map(String), ':none']);
+    const silent = await httpServer(() => {}); // never answers
+    expect((await complete(silent, 'academy', '')).lines).toEqual([':none']);
+  });
+});
