@@ -20,6 +20,7 @@ import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 import { homeDir, OddFileError, readRegularFile } from '../system.js';
+import { makeFolders } from '../trusted-path.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
@@ -131,11 +132,9 @@ export class ConfigStore {
    */
   async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
     this.#load(); // a broken file is reported as such, and never written over
-    const target = this.#target();
-    checkOwnWritable(this.dir, this.path);
-    if (target !== this.path) checkOwnWritable(path.dirname(target), target);
+    const target = this.checkWritable();
     try {
-      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      makeFolders(this.dir);
       // A folder that holds the key is the user's alone, as when gymctl makes it.
       if ((fs.statSync(this.dir).mode & 0o077) !== 0) fs.chmodSync(this.dir, 0o700);
     } catch (error) {
@@ -175,6 +174,18 @@ export class ConfigStore {
       this.#read = undefined;
       lock.release();
     }
+  }
+
+  /**
+   * Refuses, before anything is written (or a key asked for), a config
+   * folder or file that is not the user's own, or whose path goes through
+   * a folder of someone else's; the file to write, when it is fine.
+   */
+  checkWritable(): string {
+    const target = this.#target();
+    checkOwnWritable(this.dir, this.path);
+    if (target !== this.path) checkOwnWritable(path.dirname(target), target);
+    return target;
   }
 
   /**
@@ -222,8 +233,9 @@ export class ConfigStore {
 
   /** A file-system failure, named: "cannot be read" or "cannot be written", with the reason. */
   #error(action: 'read' | 'write', error: unknown): GymctlError {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const reason = code ? `${code}${REASONS[code] ? `: ${REASONS[code]}` : ''}` : message;
+    const { code, message, reason: said } = error as NodeJS.ErrnoException & { reason?: string };
+    const words = said ?? (code ? REASONS[code] : undefined);
+    const reason = code ? `${code}${words ? `: ${words}` : ''}` : message;
     const fix =
       action === 'write' && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') ? `; check the permissions of ${this.dir}` : action === 'read' ? '; fix or remove it' : '';
     return new GymctlError('internal', `config file ${this.path} cannot be ${action === 'read' ? 'read' : 'written'} (${reason})${fix}`, { cause: error });
