@@ -92,7 +92,9 @@ export class ConfigStore {
   /** The file's text, or undefined when there is none; only a regular file of at most 1 MiB is read. */
   #readText(): string | undefined {
     try {
-      return readRegularFile(this.path, MAX_CONFIG_BYTES, (stat) => this.#checkReadable(stat));
+      const text = readRegularFile(this.path, MAX_CONFIG_BYTES, (stat) => this.#checkReadable(stat));
+      if (text === undefined) this.#checkFolder();
+      return text;
     } catch (error) {
       if (error instanceof OddFileError) {
         throw new GymctlError(
@@ -182,10 +184,28 @@ export class ConfigStore {
    * a folder of someone else's; the file to write, when it is fine.
    */
   checkWritable(): string {
+    this.#checkFolder();
     const target = this.#target();
     checkOwnWritable(this.dir, this.path);
     if (target !== this.path) checkOwnWritable(path.dirname(target), target);
     return target;
+  }
+
+  /** A config folder that is a file (GYMCTL_CONFIG_DIR set to one, say) is named as such, not read as an empty config. */
+  #checkFolder(): void {
+    for (let current = this.dir; path.dirname(current) !== current; current = path.dirname(current)) {
+      let stat: Stats | undefined;
+      try {
+        stat = fs.statSync(current, { throwIfNoEntry: false });
+      } catch {
+        continue; // ENOTDIR: a part above is not a folder, and the loop gets to it
+      }
+      if (stat?.isDirectory()) return;
+      if (stat) {
+        const what = current === this.dir ? '' : ` (${current} is not one)`;
+        throw new GymctlError('internal', `config folder ${this.dir} is not a folder${what}; point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`);
+      }
+    }
   }
 
   /**

@@ -158,3 +158,21 @@ describe.skipIf(!isRoot)("root with another user's HOME writes nothing there, an
     expect(readdirSync(home)).toEqual([]);
   });
 });
+
+describe('GYMCTL_CONFIG_DIR pointing at a file', () => {
+  it('says the config folder is not a folder (exit 1), not that there is no API key', async () => {
+    const file = path.join(base, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    const message = `gymctl: config folder ${file} is not a folder; point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)\n`;
+    for (const args of [['whoami'], ['config', 'get', 'base-url'], ['config', 'set', 'format', 'csv']]) {
+      const result = await inProcess(args, { configDir: file, env: { GYMCTL_BASE_URL: world.sandbox.url } });
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toBe(message);
+    }
+    const below = await inProcess(['whoami'], { configDir: path.join(file, 'gymctl'), env: { GYMCTL_BASE_URL: world.sandbox.url } });
+    expect(below.stderr).toBe(
+      `gymctl: config folder ${file}/gymctl is not a folder (${file} is not one); point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('not a folder\n');
+  });
+});

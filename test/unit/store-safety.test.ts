@@ -232,12 +232,12 @@ describe('the lock', () => {
 });
 
 describe('writing', () => {
-  it('a parent that is not a folder: refused, naming it, not an unexpected error', async () => {
+  it('a parent that is not a folder: said so, naming it, not an unexpected error', async () => {
     writeFileSync(path.join(base, 'plain-file'), '');
     const inside = path.join(base, 'plain-file', 'config');
     const error = await failure(() => new ConfigStore(inside).update((f) => f));
     expect(error.message).toBe(
-      `gymctl will not write the config folder ${inside}: ${path.join(base, 'plain-file')} is not a folder; point GYMCTL_CONFIG_DIR at a folder of your own`,
+      `config folder ${inside} is not a folder (${path.join(base, 'plain-file')} is not one); point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`,
     );
   });
 
