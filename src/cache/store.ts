@@ -1,6 +1,7 @@
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError, type ResponseHead } from '../api/errors.js';
-import { checkOwnWritable, nearestExisting, otherOwner } from '../config/ownership.js';
+import { checkOwnWritable, otherOwner, untrustedFolder } from '../config/ownership.js';
+import { makeFolders, untrustedPart } from '../trusted-path.js';
 import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -46,7 +47,7 @@ function secretIn(configDir: string, create: boolean): Buffer | undefined {
   const secret = read();
   if (secret || !create) return secret;
   checkOwnWritable(configDir, file);
-  fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  makeFolders(configDir);
   writeFileAtomic(file, `${crypto().randomBytes(32).toString('hex')}\n`, { keepExisting: true });
   return read();
 }
@@ -54,14 +55,16 @@ function secretIn(configDir: string, create: boolean): Buffer | undefined {
 /**
  * The cache folder, opened on a handle and checked there: a folder (a link
  * is refused, never followed), the user's own, closed to others (tightened
- * to 0700 if it is not). Made first with `create`, only under a folder of
- * the user's own. Undefined when there is none.
+ * to 0700 if it is not). Every part of the path above it must be the
+ * user's or root's, with no link to anyone else's folder (root with
+ * another user's HOME stops at that HOME): nothing is read, written or
+ * removed through a folder someone else could swap. Made first with
+ * `create`. Undefined when there is none.
  */
 function openRoot(dir: string, create: boolean): FolderHandle | undefined {
-  if (create) {
-    checkNewFolderParent(dir);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  }
+  const found = untrustedPart(dir);
+  if (found) throw untrustedFolder('use the cache folder', dir, found, 'set XDG_CACHE_HOME to a folder of your own');
+  if (create) makeFolders(dir);
   let handle: FolderHandle | undefined;
   try {
     handle = openFolder(dir);
@@ -81,18 +84,6 @@ function openRoot(dir: string, create: boolean): FolderHandle | undefined {
   }
   tightenFolder(handle);
   return handle;
-}
-
-/** A folder about to be made goes only inside a folder of the user's own: root with another user's HOME makes nothing there. */
-function checkNewFolderParent(dir: string): void {
-  const parent = nearestExisting(dir);
-  const owner = parent && otherOwner(parent.stat);
-  if (owner !== undefined && parent!.path !== dir) {
-    throw new GymctlError(
-      'internal',
-      `cache folder ${dir} would be made in ${parent!.path}, which belongs to another user (uid ${owner}): set XDG_CACHE_HOME to a folder of your own`,
-    );
-  }
 }
 
 /** A key's folder inside the opened cache folder, opened on a handle of its own (never through a link); made first with `create`. */

@@ -8,10 +8,10 @@
 import type { Stats } from 'node:fs';
 import { GymctlError } from '../api/errors.js';
 import { currentUid } from '../system.js';
+import { describeUntrusted, type Untrusted, untrustedPart } from '../trusted-path.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
 
 /** A path's stat, or undefined when there is nothing there (or a part of the path is a plain file). */
 function statOf(target: string, link = false): Stats | undefined {
@@ -21,15 +21,6 @@ function statOf(target: string, link = false): Stats | undefined {
     const { code } = error as NodeJS.ErrnoException;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
-  }
-}
-
-/** `start` or its nearest ancestor that exists, with its stat: where a folder made at `start` would go. */
-export function nearestExisting(start: string): { path: string; stat: Stats } | undefined {
-  for (let current = start; ; current = path.dirname(current)) {
-    const stat = statOf(current);
-    if (stat) return { path: current, stat };
-    if (path.dirname(current) === current) return undefined;
   }
 }
 
@@ -54,13 +45,11 @@ export function checkOwnWritable(dir: string, file: string): void {
     if ((folder.mode & 0o002) !== 0) {
       throw new GymctlError('internal', `config folder ${dir} can be written by others, so gymctl will not write your API key into it; fix it with: chmod 700 ${dir}`);
     }
-  } else {
-    // The folder will be made inside its nearest existing parent: that must not be writable by everyone either.
-    const parent = nearestExisting(path.dirname(dir));
-    if (parent && (parent.stat.mode & 0o002) !== 0 && (parent.stat.mode & 0o1000) === 0) {
-      throw new GymctlError('internal', `config folder ${dir} would be made in ${parent.path}, which anyone can write to; point GYMCTL_CONFIG_DIR at a folder of your own`);
-    }
   }
+  // Every part above it too: root with another user's HOME stops at that HOME, and a link in a parent folder leads nowhere that is not the user's or root's.
+  // A folder still to be made goes in its nearest existing parent, which, like every part above it, must not let anyone else put a link there.
+  const found = untrustedPart(dir);
+  if (found) throw untrustedFolder('write the config folder', dir, found, 'point GYMCTL_CONFIG_DIR at a folder of your own');
   const fileStat = statOf(file, true);
   const owner = fileStat && otherOwner(fileStat);
   if (owner !== undefined) {
@@ -69,6 +58,16 @@ export function checkOwnWritable(dir: string, file: string): void {
       `config file ${file} belongs to another user (uid ${owner}), so gymctl will not write your API key into it; run gymctl as that user, or remove the file`,
     );
   }
+}
+
+/**
+ * The refusal of a folder whose path the user cannot trust: what gymctl
+ * will not do, where, why (whose folder, or who may write there), and the fix.
+ */
+export function untrustedFolder(action: string, dir: string, found: Untrusted, fix: string): GymctlError {
+  const who = found.why === 'owner' ? `gymctl runs as uid ${currentUid()} and` : 'gymctl';
+  const otherUser = found.why === 'owner' ? 'run gymctl as that user, or ' : '';
+  return new GymctlError('internal', `${who} will not ${action} ${dir}: ${describeUntrusted(found)}; ${otherUser}${fix}`);
 }
 
 /** A warning when the file being read belongs to someone else, or undefined. */

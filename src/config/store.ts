@@ -20,6 +20,7 @@ import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 import { homeDir, OddFileError, readRegularFile } from '../system.js';
+import { makeFolders } from '../trusted-path.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
@@ -91,7 +92,9 @@ export class ConfigStore {
   /** The file's text, or undefined when there is none; only a regular file of at most 1 MiB is read. */
   #readText(): string | undefined {
     try {
-      return readRegularFile(this.path, MAX_CONFIG_BYTES, (stat) => this.#checkReadable(stat));
+      const text = readRegularFile(this.path, MAX_CONFIG_BYTES, (stat) => this.#checkReadable(stat));
+      if (text === undefined) this.#checkFolder();
+      return text;
     } catch (error) {
       if (error instanceof OddFileError) {
         throw new GymctlError(
@@ -131,11 +134,9 @@ export class ConfigStore {
    */
   async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
     this.#load(); // a broken file is reported as such, and never written over
-    const target = this.#target();
-    checkOwnWritable(this.dir, this.path);
-    if (target !== this.path) checkOwnWritable(path.dirname(target), target);
+    const target = this.checkWritable();
     try {
-      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      makeFolders(this.dir);
       // A folder that holds the key is the user's alone, as when gymctl makes it.
       if ((fs.statSync(this.dir).mode & 0o077) !== 0) fs.chmodSync(this.dir, 0o700);
     } catch (error) {
@@ -174,6 +175,36 @@ export class ConfigStore {
       // Whatever happened, the next read is of the file as it now is.
       this.#read = undefined;
       lock.release();
+    }
+  }
+
+  /**
+   * Refuses, before anything is written (or a key asked for), a config
+   * folder or file that is not the user's own, or whose path goes through
+   * a folder of someone else's; the file to write, when it is fine.
+   */
+  checkWritable(): string {
+    this.#checkFolder();
+    const target = this.#target();
+    checkOwnWritable(this.dir, this.path);
+    if (target !== this.path) checkOwnWritable(path.dirname(target), target);
+    return target;
+  }
+
+  /** A config folder that is a file (GYMCTL_CONFIG_DIR set to one, say) is named as such, not read as an empty config. */
+  #checkFolder(): void {
+    for (let current = this.dir; path.dirname(current) !== current; current = path.dirname(current)) {
+      let stat: Stats | undefined;
+      try {
+        stat = fs.statSync(current, { throwIfNoEntry: false });
+      } catch {
+        continue; // ENOTDIR: a part above is not a folder, and the loop gets to it
+      }
+      if (stat?.isDirectory()) return;
+      if (stat) {
+        const what = current === this.dir ? '' : ` (${current} is not one)`;
+        throw new GymctlError('internal', `config folder ${this.dir} is not a folder${what}; point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`);
+      }
     }
   }
 
@@ -222,8 +253,9 @@ export class ConfigStore {
 
   /** A file-system failure, named: "cannot be read" or "cannot be written", with the reason. */
   #error(action: 'read' | 'write', error: unknown): GymctlError {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const reason = code ? `${code}${REASONS[code] ? `: ${REASONS[code]}` : ''}` : message;
+    const { code, message, reason: said } = error as NodeJS.ErrnoException & { reason?: string };
+    const words = said ?? (code ? REASONS[code] : undefined);
+    const reason = code ? `${code}${words ? `: ${words}` : ''}` : message;
     const fix =
       action === 'write' && (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') ? `; check the permissions of ${this.dir}` : action === 'read' ? '; fix or remove it' : '';
     return new GymctlError('internal', `config file ${this.path} cannot be ${action === 'read' ? 'read' : 'written'} (${reason})${fix}`, { cause: error });

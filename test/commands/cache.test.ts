@@ -264,13 +264,13 @@ describe('odd files and folders around the cache: refused at once, and the answe
   });
 
   it('a config folder the secret cannot be made in: a warning, the answer, and no cache-secret.* left behind', async () => {
-    // A plain file where the folder's parent should be: nothing can be made there, not even by root.
-    const blocker = path.join(cacheHome, 'not-a-folder');
-    writeFileSync(blocker, '');
+    // A link to nothing where the folder's parent should be: nothing can be made there, not even by root.
+    const blocker = path.join(cacheHome, 'dangling');
+    symlinkSync(path.join(cacheHome, 'nothing'), blocker);
     const result = await gymctl(['whoami', '--json', '--cache', '1m'], { configDir: path.join(blocker, 'config') });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(101);
-    expect(result.stderr).toContain('warning: the cache cannot be used');
+    expect(result.stderr).toContain(`warning: the cache cannot be used, so the answer comes from the server: ENOENT: ${blocker} is a link to nothing`);
     expect(result.stderr).not.toContain('unexpected error');
     expect(readdirSync(cacheHome).filter((name) => name.startsWith('cache-secret'))).toEqual([]);
   });

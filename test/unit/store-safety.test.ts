@@ -232,11 +232,20 @@ describe('the lock', () => {
 });
 
 describe('writing', () => {
-  it('a parent that is not a folder: "cannot be written" with the reason, not an unexpected error', async () => {
+  it('a parent that is not a folder: said so, naming it, not an unexpected error', async () => {
     writeFileSync(path.join(base, 'plain-file'), '');
     const inside = path.join(base, 'plain-file', 'config');
     const error = await failure(() => new ConfigStore(inside).update((f) => f));
-    expect(error.message).toMatch(/^config file .* cannot be written \(ENOTDIR: a part of its path is not a folder\)$/);
+    expect(error.message).toBe(
+      `config folder ${inside} is not a folder (${path.join(base, 'plain-file')} is not one); point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`,
+    );
+  });
+
+  it('a folder that takes no new folders: "cannot be written" with the reason, at once', async () => {
+    symlinkSync(path.join(base, 'nothing'), path.join(base, 'dangling'));
+    const inside = path.join(base, 'dangling', 'config');
+    const error = await failure(() => new ConfigStore(inside).update((f) => f));
+    expect(error.message).toBe(`config file ${inside}/config.json cannot be written (ENOENT: ${path.join(base, 'dangling')} is a link to nothing)`);
   });
 
   /** Writes `stored`, changes the default profile's format through the store, and gives back the file's text. */

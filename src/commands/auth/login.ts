@@ -36,6 +36,8 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
   const current = f.config().profile(profile);
+  // A config folder that is not the user's own (root with another user's HOME) is refused before the key is asked for or stored anywhere.
+  f.config().checkWritable();
   const inKeyring = current?.keyStore === 'keyring';
   const toKeyring = options.keyring ?? inKeyring;
   // The key this login replaces, if the keyring can say (the login itself reports a keyring that cannot be used).

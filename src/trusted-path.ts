@@ -1,0 +1,158 @@
+/**
+ * Whether a folder's path can be trusted by the user gymctl runs as, and
+ * how a folder is made without Node's recursive mkdir.
+ *
+ * O_NOFOLLOW guards only the last part of a path: a link anywhere above it
+ * is followed. So every part, from `/` down, is looked at: each must belong
+ * to the user gymctl runs as or to root, a link is followed only when its
+ * owner is one of those and leads to what is (its own target walked in the
+ * same way), and a folder that others could put a link in (anyone may
+ * write to it, without the sticky bit of /tmp) is refused. Root running
+ * with another user's HOME therefore stops at that HOME, which belongs to
+ * that user, before anything is read through it, written or removed.
+ *
+ * `fs.mkdirSync(dir, { recursive: true })` loops for ever on a folder of
+ * procfs (mkdir says ENOENT, the parent says EEXIST, and Node tries
+ * again) and reports ENOENT instead of the real error on a read-only file
+ * system: `makeFolders` makes one folder at a time and says what went
+ * wrong.
+ *
+ * No dependencies: node:fs and node:path only, so any part of gymctl can use it.
+ */
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+
+/** What the walk asks of the system; a test hands in its own. */
+export interface PathSystem {
+  /** The uid gymctl runs as; undefined (Windows) turns the check off. */
+  uid: number | undefined;
+  lstat(file: string): { uid: number; mode: number; isDirectory(): boolean; isSymbolicLink(): boolean };
+  readlink(file: string): string;
+  mkdir(dir: string, mode: number): void;
+}
+
+const realSystem = (): PathSystem => ({
+  uid: typeof process.getuid === 'function' ? process.getuid() : undefined,
+  lstat: (file) => fs.lstatSync(file),
+  readlink: (file) => fs.readlinkSync(file),
+  mkdir: (dir, mode) => fs.mkdirSync(dir, { mode }),
+});
+
+/** What makes a path untrusted: the part at `path` (reached through the link `via`, if any). */
+export type Untrusted =
+  | { why: 'owner'; path: string; uid: number; link: boolean; via?: string }
+  | { why: 'open'; path: string; via?: string }
+  | { why: 'not a folder'; path: string; via?: string }
+  | { why: 'too many links'; path: string };
+
+/** Links followed at most, as the kernel's ELOOP limit. */
+const MAX_LINKS = 40;
+
+/**
+ * The first part of `target`'s path (from `/` down, links followed) that
+ * the user gymctl runs as cannot trust, or undefined when there is none.
+ * Parts that do not exist yet end the walk: they will be made by gymctl.
+ */
+export function untrustedPart(target: string, system: Partial<PathSystem> = {}): Untrusted | undefined {
+  const sys = { ...realSystem(), ...system };
+  if (sys.uid === undefined) return undefined;
+  const trusted = (uid: number) => uid === sys.uid || uid === 0;
+  const absolute = path.resolve(target);
+  const root = path.parse(absolute).root;
+  const pending = absolute.slice(root.length).split(path.sep);
+  let current = root;
+  let via: string | undefined;
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current); // `current` has no link in it, so this is where the kernel goes too
+      continue;
+    }
+    const next = path.join(current, part);
+    let stat: ReturnType<PathSystem['lstat']>;
+    try {
+      stat = sys.lstat(next);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const at = via === undefined ? {} : { via };
+    if (stat.isSymbolicLink()) {
+      if (!trusted(stat.uid)) return { why: 'owner', path: next, uid: stat.uid, link: true, ...at };
+      if (++links > MAX_LINKS) return { why: 'too many links', path: next };
+      via ??= next;
+      const text = sys.readlink(next);
+      if (path.isAbsolute(text)) current = path.parse(text).root;
+      pending.unshift(...text.slice(path.isAbsolute(text) ? path.parse(text).root.length : 0).split(/[\\/]/));
+      continue;
+    }
+    if (!trusted(stat.uid)) return { why: 'owner', path: next, uid: stat.uid, link: false, ...at };
+    const more = pending.some((rest) => rest !== '' && rest !== '.');
+    if (more && !stat.isDirectory()) return { why: 'not a folder', path: next, ...at };
+    // Anyone may put a link in it, where the next part should be; /tmp's sticky bit forbids that.
+    if (more && (stat.mode & 0o002) !== 0 && (stat.mode & 0o1000) === 0) return { why: 'open', path: next, ...at };
+    current = next;
+  }
+  return undefined;
+}
+
+/** What is wrong with the part, in words: "/home/u belongs to another user (uid 1000)". */
+export function describeUntrusted(found: Untrusted): string {
+  const through = 'via' in found && found.via !== undefined ? ` (the link ${found.via} leads there)` : '';
+  switch (found.why) {
+    case 'owner':
+      return `${found.path} ${found.link ? 'is a link made by' : 'belongs to'} another user (uid ${found.uid})${through}`;
+    case 'open':
+      return `${found.path} can be written by anyone${through}`;
+    case 'not a folder':
+      return `${found.path} is not a folder${through}`;
+    case 'too many links':
+      return `${found.path} goes through too many links`;
+  }
+}
+
+/**
+ * Makes `dir` and the folders above it that are missing, one at a time
+ * (`mode`, 0700 by default). A failure is thrown with the code the system
+ * gave (EROFS, EPERM, ENOTDIR…); a folder that takes no new folders
+ * (procfs) is ENOENT, said in words (`reason`), never a loop.
+ */
+export function makeFolders(dir: string, mode = 0o700, system: Partial<PathSystem> = {}): void {
+  const sys = { ...realSystem(), ...system };
+  const missing: string[] = [];
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    try {
+      sys.lstat(current);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (path.dirname(current) === current) break;
+    missing.unshift(current);
+  }
+  for (const folder of missing) {
+    try {
+      sys.mkdir(folder, mode);
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      if (code === 'EEXIST' && isFolder(folder, sys)) continue; // made meanwhile by another gymctl
+      if (code === 'ENOENT') {
+        // The folder above is there (found or made just now), yet the system says it is not: procfs, sysfs and the like.
+        const parent = path.dirname(folder);
+        const reason = sys.lstat(parent).isSymbolicLink() ? `${parent} is a link to nothing` : `${parent} takes no new folders`;
+        throw Object.assign(new Error(`ENOENT: ${reason}, mkdir '${folder}'`), { code, syscall: 'mkdir', path: folder, reason });
+      }
+      throw error;
+    }
+  }
+}
+
+const isFolder = (file: string, sys: PathSystem) => {
+  try {
+    return sys.lstat(file).isDirectory();
+  } catch {
+    return false;
+  }
+};
