@@ -137,6 +137,19 @@ describe('gymctl doctor reports what would break other commands', () => {
     expect(table.stderr).toBe('');
   });
 
+  it('a config folder that is a file is a failing row that says so, with its fix, and the rest is still reported (exit 2)', async () => {
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    const file = path.join(world.config.dir, 'a-file');
+    writeFileSync(file, '', { mode: 0o600 });
+    const result = await gymctl(['doctor', '--json', '--offline'], { configDir: file, env: { NODE_EXTRA_CA_CERTS: undefined } });
+    const checks = JSON.parse(result.stdout) as Check[];
+    expect(result.code).toBe(2);
+    expect(checks.find((c) => c.check === 'config file')).toMatchObject({ status: 'fail', fix: 'point GYMCTL_CONFIG_DIR at a folder' });
+    expect(checks.find((c) => c.check === 'config file')!.detail).toContain(`config folder ${file} is not a folder`);
+    expect(checks.map((c) => c.check)).toContain('cache folder');
+    expect(result.stderr).toBe('');
+  });
+
   it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {
     mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
     const secret = path.join(world.config.dir, 'cache-secret');

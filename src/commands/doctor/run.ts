@@ -49,9 +49,23 @@ function nodeCheck(): Outcome {
     : result('node', 'fail', `Node ${process.versions.node} is not supported`, `install ${ENGINES}`, 'usage');
 }
 
+function isFolder(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return true; // not there yet: made on the first write
+  }
+}
+
 /** The config file: there, a regular file (or a link to one) of the user's own, closed to others, readable, and no lock left. */
 function configCheck(f: Pick<Factory, 'config'>): Outcome[] {
   const store = f.config();
+  try {
+    store.read(); // first: a folder that is a file, or a file that is not JSON, is a failing row, not "none yet"
+  } catch (error) {
+    const fix = isFolder(store.dir) ? `fix or remove ${store.path}` : 'point GYMCTL_CONFIG_DIR at a folder';
+    return [result('config file', 'fail', toFailure(error).message, fix, 'usage')];
+  }
   let stat: import('node:fs').Stats;
   try {
     stat = fs.statSync(store.path);
@@ -60,11 +74,6 @@ function configCheck(f: Pick<Factory, 'config'>): Outcome[] {
   }
   const out: Outcome[] = [];
   const link = fs.lstatSync(store.path).isSymbolicLink() ? `, a link to ${fs.realpathSync(store.path)}` : '';
-  try {
-    store.read();
-  } catch (error) {
-    return [result('config file', 'fail', toFailure(error).message, `fix or remove ${store.path}`, 'usage')];
-  }
   const uid = currentUid();
   if (uid !== undefined && stat.uid !== uid)
     out.push(result('config file', 'warn', `${store.path} belongs to another user (uid ${stat.uid})${link}`, 'use a config folder of your own (GYMCTL_CONFIG_DIR)'));
