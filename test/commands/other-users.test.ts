@@ -10,7 +10,7 @@ import { chownSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
@@ -105,6 +105,22 @@ describe.skipIf(!isRoot)('a link in a parent folder of the cache, to a folder th
     expect(clear.code).toBe(1);
     expect(clear.stderr).toContain(`${theirs} belongs to another user (uid ${OTHER_UID}) (the link ${link} leads there)`);
     expect(readdirSync(path.join(theirs, 'gymctl', 'k'))).toEqual(['a.json']);
+  });
+
+  it('auth login replacing a key: saved, exit 0, and a warning that the old key’s cached answers stay in a folder gymctl will not touch', async () => {
+    const link = path.join(base, 'linked');
+    symlinkSync(target, link);
+    lchownSync(link, OTHER_UID, OTHER_UID);
+    const own = { XDG_CACHE_HOME: path.join(base, 'own-cache') };
+    const first = await inProcess(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { configDir: world.config.dir, stdin: DEMO_KEY, env: own });
+    expect(first.code, first.stderr).toBe(0);
+    expect((await inProcess(['whoami', '--cache', '1m'], { configDir: world.config.dir, env: own })).code).toBe(0); // makes the cache's secret
+    const unchanged = plantRootFiles();
+    const second = await inProcess(['auth', 'login', '--with-key'], { configDir: world.config.dir, stdin: DEMO_KEY_NO_ACADEMIES, env: { XDG_CACHE_HOME: link } });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(`gymctl: warning: the cached answers of that key were not removed: gymctl runs as uid 0 and will not use the cache folder ${link}/gymctl`);
+    expect(readFileSync(path.join(world.config.dir, 'config.json'), 'utf8')).toContain(DEMO_KEY_NO_ACADEMIES);
+    unchanged();
   });
 
   it('a link of the user’s own to a folder of the user’s own is followed: cache clear empties it', async () => {

@@ -3,6 +3,7 @@ import type { Id } from '../../api/schemas.js';
 import type { Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import type { ApiKey } from '../../operations/index.js';
+import { toFailure } from '../../failures.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 
 export const describeSource = (setting: Setting<unknown>, configPath: string) =>
@@ -21,6 +22,14 @@ export function ownerLine(key: ApiKey): string {
 /** A key that was logged out or replaced is forgotten: the answers cached for it go too. */
 export async function dropCachedAnswers(f: Pick<Factory, 'io' | 'env'>, configDir: string, key: string): Promise<void> {
   const { dropKeyEntries } = await import('../../cache/store.js');
-  const removed = dropKeyEntries(f.env, configDir, key.trim());
+  let removed: number;
+  try {
+    removed = dropKeyEntries(f.env, configDir, key.trim());
+  } catch (error) {
+    // The key is already saved or removed: a cache folder gymctl will not touch (another user's, say) is only a warning.
+    f.io.err(`gymctl: warning: the cached answers of that key were not removed: ${toFailure(error).message}
+`);
+    return;
+  }
   if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
 }
