@@ -75,7 +75,7 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
     pending = [];
     done = done.then(() =>
       jq
-        .print((text) => io.out(text), inputs, io.stdoutIsTTY)
+        .print((text) => io.out(text), inputs, io.stdoutIsTTY, io.stdout)
         .catch((error: unknown) => {
           failure ??= error;
         }),
@@ -109,7 +109,7 @@ function slurpEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
     },
     end(failed) {
       if (records.length === 0 && failed) return;
-      return jq.print((text) => io.out(text), `[${records.join(',')}]`, io.stdoutIsTTY);
+      return jq.print((text) => io.out(text), `[${records.join(',')}]`, io.stdoutIsTTY, io.stdout);
     },
   };
 }
