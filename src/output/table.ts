@@ -6,9 +6,10 @@
  * loaded only to draw for a terminal.
  *
  * Every cell is sanitised before cli-table3 sees it: it may hold text from
- * the server. A table is never wider than the terminal: the least telling
- * columns (URLs and e-mail addresses) give way first, ids last, and long
- * cells are cut with …. cli-table3's layout is quadratic in its rows, so a
+ * the server. A table is never wider than the terminal: characters are
+ * taken where they cut least (long cells in few rows, URLs and e-mail
+ * addresses readily), headers only after the data, ids last, and cut cells
+ * end in …. cli-table3's layout is quadratic in its rows, so a
  * long table is drawn in chunks that share the column widths, joined into
  * one box: linear in rows, and the same text as one piece.
  */
@@ -24,7 +25,7 @@ export type { Cell, Column } from './tsv.js';
 /** Rows a chunk of a long table holds: cli-table3's layout check costs rows² within a chunk. */
 export const CHUNK_ROWS = 200;
 
-/** A column is cut to no fewer than this many characters while another column can still give way. */
+/** A column's cells are cut to no fewer than this many characters while another column can still give way. */
 const MIN_WIDTH = 5;
 
 /**
@@ -54,60 +55,83 @@ const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.std
  */
 export function yieldRank(key: string): number {
   const field = key.split('.').pop()!;
+  // Where a profile points: as telling as any text, not a link to look at.
+  if (field === 'baseUrl') return 2;
   if (/(url|email)$/i.test(field) || field === 'thumbnail' || field === 'large') return 3;
   if (field === 'id' || /Id$/.test(field) || field === 'familyOf' || field === 'active') return 0;
   if (/name$/i.test(field) || field === 'profile') return 1;
   return 2;
 }
 
-/** Cuts the widest of `indexes` down, evenly, until `excess` is gone or each is at `minimum`; the excess left. */
-function shrink(widths: number[], indexes: readonly number[], excess: number, minimum: number): number {
-  while (excess > 0) {
-    const candidates = indexes.filter((i) => widths[i]! > minimum);
-    if (candidates.length === 0) break;
-    const widest = Math.max(...candidates.map((i) => widths[i]!));
-    const atWidest = candidates.filter((i) => widths[i] === widest);
-    const next = Math.max(minimum, ...candidates.map((i) => widths[i]!).filter((w) => w < widest));
-    const room = (widest - next) * atWidest.length;
-    if (room < excess) {
-      for (const i of atWidest) widths[i] = next;
-      excess -= room;
-      continue;
-    }
-    atWidest.forEach((i, n) => {
-      widths[i] = widest - Math.floor(excess / atWidest.length) - (n < excess % atWidest.length ? 1 : 0);
-    });
-    excess = 0;
-  }
-  return excess;
+/** What fitting knows of a column: its cells' widths, its header's, and how readily it gives way (yieldRank). */
+export interface FitColumn {
+  /** The width of each cell of data (an empty cell's dash is 1). */
+  cells: readonly number[];
+  /** The header's width (0 with no header row). */
+  label: number;
+  rank: number;
 }
 
+/** What a character taken from a column costs, by rank: URLs and e-mail addresses least, names a little more than other text (ids give way only once nothing else can). */
+const WEIGHTS = [4, 1.25, 1, 0.5];
+
 /**
- * Column widths that fit `available` columns in all, given each column's
- * natural width, how readily it gives way (yieldRank) and the columns its
- * frame takes. Columns give way a rank at a time, widest first, down to
- * MIN_WIDTH; only then does every column go down to 2 (a character and …).
+ * Column widths that fit `available` columns in all (the frame takes
+ * `frame` of them). A character at a time is taken from the column where it
+ * costs least: the cells it cuts (or cuts further), each weighed by the
+ * share of what it still shows that it loses (1/width), times the column's
+ * weight by rank. So a column with one long cell (a long status message)
+ * gives way before one whose every cell is as wide as it (base URLs), and
+ * a long name before a short city. Headers are cut only when no cell can
+ * give way any more (cells go down to their header, or MIN_WIDTH), then
+ * ids, down to MIN_WIDTH; then every column goes down to 2 (a character
+ * and …).
  */
-export function fitWidths(natural: readonly number[], ranks: readonly number[], frame: number, available: number | undefined): number[] {
+export function fitWidths(columns: readonly FitColumn[], frame: number, available: number | undefined): number[] {
+  const sorted = columns.map((column) => [...column.cells].sort((a, b) => a - b));
+  const natural = columns.map((column, i) => Math.max(1, column.label, sorted[i]!.at(-1) ?? 0));
   const widths = [...natural];
   if (!available) return widths;
   let excess = widths.reduce((sum, w) => sum + w, frame) - available;
-  for (const rank of [...new Set(ranks)].sort((a, b) => b - a)) {
-    if (excess <= 0) break;
-    excess = shrink(
-      widths,
-      ranks.flatMap((r, i) => (r === rank ? [i] : [])),
-      excess,
-      MIN_WIDTH,
-    );
+  /** Cells (the header too, when `headers`) a character less would cut: those at least `width` wide. */
+  const cut = (i: number, width: number, headers: boolean) => {
+    const cells = sorted[i]!;
+    let low = 0;
+    let high = cells.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cells[middle]! < width) low = middle + 1;
+      else high = middle;
+    }
+    return cells.length - low + (headers && columns[i]!.label >= width ? 1 : 0);
+  };
+  const passes: Array<{ floor: (i: number) => number; headers: boolean }> = [
+    // Data gives way, never an id, never a header.
+    { floor: (i) => (columns[i]!.rank === 0 ? natural[i]! : Math.max(columns[i]!.label, Math.min(natural[i]!, MIN_WIDTH))), headers: false },
+    // Then headers, then ids, then everything.
+    { floor: (i) => (columns[i]!.rank === 0 ? natural[i]! : Math.min(natural[i]!, MIN_WIDTH)), headers: true },
+    { floor: (i) => Math.min(natural[i]!, MIN_WIDTH), headers: true },
+    { floor: () => 2, headers: true },
+  ];
+  for (const { floor, headers } of passes) {
+    while (excess > 0) {
+      let best = -1;
+      let bestCost = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < widths.length; i++) {
+        const width = widths[i]!;
+        if (width <= floor(i)) continue;
+        const cost = ((WEIGHTS[columns[i]!.rank] ?? 1) * cut(i, width, headers)) / width;
+        // Equal costs: the wider column first.
+        if (cost < bestCost || (cost === bestCost && width > widths[best]!)) {
+          best = i;
+          bestCost = cost;
+        }
+      }
+      if (best < 0) break;
+      widths[best]!--;
+      excess--;
+    }
   }
-  if (excess > 0)
-    shrink(
-      widths,
-      widths.map((_, i) => i),
-      excess,
-      2,
-    );
   return widths;
 }
 
@@ -160,14 +184,15 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
     }),
   );
   const labels = columns.map((column) => sanitizeCell(column.label));
-  const natural = columns.map((_, i) => texts.reduce((max, row) => Math.max(max, row[i] === undefined ? 1 : stringWidth(row[i]!)), headers ? stringWidth(labels[i]!) : 1));
-  // "│ " before each column, " " after it, and the closing "│".
-  const widths = fitWidths(
-    natural,
-    columns.map((column) => yieldRank(column.key)),
-    columns.length * 3 + 1,
-    width,
+  const fit = columns.map(
+    (column, i): FitColumn => ({
+      cells: texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!))),
+      label: headers ? stringWidth(labels[i]!) : 0,
+      rank: yieldRank(column.key),
+    }),
   );
+  // "│ " before each column, " " after it, and the closing "│".
+  const widths = fitWidths(fit, columns.length * 3 + 1, width);
   const dash = chalk.dim('-');
   const rows = texts.map((row) => row.map((text) => text ?? dash));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);

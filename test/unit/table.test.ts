@@ -414,16 +414,52 @@ describe('cli-table3 draws the terminal tables', () => {
     expect(out).not.toContain('https://images.example.com/academies/1/logo.png');
   });
 
-  it('fitWidths: the highest rank gives way first, widest first, and nothing is cut that fits', () => {
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 100)).toEqual([10, 20, 30]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 60)).toEqual([10, 20, 20]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 40)).toEqual([10, 15, 5]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 20)).toEqual([3, 3, 4]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, undefined)).toEqual([10, 20, 30]);
+  it('fitWidths: nothing is cut that fits, and a character goes where it cuts least', () => {
+    const column = (cells: number[], label = 2, rank = 2) => ({ cells, label, rank });
+    expect(fitWidths([column([10]), column([20])], 10, 100)).toEqual([10, 20]);
+    expect(fitWidths([column([10]), column([20])], 10, undefined)).toEqual([10, 20]);
+    // One long cell gives way before a column whose every cell is as wide.
+    expect(fitWidths([column([20, 20, 20]), column([30, 3, 3])], 10, 50)).toEqual([20, 20]);
+    // Then both: a cut that takes a share of what is shown alike from each cell.
+    expect(fitWidths([column([20, 20]), column([30, 3])], 10, 35)).toEqual([17, 8]);
+    // URLs and e-mail addresses give way more readily, names a little less than other text.
+    expect(fitWidths([column([20]), column([20], 2, 3)], 0, 30)).toEqual([20, 10]);
+    expect(fitWidths([column([20], 2, 1), column([20])], 0, 30)).toEqual([17, 13]);
+    // Ids, and headers, only once nothing else can give way.
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 20)).toEqual([12, 8]);
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 19)).toEqual([12, 7]);
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 14)).toEqual([9, 5]);
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 4)).toEqual([2, 2]);
   });
 
   it('yieldRank: URLs and e-mail addresses first, ids last', () => {
-    expect(['logoUrl', 'user.email', 'thumbnail', 'address.line1', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([3, 3, 3, 2, 1, 1, 0, 0, 0]);
+    expect(['logoUrl', 'user.email', 'thumbnail', 'address.line1', 'baseUrl', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([
+      3, 3, 3, 2, 2, 1, 1, 0, 0, 0,
+    ]);
+  });
+
+  it('academies at 60 columns: the longest names give way, every header stays whole', () => {
+    const io = ttyPlain();
+    io.stdout.columns = 60;
+    const out = renderTable(io, viewsOf(academy).many.list, DEMO_DATA.academies as Academy[]);
+    const lines = out.trimEnd().split('\n');
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    const cells = (line: string) =>
+      line
+        .split('│')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+    expect(cells(lines[1]!)).toEqual(['ID', 'Name', 'City', 'Country', 'Currency']);
+    const rows = lines.slice(3, -1).map(cells);
+    expect(rows.map((row) => row[4])).toEqual(DEMO_DATA.academies.map((a) => a.currency));
+    expect(rows.map((row) => row[3])).toEqual(DEMO_DATA.academies.map((a) => a.address?.country));
+    // Names give way, the longest first: every name cut is longer than every name shown whole.
+    const names = DEMO_DATA.academies.map((a) => a.name!);
+    const cut = names.filter((_, i) => rows[i]![1]!.endsWith('…'));
+    const whole = names.filter((name, i) => rows[i]![1] === name);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length + whole.length).toBe(names.length);
+    expect(Math.min(...cut.map((name) => name.length))).toBeGreaterThan(Math.max(...whole.map((name) => name.length)));
   });
 
   it('a table drawn in chunks is the table drawn in one piece', () => {
