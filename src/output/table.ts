@@ -138,23 +138,30 @@ export function fitWidths(columns: readonly FitColumn[], frame: number, availabl
 const NO_TOP = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' };
 const NO_BOTTOM = { bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
 
+/** Which edges of the box a drawing closes: a streamed table opens with its top and closes with its bottom, drawn apart. */
+export interface Edges {
+  top?: boolean;
+  bottom?: boolean;
+}
+
 /**
  * A box of `rows` under `head` (a rule between them), each column
  * `widths[i]` characters inside its padding, cells cut with … to fit.
  * Drawn `chunkRows` rows at a time: every chunk but the first leaves out
  * its top border, every one but the last its bottom, so the chunks join
- * into the box one piece would give.
+ * into the box one piece would give. `edges` leaves out the box's own top
+ * or bottom, for a table written a part at a time.
  */
-export function drawBox(widths: readonly number[], head: readonly string[] | undefined, rows: readonly string[][], chunkRows = CHUNK_ROWS): string {
+export function drawBox(widths: readonly number[], head: readonly string[] | undefined, rows: readonly string[][], chunkRows = CHUNK_ROWS, edges: Edges = {}): string {
   const colWidths = widths.map((w) => w + 2);
   const chunks = Math.max(1, Math.ceil(rows.length / chunkRows));
   const parts: string[] = [];
   for (let k = 0; k < chunks; k++) {
-    const first = k === 0;
-    const last = k === chunks - 1;
+    const first = k === 0 && edges.top !== false;
+    const last = k === chunks - 1 && edges.bottom !== false;
     const table = new Table({
       colWidths,
-      head: first && head ? [...head] : [],
+      head: k === 0 && head ? [...head] : [],
       chars: { ...(first ? {} : NO_TOP), ...(last ? {} : NO_BOTTOM) },
       style: { head: [], border: [], compact: true },
       truncate: '…',
@@ -167,23 +174,23 @@ export function drawBox(widths: readonly number[], head: readonly string[] | und
   return parts.length ? `${parts.join('\n')}\n` : '';
 }
 
-/** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
-export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS): string {
-  if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
-  const width = widthOf(io);
-  // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold.
-  if (io.accessible) {
-    const rows = records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
-    return drawColumns(headers ? [columns.map((column) => column.label), ...rows] : rows, { gap: 2, header: headers, color: io.color, ...(width ? { width } : {}) });
-  }
-  const chalk = paint(io.color);
-  const texts = records.map((record) =>
+/** The box's bottom border alone, as cli-table3 draws it under a row. */
+function bottomBorder(widths: readonly number[]): string {
+  const lines = drawBox(widths, undefined, [widths.map(() => '')], CHUNK_ROWS, { top: false }).split('\n');
+  return `${lines.at(-2)}\n`;
+}
+
+/** Each record's cells as text, made safe; an empty cell undefined. */
+const cellTexts = <T>(columns: readonly Column<T>[], records: readonly T[]) =>
+  records.map((record) =>
     columns.map((column) => {
       const cell = (column.display ?? column.value)(record);
       return isEmpty(cell) ? undefined : cellText(cell);
     }),
   );
-  const labels = columns.map((column) => sanitizeCell(column.label));
+
+/** Widths that fit the terminal, from these rows' cells and the labels. */
+function boxWidths<T>(io: IO, columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean) {
   const fit = columns.map(
     (column, i): FitColumn => ({
       cells: texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!))),
@@ -192,7 +199,70 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
     }),
   );
   // "│ " before each column, " " after it, and the closing "│".
-  const widths = fitWidths(fit, columns.length * 3 + 1, width);
+  return fitWidths(fit, columns.length * 3 + 1, widthOf(io));
+}
+
+/** Accessible rows: the cells as the plain columns take them. */
+const plainRows = <T>(columns: readonly Column<T>[], records: readonly T[]) => records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
+
+/**
+ * A table written a part at a time, as a batch's records arrive: the
+ * widths are those of the first part (later cells wider than their column
+ * are cut with …), so each part is drawn as it comes and the parts join
+ * into one box (or, accessible, one set of aligned columns).
+ */
+export interface TableParts<T> {
+  /** The first part: the top of the box, the header row and these records; the widths are theirs from now on. */
+  start(records: readonly T[]): string;
+  /** More records, in the same columns. */
+  more(records: readonly T[]): string;
+  /** The box's bottom. */
+  end(): string;
+}
+
+export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true): TableParts<T> {
+  const width = widthOf(io);
+  if (io.accessible) {
+    let widths: number[] | undefined;
+    const options = { gap: 2, color: io.color, ...(width ? { width } : {}) };
+    return {
+      start(records) {
+        const rows = [...(headers ? [columns.map((column) => column.label)] : []), ...plainRows(columns, records)];
+        widths = columnWidths(rows, options);
+        return drawColumns(rows, { ...options, header: headers, widths });
+      },
+      more: (records) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
+      end: () => '',
+    };
+  }
+  const chalk = paint(io.color);
+  const labels = columns.map((column) => sanitizeCell(column.label));
+  const dash = chalk.dim('-');
+  const rowsOf = (records: readonly T[]) => cellTexts(columns, records).map((row) => row.map((text) => text ?? dash));
+  let widths: number[] = [];
+  return {
+    start(records) {
+      widths = boxWidths(io, columns, labels, cellTexts(columns, records), headers);
+      return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rowsOf(records), CHUNK_ROWS, { bottom: false });
+    },
+    more: (records) => (records.length === 0 ? '' : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false, bottom: false })),
+    end: () => bottomBorder(widths),
+  };
+}
+
+/** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
+export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS): string {
+  if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
+  const width = widthOf(io);
+  // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold.
+  if (io.accessible) {
+    const rows = plainRows(columns, records);
+    return drawColumns(headers ? [columns.map((column) => column.label), ...rows] : rows, { gap: 2, header: headers, color: io.color, ...(width ? { width } : {}) });
+  }
+  const chalk = paint(io.color);
+  const texts = cellTexts(columns, records);
+  const labels = columns.map((column) => sanitizeCell(column.label));
+  const widths = boxWidths(io, columns, labels, texts, headers);
   const dash = chalk.dim('-');
   const rows = texts.map((row) => row.map((text) => text ?? dash));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);
@@ -210,6 +280,21 @@ export interface PlainOptions {
   /** Bold the first row (a table's header). */
   header?: boolean;
   color: boolean;
+  /** The columns' widths, when they are those of earlier rows (a table written a part at a time). */
+  widths?: readonly number[];
+}
+
+/** The widths `drawColumns` gives these rows: each column's widest cell, the last cut to the terminal's width. */
+export function columnWidths(rows: ReadonlyArray<readonly Cell[]>, options: PlainOptions): number[] {
+  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
+  const count = Math.max(0, ...rows.map((row) => row.length));
+  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!)))));
+  const indent = options.indent ?? 0;
+  if (options.width && count > 0) {
+    const before = natural.slice(0, -1).reduce((sum, w) => sum + w + options.gap, indent);
+    natural[count - 1] = Math.min(natural[count - 1]!, Math.max(options.width - before, 8));
+  }
+  return natural;
 }
 
 /**
@@ -221,13 +306,9 @@ export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: Plain
   if (rows.length === 0) return '';
   const chalk = paint(options.color);
   const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
-  const count = Math.max(...rows.map((row) => row.length));
-  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!)))));
+  const natural = [...(options.widths ?? columnWidths(rows, options))];
+  const count = natural.length;
   const indent = options.indent ?? 0;
-  if (options.width) {
-    const before = natural.slice(0, -1).reduce((sum, w) => sum + w + options.gap, indent);
-    natural[count - 1] = Math.min(natural[count - 1]!, Math.max(options.width - before, 8));
-  }
   const none = Object.fromEntries(
     ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [
       name,

@@ -1,5 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEmitter, FIRST_PART_MS, FIRST_PART_ROWS, PART_MS, PART_ROWS } from '../../src/output/emit.js';
 import type { Academy, ApiKey, FamilyMember } from '../../src/operations/index.js';
 import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
 import stringWidth from 'string-width';
@@ -502,5 +503,87 @@ describe('chalk colours what the terminal gets, at the level gymctl decided', ()
     expect(paint(true).level).toBe(1);
     expect(paint(false).level).toBe(0);
     expect(paint(false).bold('x')).toBe('x');
+  });
+});
+
+describe('a table written in parts, as a batch arrives', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const academies = DEMO_DATA.academies as Academy[];
+  const item = (data: Academy) => ({ data, raw: JSON.stringify(data) });
+  const view = viewsOf(academy).many;
+
+  it(`the first part is drawn after ${FIRST_PART_ROWS} rows or ${FIRST_PART_MS} ms, whichever comes first; later parts keep its widths; the parts make one box`, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    io.stdout.columns = 80;
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies.slice(0, 3)) emitter.write(item(a));
+    vi.advanceTimersByTime(FIRST_PART_MS - 1);
+    expect(io.stdout.text).toBe('');
+    vi.advanceTimersByTime(1);
+    const first = io.stdout.text;
+    expect(first.split('\n').filter((line) => line.startsWith('│'))).toHaveLength(4);
+    expect(first).toMatch(/^┌/);
+    expect(first).not.toContain('└');
+    // A later name longer than its column is cut to the first part's widths.
+    emitter.write(item({ ...academies[0]!, id: 7, name: 'A much longer academy name than any before it' }));
+    vi.advanceTimersByTime(PART_MS);
+    expect(io.stdout.text).toContain('│ 7  │ A much');
+    expect(io.stdout.text).toContain('…');
+    // A full part is drawn at once.
+    for (let i = 0; i < PART_ROWS; i++) emitter.write(item(academies[i % 3]!));
+    const rowsNow = io.stdout.text.split('\n').filter((line) => /^│ \d/.test(line)).length;
+    expect(rowsNow).toBe(4 + PART_ROWS);
+    await emitter.end(false);
+    const lines = io.stdout.text.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^└─+┴/);
+    for (const line of lines) expect(stringWidth(line)).toBe(stringWidth(lines[0]!));
+    expect(lines.filter((line) => line.startsWith('├'))).toHaveLength(1);
+  });
+
+  it(`${FIRST_PART_ROWS} rows draw the first part at once; a table whole before then is drawn in one piece, as renderTable draws it`, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (let i = 0; i < FIRST_PART_ROWS; i++) emitter.write(item(academies[i % academies.length]!));
+    expect(io.stdout.text.split('\n').filter((line) => /^│ \d/.test(line))).toHaveLength(FIRST_PART_ROWS);
+    await emitter.end(false);
+    const short = ttyPlain();
+    const whole = await createEmitter(short, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies) whole.write(item(a));
+    await whole.end(false);
+    expect(short.stdout.text).toBe(renderTable(ttyPlain(), view.list, academies));
+  });
+
+  it('stop (Ctrl-C) draws what is held and closes the box', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies) emitter.write(item(a));
+    vi.advanceTimersByTime(FIRST_PART_MS);
+    emitter.write(item(academies[0]!));
+    emitter.stop!();
+    const lines = io.stdout.text.trimEnd().split('\n');
+    expect(lines.filter((line) => /^│ \d/.test(line))).toHaveLength(academies.length + 1);
+    expect(lines.at(-1)).toMatch(/^└/);
+  });
+
+  it('accessible: aligned columns in parts, the widths of the first part', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    io.accessible = true;
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies) emitter.write(item(a));
+    vi.advanceTimersByTime(FIRST_PART_MS);
+    const first = io.stdout.text;
+    expect(first.split('\n')[0]).toMatch(/^ID {2}Name +City/);
+    emitter.write(item(academies[1]!));
+    await emitter.end(false);
+    expect(io.stdout.text.startsWith(first)).toBe(true);
+    const added = io.stdout.text.slice(first.length).trimEnd();
+    expect(added).toBe(first.split('\n')[2]!.trimEnd());
+    expect(io.stdout.text).not.toMatch(BOX);
   });
 });
