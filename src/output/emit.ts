@@ -216,8 +216,7 @@ function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: re
   const close = (failed: boolean) => {
     clearTimeout(timer);
     if (started) {
-      flush();
-      io.out(parts.end());
+      io.out(parts.end(pending));
     } else if (pending.length > 0) {
       io.out(table.renderTable(io, columns, pending, headers));
     } else if (!failed) {

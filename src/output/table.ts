@@ -216,8 +216,8 @@ export interface TableParts<T> {
   start(records: readonly T[]): string;
   /** More records, in the same columns. */
   more(records: readonly T[]): string;
-  /** The box's bottom. */
-  end(): string;
+  /** The last records (none, or more), and the box's bottom. */
+  end(records?: readonly T[]): string;
 }
 
 export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true): TableParts<T> {
@@ -232,7 +232,7 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
         return drawColumns(rows, { ...options, header: headers, widths });
       },
       more: (records) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
-      end: () => '',
+      end: (records = []) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
     };
   }
   const chalk = paint(io.color);
@@ -246,7 +246,8 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
       return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rowsOf(records), CHUNK_ROWS, { bottom: false });
     },
     more: (records) => (records.length === 0 ? '' : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false, bottom: false })),
-    end: () => bottomBorder(widths),
+    // The last rows are drawn with the bottom; with none left, cli-table3 draws it under a blank row, which is left out.
+    end: (records = []) => (records.length === 0 ? bottomBorder(widths) : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false })),
   };
 }
 
