@@ -222,7 +222,7 @@ export function createFactory(options: FactoryOptions): Factory {
     output,
     async printJson(text) {
       if (flags.jq === undefined) return io.out(text);
-      await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY);
+      await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY, io.stdout);
     },
     keyring,
     credentials,

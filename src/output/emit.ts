@@ -1,7 +1,7 @@
 /**
  * Writes a command's records to stdout in the chosen format, one at a time
- * as they arrive, so a batch of any size streams in bounded memory (except
- * a table on a terminal, which needs every row to size its columns).
+ * as they arrive, so a batch of any size streams in bounded memory. A
+ * table on a terminal is drawn in parts (see tableEmitter).
  *
  * Nothing is written before the first record: when every request of a
  * command fails, stdout stays empty. An empty but successful result still
@@ -15,6 +15,7 @@ import { parseColumns, pickColumns } from './columns.js';
 import { csvHeader, csvRow } from './csv.js';
 import { escapeJsonForTerminal } from './sanitize.js';
 import { tsvFieldHeader, tsvFieldRow } from './tsv.js';
+import type { Column } from './tsv.js';
 import type { ResourceView } from './views.js';
 
 /** A record: its validated data, and its JSON text exactly as the server sent it. */
@@ -27,6 +28,8 @@ export interface Emitter<T> {
   write(item: OutputItem<T>): void;
   /** Closes the output; `failed` when the command failed, so an empty result gets no frame. Settles once everything is written. */
   end(failed: boolean): void | Promise<void>;
+  /** An interrupt (Ctrl-C): what is held is written, and the frame closed. Only a table on a terminal has it. */
+  stop?(): void;
 }
 
 /** `one`: a single record (or one JSON value); `many`: a list of records. */
@@ -75,7 +78,7 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
     pending = [];
     done = done.then(() =>
       jq
-        .print((text) => io.out(text), inputs, io.stdoutIsTTY)
+        .print((text) => io.out(text), inputs, io.stdoutIsTTY, io.stdout)
         .catch((error: unknown) => {
           failure ??= error;
         }),
@@ -109,7 +112,7 @@ function slurpEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
     },
     end(failed) {
       if (records.length === 0 && failed) return;
-      return jq.print((text) => io.out(text), `[${records.join(',')}]`, io.stdoutIsTTY);
+      return jq.print((text) => io.out(text), `[${records.join(',')}]`, io.stdoutIsTTY, io.stdout);
     },
   };
 }
@@ -171,22 +174,64 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
   }
   const columns = picked?.table ?? (shape === 'one' ? view.card : view.list);
 
-  const { renderCard, renderTable } = await import('./table.js');
+  const table = await import('./table.js');
   if (shape === 'one')
     return framed(
       () => '',
-      (item) => renderCard(io, columns, item.data),
+      (item) => table.renderCard(io, columns, item.data),
     );
-  const rows: T[] = [];
+  return tableEmitter(io, table, columns, output.headers, options);
+}
+
+/** The first part of a table is drawn once it holds this many rows, or this long after its first row arrived, whichever comes first. */
+export const FIRST_PART_ROWS = 100;
+export const FIRST_PART_MS = 500;
+/** Each later part: once it holds this many rows (a chunk of the box), or this long after its first row arrived. */
+export const PART_ROWS = 200;
+export const PART_MS = 200;
+
+/**
+ * A table on a terminal, written as its rows arrive: a table that is whole
+ * before its first part is due is drawn in one piece, its widths from
+ * every row. A longer one (a batch at a terminal) is drawn in parts that
+ * keep the widths of the first part (a later cell wider than its column is
+ * cut with …), above the progress line, so what has arrived is on the
+ * screen, and stays there after Ctrl-C.
+ */
+function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: readonly Column<T>[], headers: boolean, options: EmitOptions): Emitter<T> {
+  const parts = table.tableParts(io, columns, headers);
+  let pending: T[] = [];
+  let started = false;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const records = pending;
+    pending = [];
+    io.out(started ? parts.more(records) : parts.start(records));
+    started = true;
+  };
+  /** The rest, and the box's bottom; or, for a table never started, the whole table. */
+  const close = (failed: boolean) => {
+    clearTimeout(timer);
+    if (started) {
+      io.out(parts.end(pending));
+    } else if (pending.length > 0) {
+      io.out(table.renderTable(io, columns, pending, headers));
+    } else if (!failed) {
+      // One rule for people: nothing to show is a sentence on stderr, never an empty box on stdout.
+      io.err(`${options.emptyMessage ?? 'Nothing to show.'}\n`);
+    }
+    pending = [];
+  };
   return {
     write(item) {
-      rows.push(item.data);
+      pending.push(item.data);
+      if (pending.length >= (started ? PART_ROWS : FIRST_PART_ROWS)) return flush();
+      timer ??= setTimeout(flush, started ? PART_MS : FIRST_PART_MS);
     },
-    end(failed) {
-      if (rows.length === 0 && failed) return;
-      // One rule for people: nothing to show is a sentence on stderr, never an empty box on stdout.
-      if (rows.length === 0) io.err(`${options.emptyMessage ?? 'Nothing to show.'}\n`);
-      else io.out(renderTable(io, columns, rows, output.headers));
-    },
+    end: close,
+    stop: () => close(true),
   };
 }

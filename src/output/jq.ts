@@ -22,11 +22,32 @@ export interface JqFilter {
    * input, the results before it are written and the failure is thrown, as
    * jq prints what it has and then exits non-zero. jq runs in a worker
    * thread, so that Ctrl-C and SIGTERM stop it at once, however long it
-   * runs (`last(range(infinite))`).
+   * runs (`last(range(infinite))`). With `reader`, the stream `out`
+   * writes to, jq waits while that stream is full: a slow reader holds
+   * gymctl's memory where it is, however much jq prints.
    */
-  print(out: (text: string) => void, json: string, terminal: boolean): Promise<void>;
+  print(out: (text: string) => void, json: string, terminal: boolean, reader?: Reader): Promise<void>;
   /** Stops jq, whatever it is doing. */
   close(): Promise<void>;
+}
+
+/** The stream jq's results go to, as far as waiting for it goes. */
+export interface Reader {
+  readonly writableNeedDrain?: boolean;
+  once(event: string, listener: () => void): unknown;
+  off(event: string, listener: () => void): unknown;
+}
+
+/** Settles once `reader` has room again ('drain'), or is gone; nothing to wait for when it has room now. */
+function room(reader: Reader | undefined): Promise<void> | undefined {
+  if (!reader?.writableNeedDrain) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) reader.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) reader.once(event, done);
+  });
 }
 
 /** jq's exit status for a filter that does not compile. */
@@ -45,6 +66,14 @@ function modulePath(): string {
 }
 
 /**
+ * Slices of jq's output (16 KiB each) posted by the worker and not yet
+ * written out, at most: past it, jq waits for the main thread, so that a
+ * reader slower than jq (`| sleep 25`, a paused pager) holds gymctl at a
+ * few hundred KiB of output instead of a queue of messages without end.
+ */
+const MAX_UNWRITTEN = 4;
+
+/**
  * The worker: waits for jq's compiled WebAssembly (compiled on the main
  * thread while the worker starts, then sent), loads jq, then runs each
  * request it is sent, one at a time.
@@ -55,6 +84,8 @@ const { loadJq } = require(workerData.module);
 // With the build's jq-wasm, jq's output comes here a byte at a time as jq writes it (see esbuild.config.mjs),
 // and goes to the main thread in slices, so that results are printed as they come.
 const SLICE = 16384;
+// The slices sent and not yet written out (shared with the main thread), and whether jq is being stopped.
+const flow = new Int32Array(workerData.flow);
 let slice = new Uint8Array(SLICE);
 let length = 0;
 let current;
@@ -62,6 +93,10 @@ const send = () => {
   if (length === 0) return;
   parentPort.postMessage({ id: current, chunk: slice.slice(0, length) });
   length = 0;
+  // A reader that does not keep up: jq waits here, inside its run, until the main thread has written enough.
+  for (let unwritten = Atomics.add(flow, 0, 1) + 1; unwritten >= ${MAX_UNWRITTEN} && Atomics.load(flow, 1) === 0; unwritten = Atomics.load(flow, 0)) {
+    Atomics.wait(flow, 0, unwritten);
+  }
 };
 globalThis.__gymctlJqOutput = (byte) => {
   slice[length++] = byte;
@@ -92,19 +127,28 @@ interface RawResult {
   exitCode: number;
 }
 
+/** What is done with a slice of jq's output: it settles once the slice is written out (and jq may make more). */
+type Chunk = (bytes: Uint8Array) => void | Promise<void>;
+
 /** jq in a worker thread: `run` sends it one request; `stop` ends it (an interrupt, or the command's end). */
 async function startWorker(
   wasmModule: Promise<WebAssembly.Module>,
   signal: AbortSignal | undefined,
-): Promise<{ run(input: string | null, query: string, flags: string[], chunk?: (bytes: Uint8Array) => void): Promise<RawResult>; stop(): Promise<void> }> {
+): Promise<{ run(input: string | null, query: string, flags: string[], chunk?: Chunk): Promise<RawResult>; stop(): Promise<void> }> {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath() } });
+  // [0]: slices the worker posted that are not yet written out; [1]: 1 once jq is being stopped (see WORKER).
+  const flow = new Int32Array(new SharedArrayBuffer(8));
+  const written = () => {
+    Atomics.sub(flow, 0, 1);
+    Atomics.notify(flow, 0);
+  };
+  const worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath(), flow: flow.buffer } });
   // jq's WebAssembly, compiled once, on the main thread, while the worker starts.
   wasmModule.then(
     (compiled) => worker.postMessage(compiled),
     () => {},
   );
-  const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void; chunk(bytes: Uint8Array): void }>();
+  const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void; chunk: Chunk }>();
   let next = 0;
   let ended: unknown;
   /** Fails the start, when the worker ends before it is ready. */
@@ -120,7 +164,17 @@ async function startWorker(
     worker.on('message', (message: { ready?: true; failed?: string; id?: number; result?: RawResult; error?: string; chunk?: Uint8Array }) => {
       if (message.ready) return resolve();
       if (message.failed) return reject(new GymctlError('internal', `--jq: jq could not start (${message.failed})`));
-      if (message.chunk) return pending.get(message.id!)?.chunk(message.chunk);
+      if (message.chunk) {
+        // The worker may go on once the slice is written out: at once, or when the reader has taken enough of it.
+        let writing: void | Promise<void> | undefined;
+        try {
+          writing = pending.get(message.id!)?.chunk(message.chunk);
+        } finally {
+          if (!writing) written();
+        }
+        if (writing) writing.then(written, written);
+        return;
+      }
       const waiting = pending.get(message.id!);
       pending.delete(message.id!);
       // Idle, the worker does not keep gymctl alive.
@@ -138,6 +192,9 @@ async function startWorker(
   let stopping: Promise<unknown> | undefined;
   const stop = async () => {
     end(signal?.aborted ? signal.reason : new GymctlError('internal', '--jq: jq was stopped'));
+    // A worker waiting for the reader wakes up, and so can be terminated.
+    Atomics.store(flow, 1, 1);
+    Atomics.notify(flow, 0);
     stopping ??= worker.terminate();
     await stopping;
   };
@@ -220,7 +277,7 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
           .join('');
   return {
     close: async () => (await starting.catch(() => undefined))?.stop(),
-    async print(out, json, terminal) {
+    async print(out, json, terminal, reader) {
       // Results as they come (the built jq-wasm streams them), a whole line at a time; what is left comes with the end.
       const decoder = new TextDecoder();
       let partial = '';
@@ -233,7 +290,10 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
         const shown = lines(whole, terminal);
         if (shown !== '') out(shown);
       };
-      const result = await (await starting).run(json, expression, ['-c'], (bytes) => take(decoder.decode(bytes, { stream: true }), false));
+      const result = await (await starting).run(json, expression, ['-c'], (bytes) => {
+        take(decoder.decode(bytes, { stream: true }), false);
+        return room(reader);
+      });
       take(decoder.decode() + result.stdout, true);
       // jq's status is that of the last input: an error on an earlier one shows only in its messages.
       const first = result.stderr.split('\n').find((line) => line.startsWith('jq: error'));

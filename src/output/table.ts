@@ -6,9 +6,10 @@
  * loaded only to draw for a terminal.
  *
  * Every cell is sanitised before cli-table3 sees it: it may hold text from
- * the server. A table is never wider than the terminal: the least telling
- * columns (URLs and e-mail addresses) give way first, ids last, and long
- * cells are cut with …. cli-table3's layout is quadratic in its rows, so a
+ * the server. A table is never wider than the terminal: characters are
+ * taken where they cut least (long cells in few rows, URLs and e-mail
+ * addresses readily), headers only after the data, ids last, and cut cells
+ * end in …. cli-table3's layout is quadratic in its rows, so a
  * long table is drawn in chunks that share the column widths, joined into
  * one box: linear in rows, and the same text as one piece.
  */
@@ -24,7 +25,7 @@ export type { Cell, Column } from './tsv.js';
 /** Rows a chunk of a long table holds: cli-table3's layout check costs rows² within a chunk. */
 export const CHUNK_ROWS = 200;
 
-/** A column is cut to no fewer than this many characters while another column can still give way. */
+/** A column's cells are cut to no fewer than this many characters while another column can still give way. */
 const MIN_WIDTH = 5;
 
 /**
@@ -54,83 +55,113 @@ const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.std
  */
 export function yieldRank(key: string): number {
   const field = key.split('.').pop()!;
+  // Where a profile points: as telling as any text, not a link to look at.
+  if (field === 'baseUrl') return 2;
   if (/(url|email)$/i.test(field) || field === 'thumbnail' || field === 'large') return 3;
   if (field === 'id' || /Id$/.test(field) || field === 'familyOf' || field === 'active') return 0;
   if (/name$/i.test(field) || field === 'profile') return 1;
   return 2;
 }
 
-/** Cuts the widest of `indexes` down, evenly, until `excess` is gone or each is at `minimum`; the excess left. */
-function shrink(widths: number[], indexes: readonly number[], excess: number, minimum: number): number {
-  while (excess > 0) {
-    const candidates = indexes.filter((i) => widths[i]! > minimum);
-    if (candidates.length === 0) break;
-    const widest = Math.max(...candidates.map((i) => widths[i]!));
-    const atWidest = candidates.filter((i) => widths[i] === widest);
-    const next = Math.max(minimum, ...candidates.map((i) => widths[i]!).filter((w) => w < widest));
-    const room = (widest - next) * atWidest.length;
-    if (room < excess) {
-      for (const i of atWidest) widths[i] = next;
-      excess -= room;
-      continue;
-    }
-    atWidest.forEach((i, n) => {
-      widths[i] = widest - Math.floor(excess / atWidest.length) - (n < excess % atWidest.length ? 1 : 0);
-    });
-    excess = 0;
-  }
-  return excess;
+/** What fitting knows of a column: its cells' widths, its header's, and how readily it gives way (yieldRank). */
+export interface FitColumn {
+  /** The width of each cell of data (an empty cell's dash is 1). */
+  cells: readonly number[];
+  /** The header's width (0 with no header row). */
+  label: number;
+  rank: number;
 }
 
+/** What a character taken from a column costs, by rank: URLs and e-mail addresses least, names a little more than other text (ids give way only once nothing else can). */
+const WEIGHTS = [4, 1.25, 1, 0.5];
+
 /**
- * Column widths that fit `available` columns in all, given each column's
- * natural width, how readily it gives way (yieldRank) and the columns its
- * frame takes. Columns give way a rank at a time, widest first, down to
- * MIN_WIDTH; only then does every column go down to 2 (a character and …).
+ * Column widths that fit `available` columns in all (the frame takes
+ * `frame` of them). A character at a time is taken from the column where it
+ * costs least: the cells it cuts (or cuts further), each weighed by the
+ * share of what it still shows that it loses (1/width), times the column's
+ * weight by rank. So a column with one long cell (a long status message)
+ * gives way before one whose every cell is as wide as it (base URLs), and
+ * a long name before a short city. Headers are cut only when no cell can
+ * give way any more (cells go down to their header, or MIN_WIDTH), then
+ * ids, down to MIN_WIDTH; then every column goes down to 2 (a character
+ * and …).
  */
-export function fitWidths(natural: readonly number[], ranks: readonly number[], frame: number, available: number | undefined): number[] {
+export function fitWidths(columns: readonly FitColumn[], frame: number, available: number | undefined): number[] {
+  const sorted = columns.map((column) => [...column.cells].sort((a, b) => a - b));
+  const natural = columns.map((column, i) => Math.max(1, column.label, sorted[i]!.at(-1) ?? 0));
   const widths = [...natural];
   if (!available) return widths;
   let excess = widths.reduce((sum, w) => sum + w, frame) - available;
-  for (const rank of [...new Set(ranks)].sort((a, b) => b - a)) {
-    if (excess <= 0) break;
-    excess = shrink(
-      widths,
-      ranks.flatMap((r, i) => (r === rank ? [i] : [])),
-      excess,
-      MIN_WIDTH,
-    );
+  /** Cells (the header too, when `headers`) a character less would cut: those at least `width` wide. */
+  const cut = (i: number, width: number, headers: boolean) => {
+    const cells = sorted[i]!;
+    let low = 0;
+    let high = cells.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cells[middle]! < width) low = middle + 1;
+      else high = middle;
+    }
+    return cells.length - low + (headers && columns[i]!.label >= width ? 1 : 0);
+  };
+  const passes: Array<{ floor: (i: number) => number; headers: boolean }> = [
+    // Data gives way, never an id, never a header.
+    { floor: (i) => (columns[i]!.rank === 0 ? natural[i]! : Math.max(columns[i]!.label, Math.min(natural[i]!, MIN_WIDTH))), headers: false },
+    // Then headers, then ids, then everything.
+    { floor: (i) => (columns[i]!.rank === 0 ? natural[i]! : Math.min(natural[i]!, MIN_WIDTH)), headers: true },
+    { floor: (i) => Math.min(natural[i]!, MIN_WIDTH), headers: true },
+    { floor: () => 2, headers: true },
+  ];
+  for (const { floor, headers } of passes) {
+    while (excess > 0) {
+      let best = -1;
+      let bestCost = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < widths.length; i++) {
+        const width = widths[i]!;
+        if (width <= floor(i)) continue;
+        const cost = ((WEIGHTS[columns[i]!.rank] ?? 1) * cut(i, width, headers)) / width;
+        // Equal costs: the wider column first.
+        if (cost < bestCost || (cost === bestCost && width > widths[best]!)) {
+          best = i;
+          bestCost = cost;
+        }
+      }
+      if (best < 0) break;
+      widths[best]!--;
+      excess--;
+    }
   }
-  if (excess > 0)
-    shrink(
-      widths,
-      widths.map((_, i) => i),
-      excess,
-      2,
-    );
   return widths;
 }
 
 const NO_TOP = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' };
 const NO_BOTTOM = { bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
 
+/** Which edges of the box a drawing closes: a streamed table opens with its top and closes with its bottom, drawn apart. */
+export interface Edges {
+  top?: boolean;
+  bottom?: boolean;
+}
+
 /**
  * A box of `rows` under `head` (a rule between them), each column
  * `widths[i]` characters inside its padding, cells cut with … to fit.
  * Drawn `chunkRows` rows at a time: every chunk but the first leaves out
  * its top border, every one but the last its bottom, so the chunks join
- * into the box one piece would give.
+ * into the box one piece would give. `edges` leaves out the box's own top
+ * or bottom, for a table written a part at a time.
  */
-export function drawBox(widths: readonly number[], head: readonly string[] | undefined, rows: readonly string[][], chunkRows = CHUNK_ROWS): string {
+export function drawBox(widths: readonly number[], head: readonly string[] | undefined, rows: readonly string[][], chunkRows = CHUNK_ROWS, edges: Edges = {}): string {
   const colWidths = widths.map((w) => w + 2);
   const chunks = Math.max(1, Math.ceil(rows.length / chunkRows));
   const parts: string[] = [];
   for (let k = 0; k < chunks; k++) {
-    const first = k === 0;
-    const last = k === chunks - 1;
+    const first = k === 0 && edges.top !== false;
+    const last = k === chunks - 1 && edges.bottom !== false;
     const table = new Table({
       colWidths,
-      head: first && head ? [...head] : [],
+      head: k === 0 && head ? [...head] : [],
       chars: { ...(first ? {} : NO_TOP), ...(last ? {} : NO_BOTTOM) },
       style: { head: [], border: [], compact: true },
       truncate: '…',
@@ -143,31 +174,96 @@ export function drawBox(widths: readonly number[], head: readonly string[] | und
   return parts.length ? `${parts.join('\n')}\n` : '';
 }
 
+/** The box's bottom border alone, as cli-table3 draws it under a row. */
+function bottomBorder(widths: readonly number[]): string {
+  const lines = drawBox(widths, undefined, [widths.map(() => '')], CHUNK_ROWS, { top: false }).split('\n');
+  return `${lines.at(-2)}\n`;
+}
+
+/** Each record's cells as text, made safe; an empty cell undefined. */
+const cellTexts = <T>(columns: readonly Column<T>[], records: readonly T[]) =>
+  records.map((record) =>
+    columns.map((column) => {
+      const cell = (column.display ?? column.value)(record);
+      return isEmpty(cell) ? undefined : cellText(cell);
+    }),
+  );
+
+/** Widths that fit the terminal, from these rows' cells and the labels. */
+function boxWidths<T>(io: IO, columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean) {
+  const fit = columns.map(
+    (column, i): FitColumn => ({
+      cells: texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!))),
+      label: headers ? stringWidth(labels[i]!) : 0,
+      rank: yieldRank(column.key),
+    }),
+  );
+  // "│ " before each column, " " after it, and the closing "│".
+  return fitWidths(fit, columns.length * 3 + 1, widthOf(io));
+}
+
+/** Accessible rows: the cells as the plain columns take them. */
+const plainRows = <T>(columns: readonly Column<T>[], records: readonly T[]) => records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
+
+/**
+ * A table written a part at a time, as a batch's records arrive: the
+ * widths are those of the first part (later cells wider than their column
+ * are cut with …), so each part is drawn as it comes and the parts join
+ * into one box (or, accessible, one set of aligned columns).
+ */
+export interface TableParts<T> {
+  /** The first part: the top of the box, the header row and these records; the widths are theirs from now on. */
+  start(records: readonly T[]): string;
+  /** More records, in the same columns. */
+  more(records: readonly T[]): string;
+  /** The last records (none, or more), and the box's bottom. */
+  end(records?: readonly T[]): string;
+}
+
+export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true): TableParts<T> {
+  const width = widthOf(io);
+  if (io.accessible) {
+    let widths: number[] | undefined;
+    const options = { gap: 2, color: io.color, ...(width ? { width } : {}) };
+    return {
+      start(records) {
+        const rows = [...(headers ? [columns.map((column) => column.label)] : []), ...plainRows(columns, records)];
+        widths = columnWidths(rows, options);
+        return drawColumns(rows, { ...options, header: headers, widths });
+      },
+      more: (records) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
+      end: (records = []) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
+    };
+  }
+  const chalk = paint(io.color);
+  const labels = columns.map((column) => sanitizeCell(column.label));
+  const dash = chalk.dim('-');
+  const rowsOf = (records: readonly T[]) => cellTexts(columns, records).map((row) => row.map((text) => text ?? dash));
+  let widths: number[] = [];
+  return {
+    start(records) {
+      widths = boxWidths(io, columns, labels, cellTexts(columns, records), headers);
+      return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rowsOf(records), CHUNK_ROWS, { bottom: false });
+    },
+    more: (records) => (records.length === 0 ? '' : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false, bottom: false })),
+    // The last rows are drawn with the bottom; with none left, cli-table3 draws it under a blank row, which is left out.
+    end: (records = []) => (records.length === 0 ? bottomBorder(widths) : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false })),
+  };
+}
+
 /** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
 export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
   const width = widthOf(io);
   // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold.
   if (io.accessible) {
-    const rows = records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
+    const rows = plainRows(columns, records);
     return drawColumns(headers ? [columns.map((column) => column.label), ...rows] : rows, { gap: 2, header: headers, color: io.color, ...(width ? { width } : {}) });
   }
   const chalk = paint(io.color);
-  const texts = records.map((record) =>
-    columns.map((column) => {
-      const cell = (column.display ?? column.value)(record);
-      return isEmpty(cell) ? undefined : cellText(cell);
-    }),
-  );
+  const texts = cellTexts(columns, records);
   const labels = columns.map((column) => sanitizeCell(column.label));
-  const natural = columns.map((_, i) => texts.reduce((max, row) => Math.max(max, row[i] === undefined ? 1 : stringWidth(row[i]!)), headers ? stringWidth(labels[i]!) : 1));
-  // "│ " before each column, " " after it, and the closing "│".
-  const widths = fitWidths(
-    natural,
-    columns.map((column) => yieldRank(column.key)),
-    columns.length * 3 + 1,
-    width,
-  );
+  const widths = boxWidths(io, columns, labels, texts, headers);
   const dash = chalk.dim('-');
   const rows = texts.map((row) => row.map((text) => text ?? dash));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);
@@ -185,6 +281,21 @@ export interface PlainOptions {
   /** Bold the first row (a table's header). */
   header?: boolean;
   color: boolean;
+  /** The columns' widths, when they are those of earlier rows (a table written a part at a time). */
+  widths?: readonly number[];
+}
+
+/** The widths `drawColumns` gives these rows: each column's widest cell, the last cut to the terminal's width. */
+export function columnWidths(rows: ReadonlyArray<readonly Cell[]>, options: PlainOptions): number[] {
+  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
+  const count = Math.max(0, ...rows.map((row) => row.length));
+  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!)))));
+  const indent = options.indent ?? 0;
+  if (options.width && count > 0) {
+    const before = natural.slice(0, -1).reduce((sum, w) => sum + w + options.gap, indent);
+    natural[count - 1] = Math.min(natural[count - 1]!, Math.max(options.width - before, 8));
+  }
+  return natural;
 }
 
 /**
@@ -196,13 +307,9 @@ export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: Plain
   if (rows.length === 0) return '';
   const chalk = paint(options.color);
   const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
-  const count = Math.max(...rows.map((row) => row.length));
-  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!)))));
+  const natural = [...(options.widths ?? columnWidths(rows, options))];
+  const count = natural.length;
   const indent = options.indent ?? 0;
-  if (options.width) {
-    const before = natural.slice(0, -1).reduce((sum, w) => sum + w + options.gap, indent);
-    natural[count - 1] = Math.min(natural[count - 1]!, Math.max(options.width - before, 8));
-  }
   const none = Object.fromEntries(
     ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [
       name,

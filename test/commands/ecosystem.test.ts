@@ -82,6 +82,33 @@ describe('profiles', () => {
     ]);
   });
 
+  it('auth status --all on a narrow terminal: the long statuses give way, the base URL and the headers stay whole', async () => {
+    await login('work');
+    await login('audit', DEMO_KEY_NO_ACADEMIES);
+    await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
+    // 118 columns wide in full: 18 must go.
+    const table = await inProcess(['auth', 'status', '--all'], { configDir: world.config.dir, env: { GYMCTL_PROFILE: 'work', NO_COLOR: '1' }, stdoutTTY: true, columns: 100 });
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    const rows = lines
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
+    expect(rows[0]).toEqual(['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status']);
+    expect(rows.slice(1).map((row) => row.slice(0, 5))).toEqual([
+      ['', 'audit', world.sandbox.url, '****mies', 'config'],
+      ['', 'settings-only', '-', '-', 'config'],
+      ['*', 'work', world.sandbox.url, '****mies', 'config'],
+    ]);
+    expect(rows[1]![5]).toMatch(/^ok: Sam Okafor <.+…$/);
+    expect(rows[3]![5]).toMatch(/^ok: Rita Moreira <.+…$/);
+  });
+
   it('auth status --all fails when a stored key is refused', async () => {
     await login('work');
     mkdirSync(world.config.dir, { recursive: true });

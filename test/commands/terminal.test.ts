@@ -132,6 +132,77 @@ describe('progress', () => {
   });
 });
 
+describe('a batch drawn as a table', () => {
+  it('shows its rows as they arrive, above the progress line; Ctrl-C closes the box and says how a script gets them all', async () => {
+    const controller = new AbortController();
+    /** What reached the terminal, stdout and stderr in the order written. */
+    const transcript: Array<{ to: 'out' | 'err'; text: string }> = [];
+    const result = await gymctl(['academy', '-'], {
+      stdin: ids(5000),
+      stdoutTTY: true,
+      stderrTTY: true,
+      columns: 100,
+      env: api(),
+      signal: controller.signal,
+      started: (streams) => {
+        for (const to of ['out', 'err'] as const) {
+          const stream = to === 'out' ? streams.streams.stdout : streams.streams.stderr;
+          const write = stream.write.bind(stream) as (text: string) => boolean;
+          stream.write = ((text: string) => {
+            transcript.push({ to, text: String(text) });
+            return write(text);
+          }) as typeof stream.write;
+        }
+        // Interrupted once the first rows are on the screen, with the progress line up (the batch is far from done).
+        void waitFor('rows on the screen', () => streams.stdout().includes('│ 4  │') && streams.stderr().includes('Fetching academies')).then(
+          () => controller.abort(new Interrupted()),
+          (error: unknown) => controller.abort(error),
+        );
+      },
+    });
+    expect(result.code, result.stderr).toBe(130);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^┌─+┬/);
+    expect(lines[1]).toMatch(/^│ ID +│ Name +│ City +│ Country +│ Currency │$/);
+    expect(lines.at(-1)).toMatch(/^└─+┴/);
+    // One box, every line as wide as the first.
+    for (const line of lines) expect(line.length).toBe(lines[0]!.length);
+    const rows = lines.filter((line) => /^│ \d/.test(line));
+    const note =
+      /gymctl: interrupted after fetching (\d+) of 5000 academies; to get them all in a script, use --format ndjson, which prints each one, whole, as it arrives\n$/.exec(
+        result.stderr,
+      );
+    expect(note, result.stderr).not.toBeNull();
+    expect(rows).toHaveLength(Number(note![1]));
+    expect(rows.length).toBeLessThan(5000);
+    // Rows go above the progress line: the line is erased before each write to stdout, and drawn again after.
+    let progressShown = false;
+    for (const { to, text } of transcript) {
+      if (to === 'err') progressShown = text.startsWith('\rFetching') ? true : text === '\r\u001b[K' ? false : progressShown;
+      else expect(progressShown).toBe(false);
+    }
+    expect(transcript.some(({ to, text }) => to === 'err' && text.startsWith('\rFetching'))).toBe(true);
+  });
+
+  it('Ctrl-C with the output in a pipe or as ndjson: no note (the lines printed are the records)', async () => {
+    const controller = new AbortController();
+    const result = await gymctl(['academy', '-', '--format', 'ndjson'], {
+      stdin: ids(5000),
+      stdoutTTY: true,
+      stderrTTY: true,
+      env: api(),
+      signal: controller.signal,
+      started: (streams) =>
+        void waitFor('records on stdout', () => streams.stdout().includes('\n')).then(
+          () => controller.abort(new Interrupted()),
+          (error: unknown) => controller.abort(error),
+        ),
+    });
+    expect(result.code).toBe(130);
+    expect(result.stderr).not.toContain('interrupted after');
+  });
+});
+
 describe('tables fit the terminal', () => {
   it('at 50 columns, no line of a table is wider than 50, long cells cut with …', async () => {
     const result = await gymctl(['academy', '1', '2', '3', '4'], { stdoutTTY: true, columns: 50, env: api() });

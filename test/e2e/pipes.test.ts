@@ -3,6 +3,7 @@
  * pipeline, shows how gymctl meets EPIPE.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
@@ -55,6 +56,50 @@ describe('--jq results as they come', () => {
     expect(stdout).toBe('0\n1\n2\n');
     expect(gymctlStatus).toBe(0);
   }, 90_000);
+});
+
+/** The resident memory of a running process, in bytes, from /proc. */
+function residentBytes(pid: number): number {
+  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kilobytes === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kilobytes) * 1024;
+}
+
+describe('--jq and a reader that does not read', () => {
+  it("api /me --jq 'range(1e8)' into a pipe nobody reads: memory stays flat, and the results are whole and in order once read", async () => {
+    const child = spawn(process.execPath, [BIN, 'api', '/me', '--jq', 'range(1e8)'], { env: cleanEnv(world.config.dir, env()) });
+    try {
+      // Nothing is read: the stream is only told when something is there (it buffers its high-water mark, then stops reading).
+      await new Promise((resolve) => child.stdout.once('readable', resolve));
+      // jq is running; for 4 s (16 samples) the reader takes nothing. jq, unchecked, grows gymctl by about 12 MB a second.
+      const samples: number[] = [];
+      for (let i = 0; i < 16; i++) {
+        samples.push(residentBytes(child.pid!));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(Math.max(...samples), samples.join(' ')).toBeLessThan(128 * 1024 * 1024);
+      // Flat once the pipe is full (the first second is jq and the sandbox starting).
+      expect(Math.max(...samples.slice(4)) - samples[4]!, samples.join(' ')).toBeLessThan(8 * 1024 * 1024);
+      // Then read: the first 200,000 results, every one, in order.
+      let text = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve) => {
+        const take = (chunk: string) => {
+          text += chunk;
+          if (text.split('\n').length > 200_000) {
+            child.stdout.off('data', take);
+            resolve();
+          }
+        };
+        child.stdout.on('data', take);
+      });
+      const lines = text.split('\n').slice(0, 200_000);
+      expect(lines.every((line, i) => line === String(i))).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('close', resolve)));
+    }
+  }, 30_000);
 });
 
 describe('gymctl api in a pipe', () => {

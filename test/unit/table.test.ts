@@ -1,5 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEmitter, FIRST_PART_MS, FIRST_PART_ROWS, PART_MS, PART_ROWS } from '../../src/output/emit.js';
 import type { Academy, ApiKey, FamilyMember } from '../../src/operations/index.js';
 import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
 import stringWidth from 'string-width';
@@ -414,16 +415,52 @@ describe('cli-table3 draws the terminal tables', () => {
     expect(out).not.toContain('https://images.example.com/academies/1/logo.png');
   });
 
-  it('fitWidths: the highest rank gives way first, widest first, and nothing is cut that fits', () => {
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 100)).toEqual([10, 20, 30]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 60)).toEqual([10, 20, 20]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 40)).toEqual([10, 15, 5]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, 20)).toEqual([3, 3, 4]);
-    expect(fitWidths([10, 20, 30], [0, 1, 3], 10, undefined)).toEqual([10, 20, 30]);
+  it('fitWidths: nothing is cut that fits, and a character goes where it cuts least', () => {
+    const column = (cells: number[], label = 2, rank = 2) => ({ cells, label, rank });
+    expect(fitWidths([column([10]), column([20])], 10, 100)).toEqual([10, 20]);
+    expect(fitWidths([column([10]), column([20])], 10, undefined)).toEqual([10, 20]);
+    // One long cell gives way before a column whose every cell is as wide.
+    expect(fitWidths([column([20, 20, 20]), column([30, 3, 3])], 10, 50)).toEqual([20, 20]);
+    // Then both: a cut that takes a share of what is shown alike from each cell.
+    expect(fitWidths([column([20, 20]), column([30, 3])], 10, 35)).toEqual([17, 8]);
+    // URLs and e-mail addresses give way more readily, names a little less than other text.
+    expect(fitWidths([column([20]), column([20], 2, 3)], 0, 30)).toEqual([20, 10]);
+    expect(fitWidths([column([20], 2, 1), column([20])], 0, 30)).toEqual([17, 13]);
+    // Ids, and headers, only once nothing else can give way.
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 20)).toEqual([12, 8]);
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 19)).toEqual([12, 7]);
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 14)).toEqual([9, 5]);
+    expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 4)).toEqual([2, 2]);
   });
 
   it('yieldRank: URLs and e-mail addresses first, ids last', () => {
-    expect(['logoUrl', 'user.email', 'thumbnail', 'address.line1', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([3, 3, 3, 2, 1, 1, 0, 0, 0]);
+    expect(['logoUrl', 'user.email', 'thumbnail', 'address.line1', 'baseUrl', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([
+      3, 3, 3, 2, 2, 1, 1, 0, 0, 0,
+    ]);
+  });
+
+  it('academies at 60 columns: the longest names give way, every header stays whole', () => {
+    const io = ttyPlain();
+    io.stdout.columns = 60;
+    const out = renderTable(io, viewsOf(academy).many.list, DEMO_DATA.academies as Academy[]);
+    const lines = out.trimEnd().split('\n');
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    const cells = (line: string) =>
+      line
+        .split('│')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+    expect(cells(lines[1]!)).toEqual(['ID', 'Name', 'City', 'Country', 'Currency']);
+    const rows = lines.slice(3, -1).map(cells);
+    expect(rows.map((row) => row[4])).toEqual(DEMO_DATA.academies.map((a) => a.currency));
+    expect(rows.map((row) => row[3])).toEqual(DEMO_DATA.academies.map((a) => a.address?.country));
+    // Names give way, the longest first: every name cut is longer than every name shown whole.
+    const names = DEMO_DATA.academies.map((a) => a.name!);
+    const cut = names.filter((_, i) => rows[i]![1]!.endsWith('…'));
+    const whole = names.filter((name, i) => rows[i]![1] === name);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length + whole.length).toBe(names.length);
+    expect(Math.min(...cut.map((name) => name.length))).toBeGreaterThan(Math.max(...whole.map((name) => name.length)));
   });
 
   it('a table drawn in chunks is the table drawn in one piece', () => {
@@ -466,5 +503,87 @@ describe('chalk colours what the terminal gets, at the level gymctl decided', ()
     expect(paint(true).level).toBe(1);
     expect(paint(false).level).toBe(0);
     expect(paint(false).bold('x')).toBe('x');
+  });
+});
+
+describe('a table written in parts, as a batch arrives', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const academies = DEMO_DATA.academies as Academy[];
+  const item = (data: Academy) => ({ data, raw: JSON.stringify(data) });
+  const view = viewsOf(academy).many;
+
+  it(`the first part is drawn after ${FIRST_PART_ROWS} rows or ${FIRST_PART_MS} ms, whichever comes first; later parts keep its widths; the parts make one box`, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    io.stdout.columns = 80;
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies.slice(0, 3)) emitter.write(item(a));
+    vi.advanceTimersByTime(FIRST_PART_MS - 1);
+    expect(io.stdout.text).toBe('');
+    vi.advanceTimersByTime(1);
+    const first = io.stdout.text;
+    expect(first.split('\n').filter((line) => line.startsWith('│'))).toHaveLength(4);
+    expect(first).toMatch(/^┌/);
+    expect(first).not.toContain('└');
+    // A later name longer than its column is cut to the first part's widths.
+    emitter.write(item({ ...academies[0]!, id: 7, name: 'A much longer academy name than any before it' }));
+    vi.advanceTimersByTime(PART_MS);
+    expect(io.stdout.text).toContain('│ 7  │ A much');
+    expect(io.stdout.text).toContain('…');
+    // A full part is drawn at once.
+    for (let i = 0; i < PART_ROWS; i++) emitter.write(item(academies[i % 3]!));
+    const rowsNow = io.stdout.text.split('\n').filter((line) => /^│ \d/.test(line)).length;
+    expect(rowsNow).toBe(4 + PART_ROWS);
+    await emitter.end(false);
+    const lines = io.stdout.text.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^└─+┴/);
+    for (const line of lines) expect(stringWidth(line)).toBe(stringWidth(lines[0]!));
+    expect(lines.filter((line) => line.startsWith('├'))).toHaveLength(1);
+  });
+
+  it(`${FIRST_PART_ROWS} rows draw the first part at once; a table whole before then is drawn in one piece, as renderTable draws it`, async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (let i = 0; i < FIRST_PART_ROWS; i++) emitter.write(item(academies[i % academies.length]!));
+    expect(io.stdout.text.split('\n').filter((line) => /^│ \d/.test(line))).toHaveLength(FIRST_PART_ROWS);
+    await emitter.end(false);
+    const short = ttyPlain();
+    const whole = await createEmitter(short, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies) whole.write(item(a));
+    await whole.end(false);
+    expect(short.stdout.text).toBe(renderTable(ttyPlain(), view.list, academies));
+  });
+
+  it('stop (Ctrl-C) draws what is held and closes the box', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies) emitter.write(item(a));
+    vi.advanceTimersByTime(FIRST_PART_MS);
+    emitter.write(item(academies[0]!));
+    emitter.stop!();
+    const lines = io.stdout.text.trimEnd().split('\n');
+    expect(lines.filter((line) => /^│ \d/.test(line))).toHaveLength(academies.length + 1);
+    expect(lines.at(-1)).toMatch(/^└/);
+  });
+
+  it('accessible: aligned columns in parts, the widths of the first part', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const io = ttyPlain();
+    io.accessible = true;
+    const emitter = await createEmitter(io, { format: 'table', headers: true }, view, 'many');
+    for (const a of academies) emitter.write(item(a));
+    vi.advanceTimersByTime(FIRST_PART_MS);
+    const first = io.stdout.text;
+    expect(first.split('\n')[0]).toMatch(/^ID {2}Name +City/);
+    emitter.write(item(academies[1]!));
+    await emitter.end(false);
+    expect(io.stdout.text.startsWith(first)).toBe(true);
+    const added = io.stdout.text.slice(first.length).trimEnd();
+    expect(added).toBe(first.split('\n')[2]!.trimEnd());
+    expect(io.stdout.text).not.toMatch(BOX);
   });
 });

@@ -69,6 +69,7 @@ export async function runApi(f: ApiDeps, path: string, options: { include?: bool
         },
         body,
         f.io.stdoutIsTTY,
+        f.io.stdout,
       );
     } catch (error) {
       if (pending && head && error instanceof GymctlError) throw error.with({ head });

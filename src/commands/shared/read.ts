@@ -4,13 +4,13 @@
  */
 import { parseId, parseIdList } from './ids.js';
 import type { GymctlError } from '../../api/errors.js';
-import { AlreadyReported, usageError } from '../../failures.js';
+import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
 import { setV8Flags, YOUNG_GENERATION_BOUND } from '../../system.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { type Done, runBatch } from './batch.js';
 import type { Factory } from '../../factory.js';
-import { createEmitter, type EmitOptions, type OutputItem, type Shape } from '../../output/emit.js';
+import { createEmitter, type EmitOptions, type Emitter, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
 import type { OutputFormat } from '../../config/formats.js';
 import { createProgress } from '../../output/progress.js';
@@ -106,20 +106,36 @@ export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'>;
 
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
-  // Whatever way the command ends (an interrupt included), the progress line goes.
-  f.onDispose(async () => progress.done());
   const io = coalesce(f.io, (write) => progress.above(write));
-  const emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
+  let emitter: Emitter<U> | undefined;
+  /** Until the batch has ended or failed of itself: the command's end before then is an interrupt. */
+  let cutShort = false;
+  let fetched = 0;
+  // Whatever way the command ends (an interrupt included), the progress line goes.
+  f.onDispose(async () => {
+    if (cutShort && emitter?.stop) {
+      // A table at a terminal: the rows that arrived are drawn and the box closed, and people are told how a script gets them all.
+      emitter.stop();
+      io.flush();
+      progress.done();
+      f.io.err(interruptedNote(fetched, options.ids.length, options.label));
+    }
+    progress.done();
+  });
+  emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
+  const output = emitter;
   let firstFailure: GymctlError | undefined;
   boundYoungGeneration(options.ids.length);
+  cutShort = true;
   try {
     firstFailure = await runBatch({
       ids: options.ids,
       concurrency: options.concurrency,
       send: options.send,
       onResult: (response, id) => {
-        if (options.records) for (const record of options.records(response, id)) emitter.write(record);
-        else emitter.write({ data: response.data as unknown as U, raw: response.rawData });
+        if (options.records) for (const record of options.records(response, id)) output.write(record);
+        else output.write({ data: response.data as unknown as U, raw: response.rawData });
+        fetched++;
         progress.tick();
       },
       onError: (error) => {
@@ -137,14 +153,24 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
           }
         : {}),
     });
+  } catch (error) {
+    if (!(error instanceof Interrupted)) cutShort = false;
+    throw error;
   } finally {
     io.flush();
     progress.done();
   }
+  cutShort = false;
   try {
-    await emitter.end(firstFailure !== undefined);
+    await output.end(firstFailure !== undefined);
   } finally {
     io.flush();
   }
   if (firstFailure) throw new AlreadyReported(firstFailure.kind);
+}
+
+/** Said on stderr when Ctrl-C stops a batch drawn as a table: how many arrived, and the format that streams whole records. */
+export function interruptedNote(fetched: number, total: number, label: string): string {
+  const noun = label.replace(/^Fetching /, '');
+  return `gymctl: interrupted after fetching ${fetched} of ${total} ${noun}; to get them all in a script, use --format ndjson, which prints each one, whole, as it arrives\n`;
 }
