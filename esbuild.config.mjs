@@ -141,8 +141,8 @@ const buildMain = (shared) => build({ ...cjs, ...mainEntry(shared), plugins: [si
 
 /** A side file's name, from its source: `auth` of src/commands/auth/run.ts, `output-table` of src/output/table.ts, `undici` of the package. */
 const sideName = (source) =>
-  source.startsWith('node_modules/')
-    ? source.split('/')[1]
+  source.includes('node_modules/')
+    ? source.split('node_modules/').at(-1).split('/')[0] // node_modules may be a link elsewhere: `../x/node_modules/undici/…`
     : source
         .replace(/^src\//, '')
         .replace(/\.ts$/, '')
