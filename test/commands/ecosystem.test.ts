@@ -170,6 +170,20 @@ describe('help', () => {
     }
   });
 
+  it('help environment: every row is a name and its meaning, and each continued line starts under the meanings', async () => {
+    const { HELP_TOPICS } = await import('../../src/commands/help-topics.js');
+    const rows = HELP_TOPICS.environment.split('\n').filter((line) => /^ {2}\S/.test(line));
+    const column = /^ {2}\S+ {2,}/.exec(rows[0]!)![0].length;
+    // A name alone on its line (too long for the column) has its meaning on the next, under the column.
+    for (const row of rows) expect(row, row).toMatch(new RegExp(`^ {2}\\S+(?: {2,}|$)`));
+    for (const row of rows) if (/ {2}\S/.test(row.slice(2))) expect(/^ {2}\S+ +/.exec(row)![0].length, row).toBe(column);
+    for (const columns of [60, 80]) {
+      const { stdout } = await inProcess(['help', 'environment'], { configDir: world.config.dir, stdoutTTY: true, columns });
+      const table = stdout.split('\n\n')[1]!.split('\n');
+      for (const line of table) if (!/^ {2}\S/.test(line)) expect(line, `at ${columns}: ${line}`).toMatch(new RegExp(`^ {${column}}\\S`));
+    }
+  });
+
   it("help <command> shows that command's help; an unknown topic is a usage error", async () => {
     expect((await gymctl(['help', 'auth', 'login'])).stdout).toContain('Usage: gymctl auth login');
     expectFailure(await gymctl(['help', 'exit-code']), 2, /no help for "exit-code"/);
