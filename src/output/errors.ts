@@ -6,6 +6,32 @@ import { stringifyExact } from '../json/exact.js';
 import { headForJson, headForTerminal } from './head.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 
+/** Where the key and base URL of a run came from, once known: for the next step a failure's message names. */
+export interface FailureContext {
+  /** `GYMCTL_API_KEY`, `profile "work"`, `the system keyring`… */
+  keyOrigin?: string | undefined;
+  /** `--base-url`, `GYMCTL_BASE_URL`, `profile "work"`… */
+  baseUrlOrigin?: string | undefined;
+}
+
+/** Reasons that say the base URL's host could not be reached: where it came from is the next thing to check. */
+const UNREACHED = new Set(['connection_refused', 'dns', 'timeout']);
+
+/**
+ * A failure with its next step: a key the server refused names where it
+ * came from and the command that shows it; a host that cannot be reached
+ * names where the base URL came from. Batches and single commands alike.
+ */
+export function withNextStep(failure: GymctlError, context: FailureContext): GymctlError {
+  if (failure.kind === 'unauthorized' && context.keyOrigin && failure.message.endsWith('the server refused the API key')) {
+    return failure.with({ message: `${failure.message} from ${context.keyOrigin}; check it with \`gymctl auth status\`` });
+  }
+  if (failure.reason !== undefined && UNREACHED.has(failure.reason) && context.baseUrlOrigin && !failure.message.includes('the base URL came from')) {
+    return failure.with({ message: `${failure.message}; the base URL came from ${context.baseUrlOrigin}` });
+  }
+  return failure;
+}
+
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
 export function formatErrorLine(error: GymctlError): string {
   const details = [error.status !== undefined ? `HTTP ${error.status}` : undefined, error.correlationId ? `correlation ID ${error.correlationId}` : undefined].filter(

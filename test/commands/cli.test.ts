@@ -74,7 +74,7 @@ describe('basics', () => {
     // A refused key: where it came from.
     const refused = await gymctl(['whoami'], { env: apiEnv('wrong_key_0123456789') });
     expect(refused.code).toBe(4);
-    expect(refused.stderr).toMatch(/the server refused the API key from GYMCTL_API_KEY \(HTTP 401, correlation ID [^)]+\)\n$/);
+    expect(refused.stderr).toMatch(/the server refused the API key from GYMCTL_API_KEY; check it with `gymctl auth status` \(HTTP 401, correlation ID [^)]+\)\n$/);
   });
 
   it('no arguments prints help on stdout', async () => {

@@ -175,7 +175,7 @@ describe('help', () => {
     const rows = HELP_TOPICS.environment.split('\n').filter((line) => /^ {2}\S/.test(line));
     const column = /^ {2}\S+ {2,}/.exec(rows[0]!)![0].length;
     // A name alone on its line (too long for the column) has its meaning on the next, under the column.
-    for (const row of rows) expect(row, row).toMatch(new RegExp(`^ {2}\\S+(?: {2,}|$)`));
+    for (const row of rows) expect(row, row).toMatch(/^ {2}\S+(?: {2,}|$)/);
     for (const row of rows) if (/ {2}\S/.test(row.slice(2))) expect(/^ {2}\S+ +/.exec(row)![0].length, row).toBe(column);
     for (const columns of [60, 80]) {
       const { stdout } = await inProcess(['help', 'environment'], { configDir: world.config.dir, stdoutTTY: true, columns });

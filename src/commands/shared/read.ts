@@ -102,7 +102,7 @@ export interface FetchAllOptions<T, U = T> {
  * the command then fails with the first failure's kind, in argument order.
  */
 /** What a batch uses of the factory: the streams, the environment (the progress line), the debug switch and the closers. */
-export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'>;
+export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'> & Partial<Pick<Factory, 'explain'>>;
 
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
@@ -123,7 +123,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(error, options.output.format, f.debug));
+        io.err(formatFailure(f.explain?.(error) ?? error, options.output.format, f.debug));
         progress.tick();
       },
       ...(options.ignoreNotFound

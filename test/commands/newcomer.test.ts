@@ -1,0 +1,52 @@
+/**
+ * What a newcomer meets first: each message says what went wrong and the
+ * next step (where a setting came from, the command to run), and a mistyped
+ * name is said to be one.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+const gymctl = (args: string[], options: GymctlOptions = {}) => inProcess(args, { configDir: world.config.dir, ...options });
+
+/** A failure: nothing on stdout, the message on stderr, no stack trace. */
+function expectFailure(result: { code: number; stdout: string; stderr: string }, code: number, message: RegExp) {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('messages that name the next step', () => {
+  it('a refused key names where it came from and `gymctl auth status`, for a batch as for whoami', async () => {
+    const env = { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: 'wrong_key_0123456789' };
+    for (const args of [['whoami'], ['academy', '1'], ['academy', '1', '2']]) {
+      const result = await gymctl(args, { env });
+      expect(result.code, args.join(' ')).toBe(4);
+      for (const line of result.stderr.trimEnd().split('\n')) {
+        expect(line, args.join(' ')).toMatch(/the server refused the API key from GYMCTL_API_KEY; check it with `gymctl auth status` \(HTTP 401/);
+      }
+    }
+  });
+
+  it('a refused connection says where the base URL came from', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const fromEnv = await gymctl(['academy', '1', '--retries', '0'], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY } });
+    expectFailure(fromEnv, 5, /could not connect to 127\.0\.0\.1:\d+ \(connection refused\).*; the base URL came from GYMCTL_BASE_URL\n$/);
+    const fromFlag = await gymctl(['whoami', '--retries', '0', '--base-url', url], { env: { GYMCTL_API_KEY: DEMO_KEY } });
+    expectFailure(fromFlag, 5, /\(connection refused\).*; the base URL came from --base-url\n$/);
+  });
+});
