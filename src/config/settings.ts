@@ -87,6 +87,12 @@ export function isInsecureBaseUrl(baseUrl: string): boolean {
  * https, but for loopback, unless `allowHttp` (--allow-http) says otherwise.
  */
 export function parseBaseUrl(text: string, origin: string, allowHttp = false): string {
+  // `localhost:4010` or `api.example.com`: a host with no scheme, which the URL parser would read as a scheme or refuse.
+  const bare = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(:\d{1,5})?(\/[^?#\s]*)?$/.exec(text);
+  if (bare && !text.includes('://')) {
+    const suggestion = `${isLoopbackHost(bare[1]!) ? 'http' : 'https'}://${text}`;
+    throw usageError(`invalid base URL ${JSON.stringify(text)} (from ${origin}): it has no scheme; did you mean ${suggestion}?`);
+  }
   let url: URL;
   try {
     url = new URL(text);

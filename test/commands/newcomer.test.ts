@@ -50,3 +50,45 @@ describe('messages that name the next step', () => {
     expectFailure(fromFlag, 5, /\(connection refused\).*; the base URL came from --base-url\n$/);
   });
 });
+
+describe('typed arguments that are nearly right', () => {
+  const env = () => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+
+  it('an id above 2^63−1 is said to be too large, however many digits it has', async () => {
+    for (const id of ['9223372036854775808', '99999999999999999999', '123456789012345678901234567890']) {
+      expectFailure(await gymctl(['academy', id], { env: env() }), 2, /^gymctl: academy id "\d+…?" is too large \(expected a whole number no larger than 9223372036854775807\)\n$/);
+    }
+    expect(world.requests).toEqual([]);
+  });
+
+  it('an empty place in a comma-separated list is said to be one, and where', async () => {
+    expectFailure(
+      await gymctl(['academy', '1,,2'], { env: env() }),
+      2,
+      /^gymctl: invalid academy id list "1,,2": an empty academy id between two commas \(write several as 1,2,3\)\n$/,
+    );
+    expectFailure(await gymctl(['academy', '1,2,'], { env: env() }), 2, /an empty academy id after the last comma/);
+    expectFailure(await gymctl(['academy', ',1'], { env: env() }), 2, /an empty academy id before the first comma/);
+    expect(world.requests).toEqual([]);
+  });
+
+  it('a base URL with no scheme suggests one: http:// on loopback, https:// elsewhere', async () => {
+    const key = { GYMCTL_API_KEY: DEMO_KEY };
+    expectFailure(
+      await gymctl(['whoami', '--base-url', 'localhost:4010'], { env: key }),
+      2,
+      /^gymctl: invalid base URL "localhost:4010" \(from --base-url\): it has no scheme; did you mean http:\/\/localhost:4010\?\n$/,
+    );
+    expectFailure(await gymctl(['whoami', '--base-url', '127.0.0.1:4010/api'], { env: key }), 2, /did you mean http:\/\/127\.0\.0\.1:4010\/api\?/);
+    expectFailure(
+      await gymctl(['whoami'], { env: { ...key, GYMCTL_BASE_URL: 'api.example.com' } }),
+      2,
+      /\(from GYMCTL_BASE_URL\): it has no scheme; did you mean https:\/\/api\.example\.com\?/,
+    );
+    expectFailure(await gymctl(['config', 'set', 'base-url', 'localhost:4010']), 2, /did you mean http:\/\/localhost:4010\?/);
+  });
+
+  it('gymctl -v suggests --version', async () => {
+    expectFailure(await gymctl(['-v']), 2, /^gymctl: unknown option '-v' \(Did you mean --version\?\)\n$/);
+  });
+});

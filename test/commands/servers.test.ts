@@ -310,7 +310,11 @@ describe('64-bit ids', () => {
       requests++;
       response.end();
     });
-    expectFailure(await gymctl(['academy', '9223372036854775808'], env(url)), 2, /invalid academy id "9223372036854775808".*no larger than 9223372036854775807/);
+    expectFailure(
+      await gymctl(['academy', '9223372036854775808'], env(url)),
+      2,
+      /academy id "9223372036854775808" is too large \(expected a whole number no larger than 9223372036854775807\)/,
+    );
     expect(requests).toBe(0);
   });
 });

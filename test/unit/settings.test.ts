@@ -210,7 +210,7 @@ describe('parseBaseUrl', () => {
     ['ftp: scheme', 'ftp://api.example.com', /scheme/],
     ['file: scheme', 'file:///etc/passwd', /scheme/],
     ['javascript: scheme', 'javascript:alert(1)', /scheme/],
-    ['no scheme', 'api.example.com', /absolute URL/],
+    ['no scheme', 'api.example.com', /it has no scheme; did you mean https:\/\/api\.example\.com\?/],
     ['relative path', '/v1', /absolute URL/],
     ['empty', '', /absolute URL/],
     ['credentials', 'https://user:pass@api.example.com', /credentials/],
