@@ -23,7 +23,7 @@ import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
 import { once } from './once.js';
 import { ConfigStore, configDir } from './config/store.js';
-import { isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
+import { checkProfileExists, isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
 import { withNextStep } from './output/errors.js';
 import type { JqFilter } from './output/jq.js';
@@ -152,6 +152,8 @@ export function createFactory(options: FactoryOptions): Factory {
       baseUrl = { value: url, source: 'flag', origin: '--sandbox' };
       apiKey = { value: key, source: 'flag', origin: '--sandbox' };
     } else {
+      // A mistyped --profile is said as such, not as a missing key.
+      checkProfileExists(resolved.profile, config().read());
       apiKey = await storedKey(resolved);
     }
     if (!apiKey) {

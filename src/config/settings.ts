@@ -10,7 +10,9 @@ import { parseWholeNumber } from '../system.js';
 import { baseUrlProblem, schemeProblem } from '../api/base-url.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';
-import type { Profile } from './schema.js';
+import type { ConfigFile, Profile } from './schema.js';
+import type { GymctlError } from '../api/errors.js';
+import { closest } from '../commands/shared/suggest.js';
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -186,6 +188,29 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
     retries,
     debug: isDebug(flags, env),
   };
+}
+
+/**
+ * A profile that is not in the file, said as such (never as a missing key
+ * or an empty setting): the profiles there are, the nearest one, and how to
+ * create it. Only `auth login` creates a profile.
+ */
+export function noSuchProfile(name: string, origin: string | undefined, profiles: readonly string[]): GymctlError {
+  const sorted = [...profiles].sort();
+  const nearest = closest(name, sorted);
+  const known = sorted.length ? `the profiles are ${sorted.join(', ')}${nearest ? ` (Did you mean ${nearest}?)` : ''}` : 'there are no profiles yet';
+  return usageError(`there is no profile ${JSON.stringify(name)}${origin ? ` (from ${origin})` : ''}: ${known}; create one with \`gymctl auth login --profile ${name}\``);
+}
+
+/**
+ * Refuses a profile that the file does not hold. `default` is always there,
+ * stored or not: with no config at all, the environment's key and base URL
+ * are all a command needs.
+ */
+export function checkProfileExists(profile: Setting<string>, file: ConfigFile): void {
+  const profiles = file.profiles ?? {};
+  if (profile.value === DEFAULT_PROFILE || Object.hasOwn(profiles, profile.value)) return;
+  throw noSuchProfile(profile.value, profile.origin, Object.keys(profiles));
 }
 
 export function parseProfileName(text: string, origin: string | undefined): string {

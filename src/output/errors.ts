@@ -14,8 +14,8 @@ export interface FailureContext {
   baseUrlOrigin?: string | undefined;
 }
 
-/** Reasons that say the base URL's host could not be reached: where it came from is the next thing to check. */
-const UNREACHED = new Set(['connection_refused', 'dns', 'timeout']);
+/** Reasons that say the base URL's host could not be reached (refused, or no such name): where it came from is the next thing to check. */
+const UNREACHED = new Set(['connection_refused', 'dns']);
 
 /**
  * A failure with its next step: a key the server refused names where it

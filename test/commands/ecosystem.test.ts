@@ -45,6 +45,9 @@ describe('profiles', () => {
   it('auth status --all shows every profile, keys masked, each checked with its own key', async () => {
     await login('work');
     await login('audit', DEMO_KEY_NO_ACADEMIES);
+    // A profile with settings and no key: logged in (its base URL from the environment, so not stored), then out.
+    await gymctl(['auth', 'login', '--with-key', '--profile', 'settings-only'], { stdin: DEMO_KEY, env: { GYMCTL_BASE_URL: world.sandbox.url } });
+    await gymctl(['auth', 'logout', '--profile', 'settings-only']);
     await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
     const result = await gymctl(['auth', 'status', '--all'], { env: { GYMCTL_PROFILE: 'work' } });
     expect(result.code, result.stderr).toBe(0);

@@ -92,3 +92,66 @@ describe('typed arguments that are nearly right', () => {
     expectFailure(await gymctl(['-v']), 2, /^gymctl: unknown option '-v' \(Did you mean --version\?\)\n$/);
   });
 });
+
+describe('a profile that does not exist', () => {
+  /** Profiles default and work, as `auth login` leaves them. */
+  async function twoProfiles() {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    const profiles = { default: { apiKey: DEMO_KEY, baseUrl: world.sandbox.url }, work: { apiKey: DEMO_KEY, baseUrl: world.sandbox.url, format: 'json' } };
+    writeFileSync(path.join(world.config.dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  }
+  const noWrok =
+    /^gymctl: there is no profile "wrok" \(from --profile\): the profiles are default, work \(Did you mean work\?\); create one with `gymctl auth login --profile wrok`\n$/;
+
+  it('is said to be missing, with the profiles and the nearest, by every command that reads it', async () => {
+    await twoProfiles();
+    const { readFileSync } = await import('node:fs');
+    const before = readFileSync(`${world.config.dir}/config.json`, 'utf8');
+    for (const args of [
+      ['whoami'],
+      ['academy', '1'],
+      ['auth', 'status'],
+      ['auth', 'logout'],
+      ['config', 'get', 'base-url'],
+      ['config', 'list'],
+      ['config', 'set', 'format', 'json'],
+      ['config', 'unset', 'format'],
+    ]) {
+      expectFailure(await gymctl([...args, '--profile', 'wrok']), 2, noWrok);
+    }
+    // Nothing was created or changed, and nothing was sent.
+    expect(readFileSync(`${world.config.dir}/config.json`, 'utf8')).toBe(before);
+    expect(world.requests).toEqual([]);
+  });
+
+  it('from GYMCTL_PROFILE or default-profile, says so', async () => {
+    await twoProfiles();
+    expectFailure(await gymctl(['whoami'], { env: { GYMCTL_PROFILE: 'wrok' } }), 2, /there is no profile "wrok" \(from GYMCTL_PROFILE\): the profiles are default, work/);
+    // A default-profile that names none (the file edited by hand) is refused, and can still be unset.
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const file = `${world.config.dir}/config.json`;
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), defaultProfile: 'gone' }));
+    expectFailure(await gymctl(['config', 'get', 'format']), 2, /there is no profile "gone" \(from default-profile\)/);
+    expect(await gymctl(['config', 'get', 'default-profile'])).toMatchObject({ code: 0, stdout: 'gone\n' });
+    expect(await gymctl(['config', 'unset', 'default-profile'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await gymctl(['config', 'get', 'format'])).toMatchObject({ code: 0, stdout: 'table\n' });
+  });
+
+  it('a profile that exists, and default with no config at all, work as before', async () => {
+    expect((await gymctl(['whoami', '--json'], { env: { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: world.sandbox.url } })).code).toBe(0);
+    expect((await gymctl(['whoami', '--json', '--profile', 'default'], { env: { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: world.sandbox.url } })).code).toBe(0);
+    expect(await gymctl(['config', 'set', 'timeout', '5s'])).toMatchObject({ code: 0, stderr: '' });
+    await twoProfiles();
+    expect(await gymctl(['config', 'get', 'format', '--profile', 'work'])).toMatchObject({ code: 0, stdout: 'json\n' });
+    expect((await gymctl(['whoami', '--profile', 'work'])).code).toBe(0);
+  });
+
+  it('only auth login creates one', async () => {
+    await twoProfiles();
+    const login = await gymctl(['auth', 'login', '--with-key', '--profile', 'wrok', '--base-url', world.sandbox.url], { stdin: DEMO_KEY });
+    expect(login.code, login.stderr).toBe(0);
+    expect(await gymctl(['config', 'get', 'base-url', '--profile', 'wrok'])).toMatchObject({ code: 0, stdout: `${world.sandbox.url}\n` });
+  });
+});
