@@ -155,3 +155,18 @@ describe('a profile that does not exist', () => {
     expect(await gymctl(['config', 'get', 'base-url', '--profile', 'wrok'])).toMatchObject({ code: 0, stdout: `${world.sandbox.url}\n` });
   });
 });
+
+describe('auth login', () => {
+  it('a key piped in without --with-key: add --with-key, the other flags kept as given', async () => {
+    const result = await gymctl(['auth', 'login', '--profile', 'work', '--base-url', `${world.sandbox.url}/`, '--no-keyring'], { stdin: DEMO_KEY });
+    expectFailure(result, 2, /^gymctl: stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin/);
+    expect(result.stderr).toContain(`(\`gymctl auth login --with-key --no-keyring --profile work --base-url ${world.sandbox.url}/ < keyfile\`)`);
+    expect(result.stderr).not.toContain(DEMO_KEY);
+    // Run as suggested, it logs in.
+    const again = await gymctl(['auth', 'login', '--with-key', '--no-keyring', '--profile', 'work', '--base-url', `${world.sandbox.url}/`], { stdin: DEMO_KEY });
+    expect(again.code, again.stderr).toBe(0);
+    // A value the shell would split is quoted.
+    const odd = await gymctl(['auth', 'login', '--base-url', 'https://api.example.com/a b'], { stdin: DEMO_KEY });
+    expect(odd.stderr).toContain("--base-url 'https://api.example.com/a b' < keyfile");
+  });
+});

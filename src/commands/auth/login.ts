@@ -6,12 +6,27 @@ import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
 import { academyList, dropCachedAnswers, keyName, ownerLine } from './words.js';
 
 /** What login uses of the factory. */
-export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
+export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
 
 export interface LoginFlags {
   withKey?: boolean;
   /** --keyring (true) or --no-keyring (false); else where the profile keeps its key now. */
   keyring?: boolean;
+}
+
+/** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The login the user ran, with --with-key: the flags they gave kept (there is no flag for the key, so it is never in it). */
+function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags): string {
+  const words = ['gymctl', 'auth', 'login', '--with-key'];
+  if (options.keyring !== undefined) words.push(options.keyring ? '--keyring' : '--no-keyring');
+  if (f.flags.profile !== undefined) words.push('--profile', shellWord(f.flags.profile));
+  if (f.flags.baseUrl !== undefined) words.push('--base-url', shellWord(f.flags.baseUrl));
+  if (f.flags.allowHttp) words.push('--allow-http');
+  if (f.flags.timeout !== undefined) words.push('--timeout', shellWord(f.flags.timeout));
+  if (f.flags.retries !== undefined) words.push('--retries', shellWord(f.flags.retries));
+  return words.join(' ');
 }
 
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
@@ -22,7 +37,7 @@ async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
   } else if (f.io.stdinIsTTY) {
     text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
   } else {
-    throw usageError('stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`');
+    throw usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(f, options)} < keyfile\`)`);
   }
   const key = text.trim();
   if (key === '') throw usageError('no API key was given');
