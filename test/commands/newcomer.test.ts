@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -168,5 +169,26 @@ describe('auth login', () => {
     // A value the shell would split is quoted.
     const odd = await gymctl(['auth', 'login', '--base-url', 'https://api.example.com/a b'], { stdin: DEMO_KEY });
     expect(odd.stderr).toContain("--base-url 'https://api.example.com/a b' < keyfile");
+  });
+
+  it('--with-key at a terminal reads the key hidden, as the prompt does', async () => {
+    let typed: Promise<void> = Promise.resolve();
+    const result = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], {
+      stdinTTY: true,
+      started: (streams) => {
+        typed = (async () => {
+          await waitFor('a question on stderr', () => streams.stderr() !== '');
+          // Echo is off before anything can be pasted.
+          expect(streams.stderr()).toBe('Paste your API key (input is hidden): ');
+          expect(streams.terminal!.rawModes).toEqual([true]);
+          streams.terminal!.write(`${DEMO_KEY}\r`);
+        })();
+        typed.catch(() => streams.terminal!.end());
+      },
+    });
+    await typed;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain(DEMO_KEY);
+    expect(result.stderr).toContain('Logged in to');
   });
 });

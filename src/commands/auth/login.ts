@@ -31,10 +31,10 @@ function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags): string 
 
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
   let text: string;
-  if (options.withKey) {
-    if (f.io.stdinIsTTY) f.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
+  if (options.withKey && !f.io.stdinIsTTY) {
     text = await readStdin(f.io);
   } else if (f.io.stdinIsTTY) {
+    // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
     text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
   } else {
     throw usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(f, options)} < keyfile\`)`);
