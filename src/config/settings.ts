@@ -126,17 +126,24 @@ export function parseRetries(text: string, origin: string): number {
   return value;
 }
 
-/** A timeout: a bare whole number is milliseconds, as it always was; a duration (`5s`, `500ms`, `2m`) as --cache takes them. */
+/**
+ * A timeout: a bare number is seconds (`5`, `0.5`), as curl's --max-time
+ * and gh take it; or a duration (`5s`, `500ms`, `2m`), as --cache takes
+ * them. From 1 ms to 2^31−1 ms (about 24 days), the longest timer Node has.
+ */
 export function parseTimeout(text: string, origin: string): number {
-  const duration = /^\d+$/.test(text) ? undefined : durationMs(text);
-  const value = duration === undefined ? parseWholeNumber(text, 1, MAX_TIMEOUT_MS) : duration >= 1 && duration <= MAX_TIMEOUT_MS ? duration : undefined;
-  if (value === undefined) {
+  const seconds = /^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 1000) : undefined;
+  const ms = seconds ?? durationMs(text);
+  if (ms === undefined || !(ms >= 1 && ms <= MAX_TIMEOUT_MS)) {
     throw usageError(
-      `invalid timeout ${JSON.stringify(text)} (from ${origin}): expected a duration such as 5s or 500ms, or milliseconds (a whole number), from 1 ms to ${MAX_TIMEOUT_MS} ms`,
+      `invalid timeout ${JSON.stringify(text)} (from ${origin}): expected seconds (a number such as 10 or 0.5) or a duration such as 500ms, 10s or 2m, from 1 ms to about 24 days`,
     );
   }
-  return value;
+  return ms;
 }
+
+/** A stored timeout (milliseconds) as `config get` shows it, in a form `config set` and --timeout read back: `10s`, `1500ms`. */
+export const showTimeout = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 export function parseFormat(text: string, origin: string): OutputFormat {
   if ((OUTPUT_FORMATS as readonly string[]).includes(text)) return text as OutputFormat;

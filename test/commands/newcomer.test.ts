@@ -192,3 +192,35 @@ describe('auth login', () => {
     expect(result.stderr).toContain('Logged in to');
   });
 });
+
+describe('timeouts', () => {
+  it('a bare --timeout is seconds, as curl --max-time takes it: --timeout 1 waits a second, not a millisecond', async () => {
+    // A server that answers after 300 ms: within 1 s, though not within 1 ms.
+    const server = http.createServer((_request, response) => {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: 7, name: 'k', academyIds: [] } })), 300);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { GYMCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, GYMCTL_API_KEY: DEMO_KEY };
+      const result = await gymctl(['whoami', '--json', '--timeout', '1', '--retries', '0'], { env });
+      expect(result.code, result.stderr).toBe(0);
+      expectFailure(await gymctl(['whoami', '--timeout', '0.1', '--retries', '0'], { env }), 5, /timed out after 100 ms/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('config set timeout takes seconds too, and config get shows what it reads back', async () => {
+    expect(await gymctl(['config', 'set', 'timeout', '10'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await gymctl(['config', 'get', 'timeout'])).toMatchObject({ code: 0, stdout: '10s\n' });
+    expect(JSON.parse((await gymctl(['config', 'list', '--json'])).stdout).timeout).toBe(10_000);
+    expect(await gymctl(['config', 'set', 'timeout', '1500ms'])).toMatchObject({ code: 0 });
+    expect((await gymctl(['config', 'list'])).stdout).toContain('\ntimeout=1500ms\n');
+    // What get prints, set reads back as the same value.
+    const printed = (await gymctl(['config', 'get', 'timeout'])).stdout.trim();
+    expect(await gymctl(['config', 'set', 'timeout', printed])).toMatchObject({ code: 0 });
+    expect(JSON.parse((await gymctl(['config', 'list', '--json'])).stdout).timeout).toBe(1500);
+    expectFailure(await gymctl(['config', 'set', 'timeout', '0']), 2, /invalid timeout "0" \(from timeout\): expected seconds/);
+  });
+});

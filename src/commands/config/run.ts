@@ -2,7 +2,7 @@
  * `gymctl config list | get | set | unset | path`: the settings of the active
  * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible).
  */
-import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, noSuchProfile, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, noSuchProfile, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
@@ -28,9 +28,12 @@ function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | 
   return profile?.[setting.field] ?? ('fallback' in setting ? setting.fallback : undefined);
 }
 
+/** A value as text: a timeout as a duration (`10s`), which `config set` reads back; other values as stored. */
+const asText = (key: ConfigKey | GlobalConfigKey, value: unknown) => (key === 'timeout' && typeof value === 'number' ? showTimeout(value) : String(value ?? ''));
+
 /** A stored value as text: made safe on a terminal (the file may hold anything), as stored in a pipe. */
-const shown = (f: ConfigDeps, value: unknown) => {
-  const text = String(value ?? '');
+const shown = (f: ConfigDeps, key: ConfigKey | GlobalConfigKey, value: unknown) => {
+  const text = asText(key, value);
   return f.io.stdoutIsTTY ? sanitizeLine(text) : text;
 };
 
@@ -56,13 +59,13 @@ export async function runConfigList(f: ConfigDeps): Promise<void> {
     () =>
       f.io.stdoutIsTTY
         ? columnsText(
-            values.map(([key, value]) => [key, value === undefined ? undefined : String(value)]),
+            values.map(([key, value]) => [key, value === undefined ? undefined : asText(key, value)]),
             stdoutTerminal(f.io),
             0,
             3,
             true,
           )
-        : values.map(([key, value]) => `${key}=${shown(f, value)}\n`).join(''),
+        : values.map(([key, value]) => `${key}=${shown(f, key, value)}\n`).join(''),
   );
 }
 
@@ -70,7 +73,7 @@ export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
   const key = configKey(name);
   // A setting of the whole file is read whatever the active profile is.
   const { file, profileName } = isGlobal(key) ? { file: f.config().read(), profileName: '' } : await state(f);
-  f.io.out(`${shown(f, effectiveValue(file, profileName, key))}\n`);
+  f.io.out(`${shown(f, key, effectiveValue(file, profileName, key))}\n`);
 }
 
 export async function runConfigSet(f: ConfigDeps, name: string, value: string): Promise<void> {
