@@ -1,6 +1,6 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
 import type { GymctlError } from '../api/errors.js';
-import { UnexpectedError } from '../failures.js';
+import { FailureWithFix, UnexpectedError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
 import { stringifyExact } from '../json/exact.js';
 import { headForJson, headForTerminal } from './head.js';
@@ -37,8 +37,12 @@ export function formatErrorLine(error: GymctlError): string {
   const details = [error.status !== undefined ? `HTTP ${error.status}` : undefined, error.correlationId ? `correlation ID ${error.correlationId}` : undefined].filter(
     (part) => part !== undefined,
   );
-  return `${sanitizeLine(`gymctl: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`)}\n`;
+  const fix = error instanceof FailureWithFix ? error.fix.map((line) => `  ${sanitizeLine(line)}\n`).join('') : '';
+  return `${sanitizeLine(`gymctl: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`)}\n${fix}`;
 }
+
+/** The whole message on one line, its fix included: for JSON, which stays one line. */
+const oneLine = (error: GymctlError) => (error instanceof FailureWithFix ? `${error.message}; ${error.fix.join(' ')}` : error.message);
 
 /**
  * `{"error":{"message","correlationId","status","kind","id"}}` on one line,
@@ -56,7 +60,7 @@ export function formatErrorLine(error: GymctlError): string {
 export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = 'error'): string {
   const line = stringifyExact({
     [key]: {
-      message: error.serverMessage ?? error.message,
+      message: error.serverMessage ?? oneLine(error),
       correlationId: error.correlationId ?? null,
       status: error.status ?? null,
       kind: error.kind,
