@@ -58,6 +58,18 @@ const chalkDecidesNothing = {
   },
 };
 
+// conf writes through atomically, whose when-exit hooks SIGINT, SIGTERM and
+// other signals on the first write and, on one, sends it to the process
+// again: gymctl took the echo for a second Ctrl-C and ended at once. Hand
+// atomically gymctl's when-exit (src/config/when-exit.ts), the same function
+// run on exit alone, so that signals stay gymctl's.
+const whenExitOnExitOnly = {
+  name: 'when-exit-on-exit-only',
+  setup(build) {
+    build.onResolve({ filter: /^when-exit$/ }, (args) => (args.importer.includes('node_modules/atomically/') ? { path: path.resolve('src/config/when-exit.ts') } : undefined));
+  },
+};
+
 // The command, as CommonJS: Node's CommonJS loader starts sooner than its
 // ES module loader, and bin/gymctl.cjs can then load it through a V8 code
 // cache (src/boot.ts). The read path (every declared operation's command,
@@ -137,7 +149,8 @@ function mainEntry(shared) {
 }
 
 /** The main file, requiring each side file where its code loads it. */
-const buildMain = (shared) => build({ ...cjs, ...mainEntry(shared), plugins: [sideImports('./side/', undefined, ['dynamic-import']), lazyChildProcess, chalkDecidesNothing] });
+const buildMain = (shared) =>
+  build({ ...cjs, ...mainEntry(shared), plugins: [whenExitOnExitOnly, sideImports('./side/', undefined, ['dynamic-import']), lazyChildProcess, chalkDecidesNothing] });
 
 /** A side file's name, from its source: `auth` of src/commands/auth/run.ts, `output-table` of src/output/table.ts, `undici` of the package. */
 const sideName = (source) =>
@@ -168,7 +181,7 @@ function dynamicImports(found) {
 rmSync('dist/side', { recursive: true, force: true });
 // First what the main file holds statically, and what it loads with import(): what it does not hold is a side file.
 const loadedLater = new Set();
-const firstMain = await build({ ...cjs, ...mainEntry([]), write: false, plugins: [dynamicImports(loadedLater), lazyChildProcess, chalkDecidesNothing] });
+const firstMain = await build({ ...cjs, ...mainEntry([]), write: false, plugins: [whenExitOnExitOnly, dynamicImports(loadedLater), lazyChildProcess, chalkDecidesNothing] });
 const mainInputs = new Set(Object.keys(firstMain.metafile.inputs));
 /** Side files by source. */
 const sides = new Map([...loadedLater].filter((input) => !mainInputs.has(input)).map((input) => [input, sideName(input)]));
@@ -181,7 +194,7 @@ for (const [source, name] of sides) {
     ...cjs,
     entryPoints: [source],
     outfile: `dist/side/${name}.cjs`,
-    plugins: [fromMainFile(mainInputs, shared), sideImports('./', name), lazyChildProcess, chalkDecidesNothing],
+    plugins: [whenExitOnExitOnly, fromMainFile(mainInputs, shared), sideImports('./', name), lazyChildProcess, chalkDecidesNothing],
     define: {
       ...common.define,
       'import.meta.url': '__importMetaUrl',

@@ -18,7 +18,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   } catch (error) {
     // A clone not yet built: say what to do, not Node's stack.
     if (error && error.code === 'MODULE_NOT_FOUND' && String(error.message).includes('boot.cjs')) {
-      process.stderr.write('gymctl: gymctl is not built: run npm run build\n');
+      process.stderr.write('gymctl: gymctl is not built: run npm ci && npm run build\n');
       process.exit(1);
     }
     throw error;

@@ -23,8 +23,9 @@ import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
 import { once } from './once.js';
 import { ConfigStore, configDir } from './config/store.js';
-import { isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
+import { checkProfileExists, isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
+import { withNextStep } from './output/errors.js';
 import type { JqFilter } from './output/jq.js';
 import { sanitizeLine } from './output/sanitize.js';
 import type { IO } from './terminal/io.js';
@@ -65,6 +66,8 @@ export interface Factory {
   credentials(): Promise<Credentials>;
   /** Where the key in use came from (`GYMCTL_API_KEY`, `profile "work"`…), once credentials() has found it: for a refused key's message. */
   keyOrigin(): string | undefined;
+  /** The failure with its next step (where the refused key or the unreachable base URL came from), once credentials() has found them. */
+  explain(failure: GymctlError): GymctlError;
   sandbox(): Promise<{ url: string; key: string }>;
   cache(origin: string, apiKey: string): Promise<ResponseCache | undefined>;
   /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
@@ -149,6 +152,8 @@ export function createFactory(options: FactoryOptions): Factory {
       baseUrl = { value: url, source: 'flag', origin: '--sandbox' };
       apiKey = { value: key, source: 'flag', origin: '--sandbox' };
     } else {
+      // A mistyped --profile is said as such, not as a missing key.
+      checkProfileExists(resolved.profile, config().read());
       apiKey = await storedKey(resolved);
     }
     if (!apiKey) {
@@ -163,9 +168,11 @@ export function createFactory(options: FactoryOptions): Factory {
       throw usageError(`no API base URL for profile "${resolved.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
     }
     keyFrom = apiKey.origin ?? apiKey.source;
+    baseUrlFrom = baseUrl.origin ?? baseUrl.source;
     return { settings: resolved, baseUrl, apiKey };
   });
   let keyFrom: string | undefined;
+  let baseUrlFrom: string | undefined;
 
   /** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
   const cacheLifetime = once(async (): Promise<{ lifetimeMs: number | undefined } | undefined> => {
@@ -227,6 +234,7 @@ export function createFactory(options: FactoryOptions): Factory {
     keyring,
     credentials,
     keyOrigin: () => keyFrom,
+    explain: (failure) => withNextStep(failure, { keyOrigin: keyFrom, baseUrlOrigin: baseUrlFrom }),
     sandbox,
     cache,
     makeClient,

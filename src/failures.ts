@@ -21,6 +21,20 @@ export class UnexpectedError extends GymctlError {
   }
 }
 
+/**
+ * A failure said in two parts: a short line of what went wrong, then the
+ * ways to fix it, each on a line of its own under it (a keyring that
+ * cannot be used). The fix is gymctl's own words, never a server's.
+ */
+export class FailureWithFix extends GymctlError {
+  override readonly name = 'FailureWithFix';
+  readonly fix: readonly string[];
+  constructor(kind: ErrorKind, message: string, fix: readonly string[], options: FailureOptions = {}) {
+    super(kind, message, options);
+    this.fix = fix;
+  }
+}
+
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 
 /** The user stopped gymctl (Ctrl-C, or SIGTERM): the reason every abort carries. */

@@ -16,7 +16,7 @@ export const newCmdAuth = (f: FactoryRef) =>
           name: 'login',
           description: 'store an API key for the profile, after checking it with the API',
           options: [
-            ['--with-key', 'read the key from stdin instead of a hidden prompt'],
+            ['--with-key', 'read the key from stdin when it is piped in (at a terminal, the hidden prompt reads it)'],
             ['--keyring', 'keep the key in the system keyring instead of the config file (later logins keep it there)'],
             ['--no-keyring', 'keep the key in the config file (moves it out of the keyring)'],
           ],

@@ -25,7 +25,7 @@ export const newCmdConfig = (f: FactoryRef) =>
           name: 'set',
           description: 'change one setting',
           arguments: [KEY, ['<value>', 'the new value']],
-          examples: ['gymctl config set base-url https://api.example.com', 'gymctl config set timeout 10000', 'gymctl config set default-profile work'],
+          examples: ['gymctl config set base-url https://api.example.com', 'gymctl config set timeout 10s', 'gymctl config set default-profile work'],
         },
         async (key: string, value: string) => (await handlers()).runConfigSet(f(), key, value),
       ),

@@ -11,27 +11,27 @@ export const HELP_TOPICS = {
   'exit-codes': exitCodesTopic(),
   environment: `Environment variables
 
-  GYMCTL_API_KEY       an API key that overrides the stored one (there is no key flag)
-  GYMCTL_BASE_URL      the API base address (--base-url wins over it)
-  GYMCTL_PROFILE       the stored profile to use (--profile wins over it)
-  GYMCTL_CONFIG_DIR    the config folder (default $XDG_CONFIG_HOME/gymctl, ~/.config/gymctl)
-  GYMCTL_DEBUG         1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace
-  GYMCTL_FORCE_TTY     any value: format output as for a terminal, even in a pipe
-  GYMCTL_NO_PROGRESS   any value: no progress line for long batches
-  GYMCTL_NO_INPUT      any value: never ask at a terminal (gymctl academy with no id is a usage error)
-  GYMCTL_ACCESSIBLE    1: accessible output (no borders, plain cards, progress lines appended); also ACCESSIBLE
-  GYMCTL_NO_CODE_CACHE 1: no code cache of gymctl's own code (kept in $XDG_CACHE_HOME/gymctl-code-cache)
-  NO_COLOR             any value: no colour (as --no-color)
-  FORCE_COLOR          colour even when not on a terminal; 0 turns it off
-  HTTPS_PROXY          proxy for https base URLs (also https_proxy)
-  HTTP_PROXY           proxy for http base URLs (also http_proxy)
-  NO_PROXY             hosts to reach without the proxy (also no_proxy)
-  NODE_EXTRA_CA_CERTS  a PEM file of extra certificate authorities to trust
-  XDG_CONFIG_HOME      where the config folder goes by default
-  XDG_CACHE_HOME       where --cache keeps answers ($XDG_CACHE_HOME/gymctl, default ~/.cache/gymctl)
-                       and gymctl its code cache ($XDG_CACHE_HOME/gymctl-code-cache)
+  GYMCTL_API_KEY        an API key that overrides the stored one (there is no key flag)
+  GYMCTL_BASE_URL       the API base address (--base-url wins over it)
+  GYMCTL_PROFILE        the stored profile to use (--profile wins over it)
+  GYMCTL_CONFIG_DIR     the config folder (default $XDG_CONFIG_HOME/gymctl, ~/.config/gymctl)
+  GYMCTL_DEBUG          1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace
+  GYMCTL_FORCE_TTY      any value: format output as for a terminal, even in a pipe
+  GYMCTL_NO_PROGRESS    any value: no progress line for long batches
+  GYMCTL_NO_INPUT       any value: never ask at a terminal (gymctl academy with no id is a usage error)
+  GYMCTL_ACCESSIBLE     1: accessible output (no borders, plain cards, progress lines appended); also ACCESSIBLE
+  GYMCTL_NO_CODE_CACHE  1: no code cache of gymctl's own code (kept in $XDG_CACHE_HOME/gymctl-code-cache)
+  NO_COLOR              any value: no colour (as --no-color)
+  FORCE_COLOR           colour even when not on a terminal; 0 turns it off
+  HTTPS_PROXY           proxy for https base URLs (also https_proxy)
+  HTTP_PROXY            proxy for http base URLs (also http_proxy)
+  NO_PROXY              hosts to reach without the proxy (also no_proxy)
+  NODE_EXTRA_CA_CERTS   a PEM file of extra certificate authorities to trust
+  XDG_CONFIG_HOME       where the config folder goes by default
+  XDG_CACHE_HOME        where --cache keeps answers ($XDG_CACHE_HOME/gymctl, default ~/.cache/gymctl)
+                        and gymctl its code cache ($XDG_CACHE_HOME/gymctl-code-cache)
   DBUS_SESSION_BUS_ADDRESS
-                       the D-Bus session bus of the Secret Service (Linux), for keys kept in the keyring
+                        the D-Bus session bus of the Secret Service (Linux), for keys kept in the keyring
 
 Each setting comes from its flag, else the environment, else the stored profile, else the default.
 `,

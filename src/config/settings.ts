@@ -10,7 +10,9 @@ import { parseWholeNumber } from '../system.js';
 import { baseUrlProblem, schemeProblem } from '../api/base-url.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';
-import type { Profile } from './schema.js';
+import type { ConfigFile, Profile } from './schema.js';
+import type { GymctlError } from '../api/errors.js';
+import { closest } from '../commands/shared/suggest.js';
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -87,6 +89,12 @@ export function isInsecureBaseUrl(baseUrl: string): boolean {
  * https, but for loopback, unless `allowHttp` (--allow-http) says otherwise.
  */
 export function parseBaseUrl(text: string, origin: string, allowHttp = false): string {
+  // `localhost:4010` or `api.example.com`: a host with no scheme, which the URL parser would read as a scheme or refuse.
+  const bare = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(:\d{1,5})?(\/[^?#\s]*)?$/.exec(text);
+  if (bare && !text.includes('://')) {
+    const suggestion = `${isLoopbackHost(bare[1]!) ? 'http' : 'https'}://${text}`;
+    throw usageError(`invalid base URL ${JSON.stringify(text)} (from ${origin}): it has no scheme; did you mean ${suggestion}?`);
+  }
   let url: URL;
   try {
     url = new URL(text);
@@ -118,17 +126,24 @@ export function parseRetries(text: string, origin: string): number {
   return value;
 }
 
-/** A timeout: a bare whole number is milliseconds, as it always was; a duration (`5s`, `500ms`, `2m`) as --cache takes them. */
+/**
+ * A timeout: a bare number is seconds (`5`, `0.5`), as curl's --max-time
+ * and gh take it; or a duration (`5s`, `500ms`, `2m`), as --cache takes
+ * them. From 1 ms to 2^31−1 ms (about 24 days), the longest timer Node has.
+ */
 export function parseTimeout(text: string, origin: string): number {
-  const duration = /^\d+$/.test(text) ? undefined : durationMs(text);
-  const value = duration === undefined ? parseWholeNumber(text, 1, MAX_TIMEOUT_MS) : duration >= 1 && duration <= MAX_TIMEOUT_MS ? duration : undefined;
-  if (value === undefined) {
+  const seconds = /^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 1000) : undefined;
+  const ms = seconds ?? durationMs(text);
+  if (ms === undefined || !(ms >= 1 && ms <= MAX_TIMEOUT_MS)) {
     throw usageError(
-      `invalid timeout ${JSON.stringify(text)} (from ${origin}): expected a duration such as 5s or 500ms, or milliseconds (a whole number), from 1 ms to ${MAX_TIMEOUT_MS} ms`,
+      `invalid timeout ${JSON.stringify(text)} (from ${origin}): expected seconds (a number such as 10 or 0.5) or a duration such as 500ms, 10s or 2m, from 1 ms to about 24 days`,
     );
   }
-  return value;
+  return ms;
 }
+
+/** A stored timeout (milliseconds) as `config get` shows it, in a form `config set` and --timeout read back: `10s`, `1500ms`. */
+export const showTimeout = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 export function parseFormat(text: string, origin: string): OutputFormat {
   if ((OUTPUT_FORMATS as readonly string[]).includes(text)) return text as OutputFormat;
@@ -180,6 +195,29 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
     retries,
     debug: isDebug(flags, env),
   };
+}
+
+/**
+ * A profile that is not in the file, said as such (never as a missing key
+ * or an empty setting): the profiles there are, the nearest one, and how to
+ * create it. Only `auth login` creates a profile.
+ */
+export function noSuchProfile(name: string, origin: string | undefined, profiles: readonly string[]): GymctlError {
+  const sorted = [...profiles].sort();
+  const nearest = closest(name, sorted);
+  const known = sorted.length ? `the profiles are ${sorted.join(', ')}${nearest ? ` (Did you mean ${nearest}?)` : ''}` : 'there are no profiles yet';
+  return usageError(`there is no profile ${JSON.stringify(name)}${origin ? ` (from ${origin})` : ''}: ${known}; create one with \`gymctl auth login --profile ${name}\``);
+}
+
+/**
+ * Refuses a profile that the file does not hold. `default` is always there,
+ * stored or not: with no config at all, the environment's key and base URL
+ * are all a command needs.
+ */
+export function checkProfileExists(profile: Setting<string>, file: ConfigFile): void {
+  const profiles = file.profiles ?? {};
+  if (profile.value === DEFAULT_PROFILE || Object.hasOwn(profiles, profile.value)) return;
+  throw noSuchProfile(profile.value, profile.origin, Object.keys(profiles));
 }
 
 export function parseProfileName(text: string, origin: string | undefined): string {

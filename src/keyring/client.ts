@@ -5,7 +5,8 @@
  * fails within seconds instead of hanging gymctl. Nothing here is loaded
  * for a profile whose key is in the config file.
  */
-import { GymctlError } from '../api/errors.js';
+import type { GymctlError } from '../api/errors.js';
+import { FailureWithFix } from '../failures.js';
 import type { KeyringAnswer, KeyringRequest, KeyringTrouble } from './protocol.js';
 
 declare const __KEYRING_AGENT__: string | undefined;
@@ -30,16 +31,35 @@ export interface KeyringOptions {
   signal?: AbortSignal;
 }
 
-/** A keyring that cannot be used, said as such (never "no key"), with what to do about it. */
+/**
+ * A keyring that cannot be used, said as such (never "no key"): a short
+ * line of what is wrong, then what to do about it, a way a line.
+ */
 function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>): GymctlError {
   const reason = detail.replace(/\s+/g, ' ').trim();
   const profile = `profile "${request.account}"`;
-  const unlock = 'unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`) and try again';
-  const message =
-    request.op === 'set'
-      ? `the key was not stored, and ${profile} is unchanged; ${trouble === 'locked' ? unlock : 'log in without --keyring to keep the key in the config file (readable by you alone), or run gymctl where a keyring is reachable'}`
-      : `${profile} keeps its key in the system keyring; ${trouble === 'locked' ? unlock : 'run gymctl where the keyring is reachable (a desktop session, or a Secret Service such as gnome-keyring on D-Bus), or move the key to the config file with `gymctl auth login --no-keyring`'}, or set GYMCTL_API_KEY`;
-  return new GymctlError('unauthorized', `keyring ${trouble}: ${reason}: ${message}`);
+  const unlock = ['Unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`), and try again.'];
+  if (request.op === 'set') {
+    return new FailureWithFix(
+      'unauthorized',
+      `keyring ${trouble}: ${reason}; the key was not stored, and ${profile} is unchanged`,
+      trouble === 'locked'
+        ? unlock
+        : ['To go on, either:', '- log in without --keyring, to keep the key in the config file (readable by you alone), or', '- run gymctl where a keyring is reachable.'],
+    );
+  }
+  return new FailureWithFix(
+    'unauthorized',
+    `keyring ${trouble}: ${reason}`,
+    trouble === 'locked'
+      ? [`${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring.`, ...unlock, 'Or set GYMCTL_API_KEY.']
+      : [
+          `${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring. To go on, either:`,
+          '- run gymctl where the keyring is reachable (a desktop session, or a Secret Service such as gnome-keyring on D-Bus),',
+          '- move the key to the config file: gymctl auth login --no-keyring, or',
+          '- set GYMCTL_API_KEY.',
+        ],
+  );
 }
 
 /** Runs one request through the agent. */
@@ -83,7 +103,7 @@ async function ask(request: KeyringRequest, options: KeyringOptions): Promise<Ke
 /** The native library's reason, in words that say what to look at. */
 function explain(message: string, env: NodeJS.ProcessEnv): string {
   if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS && /dbus/i.test(message)) {
-    return 'no D-Bus session bus to reach the Secret Service (DBUS_SESSION_BUS_ADDRESS is not set, as on most servers and SSH sessions)';
+    return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, as on most servers)';
   }
   if (/no result found/i.test(message)) return 'the Secret Service has no default keyring to keep keys in';
   return message.replace(/^Couldn't access platform storage: /, '');

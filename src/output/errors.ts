@@ -1,18 +1,48 @@
 /** How a failure is shown on stderr: one line of text, or one line of JSON for scripts. */
 import type { GymctlError } from '../api/errors.js';
-import { UnexpectedError } from '../failures.js';
+import { FailureWithFix, UnexpectedError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
 import { stringifyExact } from '../json/exact.js';
 import { headForJson, headForTerminal } from './head.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
+
+/** Where the key and base URL of a run came from, once known: for the next step a failure's message names. */
+export interface FailureContext {
+  /** `GYMCTL_API_KEY`, `profile "work"`, `the system keyring`… */
+  keyOrigin?: string | undefined;
+  /** `--base-url`, `GYMCTL_BASE_URL`, `profile "work"`… */
+  baseUrlOrigin?: string | undefined;
+}
+
+/** Reasons that say the base URL's host could not be reached (refused, or no such name): where it came from is the next thing to check. */
+const UNREACHED = new Set(['connection_refused', 'dns']);
+
+/**
+ * A failure with its next step: a key the server refused names where it
+ * came from and the command that shows it; a host that cannot be reached
+ * names where the base URL came from. Batches and single commands alike.
+ */
+export function withNextStep(failure: GymctlError, context: FailureContext): GymctlError {
+  if (failure.kind === 'unauthorized' && context.keyOrigin && failure.message.endsWith('the server refused the API key')) {
+    return failure.with({ message: `${failure.message} from ${context.keyOrigin}; check it with \`gymctl auth status\`` });
+  }
+  if (failure.reason !== undefined && UNREACHED.has(failure.reason) && context.baseUrlOrigin && !failure.message.includes('the base URL came from')) {
+    return failure.with({ message: `${failure.message}; the base URL came from ${context.baseUrlOrigin}` });
+  }
+  return failure;
+}
 
 /** `gymctl: <message> (HTTP <status>, correlation ID <id>)`, leaving out what is unknown. */
 export function formatErrorLine(error: GymctlError): string {
   const details = [error.status !== undefined ? `HTTP ${error.status}` : undefined, error.correlationId ? `correlation ID ${error.correlationId}` : undefined].filter(
     (part) => part !== undefined,
   );
-  return `${sanitizeLine(`gymctl: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`)}\n`;
+  const fix = error instanceof FailureWithFix ? error.fix.map((line) => `  ${sanitizeLine(line)}\n`).join('') : '';
+  return `${sanitizeLine(`gymctl: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`)}\n${fix}`;
 }
+
+/** The whole message on one line, its fix included: for JSON, which stays one line. */
+const oneLine = (error: GymctlError) => (error instanceof FailureWithFix ? `${error.message}; ${error.fix.join(' ')}` : error.message);
 
 /**
  * `{"error":{"message","correlationId","status","kind","id"}}` on one line,
@@ -30,7 +60,7 @@ export function formatErrorLine(error: GymctlError): string {
 export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = 'error'): string {
   const line = stringifyExact({
     [key]: {
-      message: error.serverMessage ?? error.message,
+      message: error.serverMessage ?? oneLine(error),
       correlationId: error.correlationId ?? null,
       status: error.status ?? null,
       kind: error.kind,

@@ -44,11 +44,7 @@ function errorFormat(f: Factory): OutputFormat {
 
 /** Writes the failure on stderr; returns its exit code. */
 export function report(failure: GymctlError, f: Factory, io: IO): number {
-  // A key the server refused: say where it came from, as auth status does.
-  const keyOrigin = f.keyOrigin();
-  if (failure.kind === 'unauthorized' && keyOrigin && failure.message.endsWith('the server refused the API key')) {
-    failure = failure.with({ message: `${failure.message} from ${keyOrigin}` });
-  }
-  io.err(formatFailure(failure, errorFormat(f), f.debug));
+  // A key the server refused, a host that cannot be reached: say where the key or base URL came from.
+  io.err(formatFailure(f.explain(failure), errorFormat(f), f.debug));
   return exitCodeOf(failure);
 }

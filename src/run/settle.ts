@@ -49,6 +49,8 @@ export function settle(error: unknown, argv: readonly string[], program: Command
     // Help shown because a command group was called without a subcommand.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : exitCodeOfKind('usage');
     const message = parserMessage(error, argv);
+    // `gymctl -v`, as many tools take it: gymctl's version is -V or --version.
+    if (error.code === 'commander.unknownOption' && argv[0] === '-v') return usageError(`${message} (Did you mean --version?)`);
     if (!ARGUMENT_ERRORS.has(error.code)) return usageError(message);
     const command = commandOf(program, argv);
     const path = [];

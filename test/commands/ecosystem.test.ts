@@ -45,6 +45,9 @@ describe('profiles', () => {
   it('auth status --all shows every profile, keys masked, each checked with its own key', async () => {
     await login('work');
     await login('audit', DEMO_KEY_NO_ACADEMIES);
+    // A profile with settings and no key: logged in (its base URL from the environment, so not stored), then out.
+    await gymctl(['auth', 'login', '--with-key', '--profile', 'settings-only'], { stdin: DEMO_KEY, env: { GYMCTL_BASE_URL: world.sandbox.url } });
+    await gymctl(['auth', 'logout', '--profile', 'settings-only']);
     await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
     const result = await gymctl(['auth', 'status', '--all'], { env: { GYMCTL_PROFILE: 'work' } });
     expect(result.code, result.stderr).toBe(0);
@@ -194,6 +197,20 @@ describe('help', () => {
       // A continued row starts under the second column, not at the margin.
       const continued = narrow.stdout.split('\n').filter((line) => /^ {6,}\S/.test(line));
       expect(continued.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('help environment: every row is a name and its meaning, and each continued line starts under the meanings', async () => {
+    const { HELP_TOPICS } = await import('../../src/commands/help-topics.js');
+    const rows = HELP_TOPICS.environment.split('\n').filter((line) => /^ {2}\S/.test(line));
+    const column = /^ {2}\S+ {2,}/.exec(rows[0]!)![0].length;
+    // A name alone on its line (too long for the column) has its meaning on the next, under the column.
+    for (const row of rows) expect(row, row).toMatch(/^ {2}\S+(?: {2,}|$)/);
+    for (const row of rows) if (/ {2}\S/.test(row.slice(2))) expect(/^ {2}\S+ +/.exec(row)![0].length, row).toBe(column);
+    for (const columns of [60, 80]) {
+      const { stdout } = await inProcess(['help', 'environment'], { configDir: world.config.dir, stdoutTTY: true, columns });
+      const table = stdout.split('\n\n')[1]!.split('\n');
+      for (const line of table) if (!/^ {2}\S/.test(line)) expect(line, `at ${columns}: ${line}`).toMatch(new RegExp(`^ {${column}}\\S`));
     }
   });
 

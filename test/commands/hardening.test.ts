@@ -114,9 +114,9 @@ describe('retries', () => {
 describe('broken responses', () => {
   it('--timeout bounds each attempt: "timed out after N ms", exit 5', async () => {
     const { env } = await withFaults('slow=5000');
-    expectFailure(await gymctl(['whoami', '--timeout', '300'], { env }), 5, /^gymctl: GET \/me: timed out after 300 ms\n$/);
+    expectFailure(await gymctl(['whoami', '--timeout', '300ms'], { env }), 5, /^gymctl: GET \/me: timed out after 300 ms\n$/);
     // Traced, the attempts and their ends: one request, ended by the timeout (not by the answer 5 s later), not retried.
-    const traced = await gymctl(['whoami', '--timeout', '300', '--debug'], { env });
+    const traced = await gymctl(['whoami', '--timeout', '300ms', '--debug'], { env });
     expect(traced.stderr.match(/^debug: > GET /gm)).toHaveLength(1);
     expect(traced.stderr).toMatch(/^debug: < timed out after 300 ms$/m);
     expect(traced.stderr).not.toContain('retrying in');
@@ -389,7 +389,10 @@ describe('secrets', () => {
   });
 
   it('two gymctl processes writing the config at once lose neither write', async () => {
-    const writers = Array.from({ length: 8 }, (_, i) => spawned(['config', 'set', 'timeout', String(1000 + i), '--profile', `p${i}`]));
+    // The profiles exist (only auth login creates one); each writer changes its own.
+    mkdirSync(config.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(config.dir, 'config.json'), JSON.stringify({ profiles: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`p${i}`, {}])) }), { mode: 0o600 });
+    const writers = Array.from({ length: 8 }, (_, i) => spawned(['config', 'set', 'timeout', `${1000 + i}ms`, '--profile', `p${i}`]));
     const results = await Promise.all(writers);
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     const stored = JSON.parse(readFileSync(path.join(config.dir, 'config.json'), 'utf8'));
@@ -533,7 +536,7 @@ describe('what the second review found', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const started = Date.now();
-    const result = await spawned(['whoami', '--timeout', '800', '--retries', '0', '--base-url', 'https://api.example.com'], {
+    const result = await spawned(['whoami', '--timeout', '800ms', '--retries', '0', '--base-url', 'https://api.example.com'], {
       env: { HTTPS_PROXY: proxyUrl, GYMCTL_API_KEY: 'abcdefghijklmnop' },
     });
     await new Promise((resolve) => proxy.close(resolve));

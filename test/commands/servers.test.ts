@@ -100,7 +100,11 @@ describe('gateways and firewalls', () => {
       if (request.url === '/me') response.writeHead(403, { 'Content-Type': 'application/json' }).end('{"message":"Unauthorized","correlationId":"c-1"}');
       else response.writeHead(401, { 'Content-Type': 'text/html' }).end(html);
     });
-    expectFailure(await gymctl(['whoami'], env(url)), 4, /^gymctl: Unauthorized: the server refused the API key from GYMCTL_API_KEY \(HTTP 403, correlation ID c-1\)/);
+    expectFailure(
+      await gymctl(['whoami'], env(url)),
+      4,
+      /^gymctl: Unauthorized: the server refused the API key from GYMCTL_API_KEY; check it with `gymctl auth status` \(HTTP 403, correlation ID c-1\)/,
+    );
     const page = await gymctl(['academy', '1'], env(url));
     expectFailure(page, 4, /^gymctl: academy 1: access was denied by something in front of the API, which answered 401 Unauthorized with an HTML page/);
     expect(page.stderr).not.toContain('refused the API key');
@@ -306,7 +310,11 @@ describe('64-bit ids', () => {
       requests++;
       response.end();
     });
-    expectFailure(await gymctl(['academy', '9223372036854775808'], env(url)), 2, /invalid academy id "9223372036854775808".*no larger than 9223372036854775807/);
+    expectFailure(
+      await gymctl(['academy', '9223372036854775808'], env(url)),
+      2,
+      /academy id "9223372036854775808" is too large \(expected a whole number no larger than 9223372036854775807\)/,
+    );
     expect(requests).toBe(0);
   });
 });

@@ -85,7 +85,7 @@ describe('exit codes that say what happened', () => {
       await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', 'work'], { configDir: config.dir, stdin: DEMO_KEY });
       const result = await gymctl(['config', 'set', 'default-profile', 'wrok'], { configDir: config.dir });
       expect(result).toMatchObject({ code: 2, stdout: '' });
-      expect(result.stderr).toBe('gymctl: there is no profile "wrok": the profiles are work; create one with `gymctl auth login --profile wrok`\n');
+      expect(result.stderr).toBe('gymctl: there is no profile "wrok": the profiles are work (Did you mean work?); create one with `gymctl auth login --profile wrok`\n');
       expect((await gymctl(['config', 'get', 'default-profile'], { configDir: config.dir })).stdout).toBe('default\n');
     } finally {
       config.remove();

@@ -42,18 +42,20 @@ describe('signals while waiting for the config lock', () => {
 describe('writers in processes of their own', () => {
   it('8 gymctl processes writing at once each keep their change, and leave nothing behind', async () => {
     const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const file = path.join(config.dir, 'config.json');
+    // The profiles exist (only auth login creates one); each writer changes its own.
+    writeFileSync(file, `${JSON.stringify({ profiles: Object.fromEntries(names.map((name) => [name, {}])) })}\n`, { mode: 0o600 });
     const exits = await Promise.all(
       names.map(
         (name) =>
           new Promise<number | null>((resolve) => {
-            const child = spawn(process.execPath, [BIN, 'config', 'set', 'timeout', '5000', '--profile', name], { env: cleanEnv(config.dir), stdio: 'ignore' });
+            const child = spawn(process.execPath, [BIN, 'config', 'set', 'timeout', '5s', '--profile', name], { env: cleanEnv(config.dir), stdio: 'ignore' });
             child.on('close', resolve);
           }),
       ),
     );
     expect(exits).toEqual(names.map(() => 0));
-    const file = path.join(config.dir, 'config.json');
-    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles).sort()).toEqual(names);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toEqual(Object.fromEntries(names.map((name) => [name, { timeout: 5000 }])));
     expect(readdirSync(config.dir)).toEqual(['config.json']);
   });
 });
@@ -61,10 +63,13 @@ describe('writers in processes of their own', () => {
 describe('writers under stress, each planting a dead process’s lock after every write', () => {
   it('lose nothing: stale locks are taken over by one writer at a time, never from a live one', async () => {
     const file = path.join(config.dir, 'config.json');
+    const names = Array.from({ length: 6 }, (_, w) => Array.from({ length: 8 }, (_, i) => `w${w}-${i + 1}`)).flat();
+    // The profiles exist (only auth login creates one); each write changes one of them.
+    writeFileSync(file, `${JSON.stringify({ profiles: Object.fromEntries(names.map((name) => [name, {}])) })}\n`, { mode: 0o600 });
     // Each worker: 8 writes of a profile of its own, each followed by a lock naming a process that has ended (made only if none is there).
     const worker = (w: number) => `
       for i in 1 2 3 4 5 6 7 8; do
-        "$NODE" "$BIN" config set timeout 1000 --profile "w${w}-$i" || exit 1
+        "$NODE" "$BIN" config set timeout 1s --profile "w${w}-$i" || exit 1
         true & wait; dead=$!
         (set -C; echo "$dead stale" > "${file}.lock") 2>/dev/null || true
       done`;
@@ -81,8 +86,7 @@ describe('writers under stress, each planting a dead process’s lock after ever
       ),
     );
     expect(exits, stderr).toEqual([0, 0, 0, 0, 0, 0]);
-    const profiles = Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles);
-    expect(profiles).toHaveLength(48);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toEqual(Object.fromEntries(names.map((name) => [name, { timeout: 1000 }])));
     expect(readdirSync(config.dir).filter((name) => name !== 'config.json.lock')).toEqual(['config.json']);
   }, 60_000);
 });

@@ -171,7 +171,7 @@ describe('a clone not yet built', () => {
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(stderr).toBe('gymctl: gymctl is not built: run npm run build\n');
+      expect(stderr).toBe('gymctl: gymctl is not built: run npm ci && npm run build\n');
       expect(stdout).toBe('');
       expect(code).toBe(1);
     } finally {

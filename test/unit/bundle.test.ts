@@ -140,6 +140,11 @@ describe('the design card’s packages, each loaded only where it works', () => 
     });
   }
 
+  it("conf's atomically takes gymctl's when-exit, which hooks no signal: the package's is not in the build", () => {
+    expect(holders(/node_modules\/when-exit\//)).toHaveLength(0);
+    expect(holders(/src\/config\/when-exit\.ts$/)).toEqual(['dist/side/config-conf.cjs']);
+  });
+
   it('chalk reads neither process.argv nor the environment: its colour probe is not in the build', () => {
     const chalkFile = holders(/node_modules\/chalk\//)
       .map((file) => readFileSync(path.join(ROOT, file), 'utf8'))

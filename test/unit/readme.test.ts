@@ -6,6 +6,7 @@ import { EXIT_CODES } from '../../src/failures.js';
 import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { ROOT } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('README', () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -20,6 +21,39 @@ describe('README', () => {
     expect(pipe.stdout).toBe(piped);
     const terminal = await gymctl(args, { stdoutTTY: true, columns: 100, env: { NO_COLOR: '1' } });
     expect(terminal.stdout).toBe(card);
+  });
+
+  it('"Try the whole flow": gymctl sandbox prints what the README shows on a terminal, and its keys line up in a pipe too', async () => {
+    const section = readme.split('\nTo try the whole flow locally')[1]!;
+    const [, sample] = /```sh\ngymctl sandbox\n```\n\n```\n([\s\S]*?)```/.exec(section)!;
+    const { Interrupted } = await import('../../src/failures.js');
+    for (const tty of [true, false]) {
+      const controller = new AbortController();
+      let stopped: Promise<void> = Promise.resolve();
+      const result = await gymctl(['sandbox', '--port', '0'], {
+        stdoutTTY: tty,
+        stderrTTY: tty,
+        columns: 100,
+        env: { NO_COLOR: '1' },
+        signal: controller.signal,
+        started: (streams) => {
+          stopped = waitFor('the sandbox to start', () => streams.stderr().includes('Press Ctrl-C')).then(() => controller.abort(new Interrupted()));
+        },
+      });
+      await stopped;
+      expect(result.code).toBe(130);
+      const url = /listening on (\S+)/.exec(result.stdout)![1]!;
+      // On a terminal, stderr's first line follows stdout's: what the README shows, with this run's port.
+      const [pressed] = result.stderr.split('\n');
+      const shown = `${result.stdout}${pressed}\n`.replaceAll(url, 'http://127.0.0.1:4010');
+      if (tty) expect(shown).toBe(sample);
+      else {
+        const keys = result.stdout.split('\nKeys:\n')[1]!.split('\n\n')[0]!.split('\n');
+        const columns = keys.map((line) => /^ {2}\S+ +/.exec(line)![0].length);
+        expect(new Set(columns).size, keys.join('\n')).toBe(1);
+        expect(shown).toBe(sample);
+      }
+    }
   });
 
   it('its exit-code table is the table help exit-codes is made from', () => {

@@ -164,10 +164,14 @@ describe('resolveSettings: timeout', () => {
   });
 
   it('prefers the flag over the profile', () => {
-    expect(resolve({ timeout: '1500' }, {}, { timeout: 5000 }).timeoutMs).toMatchObject({ value: 1500, source: 'flag', origin: '--timeout' });
+    expect(resolve({ timeout: '1500ms' }, {}, { timeout: 5000 }).timeoutMs).toMatchObject({ value: 1500, source: 'flag', origin: '--timeout' });
   });
 
-  it.each(['0', '-5', '1.5', 'abc', '99999999999', ''])('rejects --timeout %j', (text) => {
+  it('takes a bare number as seconds, as curl --max-time does', () => {
+    expect(resolve({ timeout: '5' }).timeoutMs).toMatchObject({ value: 5000, source: 'flag' });
+  });
+
+  it.each(['0', '-5', '1.5s', 'abc', '99999999999', ''])('rejects --timeout %j', (text) => {
     expect(usage(() => resolve({ timeout: text })).message).toContain('--timeout');
   });
 
@@ -210,7 +214,7 @@ describe('parseBaseUrl', () => {
     ['ftp: scheme', 'ftp://api.example.com', /scheme/],
     ['file: scheme', 'file:///etc/passwd', /scheme/],
     ['javascript: scheme', 'javascript:alert(1)', /scheme/],
-    ['no scheme', 'api.example.com', /absolute URL/],
+    ['no scheme', 'api.example.com', /it has no scheme; did you mean https:\/\/api\.example\.com\?/],
     ['relative path', '/v1', /absolute URL/],
     ['empty', '', /absolute URL/],
     ['credentials', 'https://user:pass@api.example.com', /credentials/],
@@ -232,10 +236,16 @@ describe('parseBaseUrl', () => {
 
 describe('parseTimeout', () => {
   it.each([
-    ['1', 1],
-    ['30000', 30000],
-    ['2147483647', 2147483647],
-    // Durations, as --cache takes them; a bare number stays milliseconds.
+    // A bare number is seconds, as curl --max-time and gh take it.
+    ['1', 1000],
+    ['30', 30000],
+    ['0.5', 500],
+    ['1.5', 1500],
+    ['0.001', 1],
+    ['2147483', 2147483000],
+    // Durations, as --cache takes them.
+    ['1ms', 1],
+    ['2147483647ms', 2147483647],
     ['5s', 5000],
     ['500ms', 500],
     ['2m', 120_000],
@@ -244,7 +254,7 @@ describe('parseTimeout', () => {
     expect(parseTimeout(text, 'timeout')).toBe(value);
   });
 
-  it.each(['0', '-5', '1.5', 'abc', '99999999999', '', ' 5', '0ms', '5 s', '1e3', '0x10', '2147483648', '05', '25d'])('rejects %j', (text) => {
+  it.each(['0', '-5', '.5', '5.', '1.5s', 'abc', '99999999999', '', ' 5', '0ms', '5 s', '1e3', '0x10', '2147484', '2147483648ms', '05', '0.0001', '25d'])('rejects %j', (text) => {
     const error = usage(() => parseTimeout(text, 'timeout'));
     expect(error.message).toContain(JSON.stringify(text));
     expect(error.message).toContain('timeout');

@@ -6,7 +6,7 @@ import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
 import { academyList, dropCachedAnswers, keyName, ownerLine } from './words.js';
 
 /** What login uses of the factory. */
-export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
+export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
 
 export interface LoginFlags {
   withKey?: boolean;
@@ -14,15 +14,30 @@ export interface LoginFlags {
   keyring?: boolean;
 }
 
+/** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The login the user ran, with --with-key: the flags they gave kept (there is no flag for the key, so it is never in it). */
+function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags): string {
+  const words = ['gymctl', 'auth', 'login', '--with-key'];
+  if (options.keyring !== undefined) words.push(options.keyring ? '--keyring' : '--no-keyring');
+  if (f.flags.profile !== undefined) words.push('--profile', shellWord(f.flags.profile));
+  if (f.flags.baseUrl !== undefined) words.push('--base-url', shellWord(f.flags.baseUrl));
+  if (f.flags.allowHttp) words.push('--allow-http');
+  if (f.flags.timeout !== undefined) words.push('--timeout', shellWord(f.flags.timeout));
+  if (f.flags.retries !== undefined) words.push('--retries', shellWord(f.flags.retries));
+  return words.join(' ');
+}
+
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
   let text: string;
-  if (options.withKey) {
-    if (f.io.stdinIsTTY) f.io.err('Reading the API key from stdin: paste it, then press Enter and Ctrl-D.\n');
+  if (options.withKey && !f.io.stdinIsTTY) {
     text = await readStdin(f.io);
   } else if (f.io.stdinIsTTY) {
+    // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
     text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
   } else {
-    throw usageError('stdin is not a terminal, so there is no prompt: pipe the key in with `gymctl auth login --with-key < keyfile`');
+    throw usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(f, options)} < keyfile\`)`);
   }
   const key = text.trim();
   if (key === '') throw usageError('no API key was given');

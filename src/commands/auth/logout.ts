@@ -1,4 +1,5 @@
 /** `gymctl auth logout`: forgets the profile's stored key (config file or system keyring); other settings stay. */
+import { checkProfileExists } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { dropCachedAnswers } from './words.js';
 
@@ -6,8 +7,10 @@ import { dropCachedAnswers } from './words.js';
 export type LogoutDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'config' | 'profileName'>;
 
 export async function runLogout(f: LogoutDeps): Promise<void> {
-  const profile = f.profileName().value;
   const store = f.config();
+  const name = f.profileName();
+  checkProfileExists(name, store.read());
+  const profile = name.value;
   const stored = store.profile(profile);
   if (stored?.keyStore === 'keyring') {
     // The profile keeps the keyring as where its next key goes.

@@ -2,7 +2,7 @@
  * `gymctl config list | get | set | unset | path`: the settings of the active
  * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible).
  */
-import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, configKey, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, noSuchProfile, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
@@ -28,15 +28,22 @@ function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | 
   return profile?.[setting.field] ?? ('fallback' in setting ? setting.fallback : undefined);
 }
 
+/** A value as text: a timeout as a duration (`10s`), which `config set` reads back; other values as stored. */
+const asText = (key: ConfigKey | GlobalConfigKey, value: unknown) => (key === 'timeout' && typeof value === 'number' ? showTimeout(value) : String(value ?? ''));
+
 /** A stored value as text: made safe on a terminal (the file may hold anything), as stored in a pipe. */
-const shown = (f: ConfigDeps, value: unknown) => {
-  const text = String(value ?? '');
+const shown = (f: ConfigDeps, key: ConfigKey | GlobalConfigKey, value: unknown) => {
+  const text = asText(key, value);
   return f.io.stdoutIsTTY ? sanitizeLine(text) : text;
 };
 
+/** The store, the file and the active profile; a profile the file does not hold is refused (only `auth login` creates one). */
 async function state(f: ConfigDeps) {
   const store = f.config();
-  return { store, file: store.read(), profileName: f.profileName().value };
+  const file = store.read();
+  const profile = f.profileName();
+  checkProfileExists(profile, file);
+  return { store, file, profileName: profile.value };
 }
 
 const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)] as Array<ConfigKey | GlobalConfigKey>;
@@ -52,20 +59,21 @@ export async function runConfigList(f: ConfigDeps): Promise<void> {
     () =>
       f.io.stdoutIsTTY
         ? columnsText(
-            values.map(([key, value]) => [key, value === undefined ? undefined : String(value)]),
+            values.map(([key, value]) => [key, value === undefined ? undefined : asText(key, value)]),
             stdoutTerminal(f.io),
             0,
             3,
             true,
           )
-        : values.map(([key, value]) => `${key}=${shown(f, value)}\n`).join(''),
+        : values.map(([key, value]) => `${key}=${shown(f, key, value)}\n`).join(''),
   );
 }
 
 export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
   const key = configKey(name);
-  const { file, profileName } = await state(f);
-  f.io.out(`${shown(f, effectiveValue(file, profileName, key))}\n`);
+  // A setting of the whole file is read whatever the active profile is.
+  const { file, profileName } = isGlobal(key) ? { file: f.config().read(), profileName: '' } : await state(f);
+  f.io.out(`${shown(f, key, effectiveValue(file, profileName, key))}\n`);
 }
 
 export async function runConfigSet(f: ConfigDeps, name: string, value: string): Promise<void> {
@@ -80,12 +88,8 @@ export async function runConfigSet(f: ConfigDeps, name: string, value: string): 
     const parsed = setting.parse(value);
     const store = f.config();
     // A default profile that does not exist would make every command fail: refuse it, naming those that do.
-    const profiles = Object.keys(store.read().profiles ?? {}).sort();
-    if (!profiles.includes(parsed)) {
-      throw usageError(
-        `there is no profile ${JSON.stringify(parsed)}: ${profiles.length ? `the profiles are ${profiles.join(', ')}` : 'there are no profiles yet'}; create one with \`gymctl auth login --profile ${parsed}\``,
-      );
-    }
+    const profiles = Object.keys(store.read().profiles ?? {});
+    if (!profiles.includes(parsed)) throw noSuchProfile(parsed, undefined, profiles);
     await store.update((file) => ({ ...file, [setting.field]: parsed }));
     return;
   }
@@ -115,13 +119,15 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
 
 export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void> {
   const key = configKey(name);
-  const { store, file, profileName } = await state(f);
   if (isGlobal(key)) {
+    // Whatever the active profile: this is the way out of a default-profile that names none.
+    const store = f.config();
     const { field } = GLOBAL_CONFIG_KEYS[key];
-    if (file[field] === undefined) return;
+    if (store.read()[field] === undefined) return;
     await store.update(({ [field]: _removed, ...rest }) => rest);
     return;
   }
+  const { store, file, profileName } = await state(f);
   const { field } = CONFIG_KEYS[key];
   if (file.profiles?.[profileName]?.[field] === undefined) return;
   if (key === 'key-store') await checkKeyStoreChange(f, profileName, 'config');

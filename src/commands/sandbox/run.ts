@@ -75,9 +75,13 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: San
     if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw usageError(`cannot start the sandbox on ${host}:${port} (${code}): choose another --host or --port`);
     throw new GymctlError('internal', `cannot start the sandbox on ${host}:${port}: ${code ?? String(error)}`);
   }
-  // The keys, aligned on a terminal; their names come from --data, and are sanitised as every cell is.
+  // The keys, aligned on a terminal and in a pipe alike (a secret is plain ASCII, so padding it aligns the names); names come from --data, and are sanitised as every cell is.
+  const width = Math.max(0, ...data.keys.map(({ secret }) => secret.length));
   const keys = await columnsText(
-    data.keys.map(({ secret, key }) => [secret, `${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`]),
+    data.keys.map(({ secret, key }) => [
+      io.stdoutIsTTY ? secret : secret.padEnd(width),
+      `${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`,
+    ]),
     stdoutTerminal(io),
     2,
   );

@@ -19,9 +19,23 @@ export function parseId(text: string, what = 'id', where = ''): Id {
     if (big <= MAX_ID) return big;
   }
   const shown = text === '' ? 'an empty string' : JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  // Short, so that it fits a terminal line; the limit only when it is what went wrong.
-  const why = DECIMAL.test(text) ? `a whole number no larger than ${MAX_ID}` : 'a positive whole number';
-  throw usageError(`invalid ${what} ${shown}${where} (expected ${why})`);
+  // Short, so that it fits a terminal line; the limit only when it is what went wrong, however many digits there are.
+  if (/^[1-9][0-9]*$/.test(text)) throw usageError(`${what} ${shown}${where} is too large (expected a whole number no larger than ${MAX_ID})`);
+  throw usageError(`invalid ${what} ${shown}${where} (expected a positive whole number)`);
+}
+
+/**
+ * One argument's ids: one id, or several separated by commas (`1,2,3`). An
+ * empty place in the list is said as such, and where it is.
+ */
+export function parseIdArgument(text: string, what = 'id'): Id[] {
+  const parts = text.split(',');
+  if (parts.length === 1) return [parseId(text, what)];
+  return parts.map((part, index) => {
+    if (part !== '') return parseId(part, what);
+    const place = index === 0 ? 'before the first comma' : index === parts.length - 1 ? 'after the last comma' : 'between two commas';
+    throw usageError(`invalid ${what} list ${JSON.stringify(text)}: an empty ${what} ${place} (write several as 1,2,3)`);
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
  * What the read commands share: collecting ids (arguments and `-` for
  * stdin), and fetching a batch of them into the chosen output format.
  */
-import { parseId, parseIdList } from './ids.js';
+import { parseIdArgument, parseIdList } from './ids.js';
 import type { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
 import { setV8Flags, YOUNG_GENERATION_BOUND } from '../../system.js';
@@ -36,7 +36,7 @@ export interface IdList {
  */
 export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[], what: string): Promise<IdList> {
   if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
-  const fromArguments = texts.map((text) => (text === '-' ? undefined : text.split(',').map((part) => parseId(part, what))));
+  const fromArguments = texts.map((text) => (text === '-' ? undefined : parseIdArgument(text, what)));
   const ids: Id[] = [];
   for (const listed of fromArguments) {
     if (listed !== undefined) ids.push(...listed);
@@ -102,7 +102,7 @@ export interface FetchAllOptions<T, U = T> {
  * the command then fails with the first failure's kind, in argument order.
  */
 /** What a batch uses of the factory: the streams, the environment (the progress line), the debug switch and the closers. */
-export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'>;
+export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'> & Partial<Pick<Factory, 'explain'>>;
 
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
@@ -139,7 +139,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(error, options.output.format, f.debug));
+        io.err(formatFailure(f.explain?.(error) ?? error, options.output.format, f.debug));
         progress.tick();
       },
       ...(options.ignoreNotFound

@@ -4,11 +4,17 @@ import { usageError } from '../../failures.js';
 
 /** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
 export function closest(word: string, names: readonly string[]): string | undefined {
+  // Edits, with two neighbours swapped counted as one (`wrok` is one from `work`), as typos most often are.
   const distance = (a: string, b: string) => {
+    let before: number[] = [];
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
       const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++) {
+        next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j]!, before[j - 2]! + 1);
+      }
+      before = row;
       row = next;
     }
     return row[b.length]!;
