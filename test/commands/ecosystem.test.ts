@@ -28,6 +28,13 @@ function expectFailure(result: Pick<CliResult, 'code' | 'stdout' | 'stderr'>, co
 }
 
 describe('profiles', () => {
+  /** A profile with settings and no key: logged in (its base URL from the environment, so not stored), then out; only login makes a profile. */
+  async function settingsOnlyProfile() {
+    await gymctl(['auth', 'login', '--with-key', '--profile', 'settings-only'], { stdin: DEMO_KEY, env: { GYMCTL_BASE_URL: world.sandbox.url } });
+    await gymctl(['auth', 'logout', '--profile', 'settings-only']);
+    await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
+  }
+
   it('config set default-profile picks the profile when neither --profile nor GYMCTL_PROFILE does', async () => {
     await login('work');
     await login('audit', DEMO_KEY_NO_ACADEMIES);
@@ -45,10 +52,7 @@ describe('profiles', () => {
   it('auth status --all shows every profile, keys masked, each checked with its own key', async () => {
     await login('work');
     await login('audit', DEMO_KEY_NO_ACADEMIES);
-    // A profile with settings and no key: logged in (its base URL from the environment, so not stored), then out.
-    await gymctl(['auth', 'login', '--with-key', '--profile', 'settings-only'], { stdin: DEMO_KEY, env: { GYMCTL_BASE_URL: world.sandbox.url } });
-    await gymctl(['auth', 'logout', '--profile', 'settings-only']);
-    await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
+    await settingsOnlyProfile();
     const result = await gymctl(['auth', 'status', '--all'], { env: { GYMCTL_PROFILE: 'work' } });
     expect(result.code, result.stderr).toBe(0);
     // In a pipe: tab-separated lines under a header row, as every table.
@@ -88,7 +92,7 @@ describe('profiles', () => {
   it('auth status --all on a narrow terminal: the long statuses give way, the base URL and the headers stay whole', async () => {
     await login('work');
     await login('audit', DEMO_KEY_NO_ACADEMIES);
-    await gymctl(['config', 'set', 'timeout', '5000', '--profile', 'settings-only']);
+    await settingsOnlyProfile();
     // 118 columns wide in full: 18 must go.
     const table = await inProcess(['auth', 'status', '--all'], { configDir: world.config.dir, env: { GYMCTL_PROFILE: 'work', NO_COLOR: '1' }, stdoutTTY: true, columns: 100 });
     expect(table.code, table.stderr).toBe(0);
