@@ -22,7 +22,7 @@ class PerModuleReporter {
       for (const m of alive.sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)) {
         const replacement = (m.replacement ?? '').replace(/\s+/g, ' ');
         lines.push(
-          `          ${m.status} ${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${replacement.length > 110 ? `${replacement.slice(0, 110)}…` : replacement}`,
+          `          ${m.status} ${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName}: ${replacement.length > 110 ? `${replacement.slice(0, 110)}…` : replacement}`,
         );
       }
     }
