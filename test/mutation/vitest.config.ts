@@ -15,6 +15,7 @@ export default {
       'test/unit/loopback.test.ts', // api/transport/loopback.ts
       'test/unit/sanitize.test.ts', // output/sanitize.ts
       'test/unit/csv.test.ts', // output/csv.ts
+      'test/unit/duration.test.ts', // cache/duration.ts
     ],
   },
 };
