@@ -13,9 +13,11 @@ export default {
     include: [
       'test/unit/ids.test.ts', // api/ids.ts, commands/shared/ids.ts
       'test/unit/loopback.test.ts', // api/transport/loopback.ts
+      'test/unit/base-url.test.ts', // api/base-url.ts
       'test/unit/sanitize.test.ts', // output/sanitize.ts
       'test/unit/csv.test.ts', // output/csv.ts
       'test/unit/duration.test.ts', // cache/duration.ts
+      'test/unit/tsv.test.ts', // output/tsv.ts
     ],
   },
 };
