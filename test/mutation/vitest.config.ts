@@ -18,6 +18,7 @@ export default {
       'test/unit/csv.test.ts', // output/csv.ts
       'test/unit/duration.test.ts', // cache/duration.ts
       'test/unit/tsv.test.ts', // output/tsv.ts
+      'test/unit/exact-json.test.ts', // json/exact.ts
     ],
   },
 };
