@@ -19,6 +19,7 @@ export default {
       'test/unit/duration.test.ts', // cache/duration.ts
       'test/unit/tsv.test.ts', // output/tsv.ts
       'test/unit/exact-json.test.ts', // json/exact.ts
+      'test/unit/retry.test.ts', // api/transport/retry.ts
     ],
   },
 };
