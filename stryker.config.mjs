@@ -16,12 +16,18 @@ export default {
     'src/json/exact.ts',
     'src/api/transport/retry.ts',
     'src/cache/duration.ts',
+    // Slots for two more modules that guard data, with their unit tests in test/mutation/vitest.config.ts:
+    // the response cache's path checks (src/cache/) and the code cache's frame check (src/boot/code-cache.ts).
   ],
   // Stryker rewrites the tsconfig's `extends` and `references` through the TypeScript API, which TypeScript 7 (native) no longer
   // has; ours point nowhere outside the sandbox, so there is nothing to rewrite: no file by this name turns the rewrite off.
   tsconfigFile: 'no-tsconfig-to-rewrite',
+  // Each mutant runs only the tests that reach it; a mutant of module-level code runs them all, in a fresh module graph.
   coverageAnalysis: 'perTest',
   concurrency: 2,
+  // A mutant that loops forever in mutated code is stopped by Stryker's count of its hits (100 times the unmutated run's);
+  // one that loops elsewhere, or never settles a promise, is stopped after this margin over the unmutated run's time.
+  timeoutMS: 3000,
   // per-module: each module's score and its mutants left alive, and a failure when any module is under 90%.
   appendPlugins: ['./scripts/stryker-per-module.mjs'],
   reporters: ['progress', 'clear-text', 'per-module'],

@@ -20,6 +20,7 @@ export default {
       'test/unit/tsv.test.ts', // output/tsv.ts
       'test/unit/exact-json.test.ts', // json/exact.ts
       'test/unit/retry.test.ts', // api/transport/retry.ts
+      // Slots: the unit tests of the response cache's path checks and of the code cache's frame check.
     ],
   },
 };
