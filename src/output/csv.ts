@@ -59,8 +59,7 @@ const LEADING_CONTROLS = /^[\u0000-\u0008\u000a-\u000c\u000e-\u001f\u007f-\u009f
  * keep the text as sent.
  */
 export function neutraliseFormula(value: string): string {
-  const first = value.charAt(0);
-  if (first === '\t' || first === '\r') return `'${value}`;
+  // Tab and carriage return are not among the controls skipped, so a value that starts with one is caught below.
   const text = value.replace(LEADING_CONTROLS, '');
   const start = text.charAt(0);
   if (start === '=' || start === '@' || start === '\t' || start === '\r') return `'${value}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
 import { isValidId } from '../../src/api/ids.js';
-import { parseId } from '../../src/commands/shared/ids.js';
+import { parseId, parseIdList } from '../../src/commands/shared/ids.js';
 
 function caught(fn: () => unknown): GymctlError {
   try {
@@ -50,6 +50,14 @@ describe('parseId', () => {
     '%31',
     'Infinity',
     'NaN',
+    // A little off an id: digits with something before or after them, or digits where the pattern wants none.
+    'x1',
+    '1x',
+    'a12345678901234567',
+    '12345678901234567a',
+    '1.0',
+    '10000000000000000000',
+    '-9223372036854775807',
   ];
 
   it.each(invalid)('rejects %j with a usage error', (text) => {
@@ -76,12 +84,38 @@ describe('parseId', () => {
     expect(caught(() => parseId('x')).message).toMatch(/^invalid id "x"/);
   });
 
+  it('quotes input of up to 40 characters whole, and cuts what is longer at 40', () => {
+    const forty = `x${'1'.repeat(39)}`;
+    expect(caught(() => parseId(forty)).message).toContain(`${JSON.stringify(forty)} (`);
+    expect(caught(() => parseId(`${forty}2`)).message).toContain(`${JSON.stringify(`${forty}…`)} (`);
+  });
+
   it('shortens very long input in the message', () => {
     const long = 'a'.repeat(500);
     const message = caught(() => parseId(long)).message;
     expect(message).toContain('a'.repeat(40));
     expect(message).not.toContain('a'.repeat(41));
     expect(message.length).toBeLessThan(200);
+  });
+});
+
+describe('parseIdList', () => {
+  it('takes ids separated by any run of white space, on one line or many, skipping # comments', () => {
+    expect(parseIdList('1  2\t\t3\n4\r\n\r\n5')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseIdList('  7 \n\t8\t')).toEqual([7, 8]);
+    expect(parseIdList('1 #99 98\n# 97\n2#96')).toEqual([1, 2]);
+    expect(parseIdList('9223372036854775807')).toEqual([9223372036854775807n]);
+    expect(parseIdList('')).toEqual([]);
+    expect(parseIdList('\n \n')).toEqual([]);
+  });
+
+  it('names the source and the line of a bad id, counting lines from 1 whatever their ends', () => {
+    const bad = (text: string, ...rest: [string?, string?]) => caught(() => parseIdList(text, ...rest)).message;
+    expect(bad('x')).toMatch(/^invalid id "x" \(stdin line 1\)/);
+    expect(bad('1\n2 x')).toMatch(/^invalid id "x" \(stdin line 2\)/);
+    expect(bad('1\r\n2\r\n\r\nx')).toMatch(/^invalid id "x" \(stdin line 4\)/);
+    expect(bad('1\n-2', 'academy id', 'ids.txt')).toMatch(/^invalid academy id "-2" \(ids\.txt line 2\)/);
+    expect(caught(() => parseIdList('1 2 0')).kind).toBe('usage');
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { GymctlError } from '../../src/api/errors.js';
 import { formatErrorJson } from '../../src/output/errors.js';
-import { sanitizeCell, sanitizeLine } from '../../src/output/sanitize.js';
+import { escapeJsonForTerminal, sanitizeCell, sanitizeLine } from '../../src/output/sanitize.js';
 
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -130,6 +130,15 @@ describe('characters that reorder, break or hide text', () => {
 
   it('keeps what emoji and scripts need: joiners and variation selectors', () => {
     for (const text of ['👩‍👩‍👧', '❤️', 'क्‍ष', 'Zoë', '東京']) expect(sanitizeLine(text)).toBe(text);
+  });
+});
+
+describe('escapeJsonForTerminal', () => {
+  it('writes DEL, C1 controls and characters that reorder or hide text as \\u escapes: the same JSON value, safe to print', () => {
+    const value = { name: 'a\u007fb\u0085c\u009bd\u202ee\u200bf\u{e0041}g', plain: 'José 🥋' };
+    const json = escapeJsonForTerminal(JSON.stringify(value));
+    expect(json).toBe('{"name":"a\\u007fb\\u0085c\\u009bd\\u202ee\\u200bf\\udb40\\udc41g","plain":"José 🥋"}');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });
 
