@@ -88,10 +88,23 @@ export function parseJsonExact(text: string): unknown {
   return read();
 }
 
-const BIGINT_MARK = '\u0000bigint:';
-
 /** JSON.stringify, but bigints are written as the integers they are, every digit. */
 export function stringifyExact(value: unknown, indent?: number): string {
-  const text = JSON.stringify(value, (_key, member: unknown) => (typeof member === 'bigint' ? `${BIGINT_MARK}${member}` : member), indent);
-  return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+  // A bigint goes through JSON.stringify as a marked string, unmarked after. The mark is one no key or string holds,
+  // so a string that happens to read like a mark stays a string.
+  for (let n = 0; ; n++) {
+    const mark = `\u0000bigint${n}:`;
+    let clash = false;
+    const text = JSON.stringify(
+      value,
+      (key, member: unknown) => {
+        if (key.includes(mark) || (typeof member === 'string' && member.includes(mark))) clash = true;
+        return typeof member === 'bigint' ? `${mark}${member}` : member;
+      },
+      indent,
+    );
+    if (clash) continue;
+    const written = JSON.stringify(mark).slice(1, -1); // as JSON writes it: \u0000bigint0:
+    return text.includes(written) ? text.replaceAll(new RegExp(`"${written.replaceAll('\\', '\\\\')}(-?\\d+)"`, 'g'), '$1') : text;
+  }
 }

@@ -126,6 +126,13 @@ describe('stringifyExact', () => {
     expect(stringifyExact({ id: 1n, a: [2n] }, 2)).toBe('{\n  "id": 1,\n  "a": [\n    2\n  ]\n}');
   });
 
+  it('a string or a key that reads like its internal mark stays a string, beside a bigint or not', () => {
+    const value = { a: '\u0000bigint:5', b: '\u0000bigint0:7', '\u0000bigint0:1': 'k', c: '\u0000bigint1:2x' };
+    expect(stringifyExact(value)).toBe(JSON.stringify(value));
+    expect(stringifyExact({ ...value, id: big }, 2)).toBe(JSON.stringify({ ...value, id: 0 }, null, 2).replace('"id": 0', `"id": ${BIG}`));
+    expect(parseJsonExact(stringifyExact({ ...value, id: big }))).toEqual({ ...value, id: big });
+  });
+
   it('round-trips what parseJsonExact reads', () => {
     const text = `{"id":${BIG},"ids":[-${BIG},1,2.5],"name":"x"}`;
     expect(stringifyExact(parseJsonExact(text))).toBe(text);
