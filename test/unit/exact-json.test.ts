@@ -131,6 +131,8 @@ describe('stringifyExact', () => {
     expect(stringifyExact(value)).toBe(JSON.stringify(value));
     expect(stringifyExact({ ...value, id: big }, 2)).toBe(JSON.stringify({ ...value, id: 0 }, null, 2).replace('"id": 0', `"id": ${BIG}`));
     expect(parseJsonExact(stringifyExact({ ...value, id: big }))).toEqual({ ...value, id: big });
+    for (const one of [{ b: '\u0000bigint0:7' }, { b: ['\u0000bigint0:7', big] }, { '\u0000bigint0:7': big }])
+      expect(parseJsonExact(stringifyExact(one)), JSON.stringify(Object.keys(one))).toEqual(one);
   });
 
   it('round-trips what parseJsonExact reads', () => {
