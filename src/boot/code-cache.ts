@@ -155,7 +155,24 @@ const LEFTOVER_MS = 60_000;
 /** Other builds' caches are removed when they are this old: an old version's, after an upgrade; not those of another gymctl installed beside this one, in use. */
 const OTHER_BUILD_MS = 24 * 60 * 60_000;
 
-/** Writes the cache (atomically, signed), in a folder of the user's own, and removes other builds' caches not written for a day. */
+/** This build's caches are removed when they were written this long ago (a command still in use writes its file again on its next run). */
+export const MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * The most cache files kept: the newest written. A build has about eight
+ * per Node and set of Node flags (each read command and `api`, a batch from
+ * stdin of each command that takes ids, every other command); sixteen
+ * leaves room for two Nodes or two sets of flags, at about 300 KB a file.
+ */
+export const MAX_FILES = 16;
+
+/**
+ * Writes the cache (atomically, signed), in a folder of the user's own, and
+ * prunes the folder: leftovers of stopped writers, other builds' caches
+ * not written for a day, any not written for MAX_AGE_MS, then the oldest
+ * beyond MAX_FILES. Only here, when a file is written (a run that took its
+ * cache writes nothing), so pruning costs the usual run nothing.
+ */
 export function writeCodeCache(cache: CodeCache, data: Buffer): void {
   try {
     // Only through folders and links of the user's (or root's): as root with another user's HOME, or through a
@@ -178,14 +195,21 @@ export function writeCodeCache(cache: CodeCache, data: Buffer): void {
   }
 }
 
-/** Removes leftovers of stopped writers, and other builds' caches not written for a day, in the opened folder `dir`. */
+/** Removes what writeCodeCache says, in the opened folder `dir`; never the file just written. */
 function prune(dir: string, cache: CodeCache): void {
   const now = Date.now();
+  const kept: { file: string; written: number }[] = [];
   for (const name of fs.readdirSync(dir)) {
     const file = path.join(dir, name);
-    const age = name.endsWith('.v8') && !name.startsWith(cache.build) ? OTHER_BUILD_MS : name.endsWith('.tmp') ? LEFTOVER_MS : undefined;
-    if (age !== undefined && now - fs.lstatSync(file).mtimeMs > age) fs.rmSync(file, { force: true });
+    const cacheFile = name.endsWith('.v8');
+    if (!cacheFile && !name.endsWith('.tmp')) continue;
+    const written = fs.lstatSync(file).mtimeMs;
+    const age = cacheFile ? (name.startsWith(cache.build) ? MAX_AGE_MS : OTHER_BUILD_MS) : LEFTOVER_MS;
+    if (name !== cache.name && now - written > age) fs.rmSync(file, { force: true });
+    else if (cacheFile) kept.push({ file, written: name === cache.name ? Number.POSITIVE_INFINITY : written });
   }
+  kept.sort((a, b) => b.written - a.written);
+  for (const { file } of kept.slice(MAX_FILES)) fs.rmSync(file, { force: true });
 }
 
 export interface LoadedFile {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CodeCache, codeCacheFor, frame, loadWithCodeCache, unframe } from '../../src/boot/code-cache.js';
+import { type CodeCache, codeCacheFor, frame, loadWithCodeCache, MAX_AGE_MS, MAX_FILES, unframe } from '../../src/boot/code-cache.js';
 import { idCommands, readCommands } from '../../src/operations/declare.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 
@@ -257,6 +257,34 @@ describe('loading through the code cache', () => {
     writeFileSync(path.join(cache.dir, 'b2-beside.v8'), 'in use', { mode: 0o600 });
     run(file, cache);
     expect(readdirSync(cache.dir).sort()).toEqual(['b2-beside.v8', cache.name].sort());
+  });
+
+  it(`keeps at most ${MAX_FILES} files, the newest written, and none of this build written more than 30 days ago, when it writes one`, () => {
+    const { file, cache } = fixture();
+    mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    // Files of this build under other flags and commands, one a minute older than the last; and one past the age limit.
+    const names = Array.from({ length: MAX_FILES + 4 }, (_, i) => `${cache.build}${process.version}-flags${i}-whoami.v8`);
+    names.forEach((name, i) => {
+      writeFileSync(path.join(cache.dir, name), 'cache', { mode: 0o600 });
+      utimesSync(path.join(cache.dir, name), minutesAgo(i + 1), minutesAgo(i + 1));
+    });
+    const tooOld = `${cache.build}${process.version}-flags-old-api.v8`;
+    writeFileSync(path.join(cache.dir, tooOld), 'cache', { mode: 0o600 });
+    utimesSync(path.join(cache.dir, tooOld), new Date(Date.now() - MAX_AGE_MS - 60_000), new Date(Date.now() - MAX_AGE_MS - 60_000));
+    // Not a cache file: left alone.
+    writeFileSync(path.join(cache.dir, 'notes.txt'), 'mine', { mode: 0o600 });
+    run(file, cache);
+    expect(readdirSync(cache.dir).sort()).toEqual([cache.name, 'notes.txt', ...names.slice(0, MAX_FILES - 1)].sort());
+  });
+
+  it('prunes nothing on a run that takes its cache', () => {
+    const { file, cache } = fixture();
+    run(file, cache);
+    const extra = Array.from({ length: MAX_FILES + 2 }, (_, i) => `${cache.build}${process.version}-flags${i}-whoami.v8`);
+    for (const name of extra) writeFileSync(path.join(cache.dir, name), 'cache', { mode: 0o600 });
+    expect(run(file, cache).cached).toBe(true);
+    expect(readdirSync(cache.dir)).toHaveLength(extra.length + 1);
   });
 
   it('is named after the build, Node, the flags and the command, and can be turned off', () => {
