@@ -167,13 +167,13 @@ export const MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 export const MAX_FILES = 16;
 
 /**
- * Writes the cache (atomically, signed), in a folder of the user's own, and
+ * Writes the cache (atomically, signed; `data` is asked for only then), in a folder of the user's own, and
  * prunes the folder: leftovers of stopped writers, other builds' caches
  * not written for a day, any not written for MAX_AGE_MS, then the oldest
  * beyond MAX_FILES. Only here, when a file is written (a run that took its
  * cache writes nothing), so pruning costs the usual run nothing.
  */
-export function writeCodeCache(cache: CodeCache, data: Buffer): void {
+export function writeCodeCache(cache: CodeCache, data: () => Buffer): void {
   try {
     // Only through folders and links of the user's (or root's): as root with another user's HOME, or through a
     // parent folder another user linked elsewhere, nothing is made or written.
@@ -185,7 +185,7 @@ export function writeCodeCache(cache: CodeCache, data: Buffer): void {
     if (!folder) return;
     try {
       if (!folder.stat.isDirectory() || !ownClosed(folder.stat, 0o077)) return;
-      writeFileAtomic(path.join(folder.path, cache.name), frame(data, cache.name, secret));
+      writeFileAtomic(path.join(folder.path, cache.name), frame(data(), cache.name, secret));
       prune(folder.path, cache);
     } finally {
       folder.close();
@@ -240,7 +240,8 @@ export function loadWithCodeCache(file: string, cache: CodeCache | undefined): L
     exports: loaded.exports,
     cached: cachedData !== undefined && script.cachedDataRejected !== true,
     save() {
-      if (stale) writeCodeCache(cache!, script.createCachedData());
+      // What V8 made is asked for only when it can be written: it takes milliseconds.
+      if (stale) writeCodeCache(cache!, () => script.createCachedData());
     },
   };
 }

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type CodeCache, codeCacheFor, frame, loadWithCodeCache, MAX_AGE_MS, MAX_FILES, unframe } from '../../src/boot/code-cache.js';
 import { idCommands, readCommands } from '../../src/operations/declare.js';
 import { OPERATIONS } from '../../src/operations/index.js';
@@ -199,8 +199,12 @@ describe('loading through the code cache', () => {
       mkdirSync(cache.secretDir, { mode: 0o700 });
       writeFileSync(secretFile, text, { mode });
       chmodSync(secretFile, mode);
+      // Nor is V8's cache made (it takes milliseconds) when it could not be written.
+      const made = vi.spyOn(vm.Script.prototype, 'createCachedData');
       expect(run(file, cache).cached).toBe(false);
       expect(run(file, cache).cached).toBe(false);
+      expect(made).not.toHaveBeenCalled();
+      made.mockRestore();
       expect(existsSync(cache.dir)).toBe(false);
       expect(readFileSync(secretFile, 'utf8')).toBe(text);
       expect(lstatSync(secretFile).mode & 0o777).toBe(mode);
