@@ -5,16 +5,23 @@
  * not only what was compiled at load time, as Node's own compile cache
  * does. Loading it skips most parsing and compiling on every later run.
  *
- * Safety: the cache is code, so it is trusted only in a folder of the
- * user's own, closed to others (0700), in a file of the user's own, whole
- * (length and checksum of our own, over what V8 checks). Anything else (a
- * link, another owner, a loose mode, a short or corrupt file, a cache V8
- * rejects) is ignored, and the file rewritten when the folder is the
- * user's. Nothing here ever fails a command: a cache that cannot be read
- * or written costs time, nothing else.
+ * Safety: the cache is code, and V8 checks little of it (the length of the
+ * source, not the source; not its own checksum, in a release build): a
+ * crafted file runs as gymctl, and a changed byte can crash every later
+ * run. So a file is handed to V8 only when it is signed with the user's
+ * key (an HMAC-SHA256 keyed from a secret outside the cache folder:
+ * secret.ts), in a folder of the user's own, closed to others (0700),
+ * reached through no one else's folder or link (trusted-path.ts), in a
+ * file of the user's own. Anything else (a link, another owner, a loose
+ * mode, a short, corrupt or unsigned file, a cache V8 rejects) is ignored,
+ * and the file rewritten when the folder is the user's. Nothing here ever
+ * fails a command: a cache that cannot be read or written costs time,
+ * nothing else.
  */
 import { commandIn, scanArgv } from '../argv.js';
 import { currentUid, openFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
+import { configFolder, readSecret, secretToSign, signingKey } from './secret.js';
+import { trustedPath } from './trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -52,6 +59,8 @@ function fnv(text: string): string {
 
 export interface CodeCache {
   dir: string;
+  /** The folder of the secret the files are signed with (the config folder). */
+  secretDir: string;
   /** The cache file's name: the build, Node, the flags V8 compiles with, the command. */
   name: string;
   /** What every file of this build's caches starts with (the files of other builds are removed when one is written). */
@@ -63,36 +72,43 @@ export function codeCacheFor(env: NodeJS.ProcessEnv, build: string, argv: readon
   if (env.GYMCTL_NO_CODE_CACHE === '1') return undefined;
   const command = `${cacheCommand(argv, commands)}${stdinBatch(argv, commands) ? '-batch' : ''}`;
   const flags = fnv([...process.execArgv, env.NODE_OPTIONS ?? ''].join('\u0000'));
-  return { dir: codeCacheDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
+  return { dir: codeCacheDir(env), secretDir: configFolder(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
 }
 
-/** The file's frame: a magic, the length and a checksum of what V8 made, then what V8 made. */
+/**
+ * The file's frame: a magic, the format, the length of what V8 made, and
+ * its signature; then what V8 made. 48 bytes, so that what V8 made starts
+ * 8-byte aligned in the buffer read, as V8 takes it without a copy.
+ */
 const MAGIC = Buffer.from('gymctlV8');
-const HEADER = MAGIC.length + 8;
+/** Format 1 had a 32-bit checksum where the length is now: its files are not taken, and are rewritten. */
+const FORMAT = 2;
+const SIGNATURE_BYTES = 32;
+const HEAD = MAGIC.length + 8;
+const HEADER = HEAD + SIGNATURE_BYTES;
 
-/** A 32-bit checksum of the data, 4 bytes at a time (fast enough to check at every start; a cache of 1 MB takes well under a millisecond). */
-export function checksum(data: Uint8Array): number {
-  const words = new Int32Array(data.buffer, data.byteOffset, data.byteLength >> 2);
-  let hash = 0x9e3779b9 ^ data.byteLength;
-  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193) + i;
-  for (let i = words.length << 2; i < data.byteLength; i++) hash = Math.imul(hash ^ data[i]!, 0x01000193);
-  return hash >>> 0;
+/** HMAC-SHA256 with the key made from the secret, over the magic, format and length, the file's name (a file is good under its own name only), and what V8 made. */
+function signature(head: Buffer, name: string, data: Uint8Array, secret: Buffer): Buffer {
+  return process.getBuiltinModule('node:crypto').createHmac('sha256', signingKey(secret)).update(head).update(`${name}\u0000`).update(data).digest();
 }
 
-export function frame(data: Buffer): Buffer {
-  const header = Buffer.alloc(HEADER);
-  MAGIC.copy(header);
-  header.writeUInt32LE(data.length, MAGIC.length);
-  header.writeUInt32LE(checksum(data), MAGIC.length + 4);
-  return Buffer.concat([header, data]);
+/** The file's bytes for what V8 made, signed for the file `name`. */
+export function frame(data: Buffer, name: string, secret: Buffer): Buffer {
+  const head = Buffer.alloc(HEAD);
+  MAGIC.copy(head);
+  head.writeUInt32LE(FORMAT, MAGIC.length);
+  head.writeUInt32LE(data.length, MAGIC.length + 4);
+  return Buffer.concat([head, signature(head, name, data, secret), data]);
 }
 
-/** What V8 made, from a file's bytes; undefined unless the frame is whole and the checksum agrees. */
-export function unframe(bytes: Buffer): Buffer | undefined {
-  if (bytes.length < HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+/** What V8 made, from the bytes of the file `name`; undefined unless the frame is whole and the signature agrees. */
+export function unframe(bytes: Buffer, name: string, secret: Buffer): Buffer | undefined {
+  // What is cheap first: a file of another format, or cut short, loads no crypto.
+  if (bytes.length < HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC) || bytes.readUInt32LE(MAGIC.length) !== FORMAT) return undefined;
   const data = bytes.subarray(HEADER);
-  if (bytes.readUInt32LE(MAGIC.length) !== data.length || bytes.readUInt32LE(MAGIC.length + 4) !== checksum(data)) return undefined;
-  return data;
+  if (bytes.readUInt32LE(MAGIC.length + 4) !== data.length) return undefined;
+  const expected = signature(bytes.subarray(0, HEAD), name, data, secret);
+  return process.getBuiltinModule('node:crypto').timingSafeEqual(expected, bytes.subarray(HEAD, HEADER)) ? data : undefined;
 }
 
 /** A stat that is the user's own and closed to others' writing (and, for the folder, reading). */
@@ -104,6 +120,8 @@ const MAX_BYTES = 64 * 1024 * 1024;
 /** The cache, when it is there and may be trusted. */
 export function readCodeCache(cache: CodeCache): Buffer | undefined {
   try {
+    const secret = readSecret(cache.secretDir);
+    if (!Buffer.isBuffer(secret) || !trustedPath(cache.dir)) return undefined;
     const folder = openFolder(cache.dir);
     if (!folder) return undefined;
     try {
@@ -119,7 +137,7 @@ export function readCodeCache(cache: CodeCache): Buffer | undefined {
           if (n === 0) return undefined;
           read += n;
         }
-        return unframe(bytes);
+        return unframe(bytes, cache.name, secret);
       } finally {
         fs.closeSync(fd);
       }
@@ -137,31 +155,61 @@ const LEFTOVER_MS = 60_000;
 /** Other builds' caches are removed when they are this old: an old version's, after an upgrade; not those of another gymctl installed beside this one, in use. */
 const OTHER_BUILD_MS = 24 * 60 * 60_000;
 
-/** Writes the cache (atomically), in a folder of the user's own, and removes other builds' caches not written for a day. */
-export function writeCodeCache(cache: CodeCache, data: Buffer): void {
+/** This build's caches are removed when they were written this long ago (a command still in use writes its file again on its next run). */
+export const MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * The most cache files kept: the newest written. A build has about eight
+ * per Node and set of Node flags (each read command and `api`, a batch from
+ * stdin of each command that takes ids, every other command); sixteen
+ * leaves room for two Nodes or two sets of flags, at about 300 KB a file.
+ */
+export const MAX_FILES = 16;
+
+/**
+ * Writes the cache (atomically, signed; `data` is asked for only then), in a folder of the user's own, and
+ * prunes the folder: leftovers of stopped writers, other builds' caches
+ * not written for a day, any not written for MAX_AGE_MS, then the oldest
+ * beyond MAX_FILES. Only here, when a file is written (a run that took its
+ * cache writes nothing), so pruning costs the usual run nothing.
+ */
+export function writeCodeCache(cache: CodeCache, data: () => Buffer): void {
   try {
-    // Only under a folder of the user's own: as root with another user's HOME, nothing is made.
-    let existing = cache.dir;
-    while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
-    if (!ownClosed(fs.statSync(existing), 0) && existing !== cache.dir) return;
+    // Only through folders and links of the user's (or root's): as root with another user's HOME, or through a
+    // parent folder another user linked elsewhere, nothing is made or written.
+    if (!trustedPath(cache.dir)) return;
+    const secret = secretToSign(cache.secretDir);
+    if (!secret) return;
     fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
     const folder = openFolder(cache.dir);
     if (!folder) return;
     try {
       if (!folder.stat.isDirectory() || !ownClosed(folder.stat, 0o077)) return;
-      writeFileAtomic(path.join(folder.path, cache.name), frame(data));
-      const now = Date.now();
-      for (const name of fs.readdirSync(folder.path)) {
-        const file = path.join(folder.path, name);
-        const age = name.endsWith('.v8') && !name.startsWith(cache.build) ? OTHER_BUILD_MS : name.endsWith('.tmp') ? LEFTOVER_MS : undefined;
-        if (age !== undefined && now - fs.lstatSync(file).mtimeMs > age) fs.rmSync(file, { force: true });
-      }
+      writeFileAtomic(path.join(folder.path, cache.name), frame(data(), cache.name, secret));
+      prune(folder.path, cache);
     } finally {
       folder.close();
     }
   } catch {
     // A cache that cannot be written costs the next run time, nothing else.
   }
+}
+
+/** Removes what writeCodeCache says, in the opened folder `dir`; never the file just written. */
+function prune(dir: string, cache: CodeCache): void {
+  const now = Date.now();
+  const kept: { file: string; written: number }[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const cacheFile = name.endsWith('.v8');
+    if (!cacheFile && !name.endsWith('.tmp')) continue;
+    const written = fs.lstatSync(file).mtimeMs;
+    const age = cacheFile ? (name.startsWith(cache.build) ? MAX_AGE_MS : OTHER_BUILD_MS) : LEFTOVER_MS;
+    if (name !== cache.name && now - written > age) fs.rmSync(file, { force: true });
+    else if (cacheFile) kept.push({ file, written: name === cache.name ? Number.POSITIVE_INFINITY : written });
+  }
+  kept.sort((a, b) => b.written - a.written);
+  for (const { file } of kept.slice(MAX_FILES)) fs.rmSync(file, { force: true });
 }
 
 export interface LoadedFile {
@@ -192,7 +240,8 @@ export function loadWithCodeCache(file: string, cache: CodeCache | undefined): L
     exports: loaded.exports,
     cached: cachedData !== undefined && script.cachedDataRejected !== true,
     save() {
-      if (stale) writeCodeCache(cache!, script.createCachedData());
+      // What V8 made is asked for only when it can be written: it takes milliseconds.
+      if (stale) writeCodeCache(cache!, () => script.createCachedData());
     },
   };
 }

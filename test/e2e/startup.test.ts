@@ -6,9 +6,10 @@
  * is `npm run bench`'s job; this cannot be noisy.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { frame, unframe } from '../../src/boot/code-cache.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, ROOT, cleanEnv, runCli } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
@@ -53,9 +54,16 @@ describe(`what Node ${process.version} loads to start gymctl`, () => {
   });
 
   it('whoami --json on an http: base URL: http, but no tls, crypto or any of those', async () => {
-    const loaded = await builtinsLoadedBy(['whoami', '--json'], { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+    // Without the code cache: what the command itself loads.
+    const env = { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY };
+    const loaded = await builtinsLoadedBy(['whoami', '--json'], { ...env, GYMCTL_NO_CODE_CACHE: '1' });
     expect(loaded).toContain('http');
     for (const name of [...NEVER, 'tls', 'https', 'crypto', 'child_process']) expect(loaded, name).not.toContain(name);
+    // With it, crypto too, which checks the cache's signature (on an https: base URL, TLS loads it anyway); nothing else.
+    await builtinsLoadedBy(['whoami', '--json'], env);
+    const cached = await builtinsLoadedBy(['whoami', '--json'], env);
+    expect(cached).toContain('crypto');
+    for (const name of [...NEVER, 'tls', 'https', 'child_process']) expect(cached, name).not.toContain(name);
   });
 });
 
@@ -139,6 +147,33 @@ describe(`the code cache of the main file, in real runs on Node ${process.versio
     const rewritten = readFileSync(file);
     expect(rewritten.equals(corrupt)).toBe(false);
     expect(rewritten.subarray(0, 8).toString()).toBe('gymctlV8');
+    // Signed with a secret the run made in the config folder, 0600.
+    expect(statSync(path.join(world.config.dir, 'cache-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a file with a byte changed and framed again by someone without the secret is never taken: every later run answers and exits 0', async () => {
+    const env = { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY };
+    const dir = path.join(cleanEnv(world.config.dir).XDG_CACHE_HOME!, 'gymctl-code-cache');
+    rmSync(dir, { recursive: true, force: true });
+    const whoami = async () => {
+      const result = await runCli(['whoami', '--json'], world.config.dir, { env });
+      expect({ code: result.code, signal: result.signal, stderr: result.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+      return result.stdout;
+    };
+    const answer = await whoami();
+    const [name] = readdirSync(dir);
+    const file = path.join(dir, name!);
+    const secretFile = path.join(world.config.dir, 'cache-secret');
+    const secret = existsSync(secretFile) ? Buffer.from(readFileSync(secretFile, 'utf8').trim(), 'hex') : Buffer.alloc(32);
+    const data = unframe(readFileSync(file), name!, secret)!;
+    // Bytes whose change, framed again with a checksum and no signature, made V8 crash (SIGTRAP, SIGSEGV) on every run.
+    for (const at of [40, 200, 1000]) {
+      const changed = Buffer.from(data);
+      changed[at]! ^= 0x41;
+      writeFileSync(file, frame(changed, name!, Buffer.alloc(32, 0xee)), { mode: 0o600 });
+      expect(await whoami(), `byte ${at}`).toBe(answer);
+      expect(await whoami(), `byte ${at}, the next run`).toBe(answer);
+    }
   });
 
   it('GYMCTL_NO_CODE_CACHE=1 turns it off: nothing is written', async () => {

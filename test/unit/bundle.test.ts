@@ -35,6 +35,8 @@ describe('what the built CLI loads', () => {
       'src/argv.ts',
       'src/boot.ts',
       'src/boot/code-cache.ts',
+      'src/boot/secret.ts',
+      'src/boot/trusted-path.ts',
       'src/system.ts',
       'src/value-flags.ts',
     ]);

@@ -1,0 +1,104 @@
+/**
+ * The key the code cache's files are signed with, from a secret of the
+ * user's that lives outside the cache folder: whoever can write to
+ * `~/.cache` (a CI cache restored from another branch, say) cannot sign a
+ * file, so cannot have gymctl run it.
+ *
+ * The secret is the config folder's `cache-secret`, the one the response
+ * cache files answers under (src/cache/store.ts): one random secret per
+ * user, 32 bytes written as 64 hex digits, 0600, made the same way here and
+ * there (linked into place, so that two gymctl starting at once agree on
+ * one). The code cache never signs with the secret itself but with a key
+ * of its own made from it (an HMAC of the secret over a label with no NUL
+ * in it): the response cache's HMACs, some of which are file names anyone
+ * who can list its folder sees, are over texts that hold a NUL, so none of
+ * them is ever this key, and no signature here is ever one of them.
+ *
+ * The secret is trusted only in a regular file of the user's own that
+ * nobody else can read or write (else others could sign). When there is
+ * none, the run goes without a code cache, and the secret is made once the
+ * command is done, when the code cache is written, only in a config folder
+ * of the user's own reached through no one else's folder or link
+ * (trusted-path.ts): as root with another user's HOME, nothing is made.
+ *
+ * Boot code: node:fs and node:path only, until a signature is checked or
+ * made (node:crypto, loaded then).
+ */
+import { currentUid, homeDir, writeFileAtomic } from '../system.js';
+import { trustedPath } from './trusted-path.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+
+/** The secret's file, in the config folder: the response cache's own. */
+export const SECRET_FILE = 'cache-secret';
+
+/** The label the code cache's key is made with from the secret. */
+const KEY_LABEL = 'gymctl code cache signing key, format 2';
+
+/**
+ * The config folder, as src/config/store.ts's configDir finds it (a test
+ * holds the two to the same answers): `$GYMCTL_CONFIG_DIR`, else
+ * `$XDG_CONFIG_HOME/gymctl` (when absolute), else `~/.config/gymctl`. Here,
+ * so that the boot loads nothing of the config's code.
+ */
+export function configFolder(env: NodeJS.ProcessEnv): string {
+  if (env.GYMCTL_CONFIG_DIR) return path.resolve(env.GYMCTL_CONFIG_DIR);
+  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config');
+  return path.join(base, 'gymctl');
+}
+
+/** No secret file is near this large. */
+const MAX_SECRET_BYTES = 1024;
+
+/**
+ * The secret in `dir`: its 32 bytes when it may be trusted; `missing` when
+ * there is no file (it may be made); undefined when there is one that is
+ * not to be trusted or read (another user's, open to others, not a regular
+ * file, not 64 hex digits). It is never changed here: the config folder's
+ * files are not overwritten.
+ */
+export function readSecret(dir: string): Buffer | 'missing' | undefined {
+  let fd: number;
+  try {
+    // Without blocking: a FIFO in its place cannot hang the start.
+    fd = fs.openSync(path.join(dir, SECRET_FILE), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    const uid = currentUid();
+    if (!stat.isFile() || (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)) || stat.size > MAX_SECRET_BYTES) return undefined;
+    const bytes = Buffer.alloc(MAX_SECRET_BYTES + 1);
+    const length = fs.readSync(fd, bytes, 0, bytes.length, 0);
+    const text = bytes.toString('latin1', 0, length).trim();
+    return /^[0-9a-f]{64}$/.test(text) ? Buffer.from(text, 'hex') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The secret in `dir`, made when there is none and the folder may hold it (see above); undefined when there is none to trust. */
+export function secretToSign(dir: string): Buffer | undefined {
+  const found = readSecret(dir);
+  if (found !== 'missing') return found;
+  try {
+    if (!trustedPath(dir)) return undefined;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const folder = fs.lstatSync(dir);
+    const uid = currentUid();
+    if (!folder.isDirectory() || (uid !== undefined && folder.uid !== uid)) return undefined;
+    const crypto = process.getBuiltinModule('node:crypto');
+    writeFileAtomic(path.join(dir, SECRET_FILE), `${crypto.randomBytes(32).toString('hex')}\n`, { keepExisting: true });
+  } catch {
+    return undefined;
+  }
+  const made = readSecret(dir);
+  return Buffer.isBuffer(made) ? made : undefined;
+}
+
+/** The code cache's key, made from the secret. */
+export const signingKey = (secret: Buffer): Buffer => process.getBuiltinModule('node:crypto').createHmac('sha256', secret).update(KEY_LABEL).digest();
