@@ -21,6 +21,7 @@
 import { commandIn, scanArgv } from '../argv.js';
 import { currentUid, openFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
 import { configFolder, readSecret, secretToSign, signingKey } from './secret.js';
+import { makeFolders } from '../trusted-path.js';
 import { trustedPath } from './trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -180,7 +181,7 @@ export function writeCodeCache(cache: CodeCache, data: () => Buffer): void {
     if (!trustedPath(cache.dir)) return;
     const secret = secretToSign(cache.secretDir);
     if (!secret) return;
-    fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    makeFolders(cache.dir);
     const folder = openFolder(cache.dir);
     if (!folder) return;
     try {

@@ -25,6 +25,7 @@
  * made (node:crypto, loaded then).
  */
 import { currentUid, homeDir, writeFileAtomic } from '../system.js';
+import { makeFolders } from '../trusted-path.js';
 import { trustedPath } from './trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -87,7 +88,7 @@ export function secretToSign(dir: string): Buffer | undefined {
   if (found !== 'missing') return found;
   try {
     if (!trustedPath(dir)) return undefined;
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolders(dir);
     const folder = fs.lstatSync(dir);
     const uid = currentUid();
     if (!folder.isDirectory() || (uid !== undefined && folder.uid !== uid)) return undefined;

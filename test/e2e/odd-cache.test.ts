@@ -6,8 +6,10 @@
  * SIGTERM, since the loop is synchronous) and named ENOENT for a read-only
  * file system. A process is needed to see that it ends.
  *
- * The V8 code cache (GYMCTL_NO_CODE_CACHE) is turned off here: it lives
- * beside the response cache and is tested on its own.
+ * The V8 code cache lives beside the response cache, so it meets the same
+ * places: its folder is made the same way, and a run without --cache ends
+ * too (it used to print its answer, then spin for ever making the code
+ * cache's folder in /proc).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +31,7 @@ afterEach(() => {
 });
 
 const ARGS = ['whoami', '--sandbox', '--cache', '1m', '--json'];
-const env = (cacheHome: string) => ({ XDG_CACHE_HOME: cacheHome, GYMCTL_NO_CODE_CACHE: '1' });
+const env = (cacheHome: string) => ({ XDG_CACHE_HOME: cacheHome });
 
 /** The answer on stdout, exit 0, and exactly one line on stderr: the warning. */
 function expectAnswerAndWarning(result: { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }): string {
@@ -45,6 +47,14 @@ describe.runIf(process.platform === 'linux')('procfs and sysfs', () => {
   it('XDG_CACHE_HOME=/proc: the answer, a warning, and the process ends (it used to spin, deaf to SIGTERM)', async () => {
     const result = await runCli(ARGS, config.dir, { env: env('/proc'), timeoutMs: 10_000 });
     expect(expectAnswerAndWarning(result)).toBe("gymctl: warning: the answer could not be cached in /proc/gymctl: ENOENT: /proc takes no new folders, mkdir '/proc/gymctl'");
+  });
+
+  it('XDG_CACHE_HOME=/proc without --cache: the answer, nothing on stderr, and the process ends (the code cache has its folder there too)', async () => {
+    const result = await runCli(['whoami', '--sandbox', '--json'], config.dir, { env: env('/proc'), timeoutMs: 10_000 });
+    expect(result.signal, result.stderr).toBeNull();
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).id).toBe(101);
+    expect(result.stderr).toBe('');
   });
 
   it('XDG_CACHE_HOME=/sys: the answer and a warning naming why the folder cannot be made', async () => {
