@@ -38,6 +38,7 @@ describe('what the built CLI loads', () => {
       'src/boot/secret.ts',
       'src/boot/trusted-path.ts',
       'src/system.ts',
+      'src/trusted-path.ts',
       'src/value-flags.ts',
     ]);
   });
