@@ -150,6 +150,14 @@ describe('gymctl doctor reports what would break other commands', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('a profile the config file does not hold is a failing row that says so (exit 2), not a missing key, as every command says it', async () => {
+    const result = await doctor({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_PROFILE: 'wrok' }, '--offline');
+    expect(result.code).toBe(2);
+    expect(result.of('profile')).toMatchObject({ status: 'fail', fix: 'gymctl auth login --profile wrok' });
+    expect(result.of('profile')!.detail).toContain('there is no profile "wrok" (from GYMCTL_PROFILE)');
+    expect(result.of('key')).toBeUndefined();
+  });
+
   it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {
     mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
     const secret = path.join(world.config.dir, 'cache-secret');

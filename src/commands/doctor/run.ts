@@ -7,7 +7,7 @@ import { GymApiError, type ErrorKind, type GymctlError } from '../../api/errors.
 import { operations } from '../../api/client.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
 import { proxyFor } from '../../api/transport/proxy.js';
-import type { Setting } from '../../config/settings.js';
+import { checkProfileExists, type Setting } from '../../config/settings.js';
 import { AlreadyReported, toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { resolveOutput } from '../../output/choice.js';
@@ -90,6 +90,12 @@ const PROFILE_SOURCES: Record<string, string> = { flag: '--profile', env: 'GYMCT
 
 async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' | 'profileName' | 'settings'>): Promise<Outcome[]> {
   const name = f.profileName();
+  try {
+    checkProfileExists(name, f.config().read());
+  } catch (error) {
+    // As every other command refuses it: a mistyped profile is said as such, not as a missing key.
+    return [result('profile', 'fail', toFailure(error).message, `gymctl auth login --profile ${name.value}`, 'usage')];
+  }
   const out = [result('profile', 'pass', `"${name.value}" (from ${PROFILE_SOURCES[name.source] ?? name.source})`)];
   const stored = f.config().profile(name.value);
   const settings = await f.settings();
