@@ -197,7 +197,7 @@ export function openCache(options: CacheOptions): ResponseCache {
         if (!folder) throw new Error(`${path.join(dir, key)} is not a folder`);
         writeFileAtomic(path.join(folder.path, fileName(apiPath)), JSON.stringify({ storedAt: Date.now(), body, ...(head ? { head } : {}) }));
       } catch (error) {
-        if (!warned) options.warn(`the answer could not be cached in ${dir}: ${(error as Error).message}`);
+        if (!warned) options.warn(`the answer could not be cached in ${dir}: ${systemMessage(error)}`);
         warned = true;
       } finally {
         folder?.close();
@@ -210,15 +210,31 @@ export function openCache(options: CacheOptions): ResponseCache {
 /** Empties the cache; how many answers it held. Every entry is acted on through the folder's handle, never through a path that could be swapped for a link. */
 export function clearCache(env: NodeJS.ProcessEnv): { dir: string; removed: number } {
   const dir = cacheDir(env);
-  const root = openRoot(dir, false);
-  if (!root) return { dir, removed: 0 };
+  let root: FolderHandle | undefined;
   let removed = 0;
   try {
+    root = openRoot(dir, false);
+    if (!root) return { dir, removed: 0 };
     for (const name of fs.readdirSync(root.path)) removed += emptyKeyFolder(root, name);
+  } catch (error) {
+    // A read-only mount or a folder gymctl may not change is said as such, naming the folder, not as an unexpected error.
+    if (error instanceof GymctlError || typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+    throw new GymctlError('internal', `the cache folder ${dir} could not be cleared${removed ? ` (${removed} answers were removed)` : ''}: ${systemMessage(error)}`);
   } finally {
-    root.close();
+    root?.close();
   }
   return { dir, removed };
+}
+
+/**
+ * A system error's words without the path of a handle (`/proc/self/fd/18`), which tells the user nothing:
+ * `EROFS: read-only file system, chmod`. The folder is named by whoever says it.
+ */
+export function systemMessage(error: unknown): string {
+  const { message, code, syscall } = error as NodeJS.ErrnoException;
+  if (typeof message !== 'string' || !message.includes('/proc/self/fd/')) return String(message ?? error);
+  const words = message.slice(0, message.indexOf(','));
+  return syscall ? `${words}, ${syscall}` : words || String(code);
 }
 
 /** Drops the answers cached for one key (`auth logout`); how many there were. */

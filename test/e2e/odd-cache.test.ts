@@ -74,8 +74,8 @@ it('XDG_CACHE_HOME is a file: the answer and a warning that it is not a folder',
 
 describe.skipIf(!hasTool('unshare', ['--version']))('read-only mounts, each in a mount namespace of its own', () => {
   /** Runs gymctl after `mount`, in a new mount namespace (the mount goes with it); undefined when mounting is not permitted here. */
-  function afterMount(mount: string, mountAt: string, cacheHome = mountAt) {
-    const result = spawnSync('unshare', ['-m', 'sh', '-c', `${mount} && exec "$NODE" "$BIN" ${ARGS.join(' ')}`], {
+  function afterMount(mount: string, mountAt: string, cacheHome = mountAt, args = ARGS) {
+    const result = spawnSync('unshare', ['-m', 'sh', '-c', `${mount} && exec "$NODE" "$BIN" ${args.join(' ')}`], {
       env: { ...cleanEnv(config.dir, env(cacheHome)), NODE: process.execPath, BIN, MOUNT_AT: mountAt, SOURCE: path.join(base, 'source') },
       encoding: 'utf8',
       timeout: 10_000,
@@ -107,5 +107,17 @@ describe.skipIf(!hasTool('unshare', ['--version']))('read-only mounts, each in a
     expect(expectAnswerAndWarning(result)).toBe(
       `gymctl: warning: the answer could not be cached in ${cacheHome}/deeper/gymctl: EROFS: read-only file system, mkdir '${cacheHome}/deeper'`,
     );
+  });
+
+  it('cache clear on a read-only mount: exit 1 and a message naming the folder and EROFS, not an unexpected error or a handle’s path', () => {
+    const cacheHome = path.join(base, 'ro-clear');
+    mkdirSync(path.join(base, 'source', 'gymctl', 'k'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(base, 'source', 'gymctl', 'k', 'a.json'), '{}');
+    mkdirSync(cacheHome);
+    const result = afterMount('mount --bind "$SOURCE" "$MOUNT_AT" && mount -o remount,ro,bind "$MOUNT_AT"', cacheHome, cacheHome, ['cache', 'clear']);
+    if (!result) return;
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^gymctl: the cache folder ${cacheHome}/gymctl could not be cleared: EROFS: read-only file system, \\w+\n$`));
   });
 });
