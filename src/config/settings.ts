@@ -203,9 +203,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
  * create it. Only `auth login` creates a profile.
  */
 export function noSuchProfile(name: string, origin: string | undefined, profiles: readonly string[]): GymctlError {
-  const sorted = [...profiles].sort();
+  const sorted = [...new Set([DEFAULT_PROFILE, ...profiles])].sort(); // `default` is always there, stored or not
   const nearest = closest(name, sorted);
-  const known = sorted.length ? `the profiles are ${sorted.join(', ')}${nearest ? ` (Did you mean ${nearest}?)` : ''}` : 'there are no profiles yet';
+  const known = `the profiles are ${sorted.join(', ')}${nearest ? ` (Did you mean ${nearest}?)` : ''}`;
   return usageError(`there is no profile ${JSON.stringify(name)}${origin ? ` (from ${origin})` : ''}: ${known}; create one with \`gymctl auth login --profile ${name}\``);
 }
 

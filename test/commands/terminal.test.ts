@@ -85,8 +85,10 @@ describe('exit codes that say what happened', () => {
       await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url, '--profile', 'work'], { configDir: config.dir, stdin: DEMO_KEY });
       const result = await gymctl(['config', 'set', 'default-profile', 'wrok'], { configDir: config.dir });
       expect(result).toMatchObject({ code: 2, stdout: '' });
-      expect(result.stderr).toBe('gymctl: there is no profile "wrok": the profiles are work (Did you mean work?); create one with `gymctl auth login --profile wrok`\n');
+      expect(result.stderr).toBe('gymctl: there is no profile "wrok": the profiles are default, work (Did you mean work?); create one with `gymctl auth login --profile wrok`\n');
       expect((await gymctl(['config', 'get', 'default-profile'], { configDir: config.dir })).stdout).toBe('default\n');
+      // `default` is always there, stored or not: every command takes it, and so does default-profile.
+      expect(await gymctl(['config', 'set', 'default-profile', 'default'], { configDir: config.dir })).toMatchObject({ code: 0, stderr: '' });
     } finally {
       config.remove();
     }

@@ -2,7 +2,7 @@
  * `gymctl config list | get | set | unset | path`: the settings of the active
  * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible).
  */
-import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, noSuchProfile, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
@@ -88,8 +88,7 @@ export async function runConfigSet(f: ConfigDeps, name: string, value: string): 
     const parsed = setting.parse(value);
     const store = f.config();
     // A default profile that does not exist would make every command fail: refuse it, naming those that do.
-    const profiles = Object.keys(store.read().profiles ?? {});
-    if (!profiles.includes(parsed)) throw noSuchProfile(parsed, undefined, profiles);
+    checkProfileExists({ value: parsed, source: 'config' }, store.read());
     await store.update((file) => ({ ...file, [setting.field]: parsed }));
     return;
   }
