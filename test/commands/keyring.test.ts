@@ -115,7 +115,20 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('keyring unavailable: no D-Bus session bus');
     expect(result.stderr).toContain('the key was not asked for, and nothing was stored');
+    // The fix is the login's: nothing is kept in the keyring yet, and --no-keyring is the same command otherwise.
+    expect(result.stderr).not.toContain('keeps its key in the system keyring');
+    expect(result.stderr).toContain(
+      `- log in with --no-keyring, to keep the key in the config file (readable by you alone): gymctl auth login --with-key --no-keyring --base-url ${world.sandbox.url}\n`,
+    );
     expect(readConfig()).toBe(before);
+  });
+
+  it('a key piped in without --with-key is a usage error (exit 2) before the keyring is asked anything', async () => {
+    const result = await gymctl(['auth', 'login', '--keyring', '--base-url', world.sandbox.url], { stdin: DEMO_KEY }, null);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `gymctl: stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`gymctl auth login --with-key --keyring --base-url ${world.sandbox.url} < keyfile\`)\n`,
+    );
   });
 
   it('on a terminal, login --keyring finds the keyring unavailable before the key is pasted', async () => {

@@ -1,5 +1,5 @@
 /** `gymctl auth login`: checks a key with the API, then stores it for the profile (config file or system keyring). */
-import { toFailure, usageError } from '../../failures.js';
+import { FailureWithFix, toFailure, usageError } from '../../failures.js';
 import { maskKey } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
@@ -29,6 +29,9 @@ function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags): string 
   return words.join(' ');
 }
 
+const noPrompt = (f: LoginDeps, options: LoginFlags) =>
+  usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(f, options)} < keyfile\`)`);
+
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
   let text: string;
   if (options.withKey && !f.io.stdinIsTTY) {
@@ -37,7 +40,7 @@ async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
     // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
     text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
   } else {
-    throw usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(f, options)} < keyfile\`)`);
+    throw noPrompt(f, options);
   }
   const key = text.trim();
   if (key === '') throw usageError('no API key was given');
@@ -50,6 +53,8 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
   if (!settings.baseUrl) {
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
+  // How the key will be read is a usage question, answered before anything else is asked of the system.
+  if (!options.withKey && !f.io.stdinIsTTY) throw noPrompt(f, options);
   const current = f.config().profile(profile);
   // A config folder that is not the user's own (root with another user's HOME) is refused before the key is asked for or stored anywhere.
   f.config().checkWritable();
@@ -71,7 +76,14 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
   if (toKeyring) {
     await keyring!.readKeyringKey(profile, keyringOptions).catch((error: unknown) => {
       const failure = toFailure(error);
-      throw failure.with({ message: `${failure.message}; the key was not asked for, and nothing was stored` });
+      const message = `${failure.message}; the key was not asked for, and nothing was stored`;
+      if (!(failure instanceof FailureWithFix)) throw failure.with({ message });
+      // The keyring's own fix speaks of a profile that keeps its key there; this login has stored nothing yet.
+      throw new FailureWithFix(failure.kind, message, [
+        'To go on, either:',
+        '- unlock or reach the keyring (a desktop session, or a Secret Service such as gnome-keyring on D-Bus), and log in again, or',
+        `- log in with --no-keyring, to keep the key in the config file (readable by you alone): ${loginCommand(f, { ...options, keyring: false })}`,
+      ]);
     });
   }
   const key = await readKey(f, options);
