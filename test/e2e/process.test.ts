@@ -145,9 +145,19 @@ describe('gymctl sandbox as a server process', () => {
 
   it('--data serves your own fixtures', async () => {
     const file = path.join(world.config.dir, '..', 'fixtures.json');
-    const data = { ...DEMO_DATA, keys: [{ secret: 'my_fixture_key_1', key: { id: 7, name: 'Mine', academyIds: [2], user: null } }] };
+    const many = Array.from({ length: 2_000 }, (_, i) => i + 1);
+    const data = {
+      ...DEMO_DATA,
+      keys: [
+        { secret: 'my_fixture_key_1', key: { id: 7, name: 'Mine', academyIds: [2], user: null } },
+        { secret: 'my_fixture_key_2', key: { id: 8, name: 'Many', academyIds: many, user: null } },
+      ],
+    };
     writeFileSync(file, JSON.stringify(data));
     const server = await startCli(['--data', file]);
+    // A key that sees thousands of academies is named with the first 20 ids, not a line of all of them.
+    expect(server.stdout()).toContain('my_fixture_key_1  Mine (academies 2)\n');
+    expect(server.stdout()).toContain(`my_fixture_key_2  Many (academies ${many.slice(0, 20).join(', ')} and 1,980 more)\n`);
     const result = await gymctl(['whoami', '--json'], { env: { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: 'my_fixture_key_1' } });
     expect(JSON.parse(result.stdout)).toEqual({ id: 7, name: 'Mine', academyIds: [2], user: null });
     server.child.kill('SIGTERM');

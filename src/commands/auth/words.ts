@@ -12,7 +12,16 @@ export const describeSource = (setting: Setting<unknown>, configPath: string) =>
 /** `"Front desk" (id 101)`, or `id 101` for a key with no name. */
 export const keyName = (key: ApiKey) => (key.name ? `"${sanitizeLine(key.name)}" (id ${key.id})` : `id ${key.id}`);
 
-export const academyList = (ids: readonly Id[]) => (ids.length === 0 ? 'no academies' : `academies ${ids.join(', ')}`);
+/** Academies shown by id, at most this many: a key may see thousands (`gymctl academies` lists them all). */
+const SHOWN_IDS = 20;
+
+/** `academies 1, 2, 3, 4`; past SHOWN_IDS, `academies 1, 2, …, 20 and 19,980 more`. */
+export const academyList = (ids: readonly Id[]) =>
+  ids.length === 0
+    ? 'no academies'
+    : ids.length <= SHOWN_IDS
+      ? `academies ${ids.join(', ')}`
+      : `academies ${ids.slice(0, SHOWN_IDS).join(', ')} and ${(ids.length - SHOWN_IDS).toLocaleString('en-US')} more`;
 
 export function ownerLine(key: ApiKey): string {
   const name = key.user?.name ? sanitizeLine(key.user.name) : 'an unnamed user';

@@ -10,6 +10,7 @@ import { columnsText, stdoutTerminal } from '../../output/human.js';
 import type { Factory } from '../../factory.js';
 import { parseSandboxData, type SandboxData } from '../../sandbox/data.js';
 import { DEMO_DATA } from '../../sandbox/demo-data.js';
+import { academyList } from '../auth/words.js';
 import { parseFault, type Fault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { OPERATIONS } from '../../operations/index.js';
@@ -78,10 +79,7 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: San
   // The keys, aligned on a terminal and in a pipe alike (a secret is plain ASCII, so padding it aligns the names); names come from --data, and are sanitised as every cell is.
   const width = Math.max(0, ...data.keys.map(({ secret }) => secret.length));
   const keys = await columnsText(
-    data.keys.map(({ secret, key }) => [
-      io.stdoutIsTTY ? secret : secret.padEnd(width),
-      `${key.name ?? ''} (${key.academyIds.length ? `academies ${key.academyIds.join(', ')}` : 'no academies'})`,
-    ]),
+    data.keys.map(({ secret, key }) => [io.stdoutIsTTY ? secret : secret.padEnd(width), `${key.name ?? ''} (${academyList(key.academyIds)})`]),
     stdoutTerminal(io),
     2,
   );
