@@ -23,6 +23,7 @@ export default {
       'test/unit/trusted-path.test.ts', // trusted-path.ts
       'test/unit/code-cache.test.ts', // boot/frame.ts, boot/secret.ts
       'test/unit/code-cache-paths.test.ts', // boot/secret.ts (where a secret may be made)
+      'test/unit/code-cache-secret.test.ts', // boot/secret.ts
     ],
   },
 };
