@@ -16,8 +16,11 @@ export default {
     'src/json/exact.ts',
     'src/api/transport/retry.ts',
     'src/cache/duration.ts',
-    // Slots for two more modules that guard data, with their unit tests in test/mutation/vitest.config.ts:
-    // the response cache's path checks (src/cache/) and the code cache's frame check (src/boot/code-cache.ts).
+    // The one path rule of the response cache, the config store and the code cache.
+    'src/trusted-path.ts',
+    // The code cache's frame and signature, and the secret it is signed with.
+    'src/boot/frame.ts',
+    'src/boot/secret.ts',
   ],
   // Stryker rewrites the tsconfig's `extends` and `references` through the TypeScript API, which TypeScript 7 (native) no longer
   // has; ours point nowhere outside the sandbox, so there is nothing to rewrite: no file by this name turns the rewrite off.

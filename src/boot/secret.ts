@@ -1,6 +1,6 @@
 /**
- * The key the code cache's files are signed with, from a secret of the
- * user's that lives outside the cache folder: whoever can write to
+ * The secret the code cache's files are signed with (by a key made from
+ * it: frame.ts), a secret of the user's that lives outside the cache folder: whoever can write to
  * `~/.cache` (a CI cache restored from another branch, say) cannot sign a
  * file, so cannot have gymctl run it.
  *
@@ -9,8 +9,8 @@
  * user, 32 bytes written as 64 hex digits, 0600, made the same way here and
  * there (linked into place, so that two gymctl starting at once agree on
  * one). The code cache never signs with the secret itself but with a key
- * of its own made from it (an HMAC of the secret over a label with no NUL
- * in it): the response cache's HMACs, some of which are file names anyone
+ * of its own made from it (frame.ts: an HMAC of the secret over a label
+ * with no NUL in it): the response cache's HMACs, some of which are file names anyone
  * who can list its folder sees, are over texts that hold a NUL, so none of
  * them is ever this key, and no signature here is ever one of them.
  *
@@ -21,8 +21,8 @@
  * of the user's own reached through no one else's folder or link
  * (trusted-path.ts): as root with another user's HOME, nothing is made.
  *
- * Boot code: node:fs and node:path only, until a signature is checked or
- * made (node:crypto, loaded then).
+ * Boot code: node:fs and node:path only, until a secret is made
+ * (node:crypto, loaded then).
  */
 import { currentUid, homeDir, writeFileAtomic } from '../system.js';
 import { makeFolders } from '../trusted-path.js';
@@ -33,9 +33,6 @@ const path = process.getBuiltinModule('node:path');
 
 /** The secret's file, in the config folder: the response cache's own. */
 export const SECRET_FILE = 'cache-secret';
-
-/** The label the code cache's key is made with from the secret. */
-const KEY_LABEL = 'gymctl code cache signing key, format 2';
 
 /**
  * The config folder, as src/config/store.ts's configDir finds it (a test
@@ -100,6 +97,3 @@ export function secretToSign(dir: string): Buffer | undefined {
   const made = readSecret(dir);
   return Buffer.isBuffer(made) ? made : undefined;
 }
-
-/** The code cache's key, made from the secret. */
-export const signingKey = (secret: Buffer): Buffer => process.getBuiltinModule('node:crypto').createHmac('sha256', secret).update(KEY_LABEL).digest();

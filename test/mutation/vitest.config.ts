@@ -20,7 +20,10 @@ export default {
       'test/unit/tsv.test.ts', // output/tsv.ts
       'test/unit/exact-json.test.ts', // json/exact.ts
       'test/unit/retry.test.ts', // api/transport/retry.ts
-      // Slots: the unit tests of the response cache's path checks and of the code cache's frame check.
+      'test/unit/trusted-path.test.ts', // trusted-path.ts
+      'test/unit/code-cache.test.ts', // boot/frame.ts, boot/secret.ts
+      'test/unit/code-cache-paths.test.ts', // boot/secret.ts (where a secret may be made)
+      'test/unit/code-cache-secret.test.ts', // boot/secret.ts
     ],
   },
 };

@@ -35,6 +35,7 @@ describe('what the built CLI loads', () => {
       'src/argv.ts',
       'src/boot.ts',
       'src/boot/code-cache.ts',
+      'src/boot/frame.ts',
       'src/boot/secret.ts',
       'src/boot/trusted-path.ts',
       'src/system.ts',

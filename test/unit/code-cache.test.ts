@@ -4,12 +4,14 @@
  * ignored and rewritten, never trusted. Each test loads a small CommonJS
  * file through it, as bin/gymctl.cjs loads dist/gymctl.cjs.
  */
+import { createHmac } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CodeCache, codeCacheFor, frame, loadWithCodeCache, MAX_AGE_MS, MAX_FILES, unframe } from '../../src/boot/code-cache.js';
+import { type CodeCache, codeCacheFor, loadWithCodeCache, MAX_AGE_MS, MAX_FILES } from '../../src/boot/code-cache.js';
+import { frame, signingKey, unframe } from '../../src/boot/frame.js';
 import { idCommands, readCommands } from '../../src/operations/declare.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 
@@ -85,6 +87,83 @@ describe('the code cache frame', () => {
     header.writeUInt32LE(data.length, 8);
     header.writeUInt32LE(0x12345678, 12);
     expect(unframe(Buffer.concat([header, data]), 'a.v8', secret)).toBeUndefined();
+  });
+});
+
+/** A frame made by hand, signed as a holder of the secret would sign it: head fields as given, then the signature, then the data. */
+function signedFrame(fields: { magic?: string; format?: number; length?: number }, data: Buffer, name: string, secret: Buffer): Buffer {
+  const head = Buffer.alloc(16);
+  head.write(fields.magic ?? 'gymctlV8', 'latin1');
+  head.writeUInt32LE(fields.format ?? 2, 8);
+  head.writeUInt32LE(fields.length ?? data.length, 12);
+  const key = createHmac('sha256', secret).update('gymctl code cache signing key, format 2').digest();
+  return Buffer.concat([head, createHmac('sha256', key).update(head).update(`${name}\u0000`).update(data).digest(), data]);
+}
+
+describe('the code cache frame, byte by byte', () => {
+  const secret = Buffer.alloc(32, 7);
+  const data = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 37) % 256));
+
+  it('is the magic, the format, the length, an HMAC-SHA256 with a key made from the secret, then what V8 made: a file of this format stays good from one version to the next', () => {
+    const framed = frame(data, 'a.v8', secret);
+    expect(framed.length).toBe(48 + data.length);
+    expect(framed.subarray(0, 8).toString('latin1')).toBe('gymctlV8');
+    expect(framed.readUInt32LE(8)).toBe(2);
+    expect(framed.readUInt32LE(12)).toBe(data.length);
+    expect(framed.subarray(48).equals(data)).toBe(true);
+    expect(framed.equals(signedFrame({}, data, 'a.v8', secret))).toBe(true);
+    expect(signingKey(secret).equals(createHmac('sha256', secret).update('gymctl code cache signing key, format 2').digest())).toBe(true);
+    // The key is not the secret, nor an HMAC over a text with a NUL in it (the response cache's).
+    expect(signingKey(secret).equals(secret)).toBe(false);
+    expect(unframe(signedFrame({}, data, 'a.v8', secret), 'a.v8', secret)?.equals(data)).toBe(true);
+    // Nothing at all to cache is framed too.
+    expect(unframe(frame(Buffer.alloc(0), 'a.v8', secret), 'a.v8', secret)?.length).toBe(0);
+  });
+
+  it('takes nothing with any one byte of the head or the signature changed, or a byte of what V8 made', () => {
+    const framed = frame(data, 'a.v8', secret);
+    for (let at = 0; at < framed.length; at++) {
+      for (const flip of [0x01, 0x80]) {
+        const changed = Buffer.from(framed);
+        changed[at]! ^= flip;
+        expect(unframe(changed, 'a.v8', secret), `byte ${at} ^ ${flip}`).toBeUndefined();
+      }
+    }
+  });
+
+  it('takes no frame of another magic, another format or a length that is not the data’s, even when it is signed with the user’s key', () => {
+    for (const fields of [{ magic: 'gymctlV9' }, { magic: 'Gymctlv8' }, { format: 1 }, { format: 3 }, { length: data.length - 1 }, { length: data.length + 1 }, { length: 0 }]) {
+      expect(unframe(signedFrame(fields, data, 'a.v8', secret), 'a.v8', secret), JSON.stringify(fields)).toBeUndefined();
+    }
+  });
+
+  it('takes no frame cut short anywhere, and never throws on one, nor loads crypto for it', () => {
+    const getBuiltin = vi.spyOn(process, 'getBuiltinModule');
+    try {
+      for (const framed of [frame(Buffer.alloc(0), 'a.v8', secret), frame(data, 'a.v8', secret)]) {
+        for (let length = 0; length < framed.length; length++) {
+          expect(unframe(framed.subarray(0, length), 'a.v8', secret), `${length} of ${framed.length} bytes`).toBeUndefined();
+        }
+      }
+      // A head of another magic or format is refused before any signature is worked out.
+      const refused = [signedFrame({ format: 3 }, data, 'a.v8', secret), signedFrame({ magic: 'gymctlV9' }, data, 'a.v8', secret), frame(data, 'a.v8', secret).subarray(0, 47)];
+      getBuiltin.mockClear();
+      for (const bytes of refused) expect(unframe(bytes, 'a.v8', secret)).toBeUndefined();
+      expect(getBuiltin.mock.calls.filter(([name]) => name === 'node:crypto')).toEqual([]);
+    } finally {
+      getBuiltin.mockRestore();
+    }
+  });
+
+  it('a frame made with another secret, or for another name, is not good: not even with the names’ bytes moved across the NUL', () => {
+    const other = Buffer.from(secret);
+    other[31]! ^= 1;
+    expect(unframe(frame(data, 'a.v8', other), 'a.v8', secret)).toBeUndefined();
+    expect(unframe(frame(data, 'a.v8', secret), 'a.v8', other)).toBeUndefined();
+    // The name ends with a NUL in what is signed: "a.v8" + data "\0x…" is not "a.v8\0" + "x…".
+    const shifted = Buffer.concat([Buffer.from([0]), data]);
+    expect(unframe(signedFrame({ length: data.length }, shifted.subarray(1), 'a.v8', secret), 'a.v8', secret)?.equals(data)).toBe(true);
+    expect(unframe(frame(data, 'a.v8', secret), 'a.v8\u0000', secret)).toBeUndefined();
   });
 });
 

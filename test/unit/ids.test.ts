@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
 import { isValidId } from '../../src/api/ids.js';
-import { parseId, parseIdList } from '../../src/commands/shared/ids.js';
+import { parseId, parseIdArgument, parseIdList } from '../../src/commands/shared/ids.js';
 
 function caught(fn: () => unknown): GymctlError {
   try {
@@ -77,6 +77,8 @@ describe('parseId', () => {
   it('states the accepted range when that is what went wrong, and only then', () => {
     expect(caught(() => parseId('9223372036854775808')).message).toContain('(expected a whole number no larger than 9223372036854775807)');
     expect(caught(() => parseId('0')).message).toBe('invalid id "0" (expected a positive whole number)');
+    // Digits with something after them are not an id at all, however many digits there are.
+    expect(caught(() => parseId('99999999999999999999x')).message).toBe('invalid id "99999999999999999999x" (expected a positive whole number)');
   });
 
   it('names what was being parsed', () => {
@@ -96,6 +98,25 @@ describe('parseId', () => {
     expect(message).toContain('a'.repeat(40));
     expect(message).not.toContain('a'.repeat(41));
     expect(message.length).toBeLessThan(200);
+  });
+});
+
+describe('parseIdArgument', () => {
+  it('takes one id, or several separated by commas, each checked as parseId checks it', () => {
+    expect(parseIdArgument('7')).toEqual([7]);
+    expect(parseIdArgument('1,2,9223372036854775807')).toEqual([1, 2, 9223372036854775807n]);
+    expect(caught(() => parseIdArgument('1,x', 'academy id')).message).toBe('invalid academy id "x" (expected a positive whole number)');
+    expect(caught(() => parseIdArgument('')).message).toBe('invalid id an empty string (expected a positive whole number)');
+  });
+
+  it('names an empty place in the list, and where it is', () => {
+    const bad = (text: string, what?: string) => caught(() => parseIdArgument(text, what));
+    expect(bad('1,,2').message).toBe('invalid id list "1,,2": an empty id between two commas (write several as 1,2,3)');
+    expect(bad(',1', 'academy id').message).toBe('invalid academy id list ",1": an empty academy id before the first comma (write several as 1,2,3)');
+    expect(bad('1,').message).toBe('invalid id list "1,": an empty id after the last comma (write several as 1,2,3)');
+    expect(bad('1,2,').message).toBe('invalid id list "1,2,": an empty id after the last comma (write several as 1,2,3)');
+    expect(bad(',').message).toBe('invalid id list ",": an empty id before the first comma (write several as 1,2,3)');
+    expect(bad('1,,2').kind).toBe('usage');
   });
 });
 

@@ -117,6 +117,78 @@ describe('untrustedPart: a path is trusted when every part is the user’s or ro
     expect(untrustedPart('/home/u/a/gymctl', system)).toMatchObject({ why: 'too many links' });
   });
 
+  it('only a whole part is a folder to judge: a trailing “/” or “/.” of a link leaves an open folder or a file last, the caller’s to judge', () => {
+    const entries: Record<string, Entry> = { ...tree(), '/home/u/f': { uid: USER, file: true } };
+    const system = fakeSystem(USER, entries);
+    for (const [name, text] of [
+      ['s1', '/srv/'],
+      ['s2', '/srv/.'],
+      ['s3', '/srv//.'],
+      ['f1', 'f/'],
+      ['f2', 'f/.'],
+    ] as const) {
+      entries[`/home/u/${name}`] = { uid: USER, link: text };
+      expect(untrustedPart(`/home/u/${name}`, system), text).toBeUndefined();
+    }
+    // The same folders with a part after them are refused.
+    entries['/home/u/s4'] = { uid: USER, link: '/srv/./cache' };
+    expect(untrustedPart('/home/u/s4', system)).toStrictEqual({ why: 'open', path: '/srv', via: '/home/u/s4' });
+    entries['/home/u/f3'] = { uid: USER, link: 'f/./x' };
+    const found = untrustedPart('/home/u/f3', system);
+    expect(found).toStrictEqual({ why: 'not a folder', path: '/home/u/f', via: '/home/u/f3' });
+    expect(describeUntrusted(found!)).toBe('/home/u/f is not a folder (the link /home/u/f3 leads there)');
+    expect(describeUntrusted({ why: 'not a folder', path: '/home/u/f' })).toBe('/home/u/f is not a folder');
+  });
+
+  it('a part reached through no link names no link: no `via` at all', () => {
+    const entries = { ...tree(), '/home/u/f': { uid: USER, file: true } };
+    expect(untrustedPart('/home/u/f/x', fakeSystem(USER, entries))).toStrictEqual({ why: 'not a folder', path: '/home/u/f' });
+    expect(untrustedPart('/srv/cache/x', fakeSystem(USER, entries))).toStrictEqual({ why: 'open', path: '/srv' });
+    expect(untrustedPart('/home/v/x', fakeSystem(USER, entries))).toStrictEqual({ why: 'owner', path: '/home/v', uid: OTHER, link: false });
+    // A found part built with `via` left undefined is said without a link.
+    expect(describeUntrusted({ why: 'open', path: '/srv', via: undefined })).toBe('/srv can be written by anyone');
+  });
+
+  it('/ itself is not judged (in a user namespace it may show as nobody): “..” above it, “.” and empty parts of a link stay at /', () => {
+    const entries: Record<string, Entry> = {
+      ...tree(),
+      '/home/u/up': { uid: USER, link: '../../../../tmp' },
+      '/home/u/dot': { uid: USER, link: '/./tmp' },
+      '/home/u/two': { uid: USER, link: '//tmp' },
+    };
+    const system = fakeSystem(USER, entries);
+    const lstat = system.lstat;
+    system.lstat = (file) => (file === '/' ? { ...lstat(file), uid: 65534, mode: 0o777 } : lstat(file));
+    expect(untrustedPart('/home/u/.cache/gymctl', system)).toBeUndefined();
+    for (const link of ['up', 'dot', 'two']) expect(untrustedPart(`/home/u/${link}/gymctl`, system), link).toBeUndefined();
+    // “..” goes to the folder above, whose own parts were judged on the way down: the owner of what it leaves does not count.
+    entries['/home/u/x'] = { uid: OTHER };
+    entries['/home/u/back'] = { uid: USER, link: '/home/u/.cache/../../u/.cache' };
+    expect(untrustedPart('/home/u/back/gymctl', system)).toBeUndefined();
+  });
+
+  it('follows up to 40 links, as the kernel does, and refuses the 41st', () => {
+    const chain = (count: number): Record<string, Entry> => {
+      const entries: Record<string, Entry> = { ...tree() };
+      for (let i = 0; i < count; i++) entries[`/home/u/l${i}`] = { uid: USER, link: i === count - 1 ? '.cache' : `l${i + 1}` };
+      return entries;
+    };
+    expect(untrustedPart('/home/u/l0/gymctl', fakeSystem(USER, chain(40)))).toBeUndefined();
+    const found = untrustedPart('/home/u/l0/gymctl', fakeSystem(USER, chain(41)));
+    expect(found).toStrictEqual({ why: 'too many links', path: '/home/u/l40' });
+    expect(describeUntrusted(found!)).toBe('/home/u/l40 goes through too many links');
+  });
+
+  it('a part it cannot look at (EACCES) is thrown, not taken as missing', () => {
+    const system = fakeSystem(USER, tree());
+    const denied = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    system.lstat = (file) => {
+      if (file === '/home/u') throw denied;
+      return fakeSystem(USER, tree()).lstat(file);
+    };
+    expect(() => untrustedPart('/home/u/.cache/gymctl', system)).toThrow(denied);
+  });
+
   it('without uids (Windows) nothing is judged', () => {
     expect(untrustedPart('/home/v/x', { ...fakeSystem(USER, tree()), uid: undefined })).toBeUndefined();
   });
@@ -161,6 +233,85 @@ describe('makeFolders: one folder at a time, the real error, never a loop', () =
       throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
     };
     expect(() => makeFolders('/home/y', 0o700, system)).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+  });
+
+  it('a folder whose link leads nowhere is named as such when mkdir says ENOENT under it', () => {
+    const system = fakeSystem(USER, { '/home': { uid: 0 }, '/home/u': { uid: USER }, '/home/u/l': { uid: USER, link: '/gone' } });
+    system.mkdir = () => {
+      throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    };
+    let caught: unknown;
+    try {
+      makeFolders('/home/u/l/gymctl', 0o700, system);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      code: 'ENOENT',
+      syscall: 'mkdir',
+      path: '/home/u/l/gymctl',
+      reason: '/home/u/l is a link to nothing',
+      message: "ENOENT: /home/u/l is a link to nothing, mkdir '/home/u/l/gymctl'",
+    });
+  });
+
+  it('any error of mkdir but EEXIST on a folder is thrown as it came, even when the folder is there after all', () => {
+    const entries: Record<string, Entry> = { '/home': { uid: 0 } };
+    const system = fakeSystem(USER, entries);
+    const readOnly = Object.assign(new Error("EROFS: read-only file system, mkdir '/home/x'"), { code: 'EROFS' });
+    system.mkdir = (dir) => {
+      entries[dir] = { uid: USER };
+      throw readOnly;
+    };
+    expect(() => makeFolders('/home/x', 0o700, system)).toThrow(readOnly);
+    // EEXIST with a file in the folder's place, or with nothing there any more (removed meanwhile): that error, unchanged.
+    for (const [dir, after] of [
+      ['/home/y', { uid: USER, file: true }],
+      ['/home/z', undefined],
+    ] as const) {
+      const exists = Object.assign(new Error(`EEXIST: file already exists, mkdir '${dir}'`), { code: 'EEXIST' });
+      system.mkdir = (dir) => {
+        if (after) entries[dir] = after;
+        else delete entries[dir];
+        throw exists;
+      };
+      let caught: unknown;
+      try {
+        makeFolders(dir, 0o700, system);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, dir).toBe(exists);
+    }
+  });
+
+  it('a folder on the way it cannot look at (EACCES) is thrown, and nothing is made', () => {
+    const system = fakeSystem(USER, { '/home': { uid: 0 } });
+    const denied = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    const lstat = system.lstat;
+    system.lstat = (file) => {
+      if (file === '/home/u') throw denied;
+      return lstat(file);
+    };
+    expect(() => makeFolders('/home/u/.cache', 0o700, system)).toThrow(denied);
+    expect(system.made).toEqual([]);
+  });
+
+  it('stops at / when not even / can be seen (a bare chroot): every folder below it is made, with the mode asked for', () => {
+    const modes: number[] = [];
+    const made: string[] = [];
+    const system: Partial<PathSystem> = {
+      lstat: (file) => {
+        throw Object.assign(new Error(`ENOENT: ${file}`), { code: 'ENOENT' });
+      },
+      mkdir: (dir, mode) => {
+        made.push(dir);
+        modes.push(mode);
+      },
+    };
+    makeFolders('/a/b', 0o750, system);
+    expect(made).toEqual(['/a', '/a/b']);
+    expect(modes).toEqual([0o750, 0o750]);
   });
 
   it.runIf(process.platform === 'linux')('on the real /proc, it fails at once with ENOENT, where fs.mkdirSync(…, { recursive: true }) never returns', () => {
@@ -210,5 +361,28 @@ describe.skipIf(!isRoot)('on the real file system, as root', () => {
     writeFileSync(path.join(base, 'file'), '');
     expect(() => makeFolders(path.join(base, 'file', 'x'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
     expect(lstatSync(path.join(base, 'file')).isFile()).toBe(true);
+  });
+
+  it('a world-writable folder is refused without the sticky bit and trusted with it (as /tmp); a chain of 41 links is too many; a link into another user’s folder is refused there', () => {
+    const open = path.join(base, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(untrustedPart(path.join(open, 'x'))).toStrictEqual({ why: 'open', path: open });
+    chmodSync(open, 0o1777);
+    expect(untrustedPart(path.join(open, 'x'))).toBeUndefined();
+    chmodSync(open, 0o1776); // sticky, but others may not write: trusted as well
+    expect(untrustedPart(path.join(open, 'x'))).toBeUndefined();
+
+    mkdirSync(path.join(base, 'own'));
+    for (let i = 0; i < 41; i++) symlinkSync(i === 40 ? 'own' : `l${i + 1}`, path.join(base, `l${i}`));
+    expect(untrustedPart(path.join(base, 'l1', 'x'))).toBeUndefined(); // 40 links
+    expect(untrustedPart(path.join(base, 'l0', 'x'))).toStrictEqual({ why: 'too many links', path: path.join(base, 'l40') });
+
+    // A link of root's into a folder of root's inside another user's folder: refused at that user's folder.
+    const other = path.join(base, 'other');
+    mkdirSync(path.join(other, 'in'), { recursive: true });
+    chownSync(other, OTHER_UID, OTHER_UID);
+    symlinkSync(path.join(other, 'in'), path.join(base, 'into'));
+    expect(untrustedPart(path.join(base, 'into', 'x'))).toStrictEqual({ why: 'owner', path: other, uid: OTHER_UID, link: false, via: path.join(base, 'into') });
   });
 });
