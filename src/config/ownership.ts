@@ -39,11 +39,11 @@ export function checkOwnWritable(dir: string, file: string): void {
     if (folder.uid !== uid) {
       throw new GymctlError(
         'internal',
-        `config folder ${dir} belongs to another user (uid ${folder.uid}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`,
+        `gymctl runs as uid ${uid} and will not write the config folder ${dir}: it belongs to another user (uid ${folder.uid}); run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`,
       );
     }
     if ((folder.mode & 0o002) !== 0) {
-      throw new GymctlError('internal', `config folder ${dir} can be written by others, so gymctl will not write your API key into it; fix it with: chmod 700 ${dir}`);
+      throw new GymctlError('internal', `config folder ${dir} can be written by others, so gymctl will not write into it; fix it with: chmod 700 ${dir}`);
     }
   }
   // Every part above it too: root with another user's HOME stops at that HOME, and a link in a parent folder leads nowhere that is not the user's or root's.
@@ -55,7 +55,7 @@ export function checkOwnWritable(dir: string, file: string): void {
   if (owner !== undefined) {
     throw new GymctlError(
       'internal',
-      `config file ${file} belongs to another user (uid ${owner}), so gymctl will not write your API key into it; run gymctl as that user, or remove the file`,
+      `gymctl runs as uid ${uid} and will not write the config file ${file}: it belongs to another user (uid ${owner}); run gymctl as that user, or remove the file`,
     );
   }
 }

@@ -43,7 +43,7 @@ describe.skipIf(!isRoot)('ownership: the key is written only into a folder and f
     chownSync(dir, OTHER_UID, OTHER_UID);
     const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
     expect(error.message).toBe(
-      `config folder ${dir} belongs to another user (uid ${OTHER_UID}), so gymctl will not write your API key into it; run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`,
+      `gymctl runs as uid 0 and will not write the config folder ${dir}: it belongs to another user (uid ${OTHER_UID}); run gymctl as that user, or point GYMCTL_CONFIG_DIR at a folder of your own`,
     );
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -53,7 +53,9 @@ describe.skipIf(!isRoot)('ownership: the key is written only into a folder and f
     writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
     chownSync(file, OTHER_UID, OTHER_UID);
     const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
-    expect(error.message).toContain(`config file ${file} belongs to another user (uid ${OTHER_UID})`);
+    expect(error.message).toBe(
+      `gymctl runs as uid 0 and will not write the config file ${file}: it belongs to another user (uid ${OTHER_UID}); run gymctl as that user, or remove the file`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
   });
 
