@@ -55,8 +55,10 @@ const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.std
  */
 export function yieldRank(key: string): number {
   const field = key.split('.').pop()!;
-  // Where a profile points: as telling as any text, not a link to look at.
-  if (field === 'baseUrl') return 2;
+  // Where a profile points: as telling as a name (its port may be all that tells two apart), not a link to look at.
+  if (field === 'baseUrl') return 1;
+  // A sentence (a profile's status): its start says what it is, so it gives way as readily as a link.
+  if (field === 'status' || field === 'message') return 3;
   if (/(url|email)$/i.test(field) || field === 'thumbnail' || field === 'large') return 3;
   if (field === 'id' || /Id$/.test(field) || field === 'familyOf' || field === 'active') return 0;
   if (/name$/i.test(field) || field === 'profile') return 1;
@@ -249,6 +251,24 @@ export function streamWidths(columns: readonly FitColumn[], frame: number, avail
   return widths;
 }
 
+/** A base URL is cut at its start: its end (host and port) is what tells profiles apart. */
+const cutsFromStart = (key: string) => key.split('.').pop() === 'baseUrl';
+
+/** `text` in `width` columns: whole if it fits, else `…` and as much of its end as fits. */
+export function keepEnd(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  const chars = [...text];
+  let kept = '';
+  let used = 1;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = stringWidth(chars[i]!);
+    if (used + w > width) break;
+    kept = chars[i]! + kept;
+    used += w;
+  }
+  return `…${kept}`;
+}
+
 /** Accessible rows: the cells as the plain columns take them. */
 const plainRows = <T>(columns: readonly Column<T>[], records: readonly T[]) => records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
 
@@ -325,7 +345,8 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
   const labels = columns.map((column) => sanitizeCell(column.label));
   const widths = boxWidths(io, columns, labels, texts, headers);
   const dash = chalk.dim('-');
-  const rows = texts.map((row) => row.map((text) => text ?? dash));
+  const fromStart = columns.map((column) => cutsFromStart(column.key));
+  const rows = texts.map((row) => row.map((text, i) => (text === undefined ? dash : fromStart[i] ? keepEnd(text, widths[i]!) : text)));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);
 }
 
