@@ -121,7 +121,7 @@ describe('gymctl doctor', () => {
           .slice(1, -1)
           .map((cell) => cell.trim());
         if (cells[0]) rows.push(cells.map((cell) => [cell]));
-        else cells.forEach((cell, i) => cell && rows.at(-1)![i]!.push(cell));
+        else for (const [i, cell] of cells.entries()) if (cell) rows.at(-1)![i]!.push(cell);
       }
       expect(rows.map((row) => row[0]![0])).toEqual(checks.map((c) => c.check));
       const squeeze = (text: string) => text.replace(/\s+/g, '');
