@@ -38,6 +38,8 @@ export type Shape = 'one' | 'many';
 export interface EmitOptions {
   /** On a terminal, said on stderr instead of drawing an empty table (pipes and JSON keep their frame). */
   emptyMessage?: string;
+  /** By column key, the widest text a column will hold, known before the first record: a batch's ids. A table drawn in parts makes room for it from its first part. */
+  widest?: Readonly<Record<string, string>>;
 }
 
 /** One JSON value as received: 2-space indent, one trailing newline. */
@@ -199,7 +201,7 @@ export const PART_MS = 200;
  * screen, and stays there after Ctrl-C.
  */
 function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: readonly Column<T>[], headers: boolean, options: EmitOptions): Emitter<T> {
-  const parts = table.tableParts(io, columns, headers);
+  const parts = table.tableParts(io, columns, headers, options.widest ? { widest: options.widest } : {});
   let pending: T[] = [];
   let started = false;
   let timer: NodeJS.Timeout | undefined;

@@ -55,8 +55,10 @@ const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.std
  */
 export function yieldRank(key: string): number {
   const field = key.split('.').pop()!;
-  // Where a profile points: as telling as any text, not a link to look at.
-  if (field === 'baseUrl') return 2;
+  // Where a profile points: as telling as a name (its port may be all that tells two apart), not a link to look at.
+  if (field === 'baseUrl') return 1;
+  // A sentence (a profile's status): its start says what it is, so it gives way as readily as a link.
+  if (field === 'status' || field === 'message') return 3;
   if (/(url|email)$/i.test(field) || field === 'thumbnail' || field === 'large') return 3;
   if (field === 'id' || /Id$/.test(field) || field === 'familyOf' || field === 'active') return 0;
   if (/name$/i.test(field) || field === 'profile') return 1;
@@ -70,6 +72,8 @@ export interface FitColumn {
   /** The header's width (0 with no header row). */
   label: number;
   rank: number;
+  /** Never cut (a streamed table's ids): the column keeps its natural width whatever the terminal's. */
+  whole?: boolean;
 }
 
 /** What a character taken from a column costs, by rank: URLs and e-mail addresses least, names a little more than other text (ids give way only once nothing else can). */
@@ -119,7 +123,7 @@ export function fitWidths(columns: readonly FitColumn[], frame: number, availabl
       let bestCost = Number.POSITIVE_INFINITY;
       for (let i = 0; i < widths.length; i++) {
         const width = widths[i]!;
-        if (width <= floor(i)) continue;
+        if (width <= (columns[i]!.whole ? natural[i]! : floor(i))) continue;
         const cost = ((WEIGHTS[columns[i]!.rank] ?? 1) * cut(i, width, headers)) / width;
         // Equal costs: the wider column first.
         if (cost < bestCost || (cost === bestCost && width > widths[best]!)) {
@@ -189,17 +193,80 @@ const cellTexts = <T>(columns: readonly Column<T>[], records: readonly T[]) =>
     }),
   );
 
-/** Widths that fit the terminal, from these rows' cells and the labels. */
-function boxWidths<T>(io: IO, columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean) {
-  const fit = columns.map(
+/** What fitting knows of each column, from these rows' cells and the labels. */
+function fitColumns<T>(columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean): FitColumn[] {
+  return columns.map(
     (column, i): FitColumn => ({
       cells: texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!))),
       label: headers ? stringWidth(labels[i]!) : 0,
       rank: yieldRank(column.key),
     }),
   );
-  // "│ " before each column, " " after it, and the closing "│".
-  return fitWidths(fit, columns.length * 3 + 1, widthOf(io));
+}
+
+/** "│ " before each column, " " after it, and the closing "│". */
+const frameOf = (count: number) => count * 3 + 1;
+
+/** Widths that fit the terminal, from these rows' cells and the labels. */
+function boxWidths<T>(io: IO, columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean) {
+  return fitWidths(fitColumns(columns, labels, texts, headers), frameOf(columns.length), widthOf(io));
+}
+
+/**
+ * The widths of a table written a part at a time, fixed from its first
+ * part, for rows not yet seen: a column whose widest cell is known before
+ * the rows arrive (`widest`: a batch's ids, all checked before the first
+ * request) is that wide, and no id column is ever cut; room the terminal
+ * has to spare goes, a character at a time, to the columns the first part
+ * had to cut, then to those whose cells vary in width (names, cities:
+ * later rows may be longer), each up to half as wide again, never to a
+ * column whose every cell is one width (codes, currencies, dates).
+ */
+export function streamWidths(columns: readonly FitColumn[], frame: number, available: number | undefined, widest: ReadonlyArray<number | undefined> = []): number[] {
+  const fit = columns.map((column, i): FitColumn => {
+    const known = widest[i];
+    const cells = known === undefined ? column.cells : [...column.cells, known];
+    return { ...column, cells, ...(column.rank === 0 ? { whole: true } : {}) };
+  });
+  const widths = fitWidths(fit, frame, available);
+  if (!available) return widths;
+  let spare = available - widths.reduce((sum, w) => sum + w, frame);
+  const natural = fit.map((column) => Math.max(1, column.label, ...column.cells));
+  const varies = fit.map((column) => column.cells.length > 0 && Math.min(...column.cells) < Math.max(...column.cells));
+  /** How wide a column may grow: what the first part held, then half as wide again for text whose width varies. */
+  const limit = fit.map((column, i) => (column.rank === 0 || widest[i] !== undefined ? natural[i]! : varies[i] ? natural[i]! + Math.ceil(natural[i]! / 2) : natural[i]!));
+  while (spare > 0) {
+    // The cut columns first, then the growing ones: the one that has grown least for its width.
+    let best = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i]! >= limit[i]!) continue;
+      const cut = widths[i]! < natural[i]!;
+      const bestCut = best >= 0 && widths[best]! < natural[best]!;
+      if (best < 0 || (cut && !bestCut) || (cut === bestCut && widths[i]! / natural[i]! < widths[best]! / natural[best]!)) best = i;
+    }
+    if (best < 0) break;
+    widths[best]!++;
+    spare--;
+  }
+  return widths;
+}
+
+/** A base URL is cut at its start: its end (host and port) is what tells profiles apart. */
+const cutsFromStart = (key: string) => key.split('.').pop() === 'baseUrl';
+
+/** `text` in `width` columns: whole if it fits, else `…` and as much of its end as fits. */
+export function keepEnd(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  const chars = [...text];
+  let kept = '';
+  let used = 1;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = stringWidth(chars[i]!);
+    if (used + w > width) break;
+    kept = chars[i]! + kept;
+    used += w;
+  }
+  return `…${kept}`;
 }
 
 /** Accessible rows: the cells as the plain columns take them. */
@@ -220,7 +287,12 @@ export interface TableParts<T> {
   end(records?: readonly T[]): string;
 }
 
-export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true): TableParts<T> {
+export interface PartsOptions {
+  /** By column key, the widest text its cells will hold, where it is known before the rows arrive: a batch's ids. */
+  widest?: Readonly<Record<string, string>>;
+}
+
+export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true, hints: PartsOptions = {}): TableParts<T> {
   const width = widthOf(io);
   if (io.accessible) {
     let widths: number[] | undefined;
@@ -228,7 +300,11 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
     return {
       start(records) {
         const rows = [...(headers ? [columns.map((column) => column.label)] : []), ...plainRows(columns, records)];
-        widths = columnWidths(rows, options);
+        // A column whose widest cell is known (a batch's ids) is that wide from the start.
+        widths = columnWidths(rows, options).map((width, i) => {
+          const text = hints.widest?.[columns[i]!.key];
+          return text === undefined ? width : Math.max(width, stringWidth(sanitizeCell(text)));
+        });
         return drawColumns(rows, { ...options, header: headers, widths });
       },
       more: (records) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
@@ -242,7 +318,11 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
   let widths: number[] = [];
   return {
     start(records) {
-      widths = boxWidths(io, columns, labels, cellTexts(columns, records), headers);
+      const widest = columns.map((column) => {
+        const text = hints.widest?.[column.key];
+        return text === undefined ? undefined : stringWidth(sanitizeCell(text));
+      });
+      widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), frameOf(columns.length), widthOf(io), widest);
       return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rowsOf(records), CHUNK_ROWS, { bottom: false });
     },
     more: (records) => (records.length === 0 ? '' : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false, bottom: false })),
@@ -251,8 +331,78 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
   };
 }
 
+/**
+ * `text` in lines of at most `width` columns, broken between words, a word
+ * wider than the line split where it must: nothing is lost.
+ */
+export function wrapText(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    let size = stringWidth(rest);
+    if (used > 0 && used + 1 + size <= width) {
+      line += ` ${rest}`;
+      used += 1 + size;
+      continue;
+    }
+    if (used > 0) lines.push(line);
+    line = '';
+    used = 0;
+    while (size > width) {
+      let head = '';
+      let headSize = 0;
+      for (const char of rest) {
+        const w = stringWidth(char);
+        if (headSize + w > width && headSize > 0) break;
+        head += char;
+        headSize += w;
+      }
+      lines.push(head);
+      rest = rest.slice(head.length);
+      size = stringWidth(rest);
+    }
+    line = rest;
+    used = size;
+  }
+  if (used > 0 || lines.length === 0) lines.push(line);
+  return lines.join('\n');
+}
+
+/**
+ * Wrapped columns lose nothing when narrowed, only add lines: their room
+ * is shared where it takes the table's rows the fewest lines (so a short fix is not wrapped a word a line beside a wide
+ * column of paths).
+ */
+function balanceWraps(widths: number[], wraps: readonly boolean[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>): void {
+  const wrapped = wraps.flatMap((wrap, i) => (wrap ? [i] : []));
+  // Two wrapped columns (doctor's Detail and Fix): every split of their room is tried.
+  if (wrapped.length !== 2) return;
+  const [a, b] = wrapped as [number, number];
+  const pool = widths[a]! + widths[b]!;
+  const lines = (text: string | undefined, width: number) => (text === undefined ? 1 : wrapText(text, width).split('\n').length);
+  const height = (wa: number) => texts.reduce((sum, row) => sum + Math.max(lines(row[a], wa), lines(row[b], pool - wa)), 0);
+  let best = widths[a]!;
+  let bestHeight = height(best);
+  for (let wa = 2; wa <= pool - 2; wa++) {
+    const h = height(wa);
+    if (h < bestHeight || (h === bestHeight && Math.abs(wa - widths[a]!) < Math.abs(best - widths[a]!))) {
+      best = wa;
+      bestHeight = h;
+    }
+  }
+  widths[a] = best;
+  widths[b] = pool - best;
+}
+
+export interface TableOptions {
+  /** Keys of the columns whose cells are sentences a reader needs whole (a fix to run): wrapped over several lines in their column, never cut. */
+  wrap?: readonly string[];
+}
+
 /** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
-export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS): string {
+export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS, options: TableOptions = {}): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
   const width = widthOf(io);
   // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold.
@@ -265,7 +415,10 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
   const labels = columns.map((column) => sanitizeCell(column.label));
   const widths = boxWidths(io, columns, labels, texts, headers);
   const dash = chalk.dim('-');
-  const rows = texts.map((row) => row.map((text) => text ?? dash));
+  const fromStart = columns.map((column) => cutsFromStart(column.key));
+  const wraps = columns.map((column) => options.wrap?.includes(column.key) === true);
+  balanceWraps(widths, wraps, texts);
+  const rows = texts.map((row) => row.map((text, i) => (text === undefined ? dash : wraps[i] ? wrapText(text, widths[i]!) : fromStart[i] ? keepEnd(text, widths[i]!) : text)));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);
 }
 

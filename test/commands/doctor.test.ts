@@ -103,6 +103,37 @@ describe('gymctl doctor', () => {
     expect(result.stdout).toMatch(/│ Check\s+│ Status │/);
   });
 
+  it('on a terminal at 80 and 100 columns, Detail and Fix are wrapped in their column, never cut', async () => {
+    const env = { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: undefined, NODE_EXTRA_CA_CERTS: undefined };
+    const { checks } = await doctor(env, '--offline');
+    expect(checks.find((c) => c.check === 'key')!.fix).toBe('gymctl auth login, or set GYMCTL_API_KEY');
+    for (const columns of [80, 100]) {
+      const table = await gymctl(['doctor', '--offline'], { configDir: world.config.dir, env: { ...env, NO_COLOR: '1' }, stdoutTTY: true, columns });
+      expect(table.code).toBe(4);
+      const lines = table.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
+      expect(table.stdout).not.toContain('…');
+      // Each row's lines, its cells read across them: a row starts where Check is not empty.
+      const rows: string[][][] = [];
+      for (const line of lines.filter((l) => l.startsWith('│')).slice(1)) {
+        const cells = line
+          .split('│')
+          .slice(1, -1)
+          .map((cell) => cell.trim());
+        if (cells[0]) rows.push(cells.map((cell) => [cell]));
+        else for (const [i, cell] of cells.entries()) if (cell) rows.at(-1)![i]!.push(cell);
+      }
+      expect(rows.map((row) => row[0]![0])).toEqual(checks.map((c) => c.check));
+      const squeeze = (text: string) => text.replace(/\s+/g, '');
+      for (const [i, check] of checks.entries()) {
+        expect(squeeze(rows[i]![2]!.join(''))).toBe(squeeze(check.detail));
+        expect(squeeze(rows[i]![3]!.join(''))).toBe(squeeze(check.fix ?? '-'));
+      }
+      // Broken between words: the fix reads as written.
+      expect(rows.find((row) => row[0]![0] === 'key')![3]!.join(' ')).toBe('gymctl auth login, or set GYMCTL_API_KEY');
+    }
+  });
+
   it('on a terminal, a column that holds nothing (Fix, when all is well) is left out, and Detail has its room; a pipe keeps every column', async () => {
     const env = { ...api(), NO_COLOR: '1', NODE_EXTRA_CA_CERTS: undefined };
     const { checks } = await doctor(env, '--offline');

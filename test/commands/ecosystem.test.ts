@@ -11,6 +11,7 @@ import addFormats from 'ajv-formats';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { ROOT, type CliResult, type RunOptions } from '../helpers/cli.js';
 import { gymctl as inProcess } from '../helpers/harness.js';
 
@@ -114,6 +115,41 @@ describe('profiles', () => {
     ]);
     expect(rows[1]![5]).toMatch(/^ok: Sam Okafor <.+…$/);
     expect(rows[3]![5]).toMatch(/^ok: Rita Moreira <.+…$/);
+  });
+
+  it('auth status --all at 80 and 60 columns: the status sentence gives way before a base URL, and a cut base URL keeps its port', async () => {
+    const second = await startSandbox();
+    try {
+      await login('work');
+      await gymctl(['auth', 'login', '--with-key', '--base-url', second.url, '--profile', 'audit'], { stdin: DEMO_KEY_NO_ACADEMIES });
+      const cells = async (columns: number) => {
+        const table = await inProcess(['auth', 'status', '--all'], { configDir: world.config.dir, env: { GYMCTL_PROFILE: 'work', NO_COLOR: '1' }, stdoutTTY: true, columns });
+        expect(table.code, table.stderr).toBe(0);
+        const lines = table.stdout.trimEnd().split('\n');
+        for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
+        return lines
+          .filter((line) => line.startsWith('│'))
+          .map((line) =>
+            line
+              .split('│')
+              .slice(1, -1)
+              .map((cell) => cell.trim()),
+          );
+      };
+      const wide = await cells(80);
+      expect(wide[0]).toEqual(['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status']);
+      expect(wide.slice(1).map((row) => row[2])).toEqual([second.url, world.sandbox.url]);
+      expect(wide[2]![5]).toMatch(/^ok: Rita M.*…$/);
+      const narrow = await cells(60);
+      expect(narrow[0]).toEqual(['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status']);
+      // Cut at its start, a base URL still ends in its port: the part that tells the two profiles apart.
+      const port = (url: string) => `:${new URL(url).port}`;
+      expect(narrow[1]![2]).toMatch(/^….+/);
+      expect(narrow[1]![2]!.endsWith(port(second.url))).toBe(true);
+      expect(narrow[2]![2]!.endsWith(port(world.sandbox.url))).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 
   it('auth status --all fails when a stored key is refused', async () => {

@@ -9,7 +9,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
-import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import type { SandboxData } from '../../src/sandbox/data.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { FIRST_PART_ROWS } from '../../src/output/emit.js';
 import { type FakeStreams, gymctl } from '../helpers/harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -135,6 +138,36 @@ describe('progress', () => {
 });
 
 describe('a batch drawn as a table', () => {
+  it('makes room in its first part for the widest id of the batch (known before it starts): later ids and names are whole, never cut', async () => {
+    // The first part holds ids of at most 3 digits; the last row, drawn in a later part, has a 6-digit id and a longer name.
+    const ids = [...Array.from({ length: FIRST_PART_ROWS }, (_, i) => i + 1), 123456];
+    const [sample] = DEMO_DATA.academies;
+    const academies = ids.map((id) => ({ ...sample, id, name: `Academy number ${id}` }));
+    const key = DEMO_DATA.keys[0]!;
+    const data = { ...DEMO_DATA, keys: [{ ...key, key: { ...key.key, academyIds: ids } }], academies } as unknown as SandboxData;
+    const sandbox = await startSandbox({ data });
+    try {
+      const result = await gymctl(['academy', '-'], { stdin: `${ids.join('\n')}\n`, stdoutTTY: true, columns: 100, env: { ...api(), GYMCTL_BASE_URL: sandbox.url } });
+      expect(result.code, result.stderr).toBe(0);
+      const lines = result.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line.length).toBe(lines[0]!.length);
+      expect(lines[0]!.length).toBeLessThanOrEqual(100);
+      const rows = lines
+        .filter((line) => /^│ \d/.test(line))
+        .map((line) =>
+          line
+            .split('│')
+            .slice(1, 3)
+            .map((cell) => cell.trim()),
+        );
+      expect(rows).toHaveLength(ids.length);
+      expect(rows.at(-1)).toEqual(['123456', 'Academy number 123456']);
+      for (const [i, row] of rows.entries()) expect(row).toEqual([String(ids[i]), `Academy number ${ids[i]}`]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('shows its rows as they arrive, above the progress line; Ctrl-C closes the box and says how a script gets them all', async () => {
     const controller = new AbortController();
     /** What reached the terminal, stdout and stderr in the order written. */

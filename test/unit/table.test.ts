@@ -4,7 +4,7 @@ import { createEmitter, FIRST_PART_MS, FIRST_PART_ROWS, PART_MS, PART_ROWS } fro
 import type { Academy, ApiKey, FamilyMember } from '../../src/operations/index.js';
 import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
 import stringWidth from 'string-width';
-import { drawBox, fitWidths, paint, renderCard, renderTable, yieldRank, type Column } from '../../src/output/table.js';
+import { drawBox, fitWidths, keepEnd, paint, renderCard, renderTable, yieldRank, type Column } from '../../src/output/table.js';
 import { pickColumns } from '../../src/output/columns.js';
 import { viewsOf } from '../../src/output/views.js';
 import { formatAddress } from '../../src/operations/academy.js';
@@ -434,9 +434,15 @@ describe('cli-table3 draws the terminal tables', () => {
   });
 
   it('yieldRank: URLs and e-mail addresses first, ids last', () => {
-    expect(['logoUrl', 'user.email', 'thumbnail', 'address.line1', 'baseUrl', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([
-      3, 3, 3, 2, 2, 1, 1, 0, 0, 0,
+    expect(['logoUrl', 'user.email', 'thumbnail', 'status', 'address.line1', 'baseUrl', 'name', 'user.name', 'id', 'academyId', 'familyOf'].map(yieldRank)).toEqual([
+      3, 3, 3, 3, 2, 1, 1, 1, 0, 0, 0,
     ]);
+  });
+
+  it('keepEnd: a base URL cut at its start keeps its host and port', () => {
+    expect(keepEnd('http://127.0.0.1:4599', 30)).toBe('http://127.0.0.1:4599');
+    expect(keepEnd('http://127.0.0.1:4599', 10)).toBe('….0.1:4599');
+    expect(stringWidth(keepEnd('https://例え.jp:4599', 8))).toBeLessThanOrEqual(8);
   });
 
   it('academies at 60 columns: the longest names give way, every header stays whole', () => {

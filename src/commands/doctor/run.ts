@@ -396,7 +396,12 @@ export async function runDoctor(f: DoctorDeps, options: { offline?: boolean }): 
   else {
     // On a terminal, a column that holds nothing (Fix, when all is well) is left out, and its room goes to the others; a pipe keeps every column, for scripts.
     const columns = f.io.stdoutIsTTY ? COLUMNS.filter((column) => rows.some((row) => column.value(row) !== null && column.value(row) !== '')) : COLUMNS;
-    f.io.out(await recordsText(f.io, columns, rows));
+    // At a terminal, Detail and Fix are sentences to read whole (a command to run): wrapped in their column, never cut.
+    f.io.out(
+      f.io.stdoutIsTTY
+        ? (await import('../../output/table.js')).renderTable(f.io, columns, rows, true, undefined, { wrap: ['detail', 'fix'] })
+        : await recordsText(f.io, columns, rows),
+    );
   }
   const failure = results.find((r) => r.status === 'fail');
   if (failure) throw new AlreadyReported(failure.kind ?? 'internal');

@@ -59,6 +59,9 @@ interface FetchOptions {
   emptyMessage?: string;
 }
 
+/** The longest id's text ('' for none). */
+const widestId = (ids: readonly Id[]) => ids.reduce<string>((widest, id) => (String(id).length > widest.length ? String(id) : widest), '');
+
 /** Fetches an operation for each id and prints the records in argument order (see fetchAll). */
 export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, client: Client, options: FetchOptions): Promise<void> {
   const { ids, shape, output } = options;
@@ -79,7 +82,11 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
     ...(list ? { records: (response, id) => (whole ? [{ data: { [list.of]: id }, raw: response.rawData }] : rows(response, id, list.of)) } : {}),
     label: declaration.command.progress ?? 'Fetching',
     ignoreNotFound: options.ignoreNotFound === true,
-    ...(emptyMessage ? { emit: { emptyMessage } } : {}),
+    emit: {
+      ...(emptyMessage ? { emptyMessage } : {}),
+      // Every id is known before the first request: a table drawn in parts is as wide as the widest from its first part.
+      widest: { [list ? list.of : 'id']: widestId(ids) },
+    },
   });
 }
 
