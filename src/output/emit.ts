@@ -30,6 +30,8 @@ export interface Emitter<T> {
   end(failed: boolean): void | Promise<void>;
   /** An interrupt (Ctrl-C): what is held is written, and the frame closed. Only a table on a terminal has it. */
   stop?(): void;
+  /** Records it holds past what it can write now (--jq's slices waiting for jq): a promise that settles once it can take more, or undefined when it can now. */
+  room?(): Promise<void> | undefined;
 }
 
 /** `one`: a single record (or one JSON value); `many`: a list of records. */
@@ -72,25 +74,37 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   let scheduled: NodeJS.Immediate | undefined;
   let failure: unknown;
   let done: Promise<void> = Promise.resolve();
+  /** Slices given to jq and not yet printed; past one running and one waiting, a batch waits (see room). */
+  let queued = 0;
+  let waiters: Array<() => void> = [];
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
     if (pending.length === 0) return;
     const inputs = pending.join('\n');
     pending = [];
-    done = done.then(() =>
-      jq
-        .print((text) => io.out(text), inputs, io.stdoutIsTTY, io.stdout)
-        .catch((error: unknown) => {
-          failure ??= error;
-        }),
-    );
+    queued++;
+    done = done
+      .then(() => jq.print((text) => io.out(text), inputs, io.stdoutIsTTY, io.stdout))
+      .catch((error: unknown) => {
+        failure ??= error;
+      })
+      .finally(() => {
+        queued--;
+        const waiting = waiters;
+        waiters = [];
+        for (const wake of waiting) wake();
+      });
   };
   return {
     write(item) {
       pending.push(item.raw);
       if (pending.length >= JQ_SLICE) flush();
       else scheduled ??= setImmediate(flush);
+    },
+    room() {
+      if (queued < 2) return undefined;
+      return new Promise((resolve) => waiters.push(resolve));
     },
     async end() {
       flush();

@@ -10,6 +10,7 @@ import { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';
 import { setV8Flags } from '../system.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
+import { type Reader, room } from '../terminal/drain.js';
 
 declare const __JQ_WASM__: string | undefined;
 declare const __JQ_MODULE__: string | undefined;
@@ -29,25 +30,6 @@ export interface JqFilter {
   print(out: (text: string) => void, json: string, terminal: boolean, reader?: Reader): Promise<void>;
   /** Stops jq, whatever it is doing. */
   close(): Promise<void>;
-}
-
-/** The stream jq's results go to, as far as waiting for it goes. */
-export interface Reader {
-  readonly writableNeedDrain?: boolean;
-  once(event: string, listener: () => void): unknown;
-  off(event: string, listener: () => void): unknown;
-}
-
-/** Settles once `reader` has room again ('drain'), or is gone; nothing to wait for when it has room now. */
-function room(reader: Reader | undefined): Promise<void> | undefined {
-  if (!reader?.writableNeedDrain) return undefined;
-  return new Promise((resolve) => {
-    const done = () => {
-      for (const event of ['drain', 'close', 'error']) reader.off(event, done);
-      resolve();
-    };
-    for (const event of ['drain', 'close', 'error']) reader.once(event, done);
-  });
 }
 
 /** jq's exit status for a filter that does not compile. */

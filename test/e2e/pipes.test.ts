@@ -102,6 +102,57 @@ describe('--jq and a reader that does not read', () => {
   }, 30_000);
 });
 
+describe('a batch and a reader that does not read', () => {
+  /** 50,000 ids, 1 to 4 over and over: each line's id says the order is kept. */
+  const IDS = Array.from({ length: 50_000 }, (_, i) => (i % 4) + 1);
+  for (const [name, extra, id] of [
+    ['--format ndjson', ['--format', 'ndjson'], (line: string) => (JSON.parse(line) as { id: number }).id],
+    // Whole records (as compact JSON), so that the pipe fills as soon as with ndjson.
+    ['--jq .', ['--jq', '.'], (line: string) => (JSON.parse(line) as { id: number }).id],
+  ] as const) {
+    it(`academy - ${name} into a pipe nobody reads: the requests stop, memory stays flat, and the batch goes on, in order, once read`, async () => {
+      const child = spawn(process.execPath, [BIN, 'academy', '-', ...extra], { env: cleanEnv(world.config.dir, env()) });
+      try {
+        child.stdin.end(IDS.join('\n'));
+        // Nothing is read: the stream is only told when something is there (it buffers its high-water mark, then stops reading).
+        await new Promise((resolve) => child.stdout.once('readable', resolve));
+        // For 4 s (16 samples) the reader takes nothing. A batch that did not wait for it went on fetching, hundreds of records a second.
+        const samples: number[] = [];
+        const requests: number[] = [];
+        for (let i = 0; i < 16; i++) {
+          samples.push(residentBytes(child.pid!));
+          requests.push(world.requests.length);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        const seen = `RSS ${samples.join(' ')}; requests ${requests.join(' ')}`;
+        expect(Math.max(...samples), seen).toBeLessThan(128 * 1024 * 1024);
+        expect(Math.max(...samples.slice(4)) - samples[4]!, seen).toBeLessThan(8 * 1024 * 1024);
+        // A few pipes' worth of records, then none: the first second is for the requests in flight when the pipe filled.
+        expect(requests[4]!, seen).toBeLessThan(2000);
+        expect(requests[15]! - requests[4]!, seen).toBe(0);
+        // Then read: the batch goes on, every record in order.
+        let text = '';
+        child.stdout.setEncoding('utf8');
+        await new Promise<void>((resolve) => {
+          const take = (chunk: string) => {
+            text += chunk;
+            if (text.split('\n').length > 5000) {
+              child.stdout.off('data', take);
+              resolve();
+            }
+          };
+          child.stdout.on('data', take);
+        });
+        expect(world.requests.length).toBeGreaterThan(requests[15]!);
+        expect(text.split('\n').slice(0, 5000).map(id)).toEqual(IDS.slice(0, 5000));
+      } finally {
+        child.kill('SIGKILL');
+        await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('close', resolve)));
+      }
+    }, 30_000);
+  }
+});
+
 describe('gymctl api in a pipe', () => {
   it('prints the body byte for byte, invalid UTF-8 included (never U+FFFD in its place)', async () => {
     const body = Buffer.concat([Buffer.from('{"data":{"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')]);

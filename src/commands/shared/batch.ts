@@ -3,7 +3,10 @@
  * over in argument order, each as soon as it and everything before it are
  * done. At most `window` results are held at once, so memory stays flat
  * however many ids there are. Failures are reported the moment they
- * happen; the first failure in argument order is returned.
+ * happen; the first failure in argument order is returned. While the
+ * output is backed up (a reader slower than the requests), no request is
+ * started: the batch waits for it, and memory stays flat whatever the
+ * reader's speed.
  */
 import type { GymctlError } from '../../api/errors.js';
 import { Interrupted, toFailure, usageError } from '../../failures.js';
@@ -26,6 +29,8 @@ export interface BatchOptions<R> {
   onError: (error: GymctlError, id: Id) => void;
   /** A failure to skip (`--ignore-not-found`), when it happens: true, and it is neither reported by onError nor the batch's failure. */
   skip?: (error: GymctlError, id: Id) => boolean;
+  /** Whether the output can take more: a promise that settles once it can, or undefined when it can now. Checked before each request starts. */
+  room?: () => Promise<void> | undefined;
 }
 
 type Settled<R> = { ok: true; value: R } | { ok: false; error: GymctlError; skipped?: boolean };
@@ -105,8 +110,22 @@ export function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | und
       }
       inside = false;
     };
+    /** Waiting for the output to have room: the requests in flight finish, and no other starts. */
+    let waiting = false;
+    const resume = () => {
+      waiting = false;
+      startMore();
+    };
     const startMore = () => {
-      while (!ended && active < concurrency && next < ids.length && next < handed + window) start(next++);
+      while (!ended && !waiting && active < concurrency && next < ids.length && next < handed + window) {
+        const full = options.room?.();
+        if (full) {
+          waiting = true;
+          full.then(resume, resume);
+          return;
+        }
+        start(next++);
+      }
     };
     if (ids.length === 0) resolve(undefined);
     else startMore();

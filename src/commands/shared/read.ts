@@ -16,6 +16,7 @@ import type { OutputFormat } from '../../config/formats.js';
 import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
+import { room } from '../../terminal/drain.js';
 import { readStdin } from '../../terminal/prompt.js';
 import type { OutputChoice } from '../../output/choice.js';
 import { parseColumns } from '../../output/columns.js';
@@ -98,8 +99,9 @@ export interface FetchAllOptions<T, U = T> {
 
 /**
  * Fetches every id and prints each result in argument order as soon as it
- * can. Failures go to stderr as they happen; successes are still printed;
- * the command then fails with the first failure's kind, in argument order.
+ * can, starting no request while stdout is full. Failures go to stderr
+ * as they happen; successes are still printed; the command then fails with
+ * the first failure's kind, in argument order.
  */
 /** What a batch uses of the factory: the streams, the environment (the progress line), the debug switch and the closers. */
 export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'> & Partial<Pick<Factory, 'explain'>>;
@@ -132,6 +134,8 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
       ids: options.ids,
       concurrency: options.concurrency,
       send: options.send,
+      // A reader slower than the requests (a full pipe, a paused pager, jq behind): no request starts until it has room.
+      room: () => output.room?.() ?? room(f.io.stdout),
       onResult: (response, id) => {
         if (options.records) for (const record of options.records(response, id)) output.write(record);
         else output.write({ data: response.data as unknown as U, raw: response.rawData });
