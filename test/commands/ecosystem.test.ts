@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
+import { boxRows } from '../helpers/tables.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ROOT, type CliResult, type RunOptions } from '../helpers/cli.js';
@@ -66,15 +67,7 @@ describe('profiles', () => {
     ]);
     // On a terminal: a table, the active profile marked *, the keyring named beside a key.
     const table = await inProcess(['auth', 'status', '--all'], { configDir: world.config.dir, env: { GYMCTL_PROFILE: 'work', NO_COLOR: '1' }, stdoutTTY: true, columns: 200 });
-    const rows = table.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('│'))
-      .map((line) =>
-        line
-          .split('│')
-          .slice(1, -1)
-          .map((cell) => cell.trim()),
-      );
+    const rows = boxRows(table.stdout);
     expect(rows).toEqual([
       ['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status'],
       ['', 'audit', world.sandbox.url, '****mies', 'config', 'ok: Sam Okafor <sam.okafor@example.com>'],
@@ -99,14 +92,7 @@ describe('profiles', () => {
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
-    const rows = lines
-      .filter((line) => line.startsWith('│'))
-      .map((line) =>
-        line
-          .split('│')
-          .slice(1, -1)
-          .map((cell) => cell.trim()),
-      );
+    const rows = boxRows(table.stdout);
     expect(rows[0]).toEqual(['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status']);
     expect(rows.slice(1).map((row) => row.slice(0, 5))).toEqual([
       ['', 'audit', world.sandbox.url, '****mies', 'config'],
@@ -127,14 +113,7 @@ describe('profiles', () => {
         expect(table.code, table.stderr).toBe(0);
         const lines = table.stdout.trimEnd().split('\n');
         for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
-        return lines
-          .filter((line) => line.startsWith('│'))
-          .map((line) =>
-            line
-              .split('│')
-              .slice(1, -1)
-              .map((cell) => cell.trim()),
-          );
+        return boxRows(table.stdout);
       };
       const wide = await cells(80);
       expect(wide[0]).toEqual(['Active', 'Profile', 'Base URL', 'Key', 'Kept in', 'Status']);

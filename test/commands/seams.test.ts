@@ -6,10 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Interrupted } from '../../src/failures.js';
 import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { gymctl } from '../helpers/harness.js';
-import { waitFor } from '../helpers/wait.js';
+import { gymctl, interruptWhen } from '../helpers/harness.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { httpServer, rawServer } from '../helpers/servers.js';
 
@@ -77,16 +75,10 @@ describe('what goes to a terminal', () => {
       const file = path.join(config.dir, 'data.json');
       const data = { ...DEMO_DATA, keys: [{ secret: 'k_0123456789', key: { id: 1, name: `Desk${ESC}]0;pwned\u0007\u202e`, academyIds: [] } }] };
       writeFileSync(file, JSON.stringify(data));
-      const controller = new AbortController();
       const result = await gymctl(['sandbox', '--port', '0', '--data', file], {
         configDir: config.dir,
-        signal: controller.signal,
         // Ctrl-C once the sandbox says it is up and how to stop it: its keys are printed by then.
-        started: (streams) =>
-          void waitFor('the sandbox up', () => streams.stderr().includes('Press Ctrl-C to stop.')).then(
-            () => controller.abort(new Interrupted()),
-            (error: unknown) => controller.abort(error),
-          ),
+        ...interruptWhen('the sandbox up', (streams) => streams.stderr().includes('Press Ctrl-C to stop.')),
       });
       // Stopped by Ctrl-C: 130, as every command so stopped.
       expect(result.code, result.stderr).toBe(130);

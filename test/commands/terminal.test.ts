@@ -13,7 +13,7 @@ import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import type { SandboxData } from '../../src/sandbox/data.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { FIRST_PART_ROWS } from '../../src/output/emit.js';
-import { type FakeStreams, gymctl } from '../helpers/harness.js';
+import { type FakeStreams, gymctl, interruptWhen } from '../helpers/harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
@@ -117,19 +117,13 @@ describe('progress', () => {
   });
 
   it('is erased when the command is interrupted', async () => {
-    const controller = new AbortController();
     const result = await gymctl(['academy', '-', '--format', 'ndjson'], {
       stdin: ids(5000),
       stdoutTTY: true,
       stderrTTY: true,
       env: api(),
-      signal: controller.signal,
       // Interrupted once the progress line is up (the batch of 5,000 is far from done by then).
-      started: (streams) =>
-        void waitFor('the progress line on stderr', () => streams.stderr().includes('Fetching academies')).then(
-          () => controller.abort(new Interrupted()),
-          (error: unknown) => controller.abort(error),
-        ),
+      ...interruptWhen('the progress line on stderr', (streams) => streams.stderr().includes('Fetching academies')),
     });
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toMatch(/Fetching academies/);
@@ -220,18 +214,12 @@ describe('a batch drawn as a table', () => {
   });
 
   it('Ctrl-C with the output in a pipe or as ndjson: no note (the lines printed are the records)', async () => {
-    const controller = new AbortController();
     const result = await gymctl(['academy', '-', '--format', 'ndjson'], {
       stdin: ids(5000),
       stdoutTTY: true,
       stderrTTY: true,
       env: api(),
-      signal: controller.signal,
-      started: (streams) =>
-        void waitFor('records on stdout', () => streams.stdout().includes('\n')).then(
-          () => controller.abort(new Interrupted()),
-          (error: unknown) => controller.abort(error),
-        ),
+      ...interruptWhen('records on stdout', (streams) => streams.stdout().includes('\n')),
     });
     expect(result.code).toBe(130);
     expect(result.stderr).not.toContain('interrupted after');

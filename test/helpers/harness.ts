@@ -8,7 +8,9 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { run } from '../../src/main.js';
 import type { IOStreams } from '../../src/terminal/io.js';
+import { Interrupted } from '../../src/failures.js';
 import { cleanEnv, tempConfigDir } from './cli.js';
+import { waitFor } from './wait.js';
 
 export interface FakeStreamsOptions {
   /** What stdin holds (ignored when stdinTTY: write keystrokes to `stdin` instead). */
@@ -101,4 +103,20 @@ export async function gymctl(args: readonly string[], options: GymctlOptions = {
   } finally {
     temporary?.remove();
   }
+}
+
+/**
+ * Ctrl-C, once `seen` holds of the command's streams (the progress line up,
+ * rows on the screen): the `signal` and `started` options of `gymctl`.
+ */
+export function interruptWhen(what: string, seen: (streams: FakeStreams) => boolean): Pick<GymctlOptions, 'signal' | 'started'> {
+  const controller = new AbortController();
+  return {
+    signal: controller.signal,
+    started: (streams) =>
+      void waitFor(what, () => seen(streams)).then(
+        () => controller.abort(new Interrupted()),
+        (error: unknown) => controller.abort(error),
+      ),
+  };
 }

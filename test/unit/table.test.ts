@@ -15,6 +15,7 @@ const academyColumns = academy.views.card;
 const apiKeyColumns = whoami.views.card;
 const familyColumns = family.views.card;
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+import { cellsOf } from '../helpers/tables.js';
 
 const ESC = '\u001b';
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // all but \t and \n
@@ -451,13 +452,9 @@ describe('cli-table3 draws the terminal tables', () => {
     const out = renderTable(io, viewsOf(academy).many.list, DEMO_DATA.academies as Academy[]);
     const lines = out.trimEnd().split('\n');
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
-    const cells = (line: string) =>
-      line
-        .split('│')
-        .slice(1, -1)
-        .map((cell) => cell.trim());
-    expect(cells(lines[1]!)).toEqual(['ID', 'Name', 'City', 'Country', 'Currency']);
-    const rows = lines.slice(3, -1).map(cells);
+
+    expect(cellsOf(lines[1]!)).toEqual(['ID', 'Name', 'City', 'Country', 'Currency']);
+    const rows = lines.slice(3, -1).map(cellsOf);
     expect(rows.map((row) => row[4])).toEqual(DEMO_DATA.academies.map((a) => a.currency));
     expect(rows.map((row) => row[3])).toEqual(DEMO_DATA.academies.map((a) => a.address?.country));
     // Names give way, the longest first: every name cut is longer than every name shown whole.
