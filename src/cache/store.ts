@@ -228,13 +228,16 @@ export function clearCache(env: NodeJS.ProcessEnv): { dir: string; removed: numb
 
 /**
  * A system error's words without the path of a handle (`/proc/self/fd/18`), which tells the user nothing:
- * `EROFS: read-only file system, chmod`. The folder is named by whoever says it.
+ * `EROFS: read-only file system, chmod`. The folder is named by whoever says it. Node 24's rmSync words a
+ * read-only file system as `, Unknown error: Read-only file system '…'` (no code): said as `Read-only file system`.
  */
 export function systemMessage(error: unknown): string {
-  const { message, code, syscall } = error as NodeJS.ErrnoException;
-  if (typeof message !== 'string' || !message.includes('/proc/self/fd/')) return String(message ?? error);
-  const words = message.slice(0, message.indexOf(','));
-  return syscall ? `${words}, ${syscall}` : words || String(code);
+  const { message } = error as Error;
+  if (typeof message !== 'string') return String(error);
+  return message
+    .replace(/ '\/proc\/self\/fd\/[^']*'/g, '')
+    .replace(/^, /, '')
+    .replace(/^Unknown error: /, '');
 }
 
 /** Drops the answers cached for one key (`auth logout`); how many there were. */

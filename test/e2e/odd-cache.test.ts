@@ -118,6 +118,8 @@ describe.skipIf(!hasTool('unshare', ['--version']))('read-only mounts, each in a
     if (!result) return;
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(new RegExp(`^gymctl: the cache folder ${cacheHome}/gymctl could not be cleared: EROFS: read-only file system, \\w+\n$`));
+    // Node 20 and 22 say `EROFS: read-only file system, rm`; Node 24's rmSync gives no code, only `Read-only file system`.
+    expect(result.stderr).toMatch(new RegExp(`^gymctl: the cache folder ${cacheHome}/gymctl could not be cleared: (EROFS: )?read-only file system(, \\w+)?( '[^']*')?\n$`, 'i'));
+    expect(result.stderr).not.toContain('/proc/self/fd/');
   });
 });
