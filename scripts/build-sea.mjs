@@ -54,13 +54,22 @@ const main = readFileSync(path.join(root, 'scripts', 'sea-main.cjs'), 'utf8')
   .replace('__GYMCTL_VERSION__', JSON.stringify(version))
   .replace('__GYMCTL_SEA_BUILD__', JSON.stringify(build))
   .replace('__GYMCTL_SEA_FILES__', JSON.stringify(files));
-writeFileSync(path.join(out, 'main.cjs'), main);
+// GYMCTL_SEA_SNAPSHOT=1: a start-up snapshot holding the loaded main file (a prototype: see docs/sea-notes.md).
+const snapshot = Boolean(process.env.GYMCTL_SEA_SNAPSHOT);
+writeFileSync(
+  path.join(out, 'main.cjs'),
+  snapshot
+    ? readFileSync(path.join(root, 'scripts', 'sea-snapshot.cjs'), 'utf8')
+        .replace('__GYMCTL_MAIN_SOURCE__;', () => readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8'))
+        .replace('__GYMCTL_SEA_MAIN__;', () => main.replace("'use strict';", ''))
+    : main,
+);
 const config = {
   main: path.join(out, 'main.cjs'),
   executable: node,
   output: path.join(out, exe),
   disableExperimentalSEAWarning: true,
-  useSnapshot: false,
+  useSnapshot: snapshot,
   useCodeCache: false,
   assets: Object.fromEntries(files.map((name) => [name, path.join(dist, name)])),
 };

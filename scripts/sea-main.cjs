@@ -22,7 +22,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const path = require('node:path');
   const load = createRequire(path.join(dir, 'boot.cjs'));
   if (argv.length === 1 && argv[0] === path.join(dir, 'keyring-agent.cjs')) load('./keyring-agent.cjs');
-  else load('./boot.cjs').start(argv);
+  else if (typeof bindMainFile === 'function') {
+    bindMainFile(dir);
+    startFromSnapshot(argv);
+  } else load('./boot.cjs').start(argv);
 }
 
 /** The folder holding this build's files: made on the first run, checked on every run. */
