@@ -107,6 +107,8 @@ describe('the npm package', () => {
     expect(packed).toContain('dist/types/index.d.ts');
     // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.
     for (const notice of ['jq-wasm', 'jq', 'oniguruma']) expect(packed).toContain(`dist/licenses/${notice}.txt`);
+    // And every package bundled into the shipped files, with its licence text (test/unit/notices.test.ts checks the file).
+    expect(packed).toContain('dist/licenses/THIRD-PARTY-NOTICES');
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
   });
 
