@@ -201,6 +201,7 @@ for (const [source, name] of sides) {
       __JQ_WASM__: JSON.stringify('../jq.wasm'),
       __JQ_MODULE__: JSON.stringify('../jq-wasm.cjs'),
       __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs'),
+      __LICENSES__: JSON.stringify('../licenses/THIRD-PARTY-NOTICES'),
     },
     banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   });

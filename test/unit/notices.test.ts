@@ -77,6 +77,12 @@ describe('the licence notices of what gymctl bundles', () => {
     }
   });
 
+  it('version --licenses loads its handler from a side file: nothing of it is on the start-up path of other commands', () => {
+    const main = JSON.parse(readFileSync(path.join(DIST, 'meta.json'), 'utf8')) as Metafile;
+    expect(Object.keys(main.outputs['dist/gymctl.cjs']!.inputs)).not.toContain('src/commands/version/run.ts');
+    expect(Object.keys(main.outputs['dist/side/version.cjs']!.inputs)).toContain('src/commands/version/run.ts');
+  });
+
   it('lists the packages sorted by name, each once', () => {
     const keys = [...sections.keys()].filter((key) => /.@\d/.test(key));
     const names = keys.map((key) => key.slice(0, key.lastIndexOf('@')));
