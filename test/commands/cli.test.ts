@@ -41,6 +41,18 @@ describe('basics', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
+  it("version --licenses says where the bundled packages' notices are, and how many packages they cover (the build writes them)", async () => {
+    const result = await gymctl(['version', '--licenses']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const file = lines.at(-1)!;
+    expect(file).toBe(path.join(path.dirname(BIN), '..', 'dist', 'licenses', 'THIRD-PARTY-NOTICES'));
+    const notices = readFileSync(file, 'utf8');
+    const packages = /\((\d+) packages,/.exec(notices)![1];
+    expect(lines[0]).toBe(`gymctl bundles ${packages} third-party packages, and 2 works compiled into jq.wasm (jq, Oniguruma).`);
+    expect(Number(packages)).toBeGreaterThan(30);
+  });
+
   it('what gh users type: `version` as gh version, -q for --jq, and --timeout as a duration', async () => {
     const { VERSION } = await import('../../src/version.js');
     expect(await gymctl(['version'])).toMatchObject({ code: 0, stdout: `gymctl version ${VERSION}\n`, stderr: '' });
