@@ -1,6 +1,7 @@
 /**
- * `gymctl version`: the version, as `gh version` prints it (`gymctl --version` prints the number alone, for scripts).
- * With --licenses, where the third-party notices are: the handler (version/run.ts) loads only then.
+ * `gymctl version`: the version, as `gh version` prints it (`gymctl --version` prints the number alone, for scripts),
+ * then where the third-party notices are; with --licenses, how many packages they cover too. The handler
+ * (version/run.ts) is loaded only by this command.
  */
 import { VERSION } from '../version.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
@@ -14,7 +15,9 @@ export const newCmdVersion = (f: FactoryRef) =>
       examples: ['gymctl version', 'gymctl --version', 'gymctl version --licenses'],
     },
     async (options: { licenses?: boolean }) => {
-      if (options.licenses) return (await import('./version/run.js')).runLicenses(f());
-      f().io.out(`gymctl version ${VERSION}\n`);
+      const { noticesPath, runLicenses } = await import('./version/run.js');
+      if (options.licenses) return runLicenses(f());
+      // As the contract says: the version, then where the third-party notices are (gh prints its release page there).
+      f().io.out(`gymctl version ${VERSION}\nThird-party licence notices: ${noticesPath()}\n`);
     },
   );

@@ -4,7 +4,7 @@
  * spawned: what only a real process shows (a pseudo-terminal, signals,
  * exit statuses) is in test/e2e.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -55,7 +55,9 @@ describe('basics', () => {
 
   it('what gh users type: `version` as gh version, -q for --jq, and --timeout as a duration', async () => {
     const { VERSION } = await import('../../src/version.js');
-    expect(await gymctl(['version'])).toMatchObject({ code: 0, stdout: `gymctl version ${VERSION}\n`, stderr: '' });
+    const { noticesPath } = await import('../../src/commands/version/run.js');
+    expect(await gymctl(['version'])).toMatchObject({ code: 0, stdout: `gymctl version ${VERSION}\nThird-party licence notices: ${noticesPath()}\n`, stderr: '' });
+    expect(existsSync(noticesPath())).toBe(true);
     const long = await gymctl(['academy', '1', '--jq', '.name'], { env: apiEnv() });
     expect(long.code).toBe(0);
     expect(await gymctl(['academy', '1', '-q', '.name'], { env: apiEnv() })).toMatchObject({ code: 0, stdout: long.stdout });
