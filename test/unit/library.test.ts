@@ -1,9 +1,12 @@
 /** The library follows the CLI's rules: usage failures, plain http only to loopback, a debug callback that cannot crash it. */
-import { describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { exitCodeOf, Interrupted } from '../../src/failures.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { httpServer } from '../helpers/servers.js';
 
 function usage(make: () => unknown): GymApiError {
   try {
@@ -46,6 +49,87 @@ describe('createClient', () => {
     } finally {
       await client.close();
       await sandbox.close();
+    }
+  });
+});
+
+/** A server on 127.0.0.1 that answers with `answer`, or never when it returns undefined; it counts the requests and keeps their headers. */
+async function server(answer: (count: number) => { status: number; body: unknown; headers?: Record<string, string> } | undefined) {
+  const seen: http.IncomingHttpHeaders[] = [];
+  const url = await httpServer((request, response) => {
+    seen.push(request.headers);
+    const reply = answer(seen.length);
+    if (!reply) return;
+    response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    response.end(JSON.stringify(reply.body));
+  });
+  return { url, seen };
+}
+
+describe('an abort', () => {
+  it('is a GymApiError of kind aborted that keeps the signal’s reason as its cause, on a method’s signal or the client’s', async () => {
+    const { url, seen } = await server(() => undefined);
+    const own = new AbortController();
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, signal: own.signal, retries: 0 });
+    try {
+      const perCall = new AbortController();
+      const pending = client.getAcademy(3, perCall.signal).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      const reason = new Error('the caller gave up');
+      perCall.abort(reason);
+      const error = (await pending) as GymApiError;
+      expect(error).toBeInstanceOf(GymApiError);
+      expect({ kind: error.kind, message: error.message, id: error.id, retryable: error.retryable }).toEqual({
+        kind: 'aborted',
+        message: 'academy 3: aborted',
+        id: 3,
+        retryable: false,
+      });
+      expect(error.cause).toBe(reason);
+
+      const whole = client.getMe().catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen).toHaveLength(2));
+      own.abort();
+      const second = (await whole) as GymApiError;
+      expect(second).toBeInstanceOf(GymApiError);
+      expect(second.kind).toBe('aborted');
+      expect((second.cause as Error).name).toBe('AbortError');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('during the wait before a retry is aborted too, and an already aborted signal sends nothing', async () => {
+    const { url, seen } = await server(() => ({ status: 503, body: { message: 'busy' }, headers: { 'retry-after': '10' } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, retries: 2 });
+    try {
+      const controller = new AbortController();
+      const pending = client.getMe(controller.signal).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      controller.abort();
+      const error = (await pending) as GymApiError;
+      expect(error).toBeInstanceOf(GymApiError);
+      expect(error.kind).toBe('aborted');
+      const early = (await client.getMe(AbortSignal.abort()).catch((error: unknown) => error)) as GymApiError;
+      expect(early.kind).toBe('aborted');
+      expect(seen).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a reason that is already a gymctl failure (the CLI’s Ctrl-C) is thrown as it is, and still ends the CLI with 130', async () => {
+    const { url } = await server(() => undefined);
+    const controller = new AbortController();
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, signal: controller.signal });
+    try {
+      const pending = client.getMe().catch((error: unknown) => error);
+      const interrupt = new Interrupted('SIGTERM');
+      controller.abort(interrupt);
+      expect(await pending).toBe(interrupt);
+      expect(exitCodeOf(new GymApiError('aborted', 'x'))).toBe(130);
+    } finally {
+      await client.close();
     }
   });
 });

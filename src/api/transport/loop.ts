@@ -8,7 +8,7 @@
  */
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { checkOptions, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { GymApiError, type ResponseHead, usageError } from '../errors.js';
+import { abortedError, GymApiError, type ResponseHead, usageError } from '../errors.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
@@ -59,6 +59,7 @@ export class Transport {
         this.#options,
         [signal, this.#signal],
         (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
       );
     return this.#viaCache(cache, operation, signal);
   }
@@ -83,6 +84,7 @@ export class Transport {
       this.#options,
       [signal, this.#signal],
       (line) => this.#debug(line),
+      (reason) => abortedError(reason, operation.subject, operation.id),
     );
     // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
     if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
@@ -199,6 +201,7 @@ export class Transport {
         this.#options,
         [signal, this.#signal],
         (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
       ).then((response) => done(undefined, response), done);
     };
     if (control.reason !== undefined) {
@@ -276,7 +279,7 @@ export class Transport {
       this.#debug(`< timed out after ${trace.timeoutMs} ms`);
       return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout' });
     }
-    if (stopped !== undefined) return stopped;
+    if (stopped !== undefined) return abortedError(stopped, operation.subject, operation.id);
     const failure = await networkError(error, trace.url(), operation, connection?.proxy);
     this.#debug(`< failed in ${trace.elapsed()}: ${failure.message}`);
     return failure;
