@@ -133,3 +133,26 @@ describe('an abort', () => {
     }
   });
 });
+
+describe('a timeout', () => {
+  it('is retried within the retry budget (every operation is a GET), and the last one is reported', async () => {
+    const { url, seen } = await server((count) => (count < 3 ? undefined : { status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, timeoutMs: 100, retries: 2, retryBaseDelayMs: 1 });
+    try {
+      expect((await client.getAcademy(1)).name).toBe('Alfama Jiu-Jitsu');
+      expect(seen).toHaveLength(3);
+      const { url: silent, seen: tried } = await server(() => undefined);
+      const never = createClient({ baseUrl: silent, apiKey: DEMO_KEY, timeoutMs: 100, retries: 1, retryBaseDelayMs: 1 });
+      const error = (await never.getMe().catch((error: unknown) => error)) as GymApiError;
+      expect({ kind: error.kind, reason: error.reason, message: error.message }).toEqual({
+        kind: 'unavailable',
+        reason: 'timeout',
+        message: 'GET /me: timed out after 100 ms; gave up after 2 attempts',
+      });
+      expect(tried).toHaveLength(2);
+      await never.close();
+    } finally {
+      await client.close();
+    }
+  });
+});

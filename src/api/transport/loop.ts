@@ -277,7 +277,7 @@ export class Transport {
     }
     if (stopped === TIMED_OUT) {
       this.#debug(`< timed out after ${trace.timeoutMs} ms`);
-      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout' });
+      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout', retryable: true });
     }
     if (stopped !== undefined) return abortedError(stopped, operation.subject, operation.id);
     const failure = await networkError(error, trace.url(), operation, connection?.proxy);

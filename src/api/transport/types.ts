@@ -28,7 +28,7 @@ export interface TransportOptions {
    * intercept) instead of node:http.
    */
   fetch?: FetchLike | undefined;
-  /** Retries of 429, 502, 503, 504 and dropped or refused connections (default 2). */
+  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2): every operation is a GET. */
   retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
   retryBaseDelayMs?: number | undefined;
