@@ -1,7 +1,7 @@
 /** The library follows the CLI's rules: usage failures, plain http only to loopback, a debug callback that cannot crash it. */
 import type http from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { createClient } from '../../src/api/client.js';
+import { createClient, operations } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { exitCodeOf, Interrupted } from '../../src/failures.js';
@@ -73,7 +73,7 @@ describe('an abort', () => {
     const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, signal: own.signal, retries: 0 });
     try {
       const perCall = new AbortController();
-      const pending = client.getAcademy(3, perCall.signal).catch((error: unknown) => error);
+      const pending = client.getAcademy(3, { signal: perCall.signal }).catch((error: unknown) => error);
       await vi.waitFor(() => expect(seen).toHaveLength(1));
       const reason = new Error('the caller gave up');
       perCall.abort(reason);
@@ -104,7 +104,7 @@ describe('an abort', () => {
     const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, retries: 2 });
     try {
       const controller = new AbortController();
-      const pending = client.getMe(controller.signal).catch((error: unknown) => error);
+      const pending = client.getMe({ signal: controller.signal }).catch((error: unknown) => error);
       await vi.waitFor(() => expect(seen).toHaveLength(1));
       controller.abort();
       const error = (await pending) as GymApiError;
@@ -156,3 +156,48 @@ describe('a timeout', () => {
     }
   });
 });
+
+describe('per-call options', () => {
+  it('timeoutMs and retries of one call override the client’s', async () => {
+    const { url, seen } = await server(() => undefined);
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, timeoutMs: 30_000, retries: 0, retryBaseDelayMs: 1 });
+    try {
+      const error = (await client.getAcademy(1, { timeoutMs: 50, retries: 1 }).catch((error: unknown) => error)) as GymApiError;
+      expect(error.message).toBe('academy 1: timed out after 50 ms; gave up after 2 attempts');
+      expect(seen).toHaveLength(2);
+      expect(usageOf(await client.getMe({ timeoutMs: 0 }).catch((error: unknown) => error)).message).toContain('invalid timeout 0');
+      expect(usageOf(await client.getMe({ retries: 11 }).catch((error: unknown) => error)).message).toContain('invalid retries 11');
+      expect(seen).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('headers of a call go over the client’s defaultHeaders, which go over gymctl’s own; neither can set the key', async () => {
+    const { url, seen } = await server(() => ({ status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, defaultHeaders: { 'X-Team': 'blue', 'User-Agent': 'my-app/1.0', 'X-Trace': 'client' } });
+    try {
+      await client.getAcademy(1, { headers: { 'x-trace': 'call-7' } });
+      await client.request(operations.academy(1));
+      expect(seen[0]).toMatchObject({ 'x-team': 'blue', 'user-agent': 'my-app/1.0', 'x-trace': 'call-7', 'x-api-key': DEMO_KEY, accept: 'application/json' });
+      expect(seen[1]).toMatchObject({ 'x-trace': 'client', 'x-api-key': DEMO_KEY });
+      for (const name of ['X-API-Key', 'x-api-key', 'Accept-Encoding', 'Host']) {
+        const refused = usageOf(await client.getMe({ headers: { [name]: 'other' } }).catch((error: unknown) => error));
+        expect(refused.message).toContain(`headers cannot set ${name}`);
+        usage(() => createClient({ baseUrl: url, apiKey: DEMO_KEY, defaultHeaders: { [name]: 'other' } }));
+      }
+      const secret = 'line\r\nX-Injected: 1';
+      expect(usageOf(await client.getMe({ headers: { 'X-Note': secret } }).catch((error: unknown) => error)).message).not.toContain('Injected');
+      usage(() => createClient({ baseUrl: url, apiKey: DEMO_KEY, defaultHeaders: { 'bad name': 'x' } }));
+      expect(seen).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+function usageOf(error: unknown): GymApiError {
+  expect(error).toBeInstanceOf(GymApiError);
+  expect((error as GymApiError).kind).toBe('usage');
+  return error as GymApiError;
+}
