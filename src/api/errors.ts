@@ -4,7 +4,7 @@
  * is classified. The CLI adds its own failures and the exit codes
  * (failures.ts), which the library does not carry.
  */
-export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal'] as const;
+export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal', 'aborted'] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
@@ -93,6 +93,17 @@ export class GymctlError extends Error {
 /** A failure of the API client: what library users catch. */
 export class GymApiError extends GymctlError {
   override readonly name = 'GymApiError';
+}
+
+/**
+ * A request stopped by the caller's signal (`signal` of the client or of the
+ * call): kind `aborted`, with the signal's reason as its `cause`. A reason
+ * that is already a gymctl failure (the CLI's Ctrl-C, `close()`) is thrown
+ * as it is instead.
+ */
+export function abortedError(reason: unknown, subject: string, id?: number | bigint): GymctlError {
+  if (reason instanceof GymctlError) return reason;
+  return new GymApiError('aborted', `${subject}: aborted`, { cause: reason, id });
 }
 
 /** A request refused before anything was sent (bad arguments, settings or input): the one kind of usage error, the library's and the CLI's. */

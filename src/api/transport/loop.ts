@@ -7,13 +7,21 @@
  * --debug, and neither traces nor errors ever hold the key.
  */
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { checkOptions, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { GymApiError, type ResponseHead, usageError } from '../errors.js';
+import { checkOptions, checkRequestOptions, mergeHeaders, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
+import { abortedError, GymApiError, type ResponseHead, usageError } from '../errors.js';
 import { networkError } from './network.js';
 import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
-import { withRetries } from './retry.js';
+import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
+
+/** One call's settings: the client's, with what the call's own options change. */
+interface Call {
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  headers: Record<string, string>;
+}
 
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
@@ -30,11 +38,15 @@ export class Transport {
   /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
   readonly #inFlight = new Set<(reason: unknown) => void>();
+  /** The settings of a call with no options of its own. */
+  readonly #plain: Call;
 
   constructor(options: TransportOptions) {
     checkOptions(options);
     this.#options = options;
     this.#basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+    const headers = mergeHeaders({ Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' }, options.defaultHeaders);
+    this.#plain = { signal: undefined, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, policy: options, headers: { ...headers, 'X-API-Key': options.apiKey } };
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
       for (const stop of this.#inFlight) stop(this.#signal.reason);
@@ -51,19 +63,48 @@ export class Transport {
    * with a cache, answers from it when it has a fresh body, and stores each
    * validated 200 (never an error, a 429 or another 2xx).
    */
-  get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
+  get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
+    let call: Call;
+    try {
+      call = this.#call(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#get(operation, call);
+  }
+
+  /**
+   * A call's settings: the client's when it has no options (or only a
+   * signal, as the CLI passes), else with its own timeout, retries and
+   * headers, checked as the client's are.
+   */
+  #call(options: RequestOptions | AbortSignal | undefined): Call {
+    if (options === undefined) return this.#plain;
+    if (options instanceof AbortSignal) return { ...this.#plain, signal: options };
+    checkRequestOptions(options);
+    const plain = this.#plain;
+    return {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? plain.timeoutMs,
+      policy: options.retries === undefined ? plain.policy : { ...plain.policy, retries: options.retries },
+      headers: options.headers ? { ...mergeHeaders(plain.headers, options.headers), 'X-API-Key': this.#options.apiKey } : plain.headers,
+    };
+  }
+
+  #get<T>(operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
     const { cache } = this.#options;
     if (!cache)
       return withRetries(
-        (attempt) => this.#attempt(operation, signal, attempt),
-        this.#options,
-        [signal, this.#signal],
+        (attempt) => this.#attempt(operation, call, attempt),
+        call.policy,
+        [call.signal, this.#signal],
         (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
       );
-    return this.#viaCache(cache, operation, signal);
+    return this.#viaCache(cache, operation, call);
   }
 
-  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, signal: AbortSignal | undefined): Promise<ApiResponse<T>> {
+  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
     // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the
     // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
@@ -79,10 +120,11 @@ export class Transport {
       }
     }
     const response = await withRetries(
-      (attempt) => this.#attempt(operation, signal, attempt),
-      this.#options,
-      [signal, this.#signal],
+      (attempt) => this.#attempt(operation, call, attempt),
+      call.policy,
+      [call.signal, this.#signal],
       (line) => this.#debug(line),
+      (reason) => abortedError(reason, operation.subject, operation.id),
     );
     // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
     if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
@@ -137,11 +179,11 @@ export class Transport {
    * a timer and the client's one listener stop it through the sender, which
    * then settles (the AttemptControl contract).
    */
-  async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
-    const { path, control, trace, end } = this.#startAttempt(operation, signal);
+  async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
+    const { path, control, trace, end } = this.#startAttempt(operation, call);
     const connection: { current?: Connection } = {};
     try {
-      const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
+      const { response, body, bytes } = await this.#exchange(path, call.headers, operation, attempt, control, connection, trace);
       const answer = interpret(response, body, operation);
       return operation.raw ? { ...answer, rawBytes: bytes, head: this.#redactHead(responseHead(response)) } : answer;
     } catch (error) {
@@ -152,9 +194,9 @@ export class Transport {
   }
 
   /** An attempt's deadline, and its stop on the caller's or the client's abort; `end` lets go of both. */
-  #startAttempt(operation: Operation<unknown>, signal: AbortSignal | undefined): { path: string; control: Stoppable; trace: Trace; end(): void } {
+  #startAttempt(operation: Operation<unknown>, call: Call): { path: string; control: Stoppable; trace: Trace; end(): void } {
     const path = this.#basePath + operation.path;
-    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const { signal, timeoutMs } = call;
     const control = new Stoppable();
     const stop = (reason: unknown) => control.stop(reason);
     const timer = setTimeout(stop, timeoutMs, TIMED_OUT);
@@ -183,29 +225,37 @@ export class Transport {
    * interrupt) goes on as `get` would, with that attempt as its first: the
    * same retries, waits and messages.
    */
-  getWith<T>(operation: Operation<T>, signal: AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
+  getWith<T>(operation: Operation<T>, options: RequestOptions | AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
+    let call: Call;
+    try {
+      call = this.#call(options);
+    } catch (error) {
+      done(error);
+      return;
+    }
     const connection = this.#opened;
     const sendWith = connection?.sendWith;
     if (!sendWith || this.#options.cache || this.#options.debug || operation.raw) {
-      this.get(operation, signal).then((response) => done(undefined, response), done);
+      this.#get(operation, call).then((response) => done(undefined, response), done);
       return;
     }
-    const { path, control, trace, end } = this.#startAttempt(operation, signal);
+    const { path, control, trace, end } = this.#startAttempt(operation, call);
     const fail = (error: unknown) => {
       end();
       const first = this.#classify(error, control.reason, operation, connection, trace);
       withRetries(
-        (attempt) => (attempt === 1 ? first.then((failure) => Promise.reject(failure)) : this.#attempt(operation, signal, attempt)),
-        this.#options,
-        [signal, this.#signal],
+        (attempt) => (attempt === 1 ? first.then((failure) => Promise.reject(failure)) : this.#attempt(operation, call, attempt)),
+        call.policy,
+        [call.signal, this.#signal],
         (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
       ).then((response) => done(undefined, response), done);
     };
     if (control.reason !== undefined) {
       fail(control.reason);
       return;
     }
-    sendWith(path, this.#headers(), control, (sendError, response) => {
+    sendWith(path, call.headers, control, (sendError, response) => {
       if (sendError !== undefined) {
         fail(sendError);
         return;
@@ -228,26 +278,16 @@ export class Transport {
     });
   }
 
-  /** The headers of every request. */
-  #headers(): Record<string, string> {
-    return {
-      'X-API-Key': this.#options.apiKey,
-      Accept: 'application/json',
-      'Accept-Encoding': ACCEPT_ENCODING,
-      'User-Agent': this.#options.userAgent ?? 'gymctl',
-    };
-  }
-
   /** Sends the request and reads the body, tracing both; fails with the stop's reason once the attempt is stopped. */
   async #exchange(
     path: string,
+    headers: Record<string, string>,
     operation: Operation<unknown>,
     attempt: number,
     control: Stoppable,
     connection: { current?: Connection },
     trace: Trace,
   ): Promise<{ response: Exchange; body: string; bytes: Buffer }> {
-    const headers = this.#headers();
     if (this.#options.debug) {
       this.#debug(`> GET ${trace.url()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
@@ -274,9 +314,9 @@ export class Transport {
     }
     if (stopped === TIMED_OUT) {
       this.#debug(`< timed out after ${trace.timeoutMs} ms`);
-      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout' });
+      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout', retryable: true });
     }
-    if (stopped !== undefined) return stopped;
+    if (stopped !== undefined) return abortedError(stopped, operation.subject, operation.id);
     const failure = await networkError(error, trace.url(), operation, connection?.proxy);
     this.#debug(`< failed in ${trace.elapsed()}: ${failure.message}`);
     return failure;
