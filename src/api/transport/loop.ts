@@ -3,25 +3,20 @@
  * that talks to the network. Each attempt sends one GET (see senders.ts),
  * bounded by a deadline from connecting to the last byte; the body is read
  * under a cap and interpreted (response.ts); socket failures get messages
- * (network.ts); retries follow retry.ts. Every step can be traced for
- * --debug, and neither traces nor errors ever hold the key.
+ * (network.ts); retries follow retry.ts; a call's own options are merged
+ * with the client's in call.ts. Every step can be traced for --debug, and
+ * neither traces nor errors ever hold the key (redact.ts).
  */
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { checkOptions, checkRequestOptions, mergeHeaders, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { abortedError, GymApiError, type ResponseHead, usageError } from '../errors.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../defaults.js';
+import { checkOptions, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
+import { type Call, callOf, plainCall } from './call.js';
+import { abortedError, GymApiError, usageError } from '../errors.js';
 import { networkError } from './network.js';
-import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
-import { type RetryPolicy, withRetries } from './retry.js';
+import { describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
+import { redactError, redactHead, redactText } from './redact.js';
+import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { ApiResponse, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
-
-/** One call's settings: the client's, with what the call's own options change. */
-interface Call {
-  signal: AbortSignal | undefined;
-  timeoutMs: number;
-  policy: RetryPolicy;
-  headers: Record<string, string>;
-}
 
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
@@ -45,8 +40,7 @@ export class Transport {
     checkOptions(options);
     this.#options = options;
     this.#basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
-    const headers = mergeHeaders({ Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' }, options.defaultHeaders);
-    this.#plain = { signal: undefined, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, policy: options, headers: { ...headers, 'X-API-Key': options.apiKey } };
+    this.#plain = plainCall(options);
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
       for (const stop of this.#inFlight) stop(this.#signal.reason);
@@ -66,29 +60,11 @@ export class Transport {
   get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
     let call: Call;
     try {
-      call = this.#call(options);
+      call = callOf(this.#plain, options, this.#options.apiKey);
     } catch (error) {
       return Promise.reject(error);
     }
     return this.#get(operation, call);
-  }
-
-  /**
-   * A call's settings: the client's when it has no options (or only a
-   * signal, as the CLI passes), else with its own timeout, retries and
-   * headers, checked as the client's are.
-   */
-  #call(options: RequestOptions | AbortSignal | undefined): Call {
-    if (options === undefined) return this.#plain;
-    if (options instanceof AbortSignal) return { ...this.#plain, signal: options };
-    checkRequestOptions(options);
-    const plain = this.#plain;
-    return {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? plain.timeoutMs,
-      policy: options.retries === undefined ? plain.policy : { ...plain.policy, retries: options.retries },
-      headers: options.headers ? { ...mergeHeaders(plain.headers, options.headers), 'X-API-Key': this.#options.apiKey } : plain.headers,
-    };
   }
 
   #get<T>(operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
@@ -136,37 +112,10 @@ export class Transport {
     return response;
   }
 
-  /** The key, wherever a server echoed it, as [redacted]. */
-  #redactText(text: string): string {
-    const key = this.#options.apiKey;
-    return key.length >= 8 && text.includes(key) ? text.split(key).join('[redacted]') : text;
-  }
-
-  /** A server that echoes the key back in its error text does not get it printed. */
-  #redact(error: GymApiError): GymApiError {
-    const message = this.#redactText(error.message);
-    const correlationId = error.correlationId === undefined ? undefined : this.#redactText(error.correlationId);
-    const head = error.head && this.#redactHead(error.head);
-    if (message === error.message && correlationId === error.correlationId && head === error.head) return error;
-    return error.with({ message, correlationId, head, cause: undefined });
-  }
-
-  /** A head whose reason phrase or headers echo the key (a debugging proxy's copy of the request's headers), with it as [redacted]: `api -i` prints no key. */
-  #redactHead(head: ResponseHead): ResponseHead {
-    const key = this.#options.apiKey;
-    const echoes = (text: string) => key.length >= 8 && text.includes(key);
-    if (!echoes(head.statusText) && !head.headers.some(([name, value]) => echoes(name) || echoes(value))) return head;
-    return {
-      ...head,
-      statusText: this.#redactText(head.statusText),
-      headers: head.headers.map(([name, value]) => [this.#redactText(name), this.#redactText(value)] as const),
-    };
-  }
-
   /** A trace line for the caller's callback; a callback that throws never breaks a request. */
   #debug(line: string): void {
     try {
-      this.#options.debug?.(this.#redactText(line));
+      this.#options.debug?.(redactText(this.#options.apiKey, line));
     } catch {
       // The trace is a courtesy: the request goes on without it.
     }
@@ -185,7 +134,7 @@ export class Transport {
     try {
       const { response, body, bytes } = await this.#exchange(path, call.headers, operation, attempt, control, connection, trace);
       const answer = interpret(response, body, operation);
-      return operation.raw ? { ...answer, rawBytes: bytes, head: this.#redactHead(responseHead(response)) } : answer;
+      return operation.raw ? { ...answer, rawBytes: bytes, head: redactHead(this.#options.apiKey, responseHead(response)) } : answer;
     } catch (error) {
       throw await this.#classify(error, control.reason, operation, connection.current, trace);
     } finally {
@@ -228,7 +177,7 @@ export class Transport {
   getWith<T>(operation: Operation<T>, options: RequestOptions | AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
     let call: Call;
     try {
-      call = this.#call(options);
+      call = callOf(this.#plain, options, this.#options.apiKey);
     } catch (error) {
       done(error);
       return;
@@ -310,7 +259,7 @@ export class Transport {
   async #classify(error: unknown, stopped: unknown, operation: Operation<unknown>, connection: Connection | undefined, trace: Trace): Promise<unknown> {
     if (error instanceof GymApiError && stopped === undefined) {
       if (error.status === undefined) this.#debug(`< failed in ${trace.elapsed()}: ${error.message}`);
-      return this.#redact(error);
+      return redactError(this.#options.apiKey, error);
     }
     if (stopped === TIMED_OUT) {
       this.#debug(`< timed out after ${trace.timeoutMs} ms`);
