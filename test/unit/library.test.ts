@@ -1,8 +1,8 @@
 /** The library follows the CLI's rules: usage failures, plain http only to loopback, a debug callback that cannot crash it. */
 import type http from 'node:http';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createClient, operations } from '../../src/api/client.js';
-import { GymApiError } from '../../src/api/errors.js';
+import { ERROR_KINDS, type ErrorKind, GymApiError, GymctlError } from '../../src/api/errors.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { exitCodeOf, Interrupted } from '../../src/failures.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -201,3 +201,68 @@ function usageOf(error: unknown): GymApiError {
   expect((error as GymApiError).kind).toBe('usage');
   return error as GymApiError;
 }
+
+describe('the kind guards', () => {
+  it('GymApiError.is and one guard per kind of ERROR_KINDS tell the kinds apart, and narrow', () => {
+    const notFound: unknown = new GymApiError('not_found', 'academy 9: not found', { status: 404 });
+    expect(GymApiError.isNotFound(notFound)).toBe(true);
+    expect(GymApiError.isUnauthorized(notFound)).toBe(false);
+    expect(GymApiError.is(notFound)).toBe(true);
+    expect(GymApiError.is(notFound, 'not_found')).toBe(true);
+    expect(GymApiError.is(notFound, 'aborted')).toBe(false);
+    if (GymApiError.isNotFound(notFound)) {
+      expectTypeOf(notFound).toExtend<GymApiError>();
+      expectTypeOf(notFound.kind).toEqualTypeOf<'not_found'>();
+      expect(notFound.status).toBe(404);
+    }
+    if (GymApiError.is(notFound, 'invalid_response')) expectTypeOf(notFound.kind).toEqualTypeOf<'invalid_response'>();
+    if (GymApiError.is(notFound)) expectTypeOf(notFound.kind).toEqualTypeOf<ErrorKind>();
+    const guards = GymApiError as unknown as Record<string, (error: unknown) => boolean>;
+    const guardOf = (kind: ErrorKind) => guards[`is${kind.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase())}`];
+    expect(GymApiError.isInvalidResponse).toBe(guardOf('invalid_response'));
+    for (const kind of ERROR_KINDS) {
+      const error = new GymApiError(kind, kind);
+      expect(ERROR_KINDS.filter((other) => guardOf(other)?.(error))).toEqual([kind]);
+      expect(guardOf(kind)?.(error.with({ message: 'copied' }))).toBe(true);
+    }
+  });
+
+  it('hold only for a GymApiError, whichever copy of the package made it, and leave instanceof and kind as they were', () => {
+    for (const other of [new GymctlError('not_found', 'not of the client'), new Error('x'), { kind: 'not_found' }, null, undefined, 'not_found']) {
+      expect(GymApiError.is(other)).toBe(false);
+      expect(GymApiError.isNotFound(other)).toBe(false);
+    }
+    // A GymApiError of another copy of the package: another class, with the same brand.
+    const brand = Symbol.for('gymctl.GymApiError');
+    class OtherCopy extends Error {
+      readonly kind = 'unavailable';
+    }
+    Object.defineProperty(OtherCopy.prototype, brand, { value: true });
+    const foreign = new OtherCopy('from another copy');
+    expect(foreign).not.toBeInstanceOf(GymApiError);
+    expect(GymApiError.isUnavailable(foreign)).toBe(true);
+    expect(GymApiError.isNotFound(foreign)).toBe(false);
+    const own = new GymApiError('aborted', 'stopped');
+    expect(own).toBeInstanceOf(GymApiError);
+    expect(own).toBeInstanceOf(GymctlError);
+    expect({ name: own.name, kind: own.kind }).toEqual({ name: 'GymApiError', kind: 'aborted' });
+    expect(Object.keys(own)).not.toContain(brand.toString());
+    expect(JSON.stringify(Object.getOwnPropertySymbols(own))).toBe('[]');
+  });
+});
+
+describe('the correlation ID of a success', () => {
+  it('comes with request(); the typed methods return the data alone, with nothing added to it', async () => {
+    const correlationId = '0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20';
+    const { url } = await server(() => ({ status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } }, headers: { 'x-correlation-id': correlationId } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    try {
+      const response = await client.request(operations.academy(1));
+      expect(response.correlationId).toBe(correlationId);
+      const academy = await client.getAcademy(1);
+      expect(Reflect.ownKeys(academy)).toEqual(['id', 'name']);
+    } finally {
+      await client.close();
+    }
+  });
+});
