@@ -201,6 +201,7 @@ for (const [source, name] of sides) {
       __JQ_WASM__: JSON.stringify('../jq.wasm'),
       __JQ_MODULE__: JSON.stringify('../jq-wasm.cjs'),
       __KEYRING_AGENT__: JSON.stringify('../keyring-agent.cjs'),
+      __LICENSES__: JSON.stringify('../licenses/THIRD-PARTY-NOTICES'),
     },
     banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
@@ -245,7 +246,15 @@ const boot = await build({
 });
 // The keyring agent, run as a process of its own; the native keyring module stays a dependency.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.
-await build({ ...common, format: 'cjs', entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'], minify: true });
+const agent = await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: ['src/keyring/agent.ts'],
+  outfile: 'dist/keyring-agent.cjs',
+  external: ['@napi-rs/keyring'],
+  minify: true,
+  metafile: true,
+});
 
 // --jq's jq, run in a worker thread (so that Ctrl-C stops it): jq-wasm as CommonJS, which the worker requires.
 // jq-wasm keeps jq's output in a buffer until jq ends; for `--jq 'range(1e9)' | head -3` to print as it goes,
@@ -264,9 +273,10 @@ const jqOutputAsItComes = {
     });
   },
 };
-await build({
+const jqWasm = await build({
   ...common,
   format: 'cjs',
+  metafile: true,
   entryPoints: [createRequire(import.meta.url).resolve('jq-wasm')],
   outfile: 'dist/jq-wasm.cjs',
   minify: true,
@@ -308,3 +318,16 @@ writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
 // schemas the client validates with, shipped as dist/openapi.json.
 const { openApiDocument } = await import(new URL('./dist/index.js', import.meta.url).href);
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
+
+// The notices of every package bundled into a shipped file, derived from what each file holds (every
+// build's metafile, kept as dist/meta-shipped.json for the package test), with jq's and Oniguruma's.
+const shipped = mergeMeta([boot.metafile, cli.metafile, ...sideMeta, agent.metafile, jqWasm.metafile, library.metafile]);
+writeFileSync('dist/meta-shipped.json', JSON.stringify(shipped));
+const { bundledPackages, noticesText } = await import('./scripts/notices.mjs');
+writeFileSync(
+  'dist/licenses/THIRD-PARTY-NOTICES',
+  noticesText(bundledPackages([shipped]), [
+    { title: 'jq (compiled into dist/jq.wasm)', text: readFileSync('licenses/jq.txt', 'utf8') },
+    { title: 'Oniguruma (compiled into dist/jq.wasm, for jq)', text: readFileSync('licenses/oniguruma.txt', 'utf8') },
+  ]),
+);

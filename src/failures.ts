@@ -77,7 +77,12 @@ export const EXIT_CODES = [
   { code: 143, kind: undefined, when: 'terminated (SIGTERM)' },
 ] as const satisfies ReadonlyArray<{ code: number; kind: ErrorKind | undefined; when: string }>;
 
-const CODE_OF_KIND = Object.fromEntries(EXIT_CODES.filter((row) => row.kind).map((row) => [row.kind, row.code])) as Record<ErrorKind, number>;
+// `aborted` is the library's: the CLI's own aborts carry an Interrupted reason, which is thrown as it is. Were one to
+// reach the CLI, it ends as an interrupt does.
+const CODE_OF_KIND = {
+  ...Object.fromEntries(EXIT_CODES.filter((row) => row.kind).map((row) => [row.kind, row.code])),
+  aborted: 130,
+} as Record<ErrorKind, number>;
 
 /** The exit code of a kind of failure. */
 export const exitCodeOfKind = (kind: ErrorKind): number => CODE_OF_KIND[kind];

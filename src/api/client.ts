@@ -10,7 +10,7 @@ import { usageError } from './errors.js';
 import { isValidId } from './ids.js';
 import { envelope, type Id } from './schemas.js';
 import { Transport } from './transport/loop.js';
-import type { ApiResponse, Operation, TransportOptions } from './transport/types.js';
+import type { ApiResponse, Operation, RequestOptions, TransportOptions } from './transport/types.js';
 
 export type ClientOptions = TransportOptions;
 
@@ -94,7 +94,10 @@ export function operationFor<D extends OperationDeclaration>(declaration: D, id?
 }
 
 type Declared = Operations[number];
-type Takes<D extends Declared> = D extends { param: object } ? [id: Id, signal?: AbortSignal] : [signal?: AbortSignal];
+/** A call's own options, or (as before them) its signal alone. */
+export type CallOptions = RequestOptions | AbortSignal;
+
+type Takes<D extends Declared> = D extends { param: object } ? [id: Id, options?: CallOptions] : [options?: CallOptions];
 
 /** Each declared operation, as a request to run (`operations.academy(1)`), and any path under the base URL (`operations.raw`). */
 export type OperationFactories = { [D in Declared as D['client']['operation']]: (...id: D extends { param: object } ? [id: Id] : []) => Operation<Data<D>> } & {
@@ -122,18 +125,18 @@ export class GymClient {
   }
 
   /** Runs an operation and returns the validated data with the raw JSON text and response facts. */
-  request<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
-    return this.#transport.get(operation, signal);
+  request<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
+    return this.#transport.get(operation, options);
   }
 
   /** `request` with a callback (no promise per request, in the common case): for batches of thousands. */
-  requestWith<T>(operation: Operation<T>, signal: AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
-    this.#transport.getWith(operation, signal, done);
+  requestWith<T>(operation: Operation<T>, options: CallOptions | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
+    this.#transport.getWith(operation, options, done);
   }
 
   /** Runs a declared operation and returns its validated data. */
-  async ask<D extends OperationDeclaration>(declaration: D, id?: Id, signal?: AbortSignal): Promise<Data<D>> {
-    return (await this.request(operationFor(declaration, id), signal)).data;
+  async ask<D extends OperationDeclaration>(declaration: D, id?: Id, options?: CallOptions): Promise<Data<D>> {
+    return (await this.request(operationFor(declaration, id), options)).data;
   }
 
   /** Closes the connection pool. */
@@ -145,8 +148,8 @@ export class GymClient {
 for (const declaration of OPERATIONS) {
   Object.defineProperty(GymClient.prototype, declaration.client.method, {
     value(this: GymClient, ...args: unknown[]) {
-      const [id, signal] = declaration.param ? args : [undefined, ...args];
-      return this.ask(declaration, id as Id | undefined, signal as AbortSignal | undefined);
+      const [id, options] = declaration.param ? args : [undefined, ...args];
+      return this.ask(declaration, id as Id | undefined, options as CallOptions | undefined);
     },
     writable: true,
     configurable: true,

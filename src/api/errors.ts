@@ -4,7 +4,7 @@
  * is classified. The CLI adds its own failures and the exit codes
  * (failures.ts), which the library does not carry.
  */
-export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal'] as const;
+export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal', 'aborted'] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
@@ -90,9 +90,57 @@ export class GymctlError extends Error {
   }
 }
 
-/** A failure of the API client: what library users catch. */
-export class GymApiError extends GymctlError {
+/** `not_found` → `NotFound`: the part of a kind's guard name after `is`. */
+type Pascal<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Capitalize<Head>}${Pascal<Tail>}` : Capitalize<S>;
+
+/** One guard per kind, `GymApiError.isNotFound(error)`, made from ERROR_KINDS: a new kind gets its guard. */
+export type KindGuards = { readonly [K in ErrorKind as `is${Pascal<K>}`]: (error: unknown) => error is GymApiError & { readonly kind: K } };
+
+/**
+ * What marks a GymApiError, on its prototype. The guards check it rather than
+ * `instanceof`, so that they also hold for a failure from another copy of
+ * the package (two versions in one node_modules, a bundled one).
+ */
+const BRAND = Symbol.for('gymctl.GymApiError');
+
+function isApiError(error: unknown, kind?: ErrorKind): boolean {
+  if (typeof error !== 'object' || error === null || (error as { [BRAND]?: unknown })[BRAND] !== true) return false;
+  return kind === undefined || (error as { kind?: unknown }).kind === kind;
+}
+
+const pascal = (kind: string) => kind.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** GymctlError with the kind guards as statics, which GymApiError inherits. */
+const GuardedError = Object.assign(
+  class extends GymctlError {},
+  Object.fromEntries(ERROR_KINDS.map((kind) => [`is${pascal(kind)}`, (error: unknown) => isApiError(error, kind)])),
+) as unknown as typeof GymctlError & KindGuards;
+
+/**
+ * A failure of the API client: what library users catch. Tell its kinds
+ * apart with `error.kind`, or with the typed guards, which narrow:
+ * `GymApiError.is(error)`, `GymApiError.is(error, 'not_found')`,
+ * `GymApiError.isNotFound(error)`, one for each of ERROR_KINDS.
+ */
+export class GymApiError extends GuardedError {
   override readonly name = 'GymApiError';
+
+  /** Whether `error` is a GymApiError (of `kind`, when given), from this copy of the package or another. */
+  static is<K extends ErrorKind = ErrorKind>(error: unknown, kind?: K): error is GymApiError & { readonly kind: K } {
+    return isApiError(error, kind);
+  }
+}
+Object.defineProperty(GymApiError.prototype, BRAND, { value: true });
+
+/**
+ * A request stopped by the caller's signal (`signal` of the client or of the
+ * call): kind `aborted`, with the signal's reason as its `cause`. A reason
+ * that is already a gymctl failure (the CLI's Ctrl-C, `close()`) is thrown
+ * as it is instead.
+ */
+export function abortedError(reason: unknown, subject: string, id?: number | bigint): GymctlError {
+  if (reason instanceof GymctlError) return reason;
+  return new GymApiError('aborted', `${subject}: aborted`, { cause: reason, id });
 }
 
 /** A request refused before anything was sent (bad arguments, settings or input): the one kind of usage error, the library's and the CLI's. */

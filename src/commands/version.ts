@@ -1,8 +1,23 @@
-/** `gymctl version`: the version, as `gh version` prints it (`gymctl --version` prints the number alone, for scripts). */
+/**
+ * `gymctl version`: the version, as `gh version` prints it (`gymctl --version` prints the number alone, for scripts),
+ * then where the third-party notices are; with --licenses, how many packages they cover too. The handler
+ * (version/run.ts) is loaded only by this command.
+ */
 import { VERSION } from '../version.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 
 export const newCmdVersion = (f: FactoryRef) =>
-  defineCommand({ name: 'version', description: 'print the version', examples: ['gymctl version', 'gymctl --version'] }, async () => {
-    f().io.out(`gymctl version ${VERSION}\n`);
-  });
+  defineCommand(
+    {
+      name: 'version',
+      description: 'print the version',
+      options: [['--licenses', 'where the licence notices of the bundled third-party packages are, and how many']],
+      examples: ['gymctl version', 'gymctl --version', 'gymctl version --licenses'],
+    },
+    async (options: { licenses?: boolean }) => {
+      const { noticesPath, runLicenses } = await import('./version/run.js');
+      if (options.licenses) return runLicenses(f());
+      // As the contract says: the version, then where the third-party notices are (gh prints its release page there).
+      f().io.out(`gymctl version ${VERSION}\nThird-party licence notices: ${noticesPath()}\n`);
+    },
+  );

@@ -4,7 +4,7 @@
  * spawned: what only a real process shows (a pseudo-terminal, signals,
  * exit statuses) is in test/e2e.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -41,9 +41,23 @@ describe('basics', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
+  it("version --licenses says where the bundled packages' notices are, and how many packages they cover (the build writes them)", async () => {
+    const result = await gymctl(['version', '--licenses']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const file = lines.at(-1)!;
+    expect(file).toBe(path.join(path.dirname(BIN), '..', 'dist', 'licenses', 'THIRD-PARTY-NOTICES'));
+    const notices = readFileSync(file, 'utf8');
+    const packages = /\((\d+) packages,/.exec(notices)![1];
+    expect(lines[0]).toBe(`gymctl bundles ${packages} third-party packages, and 2 works compiled into jq.wasm (jq, Oniguruma).`);
+    expect(Number(packages)).toBeGreaterThan(30);
+  });
+
   it('what gh users type: `version` as gh version, -q for --jq, and --timeout as a duration', async () => {
     const { VERSION } = await import('../../src/version.js');
-    expect(await gymctl(['version'])).toMatchObject({ code: 0, stdout: `gymctl version ${VERSION}\n`, stderr: '' });
+    const { noticesPath } = await import('../../src/commands/version/run.js');
+    expect(await gymctl(['version'])).toMatchObject({ code: 0, stdout: `gymctl version ${VERSION}\nThird-party licence notices: ${noticesPath()}\n`, stderr: '' });
+    expect(existsSync(noticesPath())).toBe(true);
     const long = await gymctl(['academy', '1', '--jq', '.name'], { env: apiEnv() });
     expect(long.code).toBe(0);
     expect(await gymctl(['academy', '1', '-q', '.name'], { env: apiEnv() })).toMatchObject({ code: 0, stdout: long.stdout });

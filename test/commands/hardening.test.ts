@@ -114,12 +114,20 @@ describe('retries', () => {
 describe('broken responses', () => {
   it('--timeout bounds each attempt: "timed out after N ms", exit 5', async () => {
     const { env } = await withFaults('slow=5000');
-    expectFailure(await gymctl(['whoami', '--timeout', '300ms'], { env }), 5, /^gymctl: GET \/me: timed out after 300 ms\n$/);
-    // Traced, the attempts and their ends: one request, ended by the timeout (not by the answer 5 s later), not retried.
-    const traced = await gymctl(['whoami', '--timeout', '300ms', '--debug'], { env });
+    expectFailure(await gymctl(['whoami', '--timeout', '300ms', '--retries', '0'], { env }), 5, /^gymctl: GET \/me: timed out after 300 ms\n$/);
+    // Traced, the attempts and their ends: one request, ended by the timeout (not by the answer 5 s later).
+    const traced = await gymctl(['whoami', '--timeout', '300ms', '--retries', '0', '--debug'], { env });
     expect(traced.stderr.match(/^debug: > GET /gm)).toHaveLength(1);
     expect(traced.stderr).toMatch(/^debug: < timed out after 300 ms$/m);
     expect(traced.stderr).not.toContain('retrying in');
+  });
+
+  it('a timed-out GET is retried within --retries, as a dropped connection is', async () => {
+    const { env } = await withFaults('slow=5000');
+    const traced = await gymctl(['whoami', '--timeout', '200ms', '--retries', '1', '--debug'], { env });
+    expectFailure(traced, 5, /GET \/me: timed out after 200 ms; gave up after 2 attempts\n$/);
+    expect(traced.stderr.match(/^debug: > GET /gm)).toHaveLength(2);
+    expect(traced.stderr).toMatch(/^debug: retrying in \d+ ms \(attempt 2 of 2\): GET \/me: timed out after 200 ms$/m);
   });
 
   it('an HTML 500 page: exit 5 with the status and content type, the page not dumped', async () => {

@@ -13,13 +13,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
+import { needsRoot } from '../helpers/root.js';
 
 const world = useSandboxAndConfig();
 
 /** Changing owners needs root: CI runs as root; elsewhere these tests say so and are skipped. */
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the tests of other users’ folders need root (CI runs as root)');
-if (!isRoot) console.warn('skipping the tests of other users’ folders: they need root, to give folders and links to another user');
+const isRoot = needsRoot('the tests of other users’ folders', 'to give folders and links to another user');
 const OTHER_UID = 65534;
 
 let base: string;

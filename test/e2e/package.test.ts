@@ -3,7 +3,7 @@
  * empty folder with `npm install`, then run and imported from there.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,8 @@ describe('the npm package', () => {
     expect(packed).toContain('dist/types/index.d.ts');
     // --jq's jq is bundled: the notices of jq-wasm, jq and Oniguruma ship with it.
     for (const notice of ['jq-wasm', 'jq', 'oniguruma']) expect(packed).toContain(`dist/licenses/${notice}.txt`);
+    // And every package bundled into the shipped files, with its licence text (test/unit/notices.test.ts checks the file).
+    expect(packed).toContain('dist/licenses/THIRD-PARTY-NOTICES');
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
   });
 
@@ -154,6 +156,14 @@ describe('the npm package', () => {
     expect(jq.status, jq.stderr).toBe(0);
     expect(jq.stdout).toBe('Alfama Jiu-Jitsu\nEastside Grappling Club\n');
     expect(existsSync(path.join(app, 'node_modules', 'jq-wasm'))).toBe(false);
+  });
+
+  it('version --licenses points at the notices inside the installed package', () => {
+    const result = run(path.join(app, 'node_modules', '.bin', 'gymctl'), ['version', '--licenses'], app);
+    expect(result.status, result.stderr).toBe(0);
+    const file = result.stdout.trimEnd().split('\n').at(-1)!;
+    expect(realpathSync(file)).toBe(realpathSync(path.join(app, 'node_modules', 'gymctl', 'dist', 'licenses', 'THIRD-PARTY-NOTICES')));
+    expect(readFileSync(file, 'utf8')).toContain('\ncommander@');
   });
 
   it("installs the keyring's native module, which its agent loads: with no D-Bus, the keyring's own error", () => {

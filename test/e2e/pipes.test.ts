@@ -2,7 +2,7 @@
  * Pipes that close early (`| head`): only a real process, in a real bash
  * pipeline, shows how gymctl meets EPIPE.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
@@ -81,26 +81,36 @@ describe('--jq and a reader that does not read', () => {
       // Flat once the pipe is full (the first second is jq and the sandbox starting).
       expect(Math.max(...samples.slice(4)) - samples[4]!, samples.join(' ')).toBeLessThan(8 * 1024 * 1024);
       // Then read: the first 200,000 results, every one, in order.
-      let text = '';
-      child.stdout.setEncoding('utf8');
-      await new Promise<void>((resolve) => {
-        const take = (chunk: string) => {
-          text += chunk;
-          if (text.split('\n').length > 200_000) {
-            child.stdout.off('data', take);
-            resolve();
-          }
-        };
-        child.stdout.on('data', take);
-      });
-      const lines = text.split('\n').slice(0, 200_000);
+      const lines = await readLines(child, 200_000);
       expect(lines.every((line, i) => line === String(i))).toBe(true);
     } finally {
-      child.kill('SIGKILL');
-      await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('close', resolve)));
+      await killed(child);
     }
   }, 30_000);
 });
+
+/** Reads the child's stdout until `count` whole lines are there: the first `count` lines. */
+async function readLines(child: ChildProcessWithoutNullStreams, count: number): Promise<string[]> {
+  let text = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve) => {
+    const take = (chunk: string) => {
+      text += chunk;
+      if (text.split('\n').length > count) {
+        child.stdout.off('data', take);
+        resolve();
+      }
+    };
+    child.stdout.on('data', take);
+  });
+  return text.split('\n').slice(0, count);
+}
+
+/** SIGKILL, and the child gone. */
+async function killed(child: ChildProcessWithoutNullStreams): Promise<void> {
+  child.kill('SIGKILL');
+  await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('close', resolve)));
+}
 
 describe('a batch and a reader that does not read', () => {
   /** 50,000 ids, 1 to 4 over and over: each line's id says the order is kept. */
@@ -131,23 +141,11 @@ describe('a batch and a reader that does not read', () => {
         expect(requests[4]!, seen).toBeLessThan(2000);
         expect(requests[15]! - requests[4]!, seen).toBe(0);
         // Then read: the batch goes on, every record in order.
-        let text = '';
-        child.stdout.setEncoding('utf8');
-        await new Promise<void>((resolve) => {
-          const take = (chunk: string) => {
-            text += chunk;
-            if (text.split('\n').length > 5000) {
-              child.stdout.off('data', take);
-              resolve();
-            }
-          };
-          child.stdout.on('data', take);
-        });
+        const lines = await readLines(child, 5000);
         expect(world.requests.length).toBeGreaterThan(requests[15]!);
-        expect(text.split('\n').slice(0, 5000).map(id)).toEqual(IDS.slice(0, 5000));
+        expect(lines.map(id)).toEqual(IDS.slice(0, 5000));
       } finally {
-        child.kill('SIGKILL');
-        await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('close', resolve)));
+        await killed(child);
       }
     }, 30_000);
   }

@@ -12,6 +12,7 @@ import { type CodeCache, loadWithCodeCache } from '../../src/boot/code-cache.js'
 import { configFolder } from '../../src/boot/secret.js';
 import { trustedPath } from '../../src/boot/trusted-path.js';
 import { configDir } from '../../src/config/store.js';
+import { needsRoot } from '../helpers/root.js';
 
 let base: string;
 beforeEach(() => {
@@ -20,9 +21,7 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 /** Changing owners needs root: CI runs as root; elsewhere these tests say so and are skipped. */
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the ownership tests of the code cache need root (CI runs as root)');
-if (!isRoot) console.warn('skipping the ownership tests of the code cache: they need root, to give folders to another user');
+const isRoot = needsRoot('the ownership tests of the code cache', 'to give folders to another user');
 const OTHER_UID = 65534;
 
 /** A secret as gymctl makes one. */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSecret, secretToSign } from '../../src/boot/secret.js';
+import { needsRoot } from '../helpers/root.js';
 
 let base: string;
 let config: string;
@@ -39,9 +40,7 @@ function withSecret(text: string, mode = 0o600): void {
 const openFiles = () => readdirSync('/proc/self/fd').length;
 
 /** Changing owners needs root: CI runs as root; elsewhere these tests say so and are skipped. */
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the ownership tests of the code cache secret need root (CI runs as root)');
-if (!isRoot) console.warn('skipping the ownership tests of the code cache secret: they need root, to give files to another user');
+const isRoot = needsRoot('the ownership tests of the code cache secret', 'to give files to another user');
 
 describe('readSecret: 64 hex digits in a regular file of the user’s own, closed to others', () => {
   it('takes the secret, with or without a newline or spaces around it', () => {

@@ -1,9 +1,12 @@
 /** The library follows the CLI's rules: usage failures, plain http only to loopback, a debug callback that cannot crash it. */
-import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client.js';
-import { GymApiError } from '../../src/api/errors.js';
+import type http from 'node:http';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { createClient, operations } from '../../src/api/client.js';
+import { ERROR_KINDS, type ErrorKind, GymApiError, GymctlError } from '../../src/api/errors.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { exitCodeOf, Interrupted } from '../../src/failures.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { httpServer } from '../helpers/servers.js';
 
 function usage(make: () => unknown): GymApiError {
   try {
@@ -46,6 +49,220 @@ describe('createClient', () => {
     } finally {
       await client.close();
       await sandbox.close();
+    }
+  });
+});
+
+/** A server on 127.0.0.1 that answers with `answer`, or never when it returns undefined; it counts the requests and keeps their headers. */
+async function server(answer: (count: number) => { status: number; body: unknown; headers?: Record<string, string> } | undefined) {
+  const seen: http.IncomingHttpHeaders[] = [];
+  const url = await httpServer((request, response) => {
+    seen.push(request.headers);
+    const reply = answer(seen.length);
+    if (!reply) return;
+    response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    response.end(JSON.stringify(reply.body));
+  });
+  return { url, seen };
+}
+
+describe('an abort', () => {
+  it('is a GymApiError of kind aborted that keeps the signal’s reason as its cause, on a method’s signal or the client’s', async () => {
+    const { url, seen } = await server(() => undefined);
+    const own = new AbortController();
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, signal: own.signal, retries: 0 });
+    try {
+      const perCall = new AbortController();
+      const pending = client.getAcademy(3, { signal: perCall.signal }).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      const reason = new Error('the caller gave up');
+      perCall.abort(reason);
+      const error = (await pending) as GymApiError;
+      expect(error).toBeInstanceOf(GymApiError);
+      expect({ kind: error.kind, message: error.message, id: error.id, retryable: error.retryable }).toEqual({
+        kind: 'aborted',
+        message: 'academy 3: aborted',
+        id: 3,
+        retryable: false,
+      });
+      expect(error.cause).toBe(reason);
+
+      const whole = client.getMe().catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen).toHaveLength(2));
+      own.abort();
+      const second = (await whole) as GymApiError;
+      expect(second).toBeInstanceOf(GymApiError);
+      expect(second.kind).toBe('aborted');
+      expect((second.cause as Error).name).toBe('AbortError');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('during the wait before a retry is aborted too, and an already aborted signal sends nothing', async () => {
+    const { url, seen } = await server(() => ({ status: 503, body: { message: 'busy' }, headers: { 'retry-after': '10' } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, retries: 2 });
+    try {
+      const controller = new AbortController();
+      const pending = client.getMe({ signal: controller.signal }).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      controller.abort();
+      const error = (await pending) as GymApiError;
+      expect(error).toBeInstanceOf(GymApiError);
+      expect(error.kind).toBe('aborted');
+      const early = (await client.getMe(AbortSignal.abort()).catch((error: unknown) => error)) as GymApiError;
+      expect(early.kind).toBe('aborted');
+      expect(seen).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a reason that is already a gymctl failure (the CLI’s Ctrl-C) is thrown as it is, and still ends the CLI with 130', async () => {
+    const { url } = await server(() => undefined);
+    const controller = new AbortController();
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, signal: controller.signal });
+    try {
+      const pending = client.getMe().catch((error: unknown) => error);
+      const interrupt = new Interrupted('SIGTERM');
+      controller.abort(interrupt);
+      expect(await pending).toBe(interrupt);
+      expect(exitCodeOf(new GymApiError('aborted', 'x'))).toBe(130);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a timeout', () => {
+  it('is retried within the retry budget (every operation is a GET), and the last one is reported', async () => {
+    const { url, seen } = await server((count) => (count < 3 ? undefined : { status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, timeoutMs: 100, retries: 2, retryBaseDelayMs: 1 });
+    try {
+      expect((await client.getAcademy(1)).name).toBe('Alfama Jiu-Jitsu');
+      expect(seen).toHaveLength(3);
+      const { url: silent, seen: tried } = await server(() => undefined);
+      const never = createClient({ baseUrl: silent, apiKey: DEMO_KEY, timeoutMs: 100, retries: 1, retryBaseDelayMs: 1 });
+      const error = (await never.getMe().catch((error: unknown) => error)) as GymApiError;
+      expect({ kind: error.kind, reason: error.reason, message: error.message }).toEqual({
+        kind: 'unavailable',
+        reason: 'timeout',
+        message: 'GET /me: timed out after 100 ms; gave up after 2 attempts',
+      });
+      expect(tried).toHaveLength(2);
+      await never.close();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('per-call options', () => {
+  it('timeoutMs and retries of one call override the client’s', async () => {
+    const { url, seen } = await server(() => undefined);
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, timeoutMs: 30_000, retries: 0, retryBaseDelayMs: 1 });
+    try {
+      const error = (await client.getAcademy(1, { timeoutMs: 50, retries: 1 }).catch((error: unknown) => error)) as GymApiError;
+      expect(error.message).toBe('academy 1: timed out after 50 ms; gave up after 2 attempts');
+      expect(seen).toHaveLength(2);
+      expect(usageOf(await client.getMe({ timeoutMs: 0 }).catch((error: unknown) => error)).message).toContain('invalid timeout 0');
+      expect(usageOf(await client.getMe({ retries: 11 }).catch((error: unknown) => error)).message).toContain('invalid retries 11');
+      expect(seen).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('headers of a call go over the client’s defaultHeaders, which go over gymctl’s own; neither can set the key', async () => {
+    const { url, seen } = await server(() => ({ status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, defaultHeaders: { 'X-Team': 'blue', 'User-Agent': 'my-app/1.0', 'X-Trace': 'client' } });
+    try {
+      await client.getAcademy(1, { headers: { 'x-trace': 'call-7' } });
+      await client.request(operations.academy(1));
+      expect(seen[0]).toMatchObject({ 'x-team': 'blue', 'user-agent': 'my-app/1.0', 'x-trace': 'call-7', 'x-api-key': DEMO_KEY, accept: 'application/json' });
+      expect(seen[1]).toMatchObject({ 'x-trace': 'client', 'x-api-key': DEMO_KEY });
+      for (const name of ['X-API-Key', 'x-api-key', 'Accept-Encoding', 'Host']) {
+        const refused = usageOf(await client.getMe({ headers: { [name]: 'other' } }).catch((error: unknown) => error));
+        expect(refused.message).toContain(`headers cannot set ${name}`);
+        usage(() => createClient({ baseUrl: url, apiKey: DEMO_KEY, defaultHeaders: { [name]: 'other' } }));
+      }
+      const secret = 'line\r\nX-Injected: 1';
+      expect(usageOf(await client.getMe({ headers: { 'X-Note': secret } }).catch((error: unknown) => error)).message).not.toContain('Injected');
+      usage(() => createClient({ baseUrl: url, apiKey: DEMO_KEY, defaultHeaders: { 'bad name': 'x' } }));
+      expect(seen).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+function usageOf(error: unknown): GymApiError {
+  expect(error).toBeInstanceOf(GymApiError);
+  expect((error as GymApiError).kind).toBe('usage');
+  return error as GymApiError;
+}
+
+describe('the kind guards', () => {
+  it('GymApiError.is and one guard per kind of ERROR_KINDS tell the kinds apart, and narrow', () => {
+    const notFound: unknown = new GymApiError('not_found', 'academy 9: not found', { status: 404 });
+    expect(GymApiError.isNotFound(notFound)).toBe(true);
+    expect(GymApiError.isUnauthorized(notFound)).toBe(false);
+    expect(GymApiError.is(notFound)).toBe(true);
+    expect(GymApiError.is(notFound, 'not_found')).toBe(true);
+    expect(GymApiError.is(notFound, 'aborted')).toBe(false);
+    if (GymApiError.isNotFound(notFound)) {
+      expectTypeOf(notFound).toExtend<GymApiError>();
+      expectTypeOf(notFound.kind).toEqualTypeOf<'not_found'>();
+      expect(notFound.status).toBe(404);
+    }
+    if (GymApiError.is(notFound, 'invalid_response')) expectTypeOf(notFound.kind).toEqualTypeOf<'invalid_response'>();
+    if (GymApiError.is(notFound)) expectTypeOf(notFound.kind).toEqualTypeOf<ErrorKind>();
+    const guards = GymApiError as unknown as Record<string, (error: unknown) => boolean>;
+    const guardOf = (kind: ErrorKind) => guards[`is${kind.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase())}`];
+    expect(GymApiError.isInvalidResponse).toBe(guardOf('invalid_response'));
+    for (const kind of ERROR_KINDS) {
+      const error = new GymApiError(kind, kind);
+      expect(ERROR_KINDS.filter((other) => guardOf(other)?.(error))).toEqual([kind]);
+      expect(guardOf(kind)?.(error.with({ message: 'copied' }))).toBe(true);
+    }
+  });
+
+  it('hold only for a GymApiError, whichever copy of the package made it, and leave instanceof and kind as they were', () => {
+    for (const other of [new GymctlError('not_found', 'not of the client'), new Error('x'), { kind: 'not_found' }, null, undefined, 'not_found']) {
+      expect(GymApiError.is(other)).toBe(false);
+      expect(GymApiError.isNotFound(other)).toBe(false);
+    }
+    // A GymApiError of another copy of the package: another class, with the same brand.
+    const brand = Symbol.for('gymctl.GymApiError');
+    class OtherCopy extends Error {
+      readonly kind = 'unavailable';
+    }
+    Object.defineProperty(OtherCopy.prototype, brand, { value: true });
+    const foreign = new OtherCopy('from another copy');
+    expect(foreign).not.toBeInstanceOf(GymApiError);
+    expect(GymApiError.isUnavailable(foreign)).toBe(true);
+    expect(GymApiError.isNotFound(foreign)).toBe(false);
+    const own = new GymApiError('aborted', 'stopped');
+    expect(own).toBeInstanceOf(GymApiError);
+    expect(own).toBeInstanceOf(GymctlError);
+    expect({ name: own.name, kind: own.kind }).toEqual({ name: 'GymApiError', kind: 'aborted' });
+    expect(Object.keys(own)).not.toContain(brand.toString());
+    expect(JSON.stringify(Object.getOwnPropertySymbols(own))).toBe('[]');
+  });
+});
+
+describe('the correlation ID of a success', () => {
+  it('comes with request(); the typed methods return the data alone, with nothing added to it', async () => {
+    const correlationId = '0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20';
+    const { url } = await server(() => ({ status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } }, headers: { 'x-correlation-id': correlationId } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    try {
+      const response = await client.request(operations.academy(1));
+      expect(response.correlationId).toBe(correlationId);
+      const academy = await client.getAcademy(1);
+      expect(Reflect.ownKeys(academy)).toEqual(['id', 'name']);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -204,6 +204,30 @@ describe('withRetries', () => {
   });
 });
 
+describe('withRetries, aborted while it waits', () => {
+  it('rejects with the abort reason itself when no mapper is given, and with the mapper’s answer when one is', async () => {
+    const reason = new Error('stop');
+    for (const mapper of [undefined, (r: unknown) => ({ mapped: r })]) {
+      const controller = new AbortController();
+      const result = withRetries(
+        async () => {
+          throw unavailable();
+        },
+        { retries: 1, retryBaseDelayMs: 1000 },
+        [controller.signal],
+        () => {},
+        mapper,
+      );
+      const caught = result.catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(10);
+      controller.abort(reason);
+      const error = await caught;
+      if (mapper) expect(error).toEqual({ mapped: reason });
+      else expect(error).toBe(reason);
+    }
+  });
+});
+
 describe('sleep', () => {
   it('waits the time given, then leaves no listener behind', async () => {
     const signal = new AbortController().signal;

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { waitFor } from '../helpers/wait.js';
+import { needsRoot } from '../helpers/root.js';
 
 let base: string;
 let dir: string;
@@ -32,9 +33,7 @@ async function failure(work: () => unknown): Promise<GymctlError> {
 }
 
 /** Changing owners needs root: CI runs as root; elsewhere these tests say so and are skipped. */
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the ownership tests need root (CI runs as root)');
-if (!isRoot) console.warn('skipping the ownership tests: they need root, to give files to another user');
+const isRoot = needsRoot('the ownership tests', 'to give files to another user');
 const OTHER_UID = 4242;
 
 describe.skipIf(!isRoot)('ownership: the key is written only into a folder and file of the user’s own', () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeUntrusted, makeFolders, type PathSystem, untrustedPart } from '../../src/trusted-path.js';
+import { needsRoot } from '../helpers/root.js';
 
 interface Entry {
   uid: number;
@@ -320,9 +321,7 @@ describe('makeFolders: one folder at a time, the real error, never a loop', () =
 });
 
 /** Changing owners needs root: CI runs as root; elsewhere these tests say so and are skipped. */
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the ownership tests need root (CI runs as root)');
-if (!isRoot) console.warn('skipping the real ownership tests of the path walk: they need root, to give folders and links to another user');
+const isRoot = needsRoot('the real ownership tests of the path walk', 'to give folders and links to another user');
 
 describe.skipIf(!isRoot)('on the real file system, as root', () => {
   const OTHER_UID = 65534;

@@ -2,7 +2,7 @@
 import { API_KEY_FORM, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { usageError } from '../errors.js';
-import type { AttemptControl, TransportOptions } from './types.js';
+import type { AttemptControl, RequestOptions, TransportOptions } from './types.js';
 
 /** Checks the options a caller may get wrong, so that a mistake is a usage failure and not a socket error. */
 export function checkOptions(options: TransportOptions | undefined): asserts options is TransportOptions {
@@ -16,14 +16,54 @@ export function checkOptions(options: TransportOptions | undefined): asserts opt
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
   if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isSafeInteger(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
-    throw usageError(`invalid timeout ${timeout}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+  checkLimits(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.retries ?? DEFAULT_RETRIES);
+  if (options.defaultHeaders !== undefined) checkHeaders(options.defaultHeaders, 'defaultHeaders');
+}
+
+function checkLimits(timeout: unknown, retries: unknown): void {
+  if (!Number.isSafeInteger(timeout) || (timeout as number) < 1 || (timeout as number) > MAX_TIMEOUT_MS) {
+    throw usageError(`invalid timeout ${String(timeout)}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   }
-  const retries = options.retries ?? DEFAULT_RETRIES;
-  if (!Number.isSafeInteger(retries) || retries < 0 || retries > MAX_RETRIES) {
-    throw usageError(`invalid retries ${retries}: expected a whole number from 0 to ${MAX_RETRIES}`);
+  if (!Number.isSafeInteger(retries) || (retries as number) < 0 || (retries as number) > MAX_RETRIES) {
+    throw usageError(`invalid retries ${String(retries)}: expected a whole number from 0 to ${MAX_RETRIES}`);
   }
+}
+
+/** Checks one call's options as the client's are checked. */
+export function checkRequestOptions(options: RequestOptions): void {
+  if (typeof options !== 'object' || options === null) throw usageError('request options must be an object: { signal, timeoutMs, retries, headers }');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw usageError('the signal option must be an AbortSignal');
+  checkLimits(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.retries ?? DEFAULT_RETRIES);
+  if (options.headers !== undefined) checkHeaders(options.headers, 'headers');
+}
+
+/** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
+const RESERVED_HEADERS = new Set(['x-api-key', 'accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Checks headers a caller adds: names and values HTTP allows (a bad value is not quoted: it may be a secret), none reserved. */
+function checkHeaders(headers: unknown, option: string): void {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw usageError(`${option} must be an object of header names and values`);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) throw usageError(`${option}: invalid header name ${JSON.stringify(name)}`);
+    if (RESERVED_HEADERS.has(name.toLowerCase())) {
+      throw usageError(
+        name.toLowerCase() === 'x-api-key' ? `${option} cannot set ${name}: the key sent is always the client's apiKey` : `${option} cannot set ${name}: the client sets it itself`,
+      );
+    }
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value))
+      throw usageError(`${option}: the value of ${name} must be a string without line breaks or control characters (it is not shown)`);
+  }
+}
+
+/** `extra` over `base`, a name in any case replacing the same name in `base`. */
+export function mergeHeaders(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  if (!extra) return { ...base };
+  const names = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (!names.has(name.toLowerCase())) merged[name] = value;
+  return Object.assign(merged, extra);
 }
 
 /** Why an attempt was stopped before it finished. */

@@ -3,17 +3,20 @@
  * that talks to the network. Each attempt sends one GET (see senders.ts),
  * bounded by a deadline from connecting to the last byte; the body is read
  * under a cap and interpreted (response.ts); socket failures get messages
- * (network.ts); retries follow retry.ts. Every step can be traced for
- * --debug, and neither traces nor errors ever hold the key.
+ * (network.ts); retries follow retry.ts; a call's own options are merged
+ * with the client's in call.ts. Every step can be traced for --debug, and
+ * neither traces nor errors ever hold the key (redact.ts).
  */
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../defaults.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../defaults.js';
 import { checkOptions, redactHeaders, Stoppable, TIMED_OUT, type Trace } from './attempt.js';
-import { GymApiError, type ResponseHead, usageError } from '../errors.js';
+import { type Call, callOf, plainCall } from './call.js';
+import { abortedError, GymApiError, usageError } from '../errors.js';
 import { networkError } from './network.js';
-import { ACCEPT_ENCODING, describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
+import { describeContentType, headerCorrelationId, interpret, isJsonText, readBody, readBodyWith, responseHead, sameBytes } from './response.js';
+import { redactError, redactHead, redactText } from './redact.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
 
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
@@ -30,11 +33,14 @@ export class Transport {
   /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
   readonly #inFlight = new Set<(reason: unknown) => void>();
+  /** The settings of a call with no options of its own. */
+  readonly #plain: Call;
 
   constructor(options: TransportOptions) {
     checkOptions(options);
     this.#options = options;
     this.#basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+    this.#plain = plainCall(options);
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
       for (const stop of this.#inFlight) stop(this.#signal.reason);
@@ -51,19 +57,30 @@ export class Transport {
    * with a cache, answers from it when it has a fresh body, and stores each
    * validated 200 (never an error, a 429 or another 2xx).
    */
-  get<T>(operation: Operation<T>, signal?: AbortSignal): Promise<ApiResponse<T>> {
+  get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
+    let call: Call;
+    try {
+      call = callOf(this.#plain, options, this.#options.apiKey);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#get(operation, call);
+  }
+
+  #get<T>(operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
     const { cache } = this.#options;
     if (!cache)
       return withRetries(
-        (attempt) => this.#attempt(operation, signal, attempt),
-        this.#options,
-        [signal, this.#signal],
+        (attempt) => this.#attempt(operation, call, attempt),
+        call.policy,
+        [call.signal, this.#signal],
         (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
       );
-    return this.#viaCache(cache, operation, signal);
+    return this.#viaCache(cache, operation, call);
   }
 
-  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, signal: AbortSignal | undefined): Promise<ApiResponse<T>> {
+  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
     // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the
     // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
@@ -79,10 +96,11 @@ export class Transport {
       }
     }
     const response = await withRetries(
-      (attempt) => this.#attempt(operation, signal, attempt),
-      this.#options,
-      [signal, this.#signal],
+      (attempt) => this.#attempt(operation, call, attempt),
+      call.policy,
+      [call.signal, this.#signal],
       (line) => this.#debug(line),
+      (reason) => abortedError(reason, operation.subject, operation.id),
     );
     // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
     if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
@@ -94,37 +112,10 @@ export class Transport {
     return response;
   }
 
-  /** The key, wherever a server echoed it, as [redacted]. */
-  #redactText(text: string): string {
-    const key = this.#options.apiKey;
-    return key.length >= 8 && text.includes(key) ? text.split(key).join('[redacted]') : text;
-  }
-
-  /** A server that echoes the key back in its error text does not get it printed. */
-  #redact(error: GymApiError): GymApiError {
-    const message = this.#redactText(error.message);
-    const correlationId = error.correlationId === undefined ? undefined : this.#redactText(error.correlationId);
-    const head = error.head && this.#redactHead(error.head);
-    if (message === error.message && correlationId === error.correlationId && head === error.head) return error;
-    return error.with({ message, correlationId, head, cause: undefined });
-  }
-
-  /** A head whose reason phrase or headers echo the key (a debugging proxy's copy of the request's headers), with it as [redacted]: `api -i` prints no key. */
-  #redactHead(head: ResponseHead): ResponseHead {
-    const key = this.#options.apiKey;
-    const echoes = (text: string) => key.length >= 8 && text.includes(key);
-    if (!echoes(head.statusText) && !head.headers.some(([name, value]) => echoes(name) || echoes(value))) return head;
-    return {
-      ...head,
-      statusText: this.#redactText(head.statusText),
-      headers: head.headers.map(([name, value]) => [this.#redactText(name), this.#redactText(value)] as const),
-    };
-  }
-
   /** A trace line for the caller's callback; a callback that throws never breaks a request. */
   #debug(line: string): void {
     try {
-      this.#options.debug?.(this.#redactText(line));
+      this.#options.debug?.(redactText(this.#options.apiKey, line));
     } catch {
       // The trace is a courtesy: the request goes on without it.
     }
@@ -137,13 +128,13 @@ export class Transport {
    * a timer and the client's one listener stop it through the sender, which
    * then settles (the AttemptControl contract).
    */
-  async #attempt<T>(operation: Operation<T>, signal: AbortSignal | undefined, attempt: number): Promise<ApiResponse<T>> {
-    const { path, control, trace, end } = this.#startAttempt(operation, signal);
+  async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
+    const { path, control, trace, end } = this.#startAttempt(operation, call);
     const connection: { current?: Connection } = {};
     try {
-      const { response, body, bytes } = await this.#exchange(path, operation, attempt, control, connection, trace);
+      const { response, body, bytes } = await this.#exchange(path, call.headers, operation, attempt, control, connection, trace);
       const answer = interpret(response, body, operation);
-      return operation.raw ? { ...answer, rawBytes: bytes, head: this.#redactHead(responseHead(response)) } : answer;
+      return operation.raw ? { ...answer, rawBytes: bytes, head: redactHead(this.#options.apiKey, responseHead(response)) } : answer;
     } catch (error) {
       throw await this.#classify(error, control.reason, operation, connection.current, trace);
     } finally {
@@ -152,9 +143,9 @@ export class Transport {
   }
 
   /** An attempt's deadline, and its stop on the caller's or the client's abort; `end` lets go of both. */
-  #startAttempt(operation: Operation<unknown>, signal: AbortSignal | undefined): { path: string; control: Stoppable; trace: Trace; end(): void } {
+  #startAttempt(operation: Operation<unknown>, call: Call): { path: string; control: Stoppable; trace: Trace; end(): void } {
     const path = this.#basePath + operation.path;
-    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const { signal, timeoutMs } = call;
     const control = new Stoppable();
     const stop = (reason: unknown) => control.stop(reason);
     const timer = setTimeout(stop, timeoutMs, TIMED_OUT);
@@ -183,29 +174,37 @@ export class Transport {
    * interrupt) goes on as `get` would, with that attempt as its first: the
    * same retries, waits and messages.
    */
-  getWith<T>(operation: Operation<T>, signal: AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
+  getWith<T>(operation: Operation<T>, options: RequestOptions | AbortSignal | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
+    let call: Call;
+    try {
+      call = callOf(this.#plain, options, this.#options.apiKey);
+    } catch (error) {
+      done(error);
+      return;
+    }
     const connection = this.#opened;
     const sendWith = connection?.sendWith;
     if (!sendWith || this.#options.cache || this.#options.debug || operation.raw) {
-      this.get(operation, signal).then((response) => done(undefined, response), done);
+      this.#get(operation, call).then((response) => done(undefined, response), done);
       return;
     }
-    const { path, control, trace, end } = this.#startAttempt(operation, signal);
+    const { path, control, trace, end } = this.#startAttempt(operation, call);
     const fail = (error: unknown) => {
       end();
       const first = this.#classify(error, control.reason, operation, connection, trace);
       withRetries(
-        (attempt) => (attempt === 1 ? first.then((failure) => Promise.reject(failure)) : this.#attempt(operation, signal, attempt)),
-        this.#options,
-        [signal, this.#signal],
+        (attempt) => (attempt === 1 ? first.then((failure) => Promise.reject(failure)) : this.#attempt(operation, call, attempt)),
+        call.policy,
+        [call.signal, this.#signal],
         (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
       ).then((response) => done(undefined, response), done);
     };
     if (control.reason !== undefined) {
       fail(control.reason);
       return;
     }
-    sendWith(path, this.#headers(), control, (sendError, response) => {
+    sendWith(path, call.headers, control, (sendError, response) => {
       if (sendError !== undefined) {
         fail(sendError);
         return;
@@ -228,26 +227,16 @@ export class Transport {
     });
   }
 
-  /** The headers of every request. */
-  #headers(): Record<string, string> {
-    return {
-      'X-API-Key': this.#options.apiKey,
-      Accept: 'application/json',
-      'Accept-Encoding': ACCEPT_ENCODING,
-      'User-Agent': this.#options.userAgent ?? 'gymctl',
-    };
-  }
-
   /** Sends the request and reads the body, tracing both; fails with the stop's reason once the attempt is stopped. */
   async #exchange(
     path: string,
+    headers: Record<string, string>,
     operation: Operation<unknown>,
     attempt: number,
     control: Stoppable,
     connection: { current?: Connection },
     trace: Trace,
   ): Promise<{ response: Exchange; body: string; bytes: Buffer }> {
-    const headers = this.#headers();
     if (this.#options.debug) {
       this.#debug(`> GET ${trace.url()}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
@@ -270,13 +259,13 @@ export class Transport {
   async #classify(error: unknown, stopped: unknown, operation: Operation<unknown>, connection: Connection | undefined, trace: Trace): Promise<unknown> {
     if (error instanceof GymApiError && stopped === undefined) {
       if (error.status === undefined) this.#debug(`< failed in ${trace.elapsed()}: ${error.message}`);
-      return this.#redact(error);
+      return redactError(this.#options.apiKey, error);
     }
     if (stopped === TIMED_OUT) {
       this.#debug(`< timed out after ${trace.timeoutMs} ms`);
-      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout' });
+      return new GymApiError('unavailable', `${operation.subject}: timed out after ${trace.timeoutMs} ms`, { id: operation.id, cause: error, reason: 'timeout', retryable: true });
     }
-    if (stopped !== undefined) return stopped;
+    if (stopped !== undefined) return abortedError(stopped, operation.subject, operation.id);
     const failure = await networkError(error, trace.url(), operation, connection?.proxy);
     this.#debug(`< failed in ${trace.elapsed()}: ${failure.message}`);
     return failure;

@@ -64,6 +64,7 @@ export async function withRetries<R>(
   policy: RetryPolicy,
   signals: ReadonlyArray<AbortSignal | undefined>,
   trace: (line: string) => void,
+  aborted: (reason: unknown) => unknown = (reason) => reason,
 ): Promise<R> {
   const retries = policy.retries ?? DEFAULT_RETRIES;
   const maxWait = policy.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
@@ -82,7 +83,9 @@ export async function withRetries<R>(
       const base = policy.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
       const wait = retryAfterMs ?? Math.round(base * 2 ** (number - 1) * (0.5 + Math.random() / 2));
       trace(`retrying in ${wait} ms (attempt ${number + 1} of ${retries + 1}): ${error.message}`);
-      await sleep(wait, signals);
+      await sleep(wait, signals).catch((reason: unknown) => {
+        throw aborted(reason);
+      });
     }
   }
 }

@@ -28,7 +28,7 @@ export interface TransportOptions {
    * intercept) instead of node:http.
    */
   fetch?: FetchLike | undefined;
-  /** Retries of 429, 502, 503, 504 and dropped or refused connections (default 2). */
+  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2): every operation is a GET. */
   retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
   retryBaseDelayMs?: number | undefined;
@@ -44,10 +44,32 @@ export interface TransportOptions {
    * this machine.
    */
   allowInsecureHttp?: boolean | undefined;
+  /**
+   * Headers sent with every request, after gymctl's own (Accept,
+   * User-Agent), which they may replace. They can never set the key
+   * (`X-API-Key` is always `apiKey`), nor Accept-Encoding, Host,
+   * Connection, Content-Length or Transfer-Encoding: a usage failure.
+   */
+  defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
   cache?: ResponseCache | undefined;
+}
+
+/**
+ * One call's own options, over the client's: `getAcademy(1, { signal,
+ * timeoutMs, retries, headers })`. Each may be `undefined` (the client's).
+ */
+export interface RequestOptions {
+  /** Aborts this call (a GymApiError of kind `aborted`, the reason as its cause). */
+  signal?: AbortSignal | undefined;
+  /** Time limit of each attempt of this call. */
+  timeoutMs?: number | undefined;
+  /** Retries of this call. */
+  retries?: number | undefined;
+  /** Headers of this call, over the client's `defaultHeaders`, with the same limits. */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**

@@ -1,0 +1,34 @@
+/**
+ * The key, kept out of what a server echoes back: wherever its text holds
+ * the client's key (an error's message or correlation ID, a debugging
+ * proxy's copy of the request's headers in a raw answer's head, a trace
+ * line), the key is shown as [redacted]. A key shorter than 8 characters
+ * is left alone: it would match too much. The headers a trace shows are
+ * redacted by name in attempt.ts.
+ */
+import type { GymApiError, ResponseHead } from '../errors.js';
+
+/** `key`, wherever it is in `text`, as [redacted]. */
+export function redactText(key: string, text: string): string {
+  return key.length >= 8 && text.includes(key) ? text.split(key).join('[redacted]') : text;
+}
+
+/** A server that echoes the key back in its error text does not get it printed. */
+export function redactError(key: string, error: GymApiError): GymApiError {
+  const message = redactText(key, error.message);
+  const correlationId = error.correlationId === undefined ? undefined : redactText(key, error.correlationId);
+  const head = error.head && redactHead(key, error.head);
+  if (message === error.message && correlationId === error.correlationId && head === error.head) return error;
+  return error.with({ message, correlationId, head, cause: undefined });
+}
+
+/** A head whose reason phrase or headers echo the key (a debugging proxy's copy of the request's headers), with it as [redacted]: `api -i` prints no key. */
+export function redactHead(key: string, head: ResponseHead): ResponseHead {
+  const echoes = (text: string) => key.length >= 8 && text.includes(key);
+  if (!echoes(head.statusText) && !head.headers.some(([name, value]) => echoes(name) || echoes(value))) return head;
+  return {
+    ...head,
+    statusText: redactText(key, head.statusText),
+    headers: head.headers.map(([name, value]) => [redactText(key, name), redactText(key, value)] as const),
+  };
+}

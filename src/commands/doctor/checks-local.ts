@@ -1,0 +1,158 @@
+/**
+ * The doctor checks that stay on this machine: Node's version, the config
+ * file (readable, of the user's own, closed to others, no lock left), the
+ * profile and where its key comes from, the response cache's folder and
+ * secret, and the V8 code cache's folder. None waits on the network.
+ */
+import { checkProfileExists } from '../../config/settings.js';
+import { toFailure } from '../../failures.js';
+import type { Factory } from '../../factory.js';
+import { currentUid } from '../../system.js';
+import { type Outcome, result } from './outcome.js';
+
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+
+const ENGINES = 'Node 20.19 or newer, 22.12 or newer, or 24 and later';
+
+export function nodeCheck(): Outcome {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const supported = (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 24;
+  return supported
+    ? result('node', 'pass', `Node ${process.versions.node}`)
+    : result('node', 'fail', `Node ${process.versions.node} is not supported`, `install ${ENGINES}`, 'usage');
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return true; // not there yet: made on the first write
+  }
+}
+
+/** The config file: there, a regular file (or a link to one) of the user's own, closed to others, readable, and no lock left. */
+export function configCheck(f: Pick<Factory, 'config'>): Outcome[] {
+  const store = f.config();
+  try {
+    store.read(); // first: a folder that is a file, or a file that is not JSON, is a failing row, not "none yet"
+  } catch (error) {
+    const fix = isFolder(store.dir) ? `fix or remove ${store.path}` : 'point GYMCTL_CONFIG_DIR at a folder';
+    return [result('config file', 'fail', toFailure(error).message, fix, 'usage')];
+  }
+  let stat: import('node:fs').Stats;
+  try {
+    stat = fs.statSync(store.path);
+  } catch {
+    return [result('config file', 'pass', `none yet (${store.path})`)];
+  }
+  const out: Outcome[] = [];
+  const link = fs.lstatSync(store.path).isSymbolicLink() ? `, a link to ${fs.realpathSync(store.path)}` : '';
+  const uid = currentUid();
+  if (uid !== undefined && stat.uid !== uid)
+    out.push(result('config file', 'warn', `${store.path} belongs to another user (uid ${stat.uid})${link}`, 'use a config folder of your own (GYMCTL_CONFIG_DIR)'));
+  else if ((stat.mode & 0o077) !== 0)
+    out.push(result('config file', 'warn', `${store.path} is mode ${(stat.mode & 0o777).toString(8)}: others can read the key${link}`, `chmod 600 ${store.path}`));
+  else out.push(result('config file', 'pass', `${store.path} (mode 600)${link}`));
+  if (fs.existsSync(`${store.path}.lock`)) {
+    out.push(result('config lock', 'warn', `${store.path}.lock is there: another gymctl is writing, or one was stopped`, 'wait; gymctl takes over a stale lock on its next write'));
+  }
+  return out;
+}
+
+const PROFILE_SOURCES: Record<string, string> = { flag: '--profile', env: 'GYMCTL_PROFILE', config: 'default-profile in the config file', default: 'the default' };
+
+export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' | 'profileName' | 'settings'>): Promise<Outcome[]> {
+  const name = f.profileName();
+  try {
+    checkProfileExists(name, f.config().read());
+  } catch (error) {
+    // As every other command refuses it: a mistyped profile is said as such, not as a missing key.
+    return [result('profile', 'fail', toFailure(error).message, `gymctl auth login --profile ${name.value}`, 'usage')];
+  }
+  const out = [result('profile', 'pass', `"${name.value}" (from ${PROFILE_SOURCES[name.source] ?? name.source})`)];
+  const stored = f.config().profile(name.value);
+  const settings = await f.settings();
+  if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring')) {
+    out.push(result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key'));
+    return out;
+  }
+  if (settings.apiKey)
+    return [
+      ...out,
+      result(
+        'key',
+        'pass',
+        `from ${settings.apiKey.source === 'env' ? 'GYMCTL_API_KEY' : settings.apiKey.source === 'config' ? 'the config file' : (settings.apiKey.origin ?? settings.apiKey.source)}`,
+      ),
+    ];
+  if (stored?.keyStore === 'keyring') {
+    try {
+      const key = await f.keyring.read(name.value);
+      return [
+        ...out,
+        key
+          ? result('key', 'pass', 'from the system keyring, which answered')
+          : result('key', 'fail', 'the system keyring holds no key for this profile', 'gymctl auth login --keyring', 'unauthorized'),
+      ];
+    } catch (error) {
+      return [...out, result('key', 'fail', toFailure(error).message, 'unlock the keyring, or gymctl auth login --no-keyring', 'unauthorized')];
+    }
+  }
+  return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, 'gymctl auth login, or set GYMCTL_API_KEY', 'unauthorized')];
+}
+
+export function cacheCheck(env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return import('../../cache/store.js').then(({ cacheDir }) => {
+    const dir = cacheDir(env);
+    let stat: import('node:fs').Stats;
+    try {
+      stat = fs.lstatSync(dir);
+    } catch {
+      return result('cache folder', 'pass', `none yet (${dir})`);
+    }
+    const uid = currentUid();
+    if (!stat.isDirectory()) return result('cache folder', 'warn', `${dir} is not a folder`, `remove ${dir}`);
+    if (uid !== undefined && stat.uid !== uid)
+      return result('cache folder', 'warn', `${dir} belongs to another user (uid ${stat.uid})`, 'set XDG_CACHE_HOME to a folder of your own');
+    if ((stat.mode & 0o077) !== 0) return result('cache folder', 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}`, `chmod 700 ${dir}`);
+    return result('cache folder', 'pass', `${dir} (mode 700)`);
+  });
+}
+
+/** The response cache's secret, read as every `--cache` run reads it: what would make those runs warn is a warning here. */
+export async function cacheSecretCheck(configDir: string): Promise<Outcome> {
+  const { hasCacheSecret } = await import('../../cache/store.js');
+  const file = path.join(configDir, 'cache-secret');
+  try {
+    return result('cache secret', 'pass', hasCacheSecret(configDir) ? file : `none yet (${file})`);
+  } catch (error) {
+    // What every --cache run warns of, before it asks the server instead.
+    return result('cache secret', 'warn', toFailure(error).message, `rm ${file}`);
+  }
+}
+
+/**
+ * The V8 code cache's folder, trusted only as a folder of the user's own
+ * closed to others (boot/code-cache.ts): anything else turns the code
+ * cache off without a word, and every start compiles gymctl again.
+ */
+export async function codeCacheCheck(env: NodeJS.ProcessEnv): Promise<Outcome> {
+  if (env.GYMCTL_NO_CODE_CACHE === '1') return result('code cache', 'pass', 'turned off (GYMCTL_NO_CODE_CACHE=1)');
+  const { codeCacheDir } = await import('../../boot/code-cache.js');
+  const dir = codeCacheDir(env);
+  let stat: import('node:fs').Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch {
+    return result('code cache', 'pass', `none yet (${dir})`);
+  }
+  const off = 'so the code cache is off: every start compiles gymctl again';
+  const uid = currentUid();
+  if (stat.isSymbolicLink() || !stat.isDirectory())
+    return result('code cache', 'warn', `${dir} is not a folder (a link, or a file), ${off}`, `rm ${dir} (gymctl makes the folder again)`);
+  if (uid !== undefined && stat.uid !== uid)
+    return result('code cache', 'warn', `${dir} belongs to another user (uid ${stat.uid}), ${off}`, 'set XDG_CACHE_HOME to a folder of your own');
+  if ((stat.mode & 0o077) !== 0) return result('code cache', 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}: others can open it, ${off}`, `chmod 700 ${dir}`);
+  return result('code cache', 'pass', `${dir} (mode 700)`);
+}

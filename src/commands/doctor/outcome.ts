@@ -1,0 +1,24 @@
+/**
+ * What each doctor check reports: a row of the report (check, status,
+ * detail, fix), and the exit code's kind of a failure in its area, which
+ * run.ts drops before printing and takes the first failure's kind from.
+ */
+import type { ErrorKind } from '../../api/errors.js';
+
+export type Status = 'pass' | 'warn' | 'fail' | 'skip';
+export interface CheckResult {
+  check: string;
+  status: Status;
+  detail: string;
+  fix: string | null;
+}
+/** A result, and the exit code's kind of a failure in its area. */
+export type Outcome = CheckResult & { kind?: ErrorKind };
+
+export const result = (check: string, status: Status, detail: string, fix: string | null = null, kind?: ErrorKind): Outcome => ({
+  check,
+  status,
+  detail,
+  fix,
+  ...(kind ? { kind } : {}),
+});

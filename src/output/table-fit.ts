@@ -1,0 +1,174 @@
+/**
+ * The fitting rules of a terminal table: how readily each column gives way
+ * (by its field name), and the widths that fit the terminal, taken a
+ * character at a time where they cut least (long cells in few rows, URLs
+ * and e-mail addresses readily), headers only after the data, ids last;
+ * the widths of a table written a part at a time, fixed from its first
+ * part; and a base URL cut at its start. Widths are measured by
+ * string-width, the measure cli-table3 cuts and pads by. Loaded only with
+ * table.ts, which draws with them.
+ */
+import stringWidth from 'string-width';
+import type { Column } from './tsv.js';
+
+/** A column's cells are cut to no fewer than this many characters while another column can still give way. */
+const MIN_WIDTH = 5;
+
+/**
+ * How readily a column gives way when the table is too wide, by its
+ * field name: URLs and e-mail addresses first (3), then other text (2),
+ * names (1), and ids last (0).
+ */
+export function yieldRank(key: string): number {
+  const field = key.split('.').pop()!;
+  // Where a profile points: as telling as a name (its port may be all that tells two apart), not a link to look at.
+  if (field === 'baseUrl') return 1;
+  // A sentence (a profile's status): its start says what it is, so it gives way as readily as a link.
+  if (field === 'status' || field === 'message') return 3;
+  if (/(url|email)$/i.test(field) || field === 'thumbnail' || field === 'large') return 3;
+  if (field === 'id' || /Id$/.test(field) || field === 'familyOf' || field === 'active') return 0;
+  if (/name$/i.test(field) || field === 'profile') return 1;
+  return 2;
+}
+
+/** What fitting knows of a column: its cells' widths, its header's, and how readily it gives way (yieldRank). */
+export interface FitColumn {
+  /** The width of each cell of data (an empty cell's dash is 1). */
+  cells: readonly number[];
+  /** The header's width (0 with no header row). */
+  label: number;
+  rank: number;
+  /** Never cut (a streamed table's ids): the column keeps its natural width whatever the terminal's. */
+  whole?: boolean;
+}
+
+/** What a character taken from a column costs, by rank: URLs and e-mail addresses least, names a little more than other text (ids give way only once nothing else can). */
+const WEIGHTS = [4, 1.25, 1, 0.5];
+
+/**
+ * Column widths that fit `available` columns in all (the frame takes
+ * `frame` of them). A character at a time is taken from the column where it
+ * costs least: the cells it cuts (or cuts further), each weighed by the
+ * share of what it still shows that it loses (1/width), times the column's
+ * weight by rank. So a column with one long cell (a long status message)
+ * gives way before one whose every cell is as wide as it (base URLs), and
+ * a long name before a short city. Headers are cut only when no cell can
+ * give way any more (cells go down to their header, or MIN_WIDTH), then
+ * ids, down to MIN_WIDTH; then every column goes down to 2 (a character
+ * and …).
+ */
+export function fitWidths(columns: readonly FitColumn[], frame: number, available: number | undefined): number[] {
+  const sorted = columns.map((column) => [...column.cells].sort((a, b) => a - b));
+  const natural = columns.map((column, i) => Math.max(1, column.label, sorted[i]!.at(-1) ?? 0));
+  const widths = [...natural];
+  if (!available) return widths;
+  let excess = widths.reduce((sum, w) => sum + w, frame) - available;
+  /** Cells (the header too, when `headers`) a character less would cut: those at least `width` wide. */
+  const cut = (i: number, width: number, headers: boolean) => {
+    const cells = sorted[i]!;
+    let low = 0;
+    let high = cells.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cells[middle]! < width) low = middle + 1;
+      else high = middle;
+    }
+    return cells.length - low + (headers && columns[i]!.label >= width ? 1 : 0);
+  };
+  const passes: Array<{ floor: (i: number) => number; headers: boolean }> = [
+    // Data gives way, never an id, never a header.
+    { floor: (i) => (columns[i]!.rank === 0 ? natural[i]! : Math.max(columns[i]!.label, Math.min(natural[i]!, MIN_WIDTH))), headers: false },
+    // Then headers, then ids, then everything.
+    { floor: (i) => (columns[i]!.rank === 0 ? natural[i]! : Math.min(natural[i]!, MIN_WIDTH)), headers: true },
+    { floor: (i) => Math.min(natural[i]!, MIN_WIDTH), headers: true },
+    { floor: () => 2, headers: true },
+  ];
+  for (const { floor, headers } of passes) {
+    while (excess > 0) {
+      let best = -1;
+      let bestCost = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < widths.length; i++) {
+        const width = widths[i]!;
+        if (width <= (columns[i]!.whole ? natural[i]! : floor(i))) continue;
+        const cost = ((WEIGHTS[columns[i]!.rank] ?? 1) * cut(i, width, headers)) / width;
+        // Equal costs: the wider column first.
+        if (cost < bestCost || (cost === bestCost && width > widths[best]!)) {
+          best = i;
+          bestCost = cost;
+        }
+      }
+      if (best < 0) break;
+      widths[best]!--;
+      excess--;
+    }
+  }
+  return widths;
+}
+
+/** What fitting knows of each column, from these rows' cells and the labels. */
+export function fitColumns<T>(columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean): FitColumn[] {
+  return columns.map(
+    (column, i): FitColumn => ({
+      cells: texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!))),
+      label: headers ? stringWidth(labels[i]!) : 0,
+      rank: yieldRank(column.key),
+    }),
+  );
+}
+
+/**
+ * The widths of a table written a part at a time, fixed from its first
+ * part, for rows not yet seen: a column whose widest cell is known before
+ * the rows arrive (`widest`: a batch's ids, all checked before the first
+ * request) is that wide, and no id column is ever cut; room the terminal
+ * has to spare goes, a character at a time, to the columns the first part
+ * had to cut, then to those whose cells vary in width (names, cities:
+ * later rows may be longer), each up to half as wide again, never to a
+ * column whose every cell is one width (codes, currencies, dates).
+ */
+export function streamWidths(columns: readonly FitColumn[], frame: number, available: number | undefined, widest: ReadonlyArray<number | undefined> = []): number[] {
+  const fit = columns.map((column, i): FitColumn => {
+    const known = widest[i];
+    const cells = known === undefined ? column.cells : [...column.cells, known];
+    return { ...column, cells, ...(column.rank === 0 ? { whole: true } : {}) };
+  });
+  const widths = fitWidths(fit, frame, available);
+  if (!available) return widths;
+  let spare = available - widths.reduce((sum, w) => sum + w, frame);
+  const natural = fit.map((column) => Math.max(1, column.label, ...column.cells));
+  const varies = fit.map((column) => column.cells.length > 0 && Math.min(...column.cells) < Math.max(...column.cells));
+  /** How wide a column may grow: what the first part held, then half as wide again for text whose width varies. */
+  const limit = fit.map((column, i) => (column.rank === 0 || widest[i] !== undefined ? natural[i]! : varies[i] ? natural[i]! + Math.ceil(natural[i]! / 2) : natural[i]!));
+  while (spare > 0) {
+    // The cut columns first, then the growing ones: the one that has grown least for its width.
+    let best = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i]! >= limit[i]!) continue;
+      const cut = widths[i]! < natural[i]!;
+      const bestCut = best >= 0 && widths[best]! < natural[best]!;
+      if (best < 0 || (cut && !bestCut) || (cut === bestCut && widths[i]! / natural[i]! < widths[best]! / natural[best]!)) best = i;
+    }
+    if (best < 0) break;
+    widths[best]!++;
+    spare--;
+  }
+  return widths;
+}
+
+/** A base URL is cut at its start: its end (host and port) is what tells profiles apart. */
+export const cutsFromStart = (key: string) => key.split('.').pop() === 'baseUrl';
+
+/** `text` in `width` columns: whole if it fits, else `…` and as much of its end as fits. */
+export function keepEnd(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  const chars = [...text];
+  let kept = '';
+  let used = 1;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = stringWidth(chars[i]!);
+    if (used + w > width) break;
+    kept = chars[i]! + kept;
+    used += w;
+  }
+  return `…${kept}`;
+}

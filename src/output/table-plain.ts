@@ -1,0 +1,102 @@
+/**
+ * Columns without a box, for the accessible output and for what is laid
+ * out as columns (a card's labels and values, a status, the sandbox's
+ * keys): aligned, each line trimmed at its end, the last column cut to the
+ * terminal's width, an empty cell a dim -. Also chalk at the level gymctl
+ * decided, which the boxed tables colour with too. Loaded only with
+ * table.ts.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import stringWidth from 'string-width';
+import { cellText, type Cell, type Column } from './tsv.js';
+
+/**
+ * chalk with the level gymctl decided (terminal, NO_COLOR, FORCE_COLOR,
+ * --no-color, TERM=dumb: see terminal/io.ts), never one chalk works out
+ * for itself. Bold and dim are all gymctl uses: level 1 has them.
+ */
+const chalks = new Map<boolean, ChalkInstance>();
+export const paint = (color: boolean): ChalkInstance => {
+  let chalk = chalks.get(color);
+  if (!chalk) {
+    chalk = new Chalk({ level: color ? 1 : 0 });
+    chalks.set(color, chalk);
+  }
+  return chalk;
+};
+
+export const isEmpty = (cell: Cell) => cell === null || cell === undefined || cell === '';
+
+/** Accessible rows: the cells as the plain columns take them. */
+export const plainRows = <T>(columns: readonly Column<T>[], records: readonly T[]) => records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
+
+export interface PlainOptions {
+  /** The terminal's width, if known: the last column is cut with … to fit it. */
+  width?: number;
+  /** Spaces between the columns. */
+  gap: number;
+  /** Spaces before the first column. */
+  indent?: number;
+  /** Bold the first column (a card's labels). */
+  labels?: boolean;
+  /** Bold the first row (a table's header). */
+  header?: boolean;
+  color: boolean;
+  /** The columns' widths, when they are those of earlier rows (a table written a part at a time). */
+  widths?: readonly number[];
+}
+
+/** The widths `drawColumns` gives these rows: each column's widest cell, the last cut to the terminal's width. */
+export function columnWidths(rows: ReadonlyArray<readonly Cell[]>, options: PlainOptions): number[] {
+  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
+  const count = Math.max(0, ...rows.map((row) => row.length));
+  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!)))));
+  const indent = options.indent ?? 0;
+  if (options.width && count > 0) {
+    const before = natural.slice(0, -1).reduce((sum, w) => sum + w + options.gap, indent);
+    natural[count - 1] = Math.min(natural[count - 1]!, Math.max(options.width - before, 8));
+  }
+  return natural;
+}
+
+/**
+ * Columns without a box, aligned, each line trimmed at its end: a card's
+ * labels and values, a status, the sandbox's keys. Empty cells show as a
+ * dim -. Cells are sanitised here.
+ */
+export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: PlainOptions): string {
+  if (rows.length === 0) return '';
+  const chalk = paint(options.color);
+  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
+  const natural = [...(options.widths ?? columnWidths(rows, options))];
+  const count = natural.length;
+  const indent = options.indent ?? 0;
+  const none = Object.fromEntries(
+    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [
+      name,
+      '',
+    ]),
+  );
+  const table = new Table({
+    colWidths: natural,
+    chars: { ...none, left: ' '.repeat(indent), middle: ' '.repeat(options.gap) },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    truncate: '…',
+    wordWrap: false,
+  });
+  table.push(
+    ...texts.map((row, r) =>
+      Array.from({ length: count }, (_, i) => {
+        const text = row[i];
+        if (text === undefined) return chalk.dim('-');
+        return (i === 0 && options.labels) || (r === 0 && options.header) ? chalk.bold(text) : text;
+      }),
+    ),
+  );
+  return `${table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')}\n`;
+}
