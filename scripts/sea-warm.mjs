@@ -1,0 +1,2 @@
+// The warm-up run inside the snapshot: not yet.
+export const warmUpSource = () => '';

@@ -1,0 +1,112 @@
+/**
+ * The single executable's main script (scripts/build-sea.mjs bundles it,
+ * with the built dist/ files as assets). `--version` is answered from here;
+ * every other run makes sure this build's folder is there (unpack.ts) and
+ * starts gymctl from it, as bin/gymctl.cjs starts dist/boot.cjs.
+ *
+ * Files of the folder are compiled from the binary's own bytes: Node's
+ * CommonJS loader resolves them on disk (so side files, `__filename` and
+ * relative paths work as in the npm build), and this file's hook hands it
+ * the asset instead of the file. What is read from disk and run is checked
+ * against the binary's SHA-256 first: a side file's data files (jq's
+ * WebAssembly and its loader, for the side file that names them) when the
+ * side file loads, and the keyring's native addon before it is opened.
+ *
+ * The keyring agent is this binary too: the keyring client runs
+ * `process.execPath` with the agent's path, as it runs `node agent.cjs`.
+ * Its native module is unpacked as `node_modules/@napi-rs/keyring/index.node`
+ * in the folder, so the agent's own `require('@napi-rs/keyring')` finds it.
+ */
+import { xdgCacheHome } from '../system.js';
+import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
+
+declare const __GYMCTL_VERSION__: string;
+declare const __GYMCTL_SEA_BUILD__: string;
+declare const __GYMCTL_SEA_MANIFEST__: Manifest;
+/** For each file run from the binary, the data files it reads from disk and runs: checked when it loads. */
+declare const __GYMCTL_SEA_READS__: Readonly<Record<string, readonly string[]>>;
+
+const path = process.getBuiltinModule('node:path');
+
+/** How a snapshot build starts gymctl in `dir` (snapshot.ts); without one, dist/boot.cjs does. */
+export interface SnapshotStart {
+  start(dir: string, argv: string[]): void;
+}
+
+type Loader = (module: { _compile(source: string, filename: string): unknown }, filename: string) => unknown;
+
+/** Node's CommonJS loader, for its hooks: `_extensions` is not part of its typed API. */
+const moduleClass = (): { _extensions: Record<string, Loader>; createRequire(file: string): NodeJS.Require } =>
+  process.getBuiltinModule('node:module') as unknown as { _extensions: Record<string, Loader>; createRequire(file: string): NodeJS.Require };
+
+/** The asset name of `filename` when it is a file of `dir`, else undefined. */
+function assetIn(dir: string, filename: string): string | undefined {
+  const relative = path.relative(dir, filename);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  const name = relative.split(path.sep).join('/');
+  return name in __GYMCTL_SEA_MANIFEST__ ? name : undefined;
+}
+
+/** Files of `dir` load from the binary (JavaScript) or after a check of their bytes (native addons). */
+export function hookLoader(dir: string): void {
+  const sea = process.getBuiltinModule('node:sea');
+  const loaders = moduleClass()._extensions;
+  const javascript = loaders['.js']!;
+  loaders['.js'] = function (this: unknown, module, filename) {
+    const name = assetIn(dir, filename);
+    if (name === undefined) return javascript.call(this, module, filename);
+    for (const data of __GYMCTL_SEA_READS__[name] ?? []) verify(dir, data, __GYMCTL_SEA_MANIFEST__);
+    return module._compile(sea.getAsset(name, 'utf8'), filename);
+  };
+  const native = loaders['.node']!;
+  loaders['.node'] = function (this: unknown, module, filename) {
+    const name = assetIn(dir, filename);
+    if (name !== undefined) verify(dir, name, __GYMCTL_SEA_MANIFEST__);
+    return native.call(this, module, filename);
+  };
+}
+
+/** The folder of this build's files, made if need be. */
+export function buildFolder(env: NodeJS.ProcessEnv): string {
+  const sea = process.getBuiltinModule('node:sea');
+  return unpacked({
+    root: path.join(xdgCacheHome(env), 'gymctl-sea'),
+    build: __GYMCTL_SEA_BUILD__,
+    manifest: __GYMCTL_SEA_MANIFEST__,
+    asset: (name) => new Uint8Array(sea.getRawAsset(name) as ArrayBuffer),
+  });
+}
+
+function printVersion(): void {
+  // As bin/gymctl.cjs: a reader that stops early is not a failure; a full disk is, in one line.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') process.stderr.write(`gymctl: cannot write output (${error.code || error.message})\n`);
+    process.exitCode = error.code === 'EPIPE' ? 0 : 1;
+  });
+  process.stdout.write(`${__GYMCTL_VERSION__}\n`);
+}
+
+export function seaMain(snapshot?: SnapshotStart): void {
+  const argv = process.argv.slice(2);
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    printVersion();
+    return;
+  }
+  let dir: string;
+  try {
+    dir = buildFolder(process.env);
+    hookLoader(dir);
+  } catch (error) {
+    if (!(error instanceof SeaError)) throw error;
+    process.stderr.write(`gymctl: ${error.message}\n`);
+    process.exit(1);
+  }
+  const load = moduleClass().createRequire(path.join(dir, 'boot.cjs'));
+  const agent = path.join(dir, 'keyring-agent.cjs');
+  if (argv.length === 1 && argv[0] === agent) {
+    // As `node keyring-agent.cjs`: the agent resolves its module from its own path.
+    process.argv[1] = agent;
+    load('./keyring-agent.cjs');
+  } else if (snapshot) snapshot.start(dir, argv);
+  else (load('./boot.cjs') as { start(argv: string[]): void }).start(argv);
+}
