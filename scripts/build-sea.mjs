@@ -3,7 +3,7 @@
 // `npm run build`. It embeds a pinned Node (the npm registry's `node`
 // package, installed once into .sea-node/), or the Node binary named by
 // GYMCTL_SEA_NODE; the built dist/ files ride along as assets, and the main
-// file is loaded (and warmed: scripts/sea-warm.mjs) inside a start-up
+// file is loaded (and warmed: src/sea/warm.ts) inside a start-up
 // snapshot. GYMCTL_SEA_SNAPSHOT=0 builds without the snapshot;
 // GYMCTL_SEA_STRIP=0 keeps the Node binary's symbols.
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { warmUpSource } from './sea-warm.mjs';
 
 /** The Node the binary is made of: a major line, installed from the npm registry when no GYMCTL_SEA_NODE is given. */
 const NODE_PACKAGE = 'node@26';
@@ -93,6 +92,10 @@ import { OPERATIONS } from './src/operations/index.ts';
 export const read = readCommands(OPERATIONS);
 export const ids = idCommands(OPERATIONS);`);
 
+// The warm-up run's answer (src/sea/warm.ts): what the sandbox answers to GET /me.
+const me = run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+if (me.status !== 0 || !me.stdout.startsWith('{"data":')) throw new Error(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const bundled = await build({
@@ -114,6 +117,7 @@ const bundled = await build({
     __GYMCTL_SEA_MANIFEST__: JSON.stringify(manifest),
     __GYMCTL_SEA_READS__: JSON.stringify(reads),
     __GYMCTL_CACHE_COMMANDS__: JSON.stringify({ read, ids }),
+    __GYMCTL_WARM_UP_ME__: JSON.stringify(me.stdout.trim()),
   },
 });
 let main = bundled.outputFiles[0].text;
@@ -122,7 +126,6 @@ if (snapshot) {
   if (calls !== 1) throw new Error(`the snapshot entry should call __GYMCTL_MAIN_FILE__ once, not ${calls} times`);
   const mainFile = readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8');
   main = main.replace('__GYMCTL_MAIN_FILE__(', () => `(function (exports, require, module, __filename, __dirname) {\n${mainFile}\n})(`);
-  main += warmUpSource();
 }
 writeFileSync(path.join(out, 'main.cjs'), main);
 
@@ -150,6 +153,8 @@ const config = {
 writeFileSync(path.join(out, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);
 const made = run(node, ['--build-sea', path.join(out, 'sea-config.json')], { stdio: 'inherit' });
 if (made.status !== 0) throw new Error('node --build-sea failed');
-for (const name of ['main.cjs', 'sea-config.json', 'node-stripped']) rmSync(path.join(out, name), { force: true });
+for (const name of ['main.cjs', 'sea-config.json', 'node-stripped', 'build.json']) rmSync(path.join(out, name), { force: true });
 const size = statSync(path.join(out, exe)).size;
+// What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
+writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, snapshot, stripped: executable !== node, size }, null, 2)}\n`);
 process.stdout.write(`dist/sea/${exe}: gymctl ${version} on Node ${nodeVersion}${snapshot ? ', with a start-up snapshot' : ''}, ${(size / 2 ** 20).toFixed(1)} MiB\n`);

@@ -6,16 +6,20 @@
  * modules, not a second copy) and gymctl starts as dist/boot.cjs starts it:
  * streams guarded, the top-level help written as built, a batch from stdin
  * with its young generation bounded; no code cache (the snapshot holds the
- * compiled code).
+ * compiled code). The main file has run `whoami --json` once (warm.ts)
+ * before the snapshot was taken.
  */
 import { topLevelHelp } from '../argv.js';
 import { type CacheCommands, stdinBatch } from '../boot/code-cache.js';
 import { setV8Flags, YOUNG_GENERATION_BOUND } from '../system.js';
 import { seaMain } from './main.js';
+import { warmUp } from './warm.js';
 
 /** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
 declare const __GYMCTL_CACHE_COMMANDS__: CacheCommands;
+/** The sandbox's answer to GET /me, for the warm-up run (warm.ts). */
+declare const __GYMCTL_WARM_UP_ME__: string;
 
 type MainExports = { main(argv: string[]): Promise<void> };
 
@@ -72,3 +76,5 @@ function start(dir: string, argv: string[]): void {
 }
 
 process.getBuiltinModule('node:v8').startupSnapshot.setDeserializeMainFunction(() => seaMain({ start }));
+// The snapshot is taken once this has run (and the event loop is empty): a failed warm-up fails the build.
+void warmUp((mainModule.exports as MainExports).main, __GYMCTL_WARM_UP_ME__);

@@ -1,2 +1,0 @@
-// The warm-up run inside the snapshot: not yet.
-export const warmUpSource = () => '';
