@@ -2,13 +2,13 @@
 // runs without Node, for the machine it runs on. `npm run build:sea`, after
 // `npm run build`. It embeds a pinned Node (the npm registry's `node`
 // package, installed once into .sea-node/), or the Node binary named by
-// GYMCTL_SEA_NODE; the built dist/ files ride along as assets, and the main
+// GYMCTL_SEA_NODE (Node 24 or later); the built dist/ files ride along as assets, and the main
 // file is loaded (and warmed: src/sea/warm.ts) inside a start-up
 // snapshot. GYMCTL_SEA_SNAPSHOT=0 builds without the snapshot;
 // GYMCTL_SEA_STRIP=0 keeps the Node binary's symbols.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -70,7 +70,9 @@ async function evaluate(contents) {
 
 const node = pinnedNode();
 const nodeVersion = run(node, ['--version']).stdout.trim();
-if (!run(node, ['--help']).stdout.includes('--build-sea')) throw new Error(`${node} (${nodeVersion}) has no --build-sea: use Node 25.5 or later`);
+// Node 25.5 and later build the binary themselves; Node 24 makes a blob that postject puts into a copy of it.
+const buildSea = run(node, ['--help']).stdout.includes('--build-sea');
+if (Number(nodeVersion.slice(1).split('.')[0]) < 24) throw new Error(`${node} is Node ${nodeVersion}: the single executable needs Node 24 or later`);
 const snapshot = process.env.GYMCTL_SEA_SNAPSHOT !== '0';
 
 const files = assets();
@@ -150,10 +152,25 @@ const config = {
   useCodeCache: false,
   assets: files,
 };
-writeFileSync(path.join(out, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);
-const made = run(node, ['--build-sea', path.join(out, 'sea-config.json')], { stdio: 'inherit' });
-if (made.status !== 0) throw new Error('node --build-sea failed');
-for (const name of ['main.cjs', 'sea-config.json', 'node-stripped', 'build.json']) rmSync(path.join(out, name), { force: true });
+if (buildSea) {
+  writeFileSync(path.join(out, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const made = run(node, ['--build-sea', path.join(out, 'sea-config.json')], { stdio: 'inherit' });
+  if (made.status !== 0) throw new Error('node --build-sea failed');
+} else {
+  // Node before 25.5: the documented route. The blob from --experimental-sea-config, put into a copy of Node by postject.
+  const blob = path.join(out, 'sea-prep.blob');
+  writeFileSync(path.join(out, 'sea-config.json'), `${JSON.stringify({ ...config, output: blob, executable: undefined }, null, 2)}\n`);
+  const made = run(node, ['--experimental-sea-config', path.join(out, 'sea-config.json')], { stdio: 'inherit' });
+  if (made.status !== 0) throw new Error('node --experimental-sea-config failed');
+  copyFileSync(executable, config.output);
+  chmodSync(config.output, 0o755);
+  const { inject } = await import('postject');
+  await inject(config.output, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
+  });
+}
+for (const name of ['main.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped', 'build.json']) rmSync(path.join(out, name), { force: true });
 const size = statSync(path.join(out, exe)).size;
 // What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
 writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, snapshot, stripped: executable !== node, size }, null, 2)}\n`);
