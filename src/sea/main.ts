@@ -47,6 +47,17 @@ function assetIn(dir: string, filename: string): string | undefined {
   return name in __GYMCTL_SEA_MANIFEST__ ? name : undefined;
 }
 
+/** Files checked in this process already. */
+const verified = new Set<string>();
+const verifyOnce = (dir: string, name: string): void => {
+  if (verified.has(name)) return;
+  verify(dir, name, __GYMCTL_SEA_MANIFEST__);
+  verified.add(name);
+};
+
+/** Where the keyring agent's require('@napi-rs/keyring') finds the addon. */
+const KEYRING_ADDON = 'node_modules/@napi-rs/keyring/index.node';
+
 /** Files of `dir` load from the binary (JavaScript) or after a check of their bytes (native addons). */
 export function hookLoader(dir: string): void {
   const sea = process.getBuiltinModule('node:sea');
@@ -55,13 +66,13 @@ export function hookLoader(dir: string): void {
   loaders['.js'] = function (this: unknown, module, filename) {
     const name = assetIn(dir, filename);
     if (name === undefined) return javascript.call(this, module, filename);
-    for (const data of __GYMCTL_SEA_READS__[name] ?? []) verify(dir, data, __GYMCTL_SEA_MANIFEST__);
+    for (const data of __GYMCTL_SEA_READS__[name] ?? []) verifyOnce(dir, data);
     return module._compile(sea.getAsset(name, 'utf8'), filename);
   };
   const native = loaders['.node']!;
   loaders['.node'] = function (this: unknown, module, filename) {
     const name = assetIn(dir, filename);
-    if (name !== undefined) verify(dir, name, __GYMCTL_SEA_MANIFEST__);
+    if (name !== undefined) verifyOnce(dir, name);
     return native.call(this, module, filename);
   };
 }
@@ -104,6 +115,16 @@ export function seaMain(snapshot?: SnapshotStart): void {
   const load = moduleClass().createRequire(path.join(dir, 'boot.cjs'));
   const agent = path.join(dir, 'keyring-agent.cjs');
   if (argv.length === 1 && argv[0] === agent) {
+    // A changed addon is said as such (the agent would say only that there is no keyring module), in the agent's answer.
+    if (KEYRING_ADDON in __GYMCTL_SEA_MANIFEST__) {
+      try {
+        verifyOnce(dir, KEYRING_ADDON);
+      } catch (error) {
+        if (!(error instanceof SeaError)) throw error;
+        process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message: error.message })}\n`);
+        return;
+      }
+    }
     // As `node keyring-agent.cjs`: the agent resolves its module from its own path.
     process.argv[1] = agent;
     load('./keyring-agent.cjs');
