@@ -5,7 +5,8 @@
  *
  * Nothing of the machine that builds the binary may reach a run, and a
  * snapshot cannot hold a socket, a stream on a file descriptor or the
- * signal `AbortSignal.any` makes. So the run gets stand-ins, put back once
+ * signal `AbortSignal.any` makes (nor node:http loaded: its parser binding
+ * cannot be serialised, so a call still loads it, as the floor does). So the run gets stand-ins, put back once
  * it is done: an environment of its own (a key, a loopback base URL, no
  * HOME, config or cache folder that exists, no colour), streams that are
  * not the process's, a `node:http` whose request answers at once with the
