@@ -1,8 +1,11 @@
 /**
  * The single executable's main script (scripts/build-sea.mjs bundles it,
  * with the built dist/ files as assets). `--version` is answered from here;
- * every other run makes sure this build's folder is there (unpack.ts) and
- * starts gymctl from it, as bin/gymctl.cjs starts dist/boot.cjs.
+ * every other run starts gymctl, as bin/gymctl.cjs starts dist/boot.cjs,
+ * with this build's folder (unpack.ts) made and checked before anything is
+ * loaded from it: at once without the snapshot, and with it (snapshot.ts)
+ * when the first side file is required, so that a call that needs none
+ * (whoami, academy) never looks at the disk.
  *
  * Files of the folder are compiled from the binary's own bytes: Node's
  * CommonJS loader resolves them on disk (so side files, `__filename` and
@@ -28,9 +31,9 @@ declare const __GYMCTL_SEA_READS__: Readonly<Record<string, readonly string[]>>;
 
 const path = process.getBuiltinModule('node:path');
 
-/** How a snapshot build starts gymctl in `dir` (snapshot.ts); without one, dist/boot.cjs does. */
+/** How a snapshot build starts gymctl in `dir` (snapshot.ts), calling `ensureFolder` before anything is loaded from it; without one, dist/boot.cjs does. */
 export interface SnapshotStart {
-  start(dir: string, argv: string[]): void;
+  start(dir: string, argv: string[], ensureFolder: () => void): void;
 }
 
 type Loader = (module: { _compile(source: string, filename: string): unknown }, filename: string) => unknown;
@@ -77,11 +80,16 @@ export function hookLoader(dir: string): void {
   };
 }
 
-/** The folder of this build's files, made if need be. */
+const folderRoot = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl-sea');
+
+/** Where this build's files are (nothing is read). */
+export const folderPath = (env: NodeJS.ProcessEnv): string => path.join(folderRoot(env), __GYMCTL_SEA_BUILD__);
+
+/** The folder of this build's files, made if need be, and checked. */
 export function buildFolder(env: NodeJS.ProcessEnv): string {
   const sea = process.getBuiltinModule('node:sea');
   return unpacked({
-    root: path.join(xdgCacheHome(env), 'gymctl-sea'),
+    root: folderRoot(env),
     build: __GYMCTL_SEA_BUILD__,
     manifest: __GYMCTL_SEA_MANIFEST__,
     asset: (name) => new Uint8Array(sea.getRawAsset(name) as ArrayBuffer),
@@ -97,23 +105,39 @@ function printVersion(): void {
   process.stdout.write(`${__GYMCTL_VERSION__}\n`);
 }
 
+/** The build's folder, made and checked (and its files hooked) the first time it is asked for; a folder refused ends the run, in one line. */
+function folderOnce(dir: string): () => void {
+  let ready = false;
+  return () => {
+    if (ready) return;
+    try {
+      if (buildFolder(process.env) !== dir) throw new Error('the build folder moved');
+      hookLoader(dir);
+    } catch (error) {
+      if (!(error instanceof SeaError)) throw error;
+      process.stderr.write(`gymctl: ${error.message}\n`);
+      process.exit(1);
+    }
+    ready = true;
+  };
+}
+
 export function seaMain(snapshot?: SnapshotStart): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     printVersion();
     return;
   }
-  let dir: string;
-  try {
-    dir = buildFolder(process.env);
-    hookLoader(dir);
-  } catch (error) {
-    if (!(error instanceof SeaError)) throw error;
-    process.stderr.write(`gymctl: ${error.message}\n`);
-    process.exit(1);
-  }
-  const load = moduleClass().createRequire(path.join(dir, 'boot.cjs'));
+  const dir = folderPath(process.env);
+  const ensureFolder = folderOnce(dir);
   const agent = path.join(dir, 'keyring-agent.cjs');
+  // With the snapshot, a run that needs no file from disk (whoami, academy…) never looks at the folder.
+  if (snapshot && !(argv.length === 1 && argv[0] === agent)) {
+    snapshot.start(dir, argv, ensureFolder);
+    return;
+  }
+  ensureFolder();
+  const load = moduleClass().createRequire(path.join(dir, 'boot.cjs'));
   if (argv.length === 1 && argv[0] === agent) {
     // A changed addon is said as such (the agent would say only that there is no keyring module), in the agent's answer.
     if (KEYRING_ADDON in __GYMCTL_SEA_MANIFEST__) {
@@ -128,6 +152,5 @@ export function seaMain(snapshot?: SnapshotStart): void {
     // As `node keyring-agent.cjs`: the agent resolves its module from its own path.
     process.argv[1] = agent;
     load('./keyring-agent.cjs');
-  } else if (snapshot) snapshot.start(dir, argv);
-  else (load('./boot.cjs') as { start(argv: string[]): void }).start(argv);
+  } else (load('./boot.cjs') as { start(argv: string[]): void }).start(argv);
 }

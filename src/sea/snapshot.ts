@@ -26,9 +26,12 @@ type MainExports = { main(argv: string[]): Promise<void> };
 const mainModule: { exports: object } = { exports: {} };
 /** Relative requires of the main file (its side files) go to the folder, once it is known. */
 let folderRequire: NodeJS.Require | undefined;
+/** Makes and checks the folder (main.ts), the first time a file of it is needed. */
+let ensureFolder: () => void = () => {};
 const requireHere = (id: string): unknown => {
   if (!id.startsWith('.')) return require(id);
   if (!folderRequire) throw new Error(`${id} was required while the snapshot was made`);
+  ensureFolder();
   return folderRequire(id);
 };
 __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs', '/');
@@ -64,7 +67,8 @@ function guardStreams(): void {
   process.stderr.on('error', () => {});
 }
 
-function start(dir: string, argv: string[]): void {
+function start(dir: string, argv: string[], ensure: () => void): void {
+  ensureFolder = ensure;
   guardStreams();
   if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
