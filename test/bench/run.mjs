@@ -231,6 +231,7 @@ try {
   if (!sea.missing) {
     const measured = measureSea(sea, { bin, here, baseUrl, key: KEY, runs, time, interleaved, median });
     table(measured.rows);
+    console.log("The binary's peak memory counts its file's pages mapped from the page cache: a freshly written file's may be 2 MB folios (see docs/sea-notes.md).\n");
     failed = measured.failed || failed;
   } else console.log('');
   if (process.env.BENCH_CURL === '1') {
