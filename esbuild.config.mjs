@@ -251,7 +251,7 @@ const boot = await build({
   },
   plugins: [valueFlagsList],
 });
-// The keyring agent, run as a process of its own; the native keyring module stays a dependency.
+// The keyring agent, run as a process of its own; the native keyring module stays an optional dependency, which the agent alone loads.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.
 const agent = await build({
   ...common,
