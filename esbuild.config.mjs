@@ -3,7 +3,7 @@
 // left to npm. `node esbuild.config.mjs` (npm run build runs it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -15,7 +15,7 @@ rmSync('dist/cli.js', { force: true });
 /** The metafiles of several builds as one: every input, and every output file. */
 const mergeMeta = (metas) => ({
   inputs: Object.assign({}, ...metas.map((meta) => meta.inputs)),
-  outputs: Object.assign({}, ...metas.map((meta) => meta.outputs)),
+  outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
 });
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -127,6 +127,9 @@ const cjs = {
   format: 'cjs',
   minify: !process.env.NO_MINIFY,
   metafile: true,
+  // Source maps beside the files, not named in them (the code is the same with or without): moved to dist/maps/
+  // below, which is not packed. npm run bench reads them to say where a slow case's time goes.
+  sourcemap: 'external',
   // import() becomes a require() made when it runs: no ES module loader.
   supported: { 'dynamic-import': false },
   // cli-table3 colours through @colors/colors only for style names, which
@@ -208,6 +211,10 @@ for (const [source, name] of sides) {
   sideMeta.push(side.metafile);
 }
 const cli = await buildMain(shared);
+// The source maps, out of the files that are packed (dist/side is packed whole).
+rmSync('dist/maps', { recursive: true, force: true });
+mkdirSync('dist/maps/side', { recursive: true });
+for (const output of Object.keys(mergeMeta([cli.metafile, ...sideMeta]).outputs)) renameSync(`${output}.map`, `dist/maps/${output.slice('dist/'.length)}.map`);
 const mainBytes = readFileSync('dist/gymctl.cjs');
 if (mainBytes.includes('import.meta') || /\bimport\(/.test(mainBytes.toString())) throw new Error('dist/gymctl.cjs must not use import.meta or import(): it runs as a script');
 /** What a TypeScript module of the project exports, bundled and run here (the declarations, for what the build derives from them). */
@@ -244,7 +251,7 @@ const boot = await build({
   },
   plugins: [valueFlagsList],
 });
-// The keyring agent, run as a process of its own; the native keyring module stays a dependency.
+// The keyring agent, run as a process of its own; the native keyring module stays an optional dependency, which the agent alone loads.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.
 const agent = await build({
   ...common,

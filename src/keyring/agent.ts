@@ -10,15 +10,8 @@
  * On Linux the entry is pinned to the Secret Service, so that it never
  * falls back to the kernel keyring (which does not survive a reboot).
  */
+import { type EntryClass, loadEntry, NativeModuleMissing } from './native.js';
 import { KEYRING_SERVICE, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
-
-interface NativeEntry {
-  getPassword(): string | null;
-  setPassword(password: string): void;
-  deleteCredential(): boolean;
-}
-
-type EntryClass = new (service: string, account: string, options?: { linux?: { store?: 'secret-service' } }) => NativeEntry;
 
 /** What went wrong, from the native error's message. */
 function troubleOf(message: string): KeyringTrouble {
@@ -42,17 +35,12 @@ async function main(): Promise<void> {
   let reply: KeyringAnswer;
   try {
     const request = JSON.parse(input) as KeyringRequest;
-    let Entry: EntryClass;
-    try {
-      // Resolved from the agent's own file, so from the package's node_modules.
-      ({ Entry } = process.getBuiltinModule('node:module').createRequire(process.argv[1]!)('@napi-rs/keyring') as { Entry: EntryClass });
-    } catch {
-      throw new Error(`no keyring module for ${process.platform}-${process.arch}`);
-    }
+    // Resolved from the agent's own file, so from the package's node_modules.
+    const Entry = loadEntry(process.getBuiltinModule('node:module').createRequire(process.argv[1]!));
     reply = answer(request, Entry);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    reply = { ok: false, trouble: troubleOf(message), message };
+    reply = { ok: false, trouble: error instanceof NativeModuleMissing ? 'missing' : troubleOf(message), message };
   }
   process.stdout.write(`${JSON.stringify(reply)}\n`);
 }

@@ -7,7 +7,7 @@
  */
 import type { GymctlError } from '../api/errors.js';
 import { FailureWithFix } from '../failures.js';
-import type { KeyringAnswer, KeyringRequest, KeyringTrouble } from './protocol.js';
+import { KEYRING_INSTALL, KEYRING_MISSING, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
 
 declare const __KEYRING_AGENT__: string | undefined;
 
@@ -38,6 +38,7 @@ export interface KeyringOptions {
 function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>): GymctlError {
   const reason = detail.replace(/\s+/g, ' ').trim();
   const profile = `profile "${request.account}"`;
+  if (trouble === 'missing') return missingError(reason, profile);
   const unlock = ['Unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`), and try again.'];
   if (request.op === 'set') {
     return new FailureWithFix(
@@ -60,6 +61,20 @@ function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<Key
           '- set GYMCTL_API_KEY.',
         ],
   );
+}
+
+/**
+ * The native module is not installed (an optional dependency, left out by
+ * `npm install --omit=optional`, or with no binary for this platform): no
+ * keyring at all here, whatever the desktop offers.
+ */
+function missingError(reason: string, profile: string): GymctlError {
+  return new FailureWithFix('unauthorized', `${KEYRING_MISSING} (${reason})`, [
+    `${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring. To go on, either:`,
+    `- ${KEYRING_INSTALL},`,
+    '- keep a key in the config file instead: gymctl auth login --no-keyring, or',
+    '- set GYMCTL_API_KEY.',
+  ]);
 }
 
 /** Runs one request through the agent. */
@@ -111,7 +126,7 @@ function explain(message: string, env: NodeJS.ProcessEnv): string {
 
 async function run(request: KeyringRequest, options: KeyringOptions): Promise<string | null> {
   const reply = await ask(request, options);
-  if (!reply.ok) throw keyringError(reply.trouble, explain(reply.message, options.env), request);
+  if (!reply.ok) throw keyringError(reply.trouble, reply.trouble === 'missing' ? reply.message : explain(reply.message, options.env), request);
   return reply.value;
 }
 

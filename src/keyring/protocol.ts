@@ -10,8 +10,14 @@ export interface KeyringRequest {
   secret?: string;
 }
 
-/** Why the keyring could not be used. */
-export type KeyringTrouble = 'unavailable' | 'locked';
+/** Why the keyring could not be used; `missing`: the native module is not installed (an optional dependency). */
+export type KeyringTrouble = 'unavailable' | 'locked' | 'missing';
+
+/** How every failure of a keyring whose native module is not installed begins. */
+export const KEYRING_MISSING = 'the system keyring is not available on this install';
+
+/** The way to have it: the optional dependency, installed (npm installs it unless told not to). */
+export const KEYRING_INSTALL = 'install gymctl with its optional dependencies (without --omit=optional)';
 
 /** `value`: the key for `get` (null when there is none); `'deleted'` or null for `delete`. */
 export type KeyringAnswer = { ok: true; value: string | null } | { ok: false; trouble: KeyringTrouble; message: string };

@@ -9,7 +9,12 @@
 //   BENCH_BATCH=N     runs of each batch case (default 3)
 //   BENCH_IDS=N       ids in the batch cases (default 20000)
 //   BENCH_CURL=1      also time xargs -P 8 curl over 2,000 ids (once; opt-in)
+//   BENCH_PROFILE=1   say where the time goes for every case with a target, not only those that miss it
 //   BENCH_ONLY=sea    only the single executable's rows
+//
+// Where a case misses its target, the bench runs it once more under V8's
+// profiler and prints where its time went, by source folder, bundled package
+// and part of Node (profile.mjs).
 //
 // When dist/sea/gymctl is built (npm run build:sea), its rows follow
 // (sea.mjs), against the Node binary it embeds.
@@ -33,6 +38,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { whereTimeGoes } from './profile.mjs';
 import { measureSea, seaBuild } from './sea.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -108,8 +114,7 @@ function interleaved(cases, n, label) {
 /** Removes gymctl's code cache (a cold start). */
 const coldStart = () => rmSync(path.join(work, 'cache', 'gymctl-code-cache'), { recursive: true, force: true });
 
-function table(rows) {
-  const header = ['case', 'median ms', 'ratio', 'target', 'result'];
+function table(rows, header = ['case', 'median ms', 'ratio', 'target', 'result']) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? '').length)));
   const line = (cells) => `| ${cells.map((cell, i) => String(cell ?? '').padEnd(widths[i])).join(' | ')} |`;
   console.log(line(header));
@@ -179,6 +184,21 @@ async function measure(node, baseUrl, idsFile) {
     ],
   ];
   table(rows);
+  // The cases with a time target, by their row: where the time of each that misses goes.
+  const targeted = new Map([
+    [start[1].name, start[1]],
+    [start[3].name, start[3]],
+    [batch[1].name, batch[1]],
+    [tables[2].name, tables[2]],
+  ]);
+  for (const row of rows) {
+    const timed = targeted.get(row[0]);
+    if (!timed || (row[4] !== 'FAIL' && process.env.BENCH_PROFILE !== '1')) continue;
+    progress(`profiling: ${timed.name}`);
+    const { stdinFile, extraEnv } = timed.options ?? {};
+    console.log(`Where the time goes: ${timed.name} (one run under the profiler, which slows it)`);
+    table(whereTimeGoes(node, timed.args, { env: extraEnv ? { ...env, ...extraEnv } : env, input: stdinFile && readIds(stdinFile) }), ['where', 'ms', 'share']);
+  }
   lastBatch ??= batchGymctl;
   return rows.some((row) => row[4] === 'FAIL');
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { emptyApp, npmInstall, packGymctl } from '../helpers/package.js';
 
 const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 let work: string;
@@ -16,54 +17,13 @@ let packed: string[];
 let tarball: string;
 let installStderr: string;
 
-const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeout?: number) =>
-  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env, GYMCTL_CONFIG_DIR: path.join(work, 'config') }, ...(timeout ? { timeout } : {}) });
-
-/** The longest an install may take: spawnSync blocks the test's own time limit, so the child is bounded itself. */
-const INSTALL_MS = 150_000;
-
-/**
- * `npm install` of the packed tarball, bounded for real (spawnSync's own
- * timeout, and npm's fetches cut short), failing with what it needs.
- */
-function npmInstall(args: string[], cwd: string): string {
-  const install = run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--fetch-timeout=20000',
-      '--fetch-retries=1',
-      '--fetch-retry-mintimeout=2000',
-      '--fetch-retry-maxtimeout=5000',
-      ...args,
-    ],
-    cwd,
-    {},
-    INSTALL_MS,
-  );
-  if (install.status !== 0) {
-    const why = install.error?.message.includes('ETIMEDOUT') || install.signal ? `did not finish within ${INSTALL_MS / 1000} s` : `exited ${install.status}`;
-    throw new Error(
-      `npm install of the packed gymctl ${why}: it needs the npm registry, or npm's cache holding gymctl's dependencies (zod, undici, @napi-rs/keyring). npm said: ${install.stderr.slice(-2000)}`,
-    );
-  }
-  return install.stderr;
-}
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env, GYMCTL_CONFIG_DIR: path.join(work, 'config') } });
 
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'gymctl-package-'));
-  // The build that `npm test` just made; --ignore-scripts keeps pack from making it again.
-  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
-  expect(pack.status, pack.stderr).toBe(0);
-  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  packed = info!.files.map((file) => file.path);
-  app = path.join(work, 'app');
-  run('mkdir', ['-p', app], work);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module', private: true }));
-  tarball = path.join(work, info!.filename);
+  ({ tarball, packed } = packGymctl(work));
+  app = emptyApp(path.join(work, 'app'));
   installStderr = npmInstall([tarball], app);
 }, 240_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -113,8 +73,10 @@ describe('the npm package', () => {
   });
 
   it('installs only what the library imports at run time and the keyring: the CLI bundle carries the rest', () => {
-    const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(Object.keys(dependencies).sort()).toEqual(['@napi-rs/keyring', 'undici', 'zod']);
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    expect(Object.keys(manifest.dependencies!).sort()).toEqual(['undici', 'zod']);
+    // The keyring's native module is optional (package-no-keyring.test.ts installs gymctl without it), and installed by default.
+    expect(Object.keys(manifest.optionalDependencies!)).toEqual(['@napi-rs/keyring']);
     const modules = path.join(app, 'node_modules');
     const installed = readdirSync(modules)
       .filter((name) => !name.startsWith('.'))

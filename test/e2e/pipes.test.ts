@@ -126,20 +126,21 @@ describe('a batch and a reader that does not read', () => {
         child.stdin.end(IDS.join('\n'));
         // Nothing is read: the stream is only told when something is there (it buffers its high-water mark, then stops reading).
         await new Promise((resolve) => child.stdout.once('readable', resolve));
-        // For 4 s (16 samples) the reader takes nothing. A batch that did not wait for it went on fetching, hundreds of records a second.
+        // For 6 s (24 samples) the reader takes nothing. A batch that did not wait for it went on fetching, hundreds of records a second.
         const samples: number[] = [];
         const requests: number[] = [];
-        for (let i = 0; i < 16; i++) {
+        for (let i = 0; i < 24; i++) {
           samples.push(residentBytes(child.pid!));
           requests.push(world.requests.length);
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
         const seen = `RSS ${samples.join(' ')}; requests ${requests.join(' ')}`;
         expect(Math.max(...samples), seen).toBeLessThan(128 * 1024 * 1024);
-        expect(Math.max(...samples.slice(4)) - samples[4]!, seen).toBeLessThan(8 * 1024 * 1024);
-        // A few pipes' worth of records, then none: the first second is for the requests in flight when the pipe filled.
-        expect(requests[4]!, seen).toBeLessThan(2000);
-        expect(requests[15]! - requests[4]!, seen).toBe(0);
+        // A few pipes' worth of records, then none for the last 3 s. The first seconds are for the requests in flight when
+        // the pipe filled, and for jq to catch up with them (slower on a loaded machine).
+        expect(requests[12]!, seen).toBeLessThan(2000);
+        expect(requests[23]! - requests[12]!, seen).toBe(0);
+        expect(Math.max(...samples.slice(12)) - samples[12]!, seen).toBeLessThan(8 * 1024 * 1024);
         // Then read: the batch goes on, every record in order.
         const lines = await readLines(child, 5000);
         expect(world.requests.length).toBeGreaterThan(requests[15]!);

@@ -175,6 +175,14 @@ describe('what the library holds', () => {
     expect(text).toContain('GymApiError');
   });
 
+  it('never loads the keyring: no keyring code, no import of @napi-rs/keyring (an optional dependency), no agent to run', () => {
+    const inputs = Object.keys(library.inputs);
+    expect(inputs.filter((input) => /keyring/i.test(input))).toEqual([]);
+    const imports = Object.values(library.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
+    expect(imports.filter((imported) => imported.includes('keyring'))).toEqual([]);
+    expect(readFileSync(path.join(ROOT, 'dist', 'index.js'), 'utf8')).not.toMatch(/keyring/i);
+  });
+
   it('the JSON tools import nothing else of gymctl', () => {
     const json = Object.entries(meta.inputs).filter(([input]) => input.startsWith('src/json/'));
     expect(json.length).toBeGreaterThan(0);

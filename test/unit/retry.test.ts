@@ -318,9 +318,13 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', NOW)).toBe(10_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:00 GMT', NOW)).toBe(0);
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT')).toBe(10_000);
+    // RFC 850's and asctime's forms, which a recipient must still read.
+    expect(parseRetryAfter('Thursday, 01-Jan-26 00:00:10 GMT', NOW)).toBe(10_000);
+    expect(parseRetryAfter('Thu Jan  1 00:00:10 2026', NOW)).toBe(10_000);
   });
 
-  it.each([null, undefined, '', '   ', 'soon', '3s', 'x3', '3 s'])('%j is nothing', (value) => {
+  // Negative and fractional seconds are no delay-seconds, nor dates (JavaScript's parser reads them as 2001).
+  it.each([null, undefined, '', '   ', 'soon', '3s', 'x3', '3 s', '-1', '1.5', '2026-01-01', '+5'])('%j is nothing', (value) => {
     expect(parseRetryAfter(value, NOW)).toBeUndefined();
   });
 });

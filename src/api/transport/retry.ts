@@ -16,7 +16,10 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   const text = value?.trim();
   if (!text) return undefined;
   if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  // Each of HTTP's three date forms starts with the day's name; JavaScript's parser alone would read `-1` or `1.5` as dates in 2001.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
+  // asctime's form names no zone, and HTTP's dates are all GMT: not the machine's zone.
+  const date = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

@@ -7,6 +7,7 @@
 import { checkProfileExists } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
+import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
 import { currentUid } from '../../system.js';
 import { type Outcome, result } from './outcome.js';
 
@@ -96,7 +97,10 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
           : result('key', 'fail', 'the system keyring holds no key for this profile', 'gymctl auth login --keyring', 'unauthorized'),
       ];
     } catch (error) {
-      return [...out, result('key', 'fail', toFailure(error).message, 'unlock the keyring, or gymctl auth login --no-keyring', 'unauthorized')];
+      const { message } = toFailure(error);
+      // No keyring module on this install: unlocking is not the way out.
+      const fix = message.startsWith(KEYRING_MISSING) ? `${KEYRING_INSTALL}, or gymctl auth login --no-keyring` : 'unlock the keyring, or gymctl auth login --no-keyring';
+      return [...out, result('key', 'fail', message, fix, 'unauthorized')];
     }
   }
   return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, 'gymctl auth login, or set GYMCTL_API_KEY', 'unauthorized')];

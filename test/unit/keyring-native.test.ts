@@ -1,0 +1,76 @@
+/**
+ * The keyring's native module is optional: what the keyring agent answers
+ * when it cannot load it (not installed, or no binary for the platform),
+ * from the mapping itself and from the built agent run without it.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadEntry, missingReason, NativeModuleMissing } from '../../src/keyring/native.js';
+import { ROOT } from '../helpers/cli.js';
+
+const notFound = (message: string, code = 'MODULE_NOT_FOUND') => Object.assign(new Error(message), { code });
+
+describe('why the native keyring module did not load', () => {
+  it('the package absent (--omit=optional), required or imported', () => {
+    expect(missingReason(notFound("Cannot find module '@napi-rs/keyring'\nRequire stack:\n- /x/keyring-agent.cjs"))).toBe('@napi-rs/keyring is not installed');
+    expect(missingReason(notFound("Cannot find package '@napi-rs/keyring' imported from /x/a.js", 'ERR_MODULE_NOT_FOUND'))).toBe('@napi-rs/keyring is not installed');
+  });
+
+  it("the package there, its platform's binary not: napi-rs's own words become the platform's name", () => {
+    const napi = new Error('Cannot find native binding. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828).');
+    expect(missingReason(napi, 'linux-riscv64')).toBe('@napi-rs/keyring has no native binary installed for linux-riscv64');
+    expect(missingReason(new Error('Failed to load native binding'), 'sunos-x64')).toBe('@napi-rs/keyring has no native binary installed for sunos-x64');
+  });
+
+  it('anything else that stops it loading (a binary that does not load) is said in its first line, never as a stack', () => {
+    const dlopen = Object.assign(new Error('libc.musl-x86_64.so.1: cannot open shared object file\n    at Module._extensions..node'), { code: 'ERR_DLOPEN_FAILED' });
+    expect(missingReason(dlopen)).toBe('@napi-rs/keyring could not be loaded: libc.musl-x86_64.so.1: cannot open shared object file');
+    // A module not found that is some other module is not "not installed".
+    expect(missingReason(notFound("Cannot find module './keyring.linux-x64-gnu.node'"))).toMatch(/^@napi-rs\/keyring could not be loaded: /);
+  });
+
+  it('loadEntry hands back the Entry class, or throws NativeModuleMissing with the reason', () => {
+    class Entry {}
+    expect(loadEntry((id) => (id === '@napi-rs/keyring' ? { Entry } : undefined))).toBe(Entry);
+    const missing = (() => {
+      try {
+        loadEntry(() => {
+          throw notFound("Cannot find module '@napi-rs/keyring'");
+        });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(missing).toBeInstanceOf(NativeModuleMissing);
+    expect((missing as Error).message).toBe('@napi-rs/keyring is not installed');
+    expect(() => loadEntry(() => ({}))).toThrow('@napi-rs/keyring could not be loaded: it has no Entry class');
+  });
+});
+
+describe('the built keyring agent, without the module', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  /** dist/keyring-agent.cjs alone in a temporary folder, with `packages` from node_modules beside it. */
+  const agentIn = (packages: string[]) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gymctl-agent-'));
+    dirs.push(dir);
+    cpSync(path.join(ROOT, 'dist', 'keyring-agent.cjs'), path.join(dir, 'keyring-agent.cjs'));
+    for (const name of packages) cpSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name), { recursive: true });
+    const result = spawnSync(process.execPath, [path.join(dir, 'keyring-agent.cjs')], { input: JSON.stringify({ op: 'get', account: 'default' }), encoding: 'utf8' });
+    return { ...result, answer: JSON.parse(result.stdout) as unknown };
+  };
+
+  it('answers "missing" with no module at all, and with the module but no binary for the platform; nothing on stderr', () => {
+    const none = agentIn([]);
+    expect(none.answer).toEqual({ ok: false, trouble: 'missing', message: '@napi-rs/keyring is not installed' });
+    expect(none.stderr).toBe('');
+    const noBinary = agentIn(['@napi-rs/keyring']);
+    expect(noBinary.answer).toEqual({ ok: false, trouble: 'missing', message: `@napi-rs/keyring has no native binary installed for ${process.platform}-${process.arch}` });
+    expect(noBinary.stderr).toBe('');
+  });
+});
