@@ -10,10 +10,14 @@
 //   BENCH_IDS=N       ids in the batch cases (default 20000)
 //   BENCH_CURL=1      also time xargs -P 8 curl over 2,000 ids (once; opt-in)
 //   BENCH_PROFILE=1   say where the time goes for every case with a target, not only those that miss it
+//   BENCH_ONLY=sea    only the single executable's rows
 //
 // Where a case misses its target, the bench runs it once more under V8's
 // profiler and prints where its time went, by source folder, bundled package
 // and part of Node (profile.mjs).
+//
+// When dist/sea/gymctl is built (npm run build:sea), its rows follow
+// (sea.mjs), against the Node binary it embeds.
 //
 // Progress goes to stderr as it runs; the tables to stdout. One Node takes
 // about a minute and a half on 2 cores.
@@ -35,6 +39,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whereTimeGoes } from './profile.mjs';
+import { measureSea, seaBuild } from './sea.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -65,10 +70,10 @@ for (const name of [
   delete env[name];
 }
 
-/** Runs a command once; returns milliseconds, and peak memory in MB when asked. */
+/** Runs a command once; returns milliseconds, and peak memory in MB when asked (`memory: 'env'`: the command preloads max-rss.cjs itself, through NODE_OPTIONS). */
 function time(command, args, { input, stdinFile, memory = false, extraEnv } = {}) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(command, memory ? ['--require', maxRss, ...args] : args, {
+  const result = spawnSync(command, memory === true ? ['--require', maxRss, ...args] : args, {
     env: extraEnv ? { ...env, ...extraEnv } : env,
     input,
     stdio: ['pipe', 'ignore', 'pipe', ...(memory ? ['pipe'] : [])],
@@ -240,7 +245,15 @@ try {
   console.log(`${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; NODE_EXTRA_CA_CERTS unset for every timed command`);
   console.log(`${runs} interleaved runs per start-up case, ${batchRuns} per batch case, ${batchIds} ids a batch\n`);
   let failed = false;
-  for (const node of nodes) failed = (await measure(node, baseUrl, idsFile)) || failed;
+  if (process.env.BENCH_ONLY !== 'sea') for (const node of nodes) failed = (await measure(node, baseUrl, idsFile)) || failed;
+  const sea = seaBuild(root);
+  console.log(`Single executable (dist/sea/gymctl): ${sea.missing ?? `gymctl ${sea.version} on Node ${sea.nodeVersion}`}`);
+  if (!sea.missing) {
+    const measured = measureSea(sea, { bin, here, baseUrl, key: KEY, runs, time, interleaved, median });
+    table(measured.rows);
+    console.log("The binary's peak memory counts its file's pages mapped from the page cache: a freshly written file's may be 2 MB folios (see docs/sea-notes.md).\n");
+    failed = measured.failed || failed;
+  } else console.log('');
   if (process.env.BENCH_CURL === '1') {
     if (spawnSync('curl', ['--version']).status !== 0) throw new Error('BENCH_CURL=1 needs curl, which this machine lacks');
     failed = curlComparison(baseUrl, idsFile(CURL_IDS)) || failed;

@@ -1,0 +1,118 @@
+/**
+ * The single executable's unpacked folder (src/sea/unpack.ts): made once,
+ * 0700 with 0600 files, beside the cache and not in it; refused when it,
+ * or any part of its path, is not the user's; and the files run from disk
+ * are checked against the binary's hashes.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
+import { needsRoot } from '../helpers/root.js';
+
+const isRoot = needsRoot("the ownership tests of the single executable's folder", 'to give folders to another user');
+const OTHER_UID = 4242;
+
+const ASSETS: Record<string, string> = { 'boot.cjs': 'exports.start = () => {};\n', 'side/auth.cjs': 'module.exports = 1;\n', 'jq.wasm': '\0asm' };
+const manifest: Manifest = Object.fromEntries(Object.entries(ASSETS).map(([name, text]) => [name, createHash('sha256').update(text).digest('hex')]));
+const asset = (name: string) => new TextEncoder().encode(ASSETS[name]);
+
+let home: string;
+let root: string;
+const unpack = () => unpacked({ root, build: '1.0.0-abc', manifest, asset });
+
+beforeEach(() => {
+  home = mkdtempSync(path.join(tmpdir(), 'gymctl-sea-'));
+  chmodSync(home, 0o700);
+  root = path.join(home, 'cache', 'gymctl-sea');
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+describe('the unpacked folder', () => {
+  it('is made once, the user own: the folder and those above it 0700, files 0600, with the binary bytes', () => {
+    const dir = unpack();
+    expect(dir).toBe(path.join(root, '1.0.0-abc'));
+    for (const folder of [root, dir, path.join(dir, 'side')]) expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const name of Object.keys(ASSETS)) {
+      expect(statSync(path.join(dir, name)).mode & 0o777).toBe(0o600);
+      expect(readFileSync(path.join(dir, name), 'utf8')).toBe(ASSETS[name]);
+    }
+    // A later run takes it as it is, and leaves no temporary folder behind.
+    writeFileSync(path.join(dir, 'boot.cjs'), 'changed');
+    expect(unpack()).toBe(dir);
+    expect(readFileSync(path.join(dir, 'boot.cjs'), 'utf8')).toBe('changed');
+    expect(readdir(root)).toEqual(['1.0.0-abc']);
+  });
+
+  it('loses a race to another first run without failing: the other copy stays, this one is removed', () => {
+    const dir = path.join(root, '1.0.0-abc');
+    let first = true;
+    const racing = (name: string) => {
+      if (first) {
+        first = false;
+        // Another gymctl finishes its copy meanwhile.
+        mkdirSync(path.join(dir, 'side'), { recursive: true, mode: 0o700 });
+        chmodSync(dir, 0o700);
+        writeFileSync(path.join(dir, 'boot.cjs'), 'theirs');
+      }
+      return asset(name);
+    };
+    expect(unpacked({ root, build: '1.0.0-abc', manifest, asset: racing })).toBe(dir);
+    expect(readFileSync(path.join(dir, 'boot.cjs'), 'utf8')).toBe('theirs');
+    expect(readdir(root)).toEqual(['1.0.0-abc']);
+  });
+
+  it('is refused when open to others, or not a folder', () => {
+    const dir = unpack();
+    chmodSync(dir, 0o755);
+    expect(unpack).toThrow(SeaError);
+    expect(unpack).toThrow(/is open to others \(mode 755\), so gymctl will not run code from it/);
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, '');
+    expect(unpack).toThrow(/is not a folder/);
+  });
+
+  it('is refused when a part of its path can be written by anyone (no sticky bit)', () => {
+    mkdirSync(path.join(home, 'cache'));
+    chmodSync(path.join(home, 'cache'), 0o777);
+    expect(unpack).toThrow(`${path.join(home, 'cache')} can be written by anyone`);
+  });
+
+  it.runIf(isRoot)('is refused when it, or a link on its path, belongs to another user', () => {
+    const dir = unpack();
+    chownSync(dir, OTHER_UID, OTHER_UID);
+    expect(unpack).toThrow(`belongs to another user (uid ${OTHER_UID})`);
+    chownSync(dir, 0, 0);
+    renameSync(root, path.join(home, 'elsewhere'));
+    symlinkSync(path.join(home, 'elsewhere'), root);
+    expect(unpack()).toBe(path.join(root, '1.0.0-abc'));
+    lchownSync(root, OTHER_UID, OTHER_UID);
+    expect(unpack).toThrow(`${root} is a link made by another user (uid ${OTHER_UID})`);
+  });
+
+  it('says what to do when it cannot be made, or its path has a file for a folder', () => {
+    expect(() => unpacked({ root: '/proc/self/gymctl-sea', build: '1.0.0-abc', manifest, asset })).toThrow(
+      'cannot unpack gymctl into /proc/self/gymctl-sea (ENOENT): set XDG_CACHE_HOME to a writable folder of your own',
+    );
+    writeFileSync(path.join(home, 'cache'), '');
+    expect(unpack).toThrow(`${path.join(home, 'cache')} is not a folder`);
+  });
+});
+
+describe('verify', () => {
+  it('passes the bytes the binary holds, and refuses a changed, missing or unknown file', () => {
+    const dir = unpack();
+    expect(() => verify(dir, 'jq.wasm', manifest)).not.toThrow();
+    writeFileSync(path.join(dir, 'jq.wasm'), '\0asm!');
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(`${path.join(dir, 'jq.wasm')} is not the file this gymctl unpacked`);
+    rmSync(path.join(dir, 'jq.wasm'));
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
+    expect(() => verify(dir, 'other.wasm', manifest)).toThrow(SeaError);
+  });
+});
+
+function readdir(dir: string): string[] {
+  return (process.getBuiltinModule('node:fs').readdirSync(dir) as string[]).sort();
+}
