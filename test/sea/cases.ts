@@ -14,7 +14,12 @@ export interface Case {
    * outputs before they are compared: nothing else is masked.
    */
   mask?: (text: string) => string;
+  /** A text the (masked) output of the npm build shows: the case reached what it means to test. */
+  shows?: string;
 }
+
+/** The correlation ID the loopback server (matrix.test.ts) sends with every answer, in place of a random one. */
+export const FIXED_ID = '01900000-0000-7000-8000-000000000000';
 
 /**
  * A correlation ID as the in-process sandbox makes it (a random UUID v7 each
@@ -39,9 +44,18 @@ export function matrix(baseUrl: string): Case[] {
     { name: 'family', commands: [run(0, 'family', '501', '530', '--sandbox'), run(0, 'family', '550', '--sandbox', '--json')] },
     { name: 'api', commands: [run(0, 'api', '/academies/1', '--sandbox'), atLoopback(0, 'api', '/me')] },
     // The loopback server's 404s carry its fixed correlation ID: compared unmasked.
-    { name: 'a 404 at the loopback server', commands: [atLoopback(3, 'academy', '999'), atLoopback(3, 'api', '/nope'), atLoopback(3, 'family', '599', '--json')] },
+    {
+      name: 'a 404 at the loopback server',
+      commands: [atLoopback(3, 'academy', '999'), atLoopback(3, 'api', '/nope'), atLoopback(3, 'family', '599', '--json')],
+      shows: `correlation ID ${FIXED_ID}`,
+    },
     // The in-process sandbox's 404 names a random correlation ID: masked, and only that.
-    { name: 'a 404 at the sandbox', commands: [run(3, 'academy', '5', '--sandbox'), run(3, 'academy', '999', '--sandbox', '--json')], mask: maskCorrelationId },
+    {
+      name: 'a 404 at the sandbox',
+      commands: [run(3, 'academy', '5', '--sandbox'), run(3, 'academy', '999', '--sandbox', '--json')],
+      mask: maskCorrelationId,
+      shows: '<correlation id>',
+    },
     {
       name: '--jq',
       commands: [
@@ -74,8 +88,16 @@ export function matrix(baseUrl: string): Case[] {
       commands: [run(4, 'auth', 'status'), run(0, 'auth', 'status', '--sandbox'), atLoopback(0, 'auth', 'status')],
       // The in-process sandbox listens on a port the system picks, each run: masked, and only that.
       mask: (text) => text.replace(/127\.0\.0\.1:\d+ \(from --sandbox\)/g, '127.0.0.1:<port> (from --sandbox)'),
+      shows: '127.0.0.1:<port> (from --sandbox)',
     },
-    { name: 'doctor', commands: [run(4, 'doctor'), atLoopback(0, 'doctor')], mask: (text) => text.replace(/GET \/me: 200 in \d+ ms/g, 'GET /me: 200 in <time> ms') },
+    {
+      name: 'doctor',
+      commands: [run(4, 'doctor'), atLoopback(0, 'doctor')],
+      // How long the request took, and the padding a table cell gives it at a terminal (one digit more or less):
+      // masked, and only that.
+      mask: (text) => text.replace(/GET \/me: 200 in \d+ ms, correlation ID */g, 'GET /me: 200 in <time> ms, correlation ID '),
+      shows: 'GET /me: 200 in <time> ms',
+    },
     { name: 'version', commands: [run(0, '--version'), run(0, '-V'), run(0, 'version'), run(0, 'version', '--licenses'), run(2, 'version', '--json')] },
     { name: 'an unknown command', commands: [run(2, 'nope'), run(2, 'academy', '--nope'), run(2, 'whoami', 'extra')] },
     {
@@ -87,6 +109,7 @@ export function matrix(baseUrl: string): Case[] {
       // At a terminal the progress line (src/output/progress.ts) is drawn at most every 100 ms, so how often it
       // shows depends on time: its draws and erases are taken out; the rows around them are compared.
       mask: (text) => text.replace(/\r(?:Fetching academies \d+\/300|\u001b\[K)/g, ''),
+      shows: 'Shibuya Judo Dojo',
     },
   ];
 }

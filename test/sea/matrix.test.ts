@@ -15,7 +15,7 @@ import { sandboxHandler } from '../../src/sandbox/server.js';
 import { ROOT } from '../helpers/cli.js';
 import { hasTool } from '../helpers/tls.js';
 import { httpServer } from '../helpers/servers.js';
-import { type Case, matrix } from './cases.js';
+import { type Case, FIXED_ID, matrix } from './cases.js';
 import { BINARY, type Build, commandLine, environment, folders, type Mode, type Output, type Run, runAll, SEA_NODE } from './run.js';
 
 /** Both builds and `script` are there; under CI a missing one fails the run, elsewhere it skips with how to get it. */
@@ -30,9 +30,6 @@ function ready(): boolean {
 }
 
 const hasFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
-
-/** The id every answer of the loopback server carries, in place of the sandbox's random one. */
-const FIXED_ID = '01900000-0000-7000-8000-000000000000';
 
 /** The sandbox's handler with its random correlation ID replaced by FIXED_ID, in the header and in error bodies alike. */
 function fixedIdHandler(): Parameters<typeof httpServer>[0] {
@@ -102,6 +99,13 @@ describe.skipIf(!ready())('the single executable against the npm build', () => {
         };
         expect(view('binary')).toEqual(view('npm'));
         expect(runs.npm.outputs.map((output) => output.code)).toEqual(entry.commands.map((command) => command.code));
+        const npmText = view('npm')
+          .map((output) => output.stdout + output.stderr)
+          .join('');
+        if (entry.shows) expect(npmText).toContain(entry.shows);
+        // At a terminal everything reaches the terminal (stdout), whose line discipline ends lines with \r\n.
+        if (mode === 'terminal')
+          expect({ stderr: view('npm').map((output) => output.stderr), crlf: npmText.includes('\r\n') }).toEqual({ stderr: view('npm').map(() => ''), crlf: true });
         for (const build of ['binary', 'npm'] as const) {
           expect({ build, outsideXdg: runs[build].outsideXdg, leftInTmp: runs[build].leftInTmp }).toEqual({ build, outsideXdg: [], leftInTmp: [] });
         }

@@ -41,27 +41,41 @@ export interface Output {
   stderr: Buffer;
 }
 
-/** A run's folders: HOME with the two XDG folders inside it, and a TMPDIR beside it. */
+/** A run's folders: HOME with the two XDG folders inside it, a TMPDIR beside it, and an empty folder as the whole PATH. */
 export interface Folders {
   home: string;
   config: string;
   cache: string;
   tmp: string;
+  bin: string;
 }
 
 export function folders(root: string): Folders {
   const home = path.join(root, 'home');
-  return { home, config: path.join(home, '.config'), cache: path.join(home, '.cache'), tmp: path.join(root, 'tmp') };
+  return { home, config: path.join(home, '.config'), cache: path.join(home, '.cache'), tmp: path.join(root, 'tmp'), bin: path.join(root, 'bin') };
 }
+
+/** A tool's full path, found on the test's own PATH (a run's PATH has nothing on it). */
+export function tool(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir, name);
+    if (dir && existsSync(file)) return file;
+  }
+  return undefined;
+}
+const SCRIPT = tool('script') ?? 'script';
+const STTY = tool('stty') ?? 'stty';
 
 /**
  * The whole environment of a run, built from nothing: none of the caller's
  * variables (NODE_EXTRA_CA_CERTS, CI, GYMCTL_*, colour settings, Node's
- * compile cache) reaches either build.
+ * compile cache) reaches either build, and PATH is an empty folder: no `node`
+ * to fall back on, so the binary runs alone (the npm build is started by the
+ * Node's full path).
  */
 export function environment(where: Folders, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
+    PATH: where.bin,
     HOME: where.home,
     XDG_CONFIG_HOME: where.config,
     XDG_CACHE_HOME: where.cache,
@@ -102,7 +116,7 @@ export function runOnce(build: Build, mode: Mode, command: Command, where: Folde
     if (command.stdin !== undefined) writeFileSync(input, command.stdin);
     const redirect = command.stdin !== undefined ? ` < ${quote(input)}` : '';
     // -e: script exits with the command's code; the typescript goes to /dev/null, the copy to script's stdout.
-    [file, args] = ['script', ['-qec', `stty cols ${COLUMNS} rows ${ROWS} && exec ${argv.map(quote).join(' ')}${redirect}`, '/dev/null']];
+    [file, args] = [SCRIPT, ['-qec', `${quote(STTY)} cols ${COLUMNS} rows ${ROWS} && exec ${argv.map(quote).join(' ')}${redirect}`, '/dev/null']];
   }
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, cwd: where.home, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -158,6 +172,7 @@ export async function runAll(build: Build, mode: Mode, commands: readonly Comman
   mkdirSync(where.config, { recursive: true });
   mkdirSync(where.cache, { recursive: true });
   mkdirSync(where.tmp);
+  mkdirSync(where.bin);
   try {
     const before = new Set(listing(where.home));
     const outputs: Output[] = [];
