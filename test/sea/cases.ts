@@ -16,6 +16,8 @@ export interface Case {
   mask?: (text: string) => string;
   /** A text the (masked) output of the npm build shows: the case reached what it means to test. */
   shows?: string;
+  /** Each build's run gets a Secret Service of its own (test/helpers/keyring.ts): gnome-keyring on a D-Bus session bus. */
+  keyring?: boolean;
 }
 
 /** The correlation ID the loopback server (matrix.test.ts) sends with every answer, in place of a random one. */
@@ -97,6 +99,18 @@ export function matrix(baseUrl: string): Case[] {
       // masked, and only that.
       mask: (text) => text.replace(/GET \/me: 200 in \d+ ms, correlation ID */g, 'GET /me: 200 in <time> ms, correlation ID '),
       shows: 'GET /me: 200 in <time> ms',
+    },
+    {
+      name: 'the keyring',
+      commands: [
+        { args: ['auth', 'login', '--keyring', '--with-key', '--base-url', baseUrl], stdin: DEMO_KEY, code: 0 },
+        run(0, 'auth', 'status'),
+        run(0, 'whoami', '--jq', '.id'),
+        run(0, 'auth', 'logout'),
+        run(4, 'whoami'),
+      ],
+      keyring: true,
+      shows: 'keyring',
     },
     { name: 'version', commands: [run(0, '--version'), run(0, '-V'), run(0, 'version'), run(0, 'version', '--licenses'), run(2, 'version', '--json')] },
     { name: 'an unknown command', commands: [run(2, 'nope'), run(2, 'academy', '--nope'), run(2, 'whoami', 'extra')] },

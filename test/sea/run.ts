@@ -6,7 +6,7 @@
  * the same code, so that nothing but the build differs between the two.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, ROOT } from '../helpers/cli.js';
 
@@ -91,8 +91,25 @@ export function environment(where: Folders, extra: Record<string, string | undef
   return env;
 }
 
+/**
+ * The copy of the executable the runs start: in a folder of its own outside
+ * the clone, so that nothing of the clone's (its node_modules above dist/sea,
+ * where a require from the executable's folder would find @napi-rs/keyring)
+ * can stand in for what the file itself must hold.
+ */
+let alone: string | undefined;
+
+/** Copies the executable into `folder` (the test's, removed after): every run from then on starts that copy. */
+export function placeBinary(folder: string): void {
+  alone = path.join(folder, path.basename(BINARY));
+  copyFileSync(BINARY, alone);
+  chmodSync(alone, 0o755);
+}
+
 export function commandLine(build: Build): string[] {
-  return build === 'binary' ? [BINARY] : [SEA_NODE, BIN];
+  if (build === 'npm') return [SEA_NODE, BIN];
+  if (!alone) throw new Error('placeBinary() first: the executable runs from a copy outside the clone');
+  return [alone];
 }
 
 /** A word for sh -c, quoted. */
@@ -105,8 +122,8 @@ const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
  * (with the terminal's \r\n), to its own stdout; stdin then comes from a file
  * when the command has any.
  */
-export function runOnce(build: Build, mode: Mode, command: Command, where: Folders, input: string): Promise<Output> {
-  const env = environment(where, command.env);
+export function runOnce(build: Build, mode: Mode, command: Command, where: Folders, input: string, extra: Record<string, string> = {}): Promise<Output> {
+  const env = environment(where, { ...extra, ...command.env });
   const argv = [...commandLine(build), ...command.args];
   let file: string;
   let args: string[];
@@ -165,9 +182,10 @@ export interface Run {
 /**
  * Runs the commands one after another in fresh folders under `root` (made
  * here, removed before this returns): a new HOME holding empty XDG_CONFIG_HOME
- * and XDG_CACHE_HOME, and an empty TMPDIR.
+ * and XDG_CACHE_HOME, and an empty TMPDIR. `extra`: variables for every
+ * command (a D-Bus address).
  */
-export async function runAll(build: Build, mode: Mode, commands: readonly Command[], root: string): Promise<Run> {
+export async function runAll(build: Build, mode: Mode, commands: readonly Command[], root: string, extra: Record<string, string> = {}): Promise<Run> {
   const where = folders(root);
   mkdirSync(where.config, { recursive: true });
   mkdirSync(where.cache, { recursive: true });
@@ -176,7 +194,7 @@ export async function runAll(build: Build, mode: Mode, commands: readonly Comman
   try {
     const before = new Set(listing(where.home));
     const outputs: Output[] = [];
-    for (const command of commands) outputs.push(await runOnce(build, mode, command, where, path.join(root, 'stdin')));
+    for (const command of commands) outputs.push(await runOnce(build, mode, command, where, path.join(root, 'stdin'), extra));
     const inXdg = (entry: string) => /^\.(config|cache)[/ ]/.test(entry);
     const outsideXdg = listing(where.home).filter((entry) => !before.has(entry) && !inXdg(entry));
     return { outputs, outsideXdg, leftInTmp: listing(where.tmp) };
