@@ -123,7 +123,8 @@ describe.skipIf(!ready())('the single executable against the npm build', () => {
         if (mode === 'terminal')
           expect({ stderr: view('npm').map((output) => output.stderr), crlf: npmText.includes('\r\n') }).toEqual({ stderr: view('npm').map(() => ''), crlf: true });
         for (const build of ['binary', 'npm'] as const) {
-          expect({ build, outsideXdg: runs[build].outsideXdg, leftInTmp: runs[build].leftInTmp }).toEqual({ build, outsideXdg: [], leftInTmp: [] });
+          const { outsideXdg, leftInTmp, notPrivate } = runs[build];
+          expect({ build, outsideXdg, leftInTmp, notPrivate }).toEqual({ build, outsideXdg: [], leftInTmp: [], notPrivate: [] });
         }
       });
     }

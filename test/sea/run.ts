@@ -155,7 +155,10 @@ export function runOnce(build: Build, mode: Mode, command: Command, where: Folde
   });
 }
 
-/** Every path under `folder`, relative, with its type and mode: what a run left is the difference of two of these. */
+/**
+ * Every path under `folder`, relative, with its type, its mode and whether the
+ * user owns it: what a run left is the difference of two of these.
+ */
 export function listing(folder: string): string[] {
   if (!existsSync(folder)) return [];
   const found: string[] = [];
@@ -163,7 +166,9 @@ export function listing(folder: string): string[] {
     for (const name of readdirSync(dir).sort()) {
       const full = path.join(dir, name);
       const stat = lstatSync(full);
-      found.push(`${path.relative(folder, full)} ${stat.isDirectory() ? 'dir' : stat.isSymbolicLink() ? 'link' : 'file'} ${(stat.mode & 0o7777).toString(8)}`);
+      const type = stat.isDirectory() ? 'dir' : stat.isSymbolicLink() ? 'link' : 'file';
+      const owner = stat.uid === process.getuid?.() ? 'mine' : `uid ${stat.uid}`;
+      found.push(`${path.relative(folder, full)} ${type} ${(stat.mode & 0o7777).toString(8)} ${owner}`);
       if (stat.isDirectory()) walk(full);
     }
   };
@@ -177,6 +182,8 @@ export interface Run {
   outsideXdg: string[];
   /** What was left in TMPDIR. */
   leftInTmp: string[];
+  /** What the run wrote in the XDG folders that is not a folder (700) or a file (600) of the user's own. */
+  notPrivate: string[];
 }
 
 /**
@@ -197,7 +204,9 @@ export async function runAll(build: Build, mode: Mode, commands: readonly Comman
     for (const command of commands) outputs.push(await runOnce(build, mode, command, where, path.join(root, 'stdin'), extra));
     const inXdg = (entry: string) => /^\.(config|cache)[/ ]/.test(entry);
     const outsideXdg = listing(where.home).filter((entry) => !before.has(entry) && !inXdg(entry));
-    return { outputs, outsideXdg, leftInTmp: listing(where.tmp) };
+    const written = listing(where.home).filter((entry) => !before.has(entry) && inXdg(entry));
+    const notPrivate = written.filter((entry) => !/ (dir 700|file 600) mine$/.test(entry));
+    return { outputs, outsideXdg, leftInTmp: listing(where.tmp), notPrivate };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
