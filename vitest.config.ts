@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -8,6 +8,8 @@ export default defineConfig({
   define: { __GYMCTL_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // The single executable's matrix needs the executable: `npm run test:sea` (vitest.sea.config.ts).
+    exclude: [...configDefaults.exclude, 'test/sea/**'],
     // Both cores: test files run side by side (the e2e files spawn processes and wait on them).
     maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 20_000,
