@@ -66,13 +66,13 @@ const MODES: readonly Mode[] = ['pipe', 'terminal'];
 /**
  * Where each build keeps its own files, which necessarily differs: the npm
  * build's dist/, the executable's folder unpacked under
- * $XDG_CACHE_HOME/gymctl/sea/<build id>. `gymctl version` names a file in it
+ * $XDG_CACHE_HOME/gymctl-sea/<build id>. `gymctl version` names a file in it
  * (the licence notices): both folders are written as <gymctl's files>, and
  * the rest of the path must agree. Nothing else about the folder is masked.
  */
 function ownFiles(build: Build, root: string): (text: string) => string {
   if (build === 'npm') return (text) => text.replaceAll(path.join(ROOT, 'dist'), "<gymctl's files>");
-  const escaped = path.join(folders(root).cache, 'gymctl', 'sea').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = path.join(folders(root).cache, 'gymctl-sea').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const unpacked = new RegExp(`${escaped}/[^/\\s]+`, 'g');
   return (text) => text.replace(unpacked, "<gymctl's files>");
 }
