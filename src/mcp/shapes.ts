@@ -1,0 +1,110 @@
+/**
+ * The shapes of the MCP tools, derived from the operations' zod schemas.
+ *
+ * Ids are strings of digits in every tool's input and output: the API's
+ * identifiers are 64-bit (json/exact.ts keeps them whole as bigints), and
+ * a client that parses JSON into doubles, as JavaScript does, would round
+ * any beyond 2^53−1. So each identifier of a record's schema (and any
+ * integer beyond 2^53−1 in a field the schema does not name) becomes its
+ * decimal text, every digit kept; all else is the API's data as sent.
+ */
+import * as z from 'zod/mini';
+import { isValidId } from '../api/ids.js';
+import type { Id } from '../api/schemas.js';
+import { isIntegerUnion } from '../api/validation.js';
+import { parseId } from '../commands/shared/ids.js';
+import { usageError } from '../failures.js';
+
+type Schema = z.core.$ZodType;
+type Def = { type: string; innerType?: Schema; shape?: Record<string, Schema>; element?: Schema; catchall?: Schema };
+
+const defOf = (schema: Schema) => schema._zod.def as unknown as Def;
+
+/** An identifier as a tool hands it back: its decimal digits (the API's own, so 0 or negative are not refused here). */
+export const idText = () => z.string().check(z.regex(/^-?[0-9]+$/));
+
+/** `schema` with each identifier an `idText`: the same object, array and optional/nullable structure, built anew (the declaration's schema is left as it is). */
+export function withTextIds(schema: Schema): Schema {
+  if (isIntegerUnion(schema)) return idText();
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return z.core.clone(schema, { ...schema._zod.def, innerType: withTextIds(def.innerType!) } as never);
+    case 'array':
+      return z.core.clone(schema, { ...schema._zod.def, element: withTextIds(def.element!) } as never);
+    case 'object':
+      return z.core.clone(schema, { ...schema._zod.def, shape: Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, withTextIds(field)])) } as never);
+    default:
+      return schema;
+  }
+}
+
+/** A value the schema does not describe (a field it leaves open): any bigint in it becomes its digits, since JSON.stringify cannot write one. */
+function bigintsAsText(value: unknown): unknown {
+  if (typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return value.map(bigintsAsText);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, bigintsAsText(field)]));
+  return value;
+}
+
+/** `value`, which passed `schema`, with every identifier as its digits: what passes `withTextIds(schema)`. */
+export function idsAsText(schema: Schema, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (isIntegerUnion(schema)) return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return idsAsText(def.innerType!, value);
+    case 'array':
+      return Array.isArray(value) ? value.map((item) => idsAsText(def.element!, item)) : bigintsAsText(value);
+    case 'object': {
+      if (typeof value !== 'object' || Array.isArray(value)) return bigintsAsText(value);
+      const shape = def.shape!;
+      return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, Object.hasOwn(shape, key) ? idsAsText(shape[key]!, field) : bigintsAsText(field)]));
+    }
+    default:
+      return bigintsAsText(value);
+  }
+}
+
+/** The largest id a JSON number can carry exactly; beyond it, ids are sent as strings. */
+const MAX_NUMBER_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * One id as a tool takes it: a string of digits (any id up to 2^63−1) or
+ * a whole JSON number (up to 2^53−1). The schema checks the type only, and
+ * tells a client the rest (its JSON Schema has the pattern and bounds); the
+ * handler checks the value as the CLI checks a typed id (`checkIdInput`),
+ * so that a bad one is refused as the CLI refuses it, before any request,
+ * with the same failure as every other (failures.ts).
+ */
+export function idInput(what: string, found?: string): Schema {
+  const text = z.string().register(z.globalRegistry, { pattern: '^[1-9][0-9]{0,18}$', description: 'As a string of digits: any id up to 2^63−1' });
+  const number = z.number().register(z.globalRegistry, { type: 'integer', minimum: 1, maximum: MAX_NUMBER_ID, description: 'As a number: up to 2^53−1' });
+  return z.union([text, number]).register(z.globalRegistry, { description: `The ${what}: a positive whole number, best sent as a string ("42").${found ? ` ${found}` : ''}` });
+}
+
+/**
+ * The arguments' object: every field required, as its JSON Schema says,
+ * but left to the handler to check (each optional to the parser), so that a
+ * missing one is refused in the same words as a bad one.
+ */
+export function argumentsOf(fields: Record<string, Schema>, bounds: Record<string, { minItems: number; maxItems: number }> = {}): Schema {
+  const shape = Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, z.optional(field).register(z.globalRegistry, bounds[name] ?? {})]));
+  return z.object(shape).register(z.globalRegistry, { required: Object.keys(fields) });
+}
+
+/** An id given to a tool, checked as the CLI checks a typed one; a JSON number beyond 2^53−1, which JSON parsers round, is refused. */
+export function checkIdInput(value: unknown, what: string): Id {
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && isValidId(value)) return value;
+    if (Number.isInteger(value) && value > MAX_NUMBER_ID)
+      throw usageError(`${what} ${String(value)} is beyond 2^53−1 as a JSON number, which rounds it: send it as a string of digits`);
+    throw usageError(`invalid ${what} ${JSON.stringify(value)} (expected a positive whole number)`);
+  }
+  if (value === undefined) throw usageError(`missing ${what} (expected a positive whole number, as a string of digits)`);
+  if (typeof value !== 'string') throw usageError(`invalid ${what} (expected a positive whole number, as a string of digits)`);
+  return parseId(value, what);
+}
