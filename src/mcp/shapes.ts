@@ -72,27 +72,38 @@ export function idsAsText(schema: Schema, value: unknown): unknown {
 /** The largest id a JSON number can carry exactly; beyond it, ids are sent as strings. */
 const MAX_NUMBER_ID = Number.MAX_SAFE_INTEGER;
 
-/**
- * One id as a tool takes it: a string of digits (any id up to 2^63−1) or
- * a whole JSON number (up to 2^53−1). The schema checks the type only, and
- * tells a client the rest (its JSON Schema has the pattern and bounds); the
- * handler checks the value as the CLI checks a typed id (`checkIdInput`),
- * so that a bad one is refused as the CLI refuses it, before any request,
- * with the same failure as every other (failures.ts).
- */
-export function idInput(what: string, found?: string): Schema {
-  const text = z.string().register(z.globalRegistry, { pattern: '^[1-9][0-9]{0,18}$', description: 'As a string of digits: any id up to 2^63−1' });
-  const number = z.number().register(z.globalRegistry, { type: 'integer', minimum: 1, maximum: MAX_NUMBER_ID, description: 'As a number: up to 2^53−1' });
-  return z.union([text, number]).register(z.globalRegistry, { description: `The ${what}: a positive whole number, best sent as a string ("42").${found ? ` ${found}` : ''}` });
+/** An id's JSON Schema, for a client (and a model) to read: a string of digits, or a whole number up to 2^53−1. */
+function idJsonSchema(what: string) {
+  return {
+    anyOf: [
+      { type: 'string', pattern: '^[1-9][0-9]{0,18}$', description: 'As a string of digits: any id up to 2^63−1' },
+      { type: 'integer', minimum: 1, maximum: MAX_NUMBER_ID, description: 'As a number: up to 2^53−1' },
+    ],
+    description: `The ${what}: a positive whole number, best sent as a string ("42").`,
+  };
 }
 
 /**
- * The arguments' object: every field required, as its JSON Schema says,
- * but left to the handler to check (each optional to the parser), so that a
- * missing one is refused in the same words as a bad one.
+ * The arguments of a tool, as the parser and as a client sees them. The
+ * JSON Schema a client reads says what each takes (an id, or a list of 1
+ * to `max` ids: `idJsonSchema`), every field required; the parser takes
+ * any value, and the handler checks each as the CLI checks a typed id
+ * (`checkIdInput`), so that a missing, mistyped or bad id is refused in
+ * the CLI's words, before any request, as every other failure is
+ * (failures.ts), never as the SDK's bare message.
  */
-export function argumentsOf(fields: Record<string, Schema>, bounds: Record<string, { minItems: number; maxItems: number }> = {}): Schema {
-  const shape = Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, z.optional(field).register(z.globalRegistry, bounds[name] ?? {})]));
+export function argumentsOf(fields: Record<string, { what: string; found?: string | undefined; max?: number }>): Schema {
+  const shape = Object.fromEntries(
+    Object.entries(fields).map(([name, { what, found, max }]) => {
+      const one = idJsonSchema(what);
+      const described = (text: string) => `${text}${found ? ` ${found}` : ''}`;
+      const json =
+        max === undefined
+          ? { ...one, description: described(one.description) }
+          : { type: 'array', items: one, minItems: 1, maxItems: max, description: described(`1 to ${max} ${what}s, each a positive whole number, best sent as a string.`) };
+      return [name, z.optional(z.unknown()).register(z.globalRegistry, json)];
+    }),
+  );
   return z.object(shape).register(z.globalRegistry, { required: Object.keys(fields) });
 }
 

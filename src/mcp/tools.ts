@@ -10,7 +10,7 @@ import type { GymctlError } from '../api/errors.js';
 import { envelope, type Id } from '../api/schemas.js';
 import type { ApiResponse, Operation } from '../api/transport/types.js';
 import type { OperationDeclaration } from '../operations/declare.js';
-import { argumentsOf, checkIdInput, idInput, idsAsText, idText, withTextIds } from './shapes.js';
+import { argumentsOf, checkIdInput, idsAsText, idText, withTextIds } from './shapes.js';
 import { usageError } from '../failures.js';
 
 /** At most this many ids in one batch call: a model asks for a handful, never for thousands. */
@@ -86,7 +86,7 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
     name: toolName(declaration),
     title: sentence(declaration.command.description.replace(/;.*$/, '').replace(/, in argument order$/, '')),
     description: describe(declaration, takes, gives),
-    ...(param ? { inputSchema: argumentsOf({ [param.name]: idInput(param.what, param.found) }) } : {}),
+    ...(param ? { inputSchema: argumentsOf({ [param.name]: param }) } : {}),
     outputSchema: envelope(declaration.list ? z.array(record) : record),
     async run(args, send) {
       const id = param ? checkIdInput(args[param.name], param.what) : undefined;
@@ -106,7 +106,7 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
     name,
     title: `${sentence(declaration.param!.what.replace(/ id$/, ''))}s by id, several at once`,
     description: describe(declaration, takes, gives),
-    inputSchema: argumentsOf({ [many]: z.array(idInput(param.what, param.found)) }, { [many]: { minItems: 1, maxItems: MAX_BATCH_IDS } }),
+    inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),
     outputSchema: z.object({ data: z.array(recordSchema(declaration)), notFound: z.array(idText()) }),
     async run(args, send) {
       const given = args[many];
