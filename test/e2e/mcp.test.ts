@@ -76,19 +76,25 @@ function loopbackApi(request: http.IncomingMessage, response: http.ServerRespons
   const correlationId = uuidv7();
   switch (request.url) {
     case '/me':
-      return json(401, { message: 'Unauthorized', correlationId });
+      json(401, { message: 'Unauthorized', correlationId });
+      return;
     case '/academies/9':
-      return json(404, { message: 'Resource not found', correlationId });
+      json(404, { message: 'Resource not found', correlationId });
+      return;
     case '/academies/13':
       // A server that echoes the key: never passed on.
-      return json(404, { message: `no academy 13 for key ${KEY}`, correlationId });
+      json(404, { message: `no academy 13 for key ${KEY}`, correlationId });
+      return;
     case '/academies/429':
-      return json(429, { message: 'Too many requests', correlationId }, { 'Retry-After': '7' });
+      json(429, { message: 'Too many requests', correlationId }, { 'Retry-After': '7' });
+      return;
     case '/academies/502':
       response.writeHead(502, { 'Content-Type': 'text/html', 'X-Request-Id': 'gw-42' });
-      return void response.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      response.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
     case `/academies/${BIG}`:
-      return json(200, `{"data":{"id":${BIG},"name":"Big","franchiseId":9007199254740993}}`);
+      json(200, `{"data":{"id":${BIG},"name":"Big","franchiseId":9007199254740993}}`);
+      return;
     default: {
       // Never answered: a timeout, or a call to cancel.
       const started = Date.now();
@@ -168,7 +174,7 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
       '１',
       1.5,
       -1,
-      9007199254740993,
+      Number.MAX_SAFE_INTEGER + 2,
       null,
       true,
       ['1'],
