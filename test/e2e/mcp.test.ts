@@ -50,6 +50,12 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
     expect(mcp.stderr()).toMatch(/^gymctl mcp: serving 4 tools/m);
   });
 
+  it('answers ping, and says who it is', async () => {
+    expect(await mcp.client.ping()).toEqual({});
+    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'gymctl' });
+    expect(mcp.client.getInstructions()).toMatch(/Start with whoami/);
+  });
+
   it('a bad id is refused before any request, as the CLI refuses it, with the failure every tool gives', async () => {
     for (const academyId of ['0', '-1', '1.5', '../me', '', 'x', '99999999999999999999']) {
       const error = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId } }));
