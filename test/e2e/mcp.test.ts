@@ -35,6 +35,20 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
     expect(tools.find((tool) => tool.name === 'get_academy')!.description).toMatch(/academyIds that whoami answers/);
     // Ids are the only arguments: no URL, path, header or key.
     expect(tools.map((tool) => Object.keys(tool.inputSchema.properties ?? {}))).toEqual([[], ['academyId'], ['academyIds'], ['memberId']]);
+    // What each id takes is in the schema a client reads (the metadata survives the build's two copies of zod).
+    const academyId = tools.find((tool) => tool.name === 'get_academy')!.inputSchema;
+    expect(academyId).toMatchObject({
+      required: ['academyId'],
+      properties: {
+        academyId: {
+          anyOf: [
+            { type: 'string', pattern: '^[1-9][0-9]{0,18}$' },
+            { type: 'integer', minimum: 1 },
+          ],
+        },
+      },
+    });
+    expect(tools.find((tool) => tool.name === 'get_academies')!.inputSchema.properties).toMatchObject({ academyIds: { type: 'array', minItems: 1, maxItems: 20 } });
   });
 
   it('answers every tool, ids as strings (the client checks each answer against its outputSchema)', async () => {

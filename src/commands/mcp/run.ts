@@ -57,6 +57,7 @@ export async function runMcp(f: Factory): Promise<void> {
     transport.onclose = resolve;
   });
   await server.connect(transport);
+  if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
   if ('failure' in session) log(`no API key, so every tool will say so: ${session.failure.message}`);
   else {
     const { baseUrl } = await f.credentials();
