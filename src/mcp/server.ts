@@ -20,7 +20,7 @@ export interface McpServerOptions {
   operations: readonly OperationDeclaration[];
   session: Session;
   version: string;
-  /** One line for stderr (never stdout, which is the protocol's). */
+  /** One line for stderr (never stdout, which is the protocol's); a failed call's line also goes to the client as an MCP log message. */
   log(line: string): void;
   /** Aborted when the server stops: every call in flight is aborted. */
   signal?: AbortSignal;
@@ -48,7 +48,7 @@ export interface GymctlMcpServer {
 export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   const { session, log } = options;
   const inFlight = new Set<Promise<unknown>>();
-  const server = new McpServer({ name: 'gymctl', version: options.version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'gymctl', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const apiKey = 'failure' in session ? undefined : session.apiKey;
   const tools = toolsOf(options.operations);
   for (const tool of tools) {
@@ -62,7 +62,10 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
         const failure = asFailure(error);
         const explained = 'failure' in session ? failure : (session.explain?.(failure) ?? failure);
         const result = failureResult(explained, apiKey);
-        log(`${tool.name}: ${JSON.parse(result.content[0]!.text).error.message}`);
+        const line = `${tool.name}: ${JSON.parse(result.content[0]!.text).error.message}`;
+        log(line);
+        // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already redacted.
+        void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
         return result;
       }
     };

@@ -6,6 +6,7 @@
  * aborted; and no argument that makes gymctl send the key elsewhere.
  */
 import type http from 'node:http';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/sandbox/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -125,10 +126,14 @@ function loopbackApi(request: http.IncomingMessage, response: http.ServerRespons
 
 describe('gymctl mcp against a loopback API that fails in every way', () => {
   let mcp: SpawnedMcp;
+  /** The MCP log messages the server sent. */
+  const logged: string[] = [];
   let base: string;
   beforeAll(async () => {
     base = await httpServer(loopbackApi);
     mcp = await spawnMcp(['--base-url', base, '--timeout', '400ms', '--retries', '0'], config.dir, { GYMCTL_API_KEY: KEY });
+    mcp.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(JSON.stringify(notification.params)));
+    await mcp.client.setLoggingLevel('warning');
   });
   afterAll(() => mcp.close());
   beforeEach(() => {
@@ -154,6 +159,8 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
     expect(gateway.message).toMatch(/gateway in front of the API/);
     // One request each, none retried (--retries 0).
     expect(seen.map((request) => request.url)).toEqual(['/me', '/academies/9', '/academies/429', '/academies/7', '/academies/502']);
+    // Each failure is in the client's log too, through MCP logging.
+    await expect.poll(() => logged.some((line) => line.includes('get_academy: academy 9: Resource not found'))).toBe(true);
   });
 
   it('a 64-bit id comes back with every digit, as a string', async () => {
@@ -210,7 +217,9 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
     );
     expect(echoed.message).toBe('academy 13: no academy 13 for key [redacted]');
     expect(seen).toEqual([{ host: new URL(base).host, url: '/academies/13', key: KEY }]);
-    // Nor in any log line.
+    // Nor in any log line, on stderr or through MCP logging.
     expect(mcp.stderr()).not.toContain(KEY);
+    await expect.poll(() => logged.some((line) => line.includes('no academy 13 for key [redacted]'))).toBe(true);
+    expect(logged.join('\n')).not.toContain(KEY);
   });
 });
