@@ -66,6 +66,6 @@ export function toolFailure(failure: GymctlError, apiKey: string | undefined): T
 }
 
 /** The tool result of a failure. */
-export function failureResult(failure: GymctlError, apiKey: string | undefined) {
-  return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: toolFailure(failure, apiKey) }) }] };
+export function failureResult(failure: ToolFailure) {
+  return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: failure }) }] };
 }

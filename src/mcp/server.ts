@@ -10,7 +10,7 @@ import type { GymctlError } from '../api/errors.js';
 import { redactText } from '../api/transport/redact.js';
 import type { GymClient } from '../api/client.js';
 import type { OperationDeclaration } from '../operations/declare.js';
-import { asFailure, failureResult } from './failures.js';
+import { asFailure, failureResult, toolFailure } from './failures.js';
 import { type Send, toolsOf } from './tools.js';
 
 /** What the tools call the API with: the command's client and key, or the failure that kept it from having them. */
@@ -61,12 +61,12 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
       } catch (error) {
         const failure = asFailure(error);
         const explained = 'failure' in session ? failure : (session.explain?.(failure) ?? failure);
-        const result = failureResult(explained, apiKey);
-        const line = `${tool.name}: ${JSON.parse(result.content[0]!.text).error.message}`;
+        const failed = toolFailure(explained, apiKey);
+        const line = `${tool.name}: ${failed.message}`;
         log(line);
         // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already redacted.
         void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
-        return result;
+        return failureResult(failed);
       }
     };
     const call = (args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {

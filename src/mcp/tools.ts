@@ -84,7 +84,7 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
   const takes = param ? `Takes ${param.name}, the ${param.what}: a positive whole number, best sent as a string ("42").` : 'Takes no arguments.';
   return {
     name: toolName(declaration),
-    title: sentence(declaration.command.description.replace(/;.*$/, '').replace(/, in argument order$/, '')),
+    title: declaration.openapi.summary,
     description: describe(declaration, takes, gives),
     ...(param ? { inputSchema: argumentsOf({ [param.name]: param }) } : {}),
     outputSchema: envelope(declaration.list ? z.array(record) : record),
