@@ -13,7 +13,7 @@ import { OPERATIONS } from './operations/index.js';
 /** The commands that print records, every declared operation's: every output flag applies to them. */
 const RECORDS = readCommands(OPERATIONS);
 /** The commands that talk to the API with the profile's settings. */
-const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor'];
+const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor', 'mcp'];
 
 export interface GlobalFlag {
   /** As the parser takes it: `--format <format>`. */
@@ -47,7 +47,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   {
     flags: '--sandbox',
     description: 'run against an in-process sandbox API with the demo key',
-    commands: [...RECORDS, 'api', 'auth status'],
+    commands: [...RECORDS, 'api', 'auth status', 'mcp'],
     refusals: {
       'auth login': '--sandbox cannot be used with auth login: run `gymctl sandbox` and log in against the base URL it prints',
       'auth logout': '--sandbox cannot be used with auth logout: the sandbox keeps no key',

@@ -12,6 +12,7 @@ import { newCmdCache } from './commands/cache.js';
 import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
 import { newCmdConfig } from './commands/config.js';
 import { newCmdHelp } from './commands/help.js';
+import { newCmdMcp } from './commands/mcp.js';
 import { newCmdsOperation } from './commands/operation.js';
 import { commandNames } from './operations/declare.js';
 import { newCmdSandbox } from './commands/sandbox.js';
@@ -51,6 +52,7 @@ const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command]> 
   ['api', newCmdApi],
   ['cache', newCmdCache],
   ['schema', newCmdSchema],
+  ['mcp', newCmdMcp],
   ['completion', newCmdCompletion],
   ['version', newCmdVersion],
   ['doctor', newCmdDoctor],

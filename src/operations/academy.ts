@@ -66,7 +66,7 @@ export const academy = defineOperation({
   topic: 'academies',
   method: 'GET',
   path: '/academies/{academyId}',
-  param: { name: 'academyId', what: 'academy id' },
+  param: { name: 'academyId', what: 'academy id', found: 'The academies this key can see are the academyIds that whoami answers.' },
   schema: record,
   list: false,
   client: { method: 'getAcademy', operation: 'academy', summary: 'One academy (GET /academies/{academyId}).' },

@@ -17,6 +17,8 @@ export interface PathParam {
   name: string;
   /** What it is, in messages and help: `academy id`. */
   what: string;
+  /** Where a caller finds these ids, for those who do not know them (the MCP tools' descriptions, read by a model). */
+  found?: string;
 }
 
 /** Runs a declared operation: what a declaration's own functions may ask of the API. */

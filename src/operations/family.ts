@@ -50,7 +50,11 @@ export const family = defineOperation({
   topic: 'family links',
   method: 'GET',
   path: '/members/{memberId}/family',
-  param: { name: 'memberId', what: 'member id' },
+  param: {
+    name: 'memberId',
+    what: 'member id',
+    found: "A member id is a member's id in the gym's own records, or the id of a member that an earlier family answer listed: the API cannot list every member.",
+  },
   schema: familyMember,
   list: true,
   listAnswer: {

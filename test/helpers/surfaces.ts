@@ -3,7 +3,8 @@
  * client, the command in every format with batches, stdin and
  * --ignore-not-found, help and the man page, Tab, the --json FIELDS hint,
  * the flag table, `gymctl schema`, the OpenAPI document, the sandbox's
- * route and the code cache's command names. Used for the declared
+ * route, the code cache's command names and the MCP tools (through the
+ * SDK's own client). Used for the declared
  * operations and for a fourth one declared by a test alone.
  */
 import { expect } from 'vitest';
@@ -22,6 +23,8 @@ import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { createIO } from '../../src/terminal/io.js';
 import { fakeStreams, gymctl } from './harness.js';
+import { batchName, toolName } from '../../src/mcp/tools.js';
+import { inProcessMcp } from './mcp.js';
 
 const lines = (text: string) => text.split(/\r?\n/).filter(Boolean);
 
@@ -39,6 +42,7 @@ export async function walkSurfaces(declaration: OperationDeclaration, ids: reado
     const data = await method!.call(client, ...(declaration.param ? [ids[0]] : []));
     expect(Array.isArray(data)).toBe(declaration.list);
     if (declaration.param) await expect(method!.call(client, 0)).rejects.toMatchObject({ kind: 'usage' });
+    await walkMcpTools(declaration, ids, sandbox.url);
   } finally {
     await sandbox.close();
   }
@@ -90,4 +94,38 @@ export async function walkSurfaces(declaration: OperationDeclaration, ids: reado
   const commands = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
   expect(cacheCommand(['--profile', 'p', name], commands)).toBe(name);
   expect(stdinBatch([name, '-'], commands)).toBe(declaration.param !== undefined);
+}
+
+/** The operation's MCP tools, listed and called through the SDK's client (which checks each answer against the tool's outputSchema). */
+async function walkMcpTools(declaration: OperationDeclaration, ids: readonly number[], baseUrl: string): Promise<void> {
+  const mcp = await inProcessMcp(OPERATIONS, baseUrl, DEMO_KEY);
+  try {
+    const { tools } = await mcp.client.listTools();
+    const name = toolName(declaration);
+    const tool = tools.find((listed) => listed.name === name);
+    expect(tool, `the MCP tool ${name}`).toBeDefined();
+    expect(tool!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    expect(tool!.outputSchema?.type).toBe('object');
+    expect(tool!.inputSchema.required ?? []).toEqual(declaration.param ? [declaration.param.name] : []);
+    const args = declaration.param ? { [declaration.param.name]: String(ids[0]) } : {};
+    const answer = await mcp.client.callTool({ name, arguments: args });
+    expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy();
+    const { data } = answer.structuredContent as { data: unknown };
+    expect(Array.isArray(data)).toBe(declaration.list);
+    // Ids are strings of digits.
+    const first = (Array.isArray(data) ? data[0] : data) as { id?: unknown } | undefined;
+    if (first) expect(first.id).toMatch(/^[0-9]+$/);
+    if (declaration.param) {
+      const refused = await mcp.client.callTool({ name, arguments: { [declaration.param.name]: '0' } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse((refused.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ error: { kind: 'usage', correlationId: null } });
+    }
+    const batch = batchName(declaration);
+    if (batch) {
+      const many = await mcp.client.callTool({ name: batch, arguments: { [`${declaration.param!.name}s`]: ids.map(String) } });
+      expect((many.structuredContent as { data: unknown[] }).data).toHaveLength(ids.length);
+    }
+  } finally {
+    await mcp.close();
+  }
 }

@@ -136,7 +136,10 @@ describe('the design card’s packages, each loaded only where it works', () => 
     // string-width measures cells for the tables, and lines for the academy picker (@inquirer/search).
     ['string-width (measuring for a terminal)', /node_modules\/string-width\//, ['dist/side/output-table.cjs', 'dist/side/terminal-picker.cjs']],
     ['chalk (colour)', /node_modules\/chalk\//, ['dist/side/output-table.cjs']],
-    ['conf (writing the config file)', /node_modules\/(conf|atomically|ajv)\//, ['dist/side/config-conf.cjs']],
+    ['conf (writing the config file)', /node_modules\/(conf|atomically)\//, ['dist/side/config-conf.cjs']],
+    // ajv checks the config file for conf, and comes with the MCP SDK's server (which builds a validator, used for elicitation only).
+    ['ajv (JSON Schema)', /node_modules\/ajv\//, ['dist/side/config-conf.cjs', 'dist/side/mcp.cjs']],
+    ['@modelcontextprotocol/sdk (gymctl mcp)', /node_modules\/@modelcontextprotocol\/sdk\//, ['dist/side/mcp.cjs']],
   ] as const) {
     it(`${name}: in the build, never in the main file, only in its side file`, () => {
       expect(holders(pattern).sort()).toEqual([...sides].sort());

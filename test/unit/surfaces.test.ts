@@ -18,7 +18,7 @@ const SAMPLE_IDS: Record<string, number[]> = { whoami: [], academy: [1, 2], fami
 const built = (file: string) => readFileSync(path.join(ROOT, 'dist', file), 'utf8');
 
 describe.each(OPERATIONS.map((operation) => [operation.name, operation] as const))('%s on every surface', (name, operation) => {
-  it('in-process: client, command, formats, batches, help, man page, Tab, schema, OpenAPI, sandbox, code cache', async () => {
+  it('in-process: client, command, formats, batches, help, man page, Tab, schema, OpenAPI, sandbox, code cache, MCP tools', async () => {
     expect(SAMPLE_IDS[name], 'a test id for it in SAMPLE_IDS').toBeDefined();
     await walkSurfaces(operation, SAMPLE_IDS[name]!);
   }, 60_000);

@@ -1,0 +1,73 @@
+/**
+ * `gymctl mcp`: an MCP server on stdin and stdout (the SDK's stdio
+ * transport) whose tools are the declared operations (mcp/tools.ts). The
+ * base URL and key are resolved once, here, from the flags, environment,
+ * profile and keyring, as every command resolves them; a missing key is
+ * each tool's failure, so that the assistant can say what to do. Logs go
+ * to stderr. It ends when stdin ends (exit 0) or on SIGTERM (143).
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { GymctlError } from '../../api/errors.js';
+import type { Factory } from '../../factory.js';
+import { createMcpServer, type Session } from '../../mcp/server.js';
+import { OPERATIONS } from '../../operations/index.js';
+import { sanitizeLine } from '../../output/sanitize.js';
+import { VERSION } from '../../version.js';
+
+/** JSON-RPC's codes for a line that is not JSON, and for JSON that is not a message. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+/** The session the tools use: made once; a failure of kind unauthorized (no key) is kept for the tools to report, any other ends the command. */
+async function openSession(f: Factory): Promise<Session> {
+  try {
+    const { client, apiKey } = await f.client();
+    return { client, apiKey: apiKey.value, explain: f.explain };
+  } catch (error) {
+    if (error instanceof GymctlError && error.kind === 'unauthorized') return { failure: error };
+    throw error;
+  }
+}
+
+export async function runMcp(f: Factory): Promise<void> {
+  const log = (line: string) => f.io.err(`${sanitizeLine(`gymctl mcp: ${line}`)}\n`);
+  const session = await openSession(f);
+  const stopped = new AbortController();
+  const { server, tools, settled } = createMcpServer({ operations: OPERATIONS, session, version: VERSION, log, signal: AbortSignal.any([f.signal, stopped.signal]) });
+  const stdin = f.io.stdin as NodeJS.ReadStream;
+  const transport = new StdioServerTransport(stdin, f.io.stdout as NodeJS.WriteStream);
+  // A line that is not a JSON-RPC message gets an error answer (id null: it has none that can be read), and serving goes on.
+  transport.onerror = (error) => {
+    const parse = error instanceof SyntaxError;
+    if (parse || error.name === 'ZodError') {
+      const reply = {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: parse ? PARSE_ERROR : INVALID_REQUEST, message: parse ? 'Parse error: the line is not JSON' : 'Invalid Request: not a JSON-RPC 2.0 message' },
+      };
+      void transport.send(reply as unknown as JSONRPCMessage).catch(() => {});
+      log(parse ? 'a line that is not JSON was answered with a parse error' : 'a line that is not a JSON-RPC message was answered with an error');
+    } else log(error.message);
+  };
+  const ended = new Promise<void>((resolve) => {
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+    f.io.stdout.once('error', resolve);
+    transport.onclose = resolve;
+  });
+  await server.connect(transport);
+  if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
+  if ('failure' in session) log(`no API key, so every tool will say so: ${session.failure.message}`);
+  else {
+    const { baseUrl } = await f.credentials();
+    log(
+      `serving ${tools.length} tools (${tools.join(', ')}) on stdio for ${f.flags.sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`,
+    );
+  }
+  await ended;
+  // stdin ended: the calls in flight may answer if they do so at once; the process ends within a second either way.
+  await settled(500);
+  stopped.abort();
+  await server.close();
+}

@@ -1,0 +1,71 @@
+/**
+ * A failed tool call as a model reads it: a tool result with isError (not
+ * a protocol error), whose text is one JSON object with the message, the
+ * kind, the correlation ID (the server's, null when no answer carried
+ * one), the HTTP status, and the next step. The key never appears in it.
+ */
+import { GymctlError } from '../api/errors.js';
+import { redactText } from '../api/transport/redact.js';
+import { UnexpectedError } from '../failures.js';
+
+export interface ToolFailure {
+  message: string;
+  kind: GymctlError['kind'];
+  correlationId: string | null;
+  status: number | null;
+  /** The id the failed call was about, as text. */
+  id: string | null;
+  retryAfterSeconds?: number;
+  next: string;
+}
+
+/** What to do next, by kind and reason: for a model to act on, or to tell its user. */
+export function nextStep(failure: GymctlError): string {
+  switch (failure.kind) {
+    case 'unauthorized':
+      return 'The API key was missing or refused: tell the user to run `gymctl auth login` (or `gymctl auth status` to see which key is in use), then restart this MCP server. Retrying will not help.';
+    case 'not_found':
+      return failure.id === undefined
+        ? 'The API does not know this: check the base URL the server was started with.'
+        : `It does not exist or is outside this key's scope: check the id (whoami lists what this key can see). Retrying will not help.`;
+    case 'unavailable':
+      if (failure.reason === 'rate_limited') {
+        return failure.retryAfterMs === undefined
+          ? 'The API is rate limiting: wait a little before calling again.'
+          : `The API is rate limiting: wait ${Math.ceil(failure.retryAfterMs / 1000)} s before calling again.`;
+      }
+      if (failure.reason === 'timeout')
+        return 'The API did not answer in time: try again later; if it keeps happening, the user can raise `--timeout` in the MCP server configuration.';
+      return 'The API could not be reached or is unavailable: try again later; if it persists, tell the user to run `gymctl doctor`.';
+    case 'invalid_response':
+      return 'The API answered with something that is not its JSON (a gateway or proxy page, say): try again later; if it persists, tell the user to run `gymctl doctor` to check the base URL.';
+    case 'usage':
+      return 'The arguments were refused before any request: ids are positive whole numbers, sent as strings of digits ("42"). Fix the call and try again.';
+    case 'aborted':
+      return 'The call was cancelled before it finished.';
+    default:
+      return 'Something unexpected went wrong in gymctl: tell the user, and suggest running `gymctl mcp --debug` to see details on stderr.';
+  }
+}
+
+/** Any thrown value as a failure of gymctl's. */
+export const asFailure = (error: unknown): GymctlError => (error instanceof GymctlError ? error : new UnexpectedError(error));
+
+/** The failure's fields, each string with the key redacted. */
+export function toolFailure(failure: GymctlError, apiKey: string | undefined): ToolFailure {
+  const clean = (text: string) => (apiKey ? redactText(apiKey, text) : text);
+  return {
+    message: clean(failure.message),
+    kind: failure.kind,
+    correlationId: failure.correlationId === undefined ? null : clean(failure.correlationId),
+    status: failure.status ?? null,
+    id: failure.id === undefined ? null : String(failure.id),
+    ...(failure.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(failure.retryAfterMs / 1000) } : {}),
+    next: nextStep(failure),
+  };
+}
+
+/** The tool result of a failure. */
+export function failureResult(failure: ToolFailure) {
+  return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: failure }) }] };
+}

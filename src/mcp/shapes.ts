@@ -1,0 +1,121 @@
+/**
+ * The shapes of the MCP tools, derived from the operations' zod schemas.
+ *
+ * Ids are strings of digits in every tool's input and output: the API's
+ * identifiers are 64-bit (json/exact.ts keeps them whole as bigints), and
+ * a client that parses JSON into doubles, as JavaScript does, would round
+ * any beyond 2^53−1. So each identifier of a record's schema (and any
+ * integer beyond 2^53−1 in a field the schema does not name) becomes its
+ * decimal text, every digit kept; all else is the API's data as sent.
+ */
+import * as z from 'zod/mini';
+import { isValidId } from '../api/ids.js';
+import type { Id } from '../api/schemas.js';
+import { isIntegerUnion } from '../api/validation.js';
+import { parseId } from '../commands/shared/ids.js';
+import { usageError } from '../failures.js';
+
+type Schema = z.core.$ZodType;
+type Def = { type: string; innerType?: Schema; shape?: Record<string, Schema>; element?: Schema; catchall?: Schema };
+
+const defOf = (schema: Schema) => schema._zod.def as unknown as Def;
+
+/** An identifier as a tool hands it back: its decimal digits (the API's own, so 0 or negative are not refused here). */
+export const idText = () => z.string().check(z.regex(/^-?[0-9]+$/));
+
+/** `schema` with each identifier an `idText`: the same object, array and optional/nullable structure, built anew (the declaration's schema is left as it is). */
+export function withTextIds(schema: Schema): Schema {
+  if (isIntegerUnion(schema)) return idText();
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return z.core.clone(schema, { ...schema._zod.def, innerType: withTextIds(def.innerType!) } as never);
+    case 'array':
+      return z.core.clone(schema, { ...schema._zod.def, element: withTextIds(def.element!) } as never);
+    case 'object':
+      return z.core.clone(schema, { ...schema._zod.def, shape: Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, withTextIds(field)])) } as never);
+    default:
+      return schema;
+  }
+}
+
+/** A value the schema does not describe (a field it leaves open): any bigint in it becomes its digits, since JSON.stringify cannot write one. */
+function bigintsAsText(value: unknown): unknown {
+  if (typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return value.map(bigintsAsText);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, bigintsAsText(field)]));
+  return value;
+}
+
+/** `value`, which passed `schema`, with every identifier as its digits: what passes `withTextIds(schema)`. */
+export function idsAsText(schema: Schema, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (isIntegerUnion(schema)) return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return idsAsText(def.innerType!, value);
+    case 'array':
+      return Array.isArray(value) ? value.map((item) => idsAsText(def.element!, item)) : bigintsAsText(value);
+    case 'object': {
+      if (typeof value !== 'object' || Array.isArray(value)) return bigintsAsText(value);
+      const shape = def.shape!;
+      return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, Object.hasOwn(shape, key) ? idsAsText(shape[key]!, field) : bigintsAsText(field)]));
+    }
+    default:
+      return bigintsAsText(value);
+  }
+}
+
+/** The largest id a JSON number can carry exactly; beyond it, ids are sent as strings. */
+const MAX_NUMBER_ID = Number.MAX_SAFE_INTEGER;
+
+/** An id's JSON Schema, for a client (and a model) to read: a string of digits, or a whole number up to 2^53−1. */
+function idJsonSchema(what: string) {
+  return {
+    anyOf: [
+      { type: 'string', pattern: '^[1-9][0-9]{0,18}$', description: 'As a string of digits: any id up to 2^63−1' },
+      { type: 'integer', minimum: 1, maximum: MAX_NUMBER_ID, description: 'As a number: up to 2^53−1' },
+    ],
+    description: `The ${what}: a positive whole number, best sent as a string ("42").`,
+  };
+}
+
+/**
+ * The arguments of a tool, as the parser and as a client sees them. The
+ * JSON Schema a client reads says what each takes (an id, or a list of 1
+ * to `max` ids: `idJsonSchema`), every field required; the parser takes
+ * any value, and the handler checks each as the CLI checks a typed id
+ * (`checkIdInput`), so that a missing, mistyped or bad id is refused in
+ * the CLI's words, before any request, as every other failure is
+ * (failures.ts), never as the SDK's bare message.
+ */
+export function argumentsOf(fields: Record<string, { what: string; found?: string | undefined; max?: number }>): Schema {
+  const shape = Object.fromEntries(
+    Object.entries(fields).map(([name, { what, found, max }]) => {
+      const one = idJsonSchema(what);
+      const described = (text: string) => `${text}${found ? ` ${found}` : ''}`;
+      const json =
+        max === undefined
+          ? { ...one, description: described(one.description) }
+          : { type: 'array', items: one, minItems: 1, maxItems: max, description: described(`1 to ${max} ${what}s, each a positive whole number, best sent as a string.`) };
+      return [name, z.optional(z.unknown()).register(z.globalRegistry, json)];
+    }),
+  );
+  return z.object(shape).register(z.globalRegistry, { required: Object.keys(fields) });
+}
+
+/** An id given to a tool, checked as the CLI checks a typed one; a JSON number beyond 2^53−1, which JSON parsers round, is refused. */
+export function checkIdInput(value: unknown, what: string): Id {
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && isValidId(value)) return value;
+    if (Number.isInteger(value) && value > MAX_NUMBER_ID)
+      throw usageError(`${what} ${String(value)} is beyond 2^53−1 as a JSON number, which rounds it: send it as a string of digits`);
+    throw usageError(`invalid ${what} ${JSON.stringify(value)} (expected a positive whole number)`);
+  }
+  if (value === undefined) throw usageError(`missing ${what} (expected a positive whole number, as a string of digits)`);
+  if (typeof value !== 'string') throw usageError(`invalid ${what} (expected a positive whole number, as a string of digits)`);
+  return parseId(value, what);
+}

@@ -1,0 +1,126 @@
+/**
+ * `gymctl mcp`'s stdio as bytes, with no client library in between:
+ * garbage gets a JSON-RPC error and serving goes on, stdout holds nothing
+ * but the protocol, the end of stdin ends it with 0 and SIGTERM with 143,
+ * each within a second; and the command is in the help and man page.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+
+const config = tempConfigDir();
+afterAll(() => config.remove());
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+/** `gymctl mcp --sandbox` with pipes: send lines, read each JSON line it writes, and its exit. */
+function rawServer() {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], { env: cleanEnv(config.dir), stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let pending = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const parts = pending.split('\n');
+    pending = parts.pop()!;
+    lines.push(...parts);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  const messages = () => lines.map((line) => JSON.parse(line) as { id?: unknown; result?: Record<string, unknown>; error?: { code: number } });
+  return {
+    child,
+    send: (text: string) => child.stdin.write(`${text}\n`),
+    messages,
+    /** The answer to request `id`, once it came. */
+    answer: async (id: number) => {
+      await expect.poll(() => messages().some((message) => message.id === id), { timeout: 10_000 }).toBe(true);
+      return messages().find((message) => message.id === id)!;
+    },
+    stderr: () => stderr,
+    exited,
+    pending: () => pending,
+  };
+}
+
+describe('gymctl mcp on raw stdio', () => {
+  it('answers a line that is not JSON, or not JSON-RPC, with a JSON-RPC error, and keeps serving', async () => {
+    const server = rawServer();
+    server.send(JSON.stringify(INITIALIZE));
+    expect((await server.answer(1)).result).toMatchObject({ serverInfo: { name: 'gymctl' } });
+    server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    server.send('this is not json {');
+    server.send('{"hello":"world"}');
+    server.send('\u0000\u00ff garbage');
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '2' } } }));
+    const answer = await server.answer(2);
+    expect(answer.result).toMatchObject({ structuredContent: { data: { id: '2' } } });
+    const errors = server.messages().filter((message) => message.error);
+    expect(errors).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } },
+    ]);
+    // Nothing on stdout but whole JSON-RPC lines.
+    expect(server.pending()).toBe('');
+    expect(server.stderr()).toMatch(/answered with a parse error/);
+    server.child.stdin.end();
+    expect((await server.exited).code).toBe(0);
+  });
+
+  it('ends with exit 0 within a second of stdin closing, and with 143 within a second of SIGTERM', async () => {
+    const closing = rawServer();
+    closing.send(JSON.stringify(INITIALIZE));
+    await closing.answer(1);
+    const closedAt = Date.now();
+    closing.child.stdin.end();
+    const closed = await closing.exited;
+    expect({ code: closed.code, signal: closed.signal }).toEqual({ code: 0, signal: null });
+    expect(closed.at - closedAt).toBeLessThan(1_000);
+
+    const terminated = rawServer();
+    terminated.send(JSON.stringify(INITIALIZE));
+    await terminated.answer(1);
+    const sentAt = Date.now();
+    terminated.child.kill('SIGTERM');
+    const ended = await terminated.exited;
+    expect(ended.code).toBe(143);
+    expect(ended.at - sentAt).toBeLessThan(1_000);
+  });
+
+  it('with no key, still serves, and every tool says how to log in', async () => {
+    const server = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv(config.dir), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    server.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } })}\n`);
+    await expect.poll(() => out.includes('"id":2'), { timeout: 10_000 }).toBe(true);
+    server.stdin.end();
+    const answer = out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } })
+      .find((message) => message.id === 2)!;
+    expect(answer.result.isError).toBe(true);
+    expect(JSON.parse(answer.result.content[0]!.text).error).toMatchObject({ kind: 'unauthorized', next: expect.stringMatching(/gymctl auth login/) });
+    await new Promise((resolve) => server.on('close', resolve));
+  });
+});
+
+describe('gymctl mcp in the help, the man page and completion', () => {
+  it('is listed as every command is, and takes the network options and --sandbox, not the output ones', async () => {
+    expect(readFileSync(path.join(ROOT, 'dist', 'help.txt'), 'utf8')).toMatch(/^ {2}mcp +serve the read operations as MCP tools/m);
+    expect(readFileSync(path.join(ROOT, 'dist', 'gymctl.1'), 'utf8').replaceAll('\\-', '-')).toContain('gymctl mcp');
+    const help = await runCli(['help', 'mcp'], config.dir);
+    expect(help.stdout).toContain('Usage: gymctl mcp');
+    for (const option of ['--sandbox', '--base-url', '--profile', '--timeout']) expect(help.stdout).toContain(option);
+    expect(help.stdout).not.toContain('--format');
+    const refused = await runCli(['mcp', '--json'], config.dir);
+    expect(refused.code).toBe(2);
+    expect((await runCli(['__complete', '--', ''], config.dir)).stdout.split('\n')).toContain('mcp');
+  });
+});
