@@ -48,6 +48,21 @@ function rawServer() {
 }
 
 describe('gymctl mcp on raw stdio', () => {
+  it('answers every call that stdin held before it ended (echo requests | gymctl mcp), then exits 0', async () => {
+    const server = rawServer();
+    server.send(JSON.stringify(INITIALIZE));
+    server.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '999' } } }));
+    server.child.stdin.end();
+    const { code } = await server.exited;
+    expect(code).toBe(0);
+    const answers = server.messages().filter((message) => message.id !== undefined);
+    expect(answers.map((message) => message.id)).toEqual(expect.arrayContaining([1, 2, 3]));
+    expect(answers.find((message) => message.id === 2)?.result).toMatchObject({ structuredContent: { data: { id: '1' } } });
+    expect(answers.find((message) => message.id === 3)?.result).toMatchObject({ isError: true });
+  });
+
   it('answers a line that is not JSON, or not JSON-RPC, with a JSON-RPC error, and keeps serving', async () => {
     const server = rawServer();
     server.send(JSON.stringify(INITIALIZE));

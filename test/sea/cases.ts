@@ -34,6 +34,17 @@ const maskCorrelationId = (text: string) => text.replace(CORRELATION_ID, '<corre
 /** A 300-id batch, ids 1 to 4 over and over, as test/e2e/terminal.test.ts feeds it. */
 export const BATCH = `${Array.from({ length: 300 }, (_, i) => (i % 4) + 1).join('\n')}\n`;
 
+/** An MCP client's first lines, then four requests, as JSON-RPC over stdio (one message a line). */
+const MCP_SESSION = `${[
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '999' } } },
+  { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '../me' } } },
+]
+  .map((message) => JSON.stringify(message))
+  .join('\n')}\nnot json\n`;
+
 export function matrix(baseUrl: string): Case[] {
   /** A key and a base URL from the environment: requests go to the loopback server. */
   const loopback = { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: baseUrl };
@@ -117,6 +128,15 @@ export function matrix(baseUrl: string): Case[] {
       ],
       keyring: true,
       shows: 'keyring',
+    },
+    {
+      // An assistant's session, as lines on stdin: the SDK's side file from the binary's own bytes, a call that reaches
+      // the loopback server (a 404 with its fixed correlation ID), an id refused before any request, and a line that is
+      // no JSON. The refusal answers before the 404 (no request to wait for), in both builds alike.
+      name: 'gymctl mcp',
+      commands: [{ args: ['mcp'], env: loopback, stdin: MCP_SESSION, code: 0 }],
+      // The failure is JSON in the result's text: its quotes are escaped in the line.
+      shows: String.raw`\"correlationId\":\"${FIXED_ID}\",\"status\":404`,
     },
     { name: 'version', commands: [run(0, '--version'), run(0, '-V'), run(0, 'version'), run(0, 'version', '--licenses'), run(2, 'version', '--json')] },
     { name: 'an unknown command', commands: [run(2, 'nope'), run(2, 'academy', '--nope'), run(2, 'whoami', 'extra')] },

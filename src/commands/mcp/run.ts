@@ -37,6 +37,18 @@ export async function runMcp(f: Factory): Promise<void> {
   const { server, tools, settled } = createMcpServer({ operations: OPERATIONS, session, version: VERSION, log, signal: AbortSignal.any([f.signal, stopped.signal]) });
   const stdin = f.io.stdin as NodeJS.ReadStream;
   const transport = new StdioServerTransport(stdin, f.io.stdout as NodeJS.WriteStream);
+  // What is being written: a call's answer is sent after its handler returns, so that stdin's end waits for it too.
+  const sending = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage) => {
+    const sent = send(message);
+    sending.add(sent);
+    void sent.then(
+      () => sending.delete(sent),
+      () => sending.delete(sent),
+    );
+    return sent;
+  };
   // A line that is not a JSON-RPC message gets an error answer (id null: it has none that can be read), and serving goes on.
   transport.onerror = (error) => {
     const parse = error instanceof SyntaxError;
@@ -68,6 +80,9 @@ export async function runMcp(f: Factory): Promise<void> {
   await ended;
   // stdin ended: the calls in flight may answer if they do so at once; the process ends within a second either way.
   await settled(500);
+  // The SDK sends an answer a few promise steps after its handler returns: let it, and let the writes finish.
+  await new Promise((resolve) => setImmediate(resolve));
+  await Promise.allSettled([...sending]);
   stopped.abort();
   await server.close();
 }
