@@ -14,6 +14,7 @@ import { type CacheCommands, stdinBatch } from '../boot/code-cache.js';
 import { setV8Flags, YOUNG_GENERATION_BOUND } from '../system.js';
 import { seaMain } from './main.js';
 import { warmUp } from './warm.js';
+import { guardStreams } from '../boot/streams.js';
 
 /** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
@@ -55,16 +56,6 @@ function bindMainFile(dir: string): void {
   registered.paths = Module._nodeModulePaths(dir);
   Module._cache[file] = registered;
   folderRequire = Module.createRequire(file);
-}
-
-/** As dist/boot.cjs's guardStreams: a reader that stops early is not a failure; a full disk is, in one line. */
-function guardStreams(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
-    process.exit(1);
-  });
-  process.stderr.on('error', () => {});
 }
 
 function start(dir: string, argv: string[], ensure: () => void): void {
