@@ -104,7 +104,7 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
   const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records in the order asked, and the ids the API does not know (or that lie outside this key's scope). Any other failure fails the whole call.`;
   return {
     name,
-    title: `${sentence(declaration.param!.what.replace(/ id$/, ''))}s by id, several at once`,
+    title: `${sentence(declaration.topic)} by id, several at once`,
     description: describe(declaration, takes, gives),
     inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),
     outputSchema: z.object({ data: z.array(recordSchema(declaration)), notFound: z.array(idText()) }),

@@ -28,6 +28,13 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
   it('lists one tool per operation and the batch, read-only, idempotent and open-world, each with an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_family']);
+    // A title is the operation's summary; the batch's names what it reads, in the plural the declaration gives.
+    expect(tools.map((tool) => tool.title)).toEqual([
+      'The calling API key, the academies it is scoped to, and its owner',
+      'One academy',
+      'Academies by id, several at once',
+      'The other members of the family of a member (the member itself excluded)',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true, destructiveHint: false });
       expect(tool.outputSchema?.type).toBe('object');
