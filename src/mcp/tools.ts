@@ -55,11 +55,14 @@ const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the sa
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What a model reads: what the tool answers, what it takes and where those ids come from, what it gives back, and how it fails. */
-function describe(declaration: OperationDeclaration, takes: string, gives: string): string {
+function describe(declaration: OperationDeclaration, takes: string, gives: string, batch = false): string {
   const { openapi, param } = declaration;
+  const what = `${sentence(declaration.question)}: ${openapi.summary.replace(/^./, (c) => c.toLowerCase())}`;
   return [
-    `${sentence(declaration.question)}: ${openapi.summary.replace(/^./, (c) => c.toLowerCase())} (${declaration.method} ${declaration.path}).`,
-    openapi.description,
+    batch
+      ? `${sentence(declaration.topic)} by id, several at once: ${declaration.question} for each id (one ${declaration.method} ${declaration.path} each).`
+      : `${what} (${declaration.method} ${declaration.path}).`,
+    batch ? '' : openapi.description,
     takes,
     param?.found ?? '',
     gives,
@@ -105,7 +108,7 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
   return {
     name,
     title: `${sentence(declaration.topic)} by id, several at once`,
-    description: describe(declaration, takes, gives),
+    description: describe(declaration, takes, gives, true),
     inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),
     outputSchema: z.object({ data: z.array(recordSchema(declaration)), notFound: z.array(idText()) }),
     async run(args, send) {

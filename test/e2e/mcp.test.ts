@@ -41,6 +41,10 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
       expect(tool.description!.length).toBeGreaterThan(100);
     }
     expect(tools.find((tool) => tool.name === 'get_academy')!.description).toMatch(/academyIds that whoami answers/);
+    // The batch says what it does with several ids, not the one-record operation's "exactly one".
+    const batch = tools.find((tool) => tool.name === 'get_academies')!.description!;
+    expect(batch).toMatch(/^Academies by id, several at once: what an academy is for each id \(one GET \/academies\/\{academyId\} each\)/);
+    expect(batch).not.toMatch(/exactly one/);
     // Ids are the only arguments: no URL, path, header or key.
     expect(tools.map((tool) => Object.keys(tool.inputSchema.properties ?? {}))).toEqual([[], ['academyId'], ['academyIds'], ['memberId']]);
     // What each id takes is in the schema a client reads (the metadata survives the build's two copies of zod).
