@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CodeCache, loadWithCodeCache } from '../../src/boot/code-cache.js';
+import { openCache } from '../../src/cache/store.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck } from '../../src/commands/doctor/checks-local.js';
 import { inProfile, oldConfigCheck, onWindows, removeCommand } from '../../src/commands/doctor/windows.js';
 import { ConfigStore } from '../../src/config/store.js';
@@ -168,6 +169,31 @@ describe('the folders’ checks on Windows', () => {
       expect(loadWithCodeCache(file, cache).cached).toBe(true);
     });
     expect(statSync(cache.dir).mode & 0o777).toBe(0o777);
+  });
+
+  it('keeps answers in a cache folder whose made-up mode says others could open it, without tightening it', async () => {
+    const cache = path.join(root, 'Local');
+    mkdirSync(path.join(cache, 'gymctl'), { recursive: true });
+    chmodSync(path.join(cache, 'gymctl'), 0o777);
+    const warnings: string[] = [];
+    const options = {
+      env: { XDG_CACHE_HOME: cache },
+      configDir: path.join(root, 'Roaming'),
+      baseUrl: 'https://api.gym.test',
+      apiKey: 'rita_key_0123456789',
+      lifetimeMs: 60_000,
+      warn: (message: string) => void warnings.push(message),
+    };
+    await asWindows(() => {
+      const store = openCache(options);
+      store.write('/me', '{"data":1}');
+      expect(store.read('/me')).toMatchObject({ body: '{"data":1}' });
+    });
+    expect(warnings).toEqual([]);
+    expect(statSync(path.join(cache, 'gymctl')).mode & 0o777).toBe(0o777);
+    // On Linux the same folder is tightened when it is opened.
+    openCache(options).read('/me');
+    expect(statSync(path.join(cache, 'gymctl')).mode & 0o777).toBe(0o700);
   });
 
   it('writes the config into a folder without tightening it', async () => {
