@@ -25,33 +25,37 @@ import { homeDir } from './system.js';
 const fs = process.getBuiltinModule('node:fs');
 const nodePath = process.getBuiltinModule('node:path');
 
-/** What a test hands in instead of this system's: the platform, and whether a file is there. */
+/** What a test hands in instead of this system's: the platform (its path rules with it), and whether a file is there. */
 export interface Place {
   platform?: NodeJS.Platform;
   exists?: (file: string) => boolean;
 }
 
-/** The path rules of `platform`: Windows', or POSIX's. */
-export const pathOf = (platform: NodeJS.Platform = process.platform): typeof import('node:path') => (platform === 'win32' ? nodePath.win32 : nodePath.posix);
+/**
+ * The path rules of `platform`: Windows', or POSIX's; this system's own
+ * when none is given (so that a test which fakes process.platform still
+ * gets paths this system can open).
+ */
+export const pathOf = (platform?: NodeJS.Platform): typeof import('node:path') => (platform === undefined ? nodePath : platform === 'win32' ? nodePath.win32 : nodePath.posix);
 
 /** An environment variable that names an absolute folder, else undefined. */
-function absolute(value: string | undefined, platform: NodeJS.Platform): string | undefined {
+function absolute(value: string | undefined, platform: NodeJS.Platform | undefined): string | undefined {
   return value && pathOf(platform).isAbsolute(value) ? value : undefined;
 }
 
 /** The folder configs go in: $XDG_CONFIG_HOME, else %APPDATA% on Windows, else ~/.config. */
-export function configHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+export function configHome(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
   const xdg = absolute(env.XDG_CONFIG_HOME, platform);
   if (xdg) return xdg;
-  if (platform === 'win32') return absolute(env.APPDATA, platform) ?? pathOf(platform).join(homeDir(env), 'AppData', 'Roaming');
+  if ((platform ?? process.platform) === 'win32') return absolute(env.APPDATA, platform) ?? pathOf(platform).join(homeDir(env), 'AppData', 'Roaming');
   return pathOf(platform).join(homeDir(env), '.config');
 }
 
 /** The folder caches go in: $XDG_CACHE_HOME, else %LOCALAPPDATA% on Windows, else ~/.cache. */
-export function cacheHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+export function cacheHome(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
   const xdg = absolute(env.XDG_CACHE_HOME, platform);
   if (xdg) return xdg;
-  if (platform === 'win32') return absolute(env.LOCALAPPDATA, platform) ?? pathOf(platform).join(homeDir(env), 'AppData', 'Local');
+  if ((platform ?? process.platform) === 'win32') return absolute(env.LOCALAPPDATA, platform) ?? pathOf(platform).join(homeDir(env), 'AppData', 'Local');
   return pathOf(platform).join(homeDir(env), '.cache');
 }
 
@@ -71,14 +75,14 @@ const exists = (file: string): boolean => fs.existsSync(file);
 
 /** The config folder (see above): `$GYMCTL_CONFIG_DIR`, else the system's, else, on Windows, the old one while it alone holds a config. */
 export function configFolder(env: NodeJS.ProcessEnv, place: Place = {}): ConfigFolder {
-  const platform = place.platform ?? process.platform;
+  const { platform } = place;
   const p = pathOf(platform);
   if (env.GYMCTL_CONFIG_DIR) {
     const dir = p.resolve(env.GYMCTL_CONFIG_DIR);
     return { dir, preferred: dir, usingOld: false };
   }
   const preferred = p.join(configHome(env, platform), 'gymctl');
-  if (platform !== 'win32' || absolute(env.XDG_CONFIG_HOME, platform)) return { dir: preferred, preferred, usingOld: false };
+  if ((platform ?? process.platform) !== 'win32' || absolute(env.XDG_CONFIG_HOME, platform)) return { dir: preferred, preferred, usingOld: false };
   const old = p.join(homeDir(env), '.config', 'gymctl');
   const there = place.exists ?? exists;
   const usingOld = old !== preferred && !there(p.join(preferred, 'config.json')) && there(p.join(old, 'config.json'));
@@ -89,10 +93,10 @@ export function configFolder(env: NodeJS.ProcessEnv, place: Place = {}): ConfigF
 export const configDir = (env: NodeJS.ProcessEnv, place: Place = {}): string => configFolder(env, place).dir;
 
 /** The response cache's folder. */
-export const cacheDir = (env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string => pathOf(platform).join(cacheHome(env, platform), 'gymctl');
+export const cacheDir = (env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string => pathOf(platform).join(cacheHome(env, platform), 'gymctl');
 
 /** The code cache's folder: beside the response cache, not in it. */
-export const codeCacheDir = (env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string => pathOf(platform).join(cacheHome(env, platform), 'gymctl-code-cache');
+export const codeCacheDir = (env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string => pathOf(platform).join(cacheHome(env, platform), 'gymctl-code-cache');
 
 /** The single executable's folder of unpacked files (one folder per build below it). */
-export const seaDir = (env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string => pathOf(platform).join(cacheHome(env, platform), 'gymctl-sea');
+export const seaDir = (env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string => pathOf(platform).join(cacheHome(env, platform), 'gymctl-sea');

@@ -7,7 +7,7 @@
  * `platform` parameter, or with process.platform itself for the code that
  * reads it; the paths walked are Windows' (path.win32).
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -190,6 +190,8 @@ describe('the folders’ checks on Windows', () => {
       expect(store.read('/me')).toMatchObject({ body: '{"data":1}' });
     });
     expect(warnings).toEqual([]);
+    // Kept where XDG_CACHE_HOME says (one folder for the key), and the folder left as it was.
+    expect(readdirSync(path.join(cache, 'gymctl'))).toHaveLength(1);
     expect(statSync(path.join(cache, 'gymctl')).mode & 0o777).toBe(0o777);
     // On Linux the same folder is tightened when it is opened.
     openCache(options).read('/me');
