@@ -8,6 +8,15 @@ const fs = process.getBuiltinModule('node:fs');
 /** The user's uid; undefined on Windows, which has none to compare. */
 export const currentUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
+/**
+ * Whether a file's mode bits say who may open it: not on Windows, where
+ * Node makes them up from the read-only flag (a folder is always 0777,
+ * a file 0666) and the folder's access list decides. There, gymctl's files
+ * are protected by the user's profile folder, which only the user (and
+ * the system's administrators) may open; no mode is checked or set.
+ */
+export const modesApply = (platform: NodeJS.Platform = process.platform): boolean => platform !== 'win32';
+
 /** The home folder: $HOME as the environment given says, else the system's answer. */
 export const homeDir = (env: NodeJS.ProcessEnv): string => env.HOME || process.getBuiltinModule('node:os').homedir();
 
@@ -35,12 +44,6 @@ export const YOUNG_GENERATION_BOUND = '--semi-space-growth-factor=1';
 
 /** Whether this run changed V8's flags after the main file was compiled. */
 export const v8FlagsChanged = (): boolean => flagState().changed;
-
-/** The user's cache folder, as the XDG spec says: $XDG_CACHE_HOME when absolute (a relative one is ignored), else ~/.cache. */
-export const xdgCacheHome = (env: NodeJS.ProcessEnv): string => {
-  const path = process.getBuiltinModule('node:path');
-  return env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(homeDir(env), '.cache');
-};
 
 /**
  * Writes `data` to a new file beside `file` (0600, created exclusively),
@@ -133,16 +136,44 @@ export interface FolderHandle {
 
 const viaProc = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
 
+/** O_NOFOLLOW where open() has it; 0 on Windows, where refuseLink looks first. */
+export const NO_FOLLOW: number = fs.constants.O_NOFOLLOW ?? 0;
+
+const errno = (code: string, what: string, file: string) => Object.assign(new Error(`${code}: ${what}, open '${file}'`), { code, syscall: 'open', path: file });
+
+/**
+ * Where open() cannot refuse a link itself (Windows has no O_NOFOLLOW), a
+ * symlink or junction at `file` (lstat says isSymbolicLink for both) is
+ * refused before it is opened, as ELOOP, as open() with O_NOFOLLOW would.
+ * Nothing there is left for open() to report.
+ */
+export function refuseLink(file: string, noFollow: number = NO_FOLLOW): void {
+  if (noFollow !== 0) return;
+  let stat: import('node:fs').Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return;
+  }
+  if (stat.isSymbolicLink()) throw errno('ELOOP', 'a link, not followed', file);
+}
+
 /** Opens `dir` as a FolderHandle; undefined when there is nothing there. A link, or anything but a folder, is an error (ELOOP, ENOTDIR). */
 export function openFolder(dir: string): FolderHandle | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+    refuseLink(dir);
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | NO_FOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   const stat = fs.fstatSync(fd);
+  // Windows has no O_DIRECTORY: a file opens there, and is refused here.
+  if (!stat.isDirectory()) {
+    fs.closeSync(fd);
+    throw errno('ENOTDIR', 'not a folder', dir);
+  }
   return {
     path: viaProc ? `/proc/self/fd/${fd}` : dir,
     stat,
@@ -150,7 +181,7 @@ export function openFolder(dir: string): FolderHandle | undefined {
   };
 }
 
-/** Tightens an opened folder to 0700, on its handle. */
+/** Tightens an opened folder to 0700, on its handle (not on Windows, which has no such modes). */
 export function tightenFolder(handle: FolderHandle): void {
-  if ((handle.stat.mode & 0o077) !== 0) fs.chmodSync(handle.path, 0o700);
+  if (modesApply() && (handle.stat.mode & 0o077) !== 0) fs.chmodSync(handle.path, 0o700);
 }

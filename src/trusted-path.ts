@@ -24,12 +24,22 @@ const path = process.getBuiltinModule('node:path');
 
 /** What the walk asks of the system; a test hands in its own. */
 export interface PathSystem {
-  /** The uid gymctl runs as; undefined (Windows) turns the check off. */
+  /**
+   * The uid gymctl runs as; undefined (Windows) turns the check off: there,
+   * every file's uid is 0 and its mode made up, and what keeps others out is
+   * the profile folder's access list (a link at the folder itself is still
+   * refused when it is opened: system.ts, refuseLink).
+   */
   uid: number | undefined;
+  /** Whose path rules apply: this system's, unless a test says `win32` or `linux`. */
+  platform?: NodeJS.Platform;
   lstat(file: string): { uid: number; mode: number; isDirectory(): boolean; isSymbolicLink(): boolean };
   readlink(file: string): string;
   mkdir(dir: string, mode: number): void;
 }
+
+/** The path rules of `platform` (this system's when none is given). */
+const rules = (platform: NodeJS.Platform | undefined): typeof path => (platform === undefined ? path : platform === 'win32' ? path.win32 : path.posix);
 
 const realSystem = (): PathSystem => ({
   uid: typeof process.getuid === 'function' ? process.getuid() : undefined,
@@ -56,6 +66,7 @@ const MAX_LINKS = 40;
 export function untrustedPart(target: string, system: Partial<PathSystem> = {}): Untrusted | undefined {
   const sys = { ...realSystem(), ...system };
   if (sys.uid === undefined) return undefined;
+  const path = rules(sys.platform);
   const trusted = (uid: number) => uid === sys.uid || uid === 0;
   const absolute = path.resolve(target);
   const root = path.parse(absolute).root;
@@ -121,6 +132,7 @@ export function describeUntrusted(found: Untrusted): string {
  */
 export function makeFolders(dir: string, mode = 0o700, system: Partial<PathSystem> = {}): void {
   const sys = { ...realSystem(), ...system };
+  const path = rules(sys.platform);
   const missing: string[] = [];
   for (let current = path.resolve(dir); ; current = path.dirname(current)) {
     try {

@@ -19,9 +19,10 @@
  * nothing else.
  */
 import { commandIn, scanArgv } from '../argv.js';
-import { currentUid, openFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
+import { codeCacheDir, configDir } from '../folders.js';
+import { currentUid, modesApply, NO_FOLLOW, openFolder, refuseLink, writeFileAtomic } from '../system.js';
 import { frame, unframe } from './frame.js';
-import { configFolder, readSecret, secretToSign } from './secret.js';
+import { readSecret, secretToSign } from './secret.js';
 import { makeFolders } from '../trusted-path.js';
 import { trustedPath } from './trusted-path.js';
 
@@ -32,8 +33,8 @@ const vm = process.getBuiltinModule('node:vm');
 const ownModule = typeof module === 'object' ? (module.constructor as unknown as typeof import('node:module') | undefined) : undefined;
 const nodeModule = typeof ownModule?.createRequire === 'function' ? ownModule : process.getBuiltinModule('node:module');
 
-/** The folder of code cache files: beside the response cache, not in it. */
-export const codeCacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl-code-cache');
+/** The folder of code cache files: beside the response cache, not in it (folders.ts). */
+export { codeCacheDir };
 
 /**
  * The commands of the declared operations (read commands, which scripts
@@ -74,11 +75,11 @@ export function codeCacheFor(env: NodeJS.ProcessEnv, build: string, argv: readon
   if (env.GYMCTL_NO_CODE_CACHE === '1') return undefined;
   const command = `${cacheCommand(argv, commands)}${stdinBatch(argv, commands) ? '-batch' : ''}`;
   const flags = fnv([...process.execArgv, env.NODE_OPTIONS ?? ''].join('\u0000'));
-  return { dir: codeCacheDir(env), secretDir: configFolder(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
+  return { dir: codeCacheDir(env), secretDir: configDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
 }
 
-/** A stat that is the user's own and closed to others' writing (and, for the folder, reading). */
-const ownClosed = (stat: import('node:fs').Stats, mask: number) => (currentUid() === undefined || stat.uid === currentUid()) && (stat.mode & mask) === 0;
+/** A stat that is the user's own and closed to others' writing (and, for the folder, reading); on Windows, where neither uids nor modes say so, the user's profile folder is what keeps others out. */
+const ownClosed = (stat: import('node:fs').Stats, mask: number) => (currentUid() === undefined || stat.uid === currentUid()) && (!modesApply() || (stat.mode & mask) === 0);
 
 /** The largest cache file read: far beyond any real one. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -92,7 +93,9 @@ export function readCodeCache(cache: CodeCache): Buffer | undefined {
     if (!folder) return undefined;
     try {
       if (!folder.stat.isDirectory() || !ownClosed(folder.stat, 0o077)) return undefined;
-      const fd = fs.openSync(path.join(folder.path, cache.name), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | (fs.constants.O_NONBLOCK ?? 0));
+      const file = path.join(folder.path, cache.name);
+      refuseLink(file);
+      const fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW | (fs.constants.O_NONBLOCK ?? 0));
       try {
         const stat = fs.fstatSync(fd);
         if (!stat.isFile() || !ownClosed(stat, 0o022) || stat.size > MAX_BYTES) return undefined;

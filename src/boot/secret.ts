@@ -24,7 +24,7 @@
  * Boot code: node:fs and node:path only, until a secret is made
  * (node:crypto, loaded then).
  */
-import { currentUid, homeDir, writeFileAtomic } from '../system.js';
+import { currentUid, writeFileAtomic } from '../system.js';
 import { makeFolders } from '../trusted-path.js';
 import { trustedPath } from './trusted-path.js';
 
@@ -33,18 +33,6 @@ const path = process.getBuiltinModule('node:path');
 
 /** The secret's file, in the config folder: the response cache's own. */
 export const SECRET_FILE = 'cache-secret';
-
-/**
- * The config folder, as src/config/store.ts's configDir finds it (a test
- * holds the two to the same answers): `$GYMCTL_CONFIG_DIR`, else
- * `$XDG_CONFIG_HOME/gymctl` (when absolute), else `~/.config/gymctl`. Here,
- * so that the boot loads nothing of the config's code.
- */
-export function configFolder(env: NodeJS.ProcessEnv): string {
-  if (env.GYMCTL_CONFIG_DIR) return path.resolve(env.GYMCTL_CONFIG_DIR);
-  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config');
-  return path.join(base, 'gymctl');
-}
 
 /** No secret file is near this large. */
 const MAX_SECRET_BYTES = 1024;

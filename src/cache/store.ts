@@ -1,8 +1,9 @@
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError, type ResponseHead } from '../api/errors.js';
 import { checkOwnWritable, otherOwner, untrustedFolder } from '../config/ownership.js';
+import { cacheDir } from '../folders.js';
 import { makeFolders, untrustedPart } from '../trusted-path.js';
-import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic, xdgCacheHome } from '../system.js';
+import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -12,7 +13,7 @@ const crypto = () => process.getBuiltinModule('node:crypto');
 /** The secret's file, in the config folder (0600). */
 const SECRET_FILE = 'cache-secret';
 
-export const cacheDir = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl');
+export { cacheDir };
 
 const hmac = (secret: Buffer, text: string) => crypto().createHmac('sha256', secret).update(text).digest('hex');
 

@@ -38,8 +38,13 @@ export const newCmdConfig = (f: FactoryRef) =>
         },
         async (key: string) => (await handlers()).runConfigUnset(f(), key),
       ),
-      defineCommand({ name: 'path', description: 'print the path of the config file', examples: ['gymctl config path', 'chmod 600 "$(gymctl config path)"'] }, async () =>
-        (await handlers()).runConfigPath(f()),
+      defineCommand(
+        {
+          name: 'path',
+          description: 'print the path of the config file in use',
+          examples: ['gymctl config path', 'chmod 600 "$(gymctl config path)"'],
+        },
+        async () => (await handlers()).runConfigPath(f()),
       ),
     ],
   );

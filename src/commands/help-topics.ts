@@ -14,7 +14,7 @@ export const HELP_TOPICS = {
   GYMCTL_API_KEY        an API key that overrides the stored one (there is no key flag)
   GYMCTL_BASE_URL       the API base address (--base-url wins over it)
   GYMCTL_PROFILE        the stored profile to use (--profile wins over it)
-  GYMCTL_CONFIG_DIR     the config folder (default $XDG_CONFIG_HOME/gymctl, ~/.config/gymctl)
+  GYMCTL_CONFIG_DIR     the config folder (default $XDG_CONFIG_HOME/gymctl, else ~/.config/gymctl; Windows: %APPDATA%\\gymctl)
   GYMCTL_DEBUG          1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace
   GYMCTL_FORCE_TTY      any value: format output as for a terminal, even in a pipe
   GYMCTL_NO_PROGRESS    any value: no progress line for long batches
@@ -27,7 +27,9 @@ export const HELP_TOPICS = {
   HTTP_PROXY            proxy for http base URLs (also http_proxy)
   NO_PROXY              hosts to reach without the proxy (also no_proxy)
   NODE_EXTRA_CA_CERTS   a PEM file of extra certificate authorities to trust
-  XDG_CONFIG_HOME       where the config folder goes by default
+  APPDATA               Windows: where the config folder goes by default (%APPDATA%\\gymctl)
+  LOCALAPPDATA          Windows: where the caches go by default (%LOCALAPPDATA%\\gymctl, gymctl-code-cache)
+  XDG_CONFIG_HOME       where the config folder goes by default, on every system
   XDG_CACHE_HOME        where --cache keeps answers ($XDG_CACHE_HOME/gymctl, default ~/.cache/gymctl)
                         and gymctl its code cache ($XDG_CACHE_HOME/gymctl-code-cache)
   DBUS_SESSION_BUS_ADDRESS

@@ -19,7 +19,7 @@ import { describeJsonError } from '../json/positions.js';
 import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
-import { homeDir, OddFileError, readRegularFile } from '../system.js';
+import { modesApply, OddFileError, readRegularFile } from '../system.js';
 import { makeFolders } from '../trusted-path.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
@@ -40,13 +40,8 @@ export interface ConfigStoreOptions {
   lockWaitMs?: number;
 }
 
-/** `$GYMCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gymctl` (when absolute), else `~/.config/gymctl`. */
-export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.GYMCTL_CONFIG_DIR) return path.resolve(env.GYMCTL_CONFIG_DIR);
-  // The XDG spec: a relative XDG_CONFIG_HOME is ignored, so files never land under the current folder.
-  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(homeDir(env), '.config');
-  return path.join(base, 'gymctl');
-}
+/** The config folder in use: see folders.ts (each system's own, the old one on Windows while it alone holds a config). */
+export { configDir } from '../folders.js';
 
 export class ConfigStore {
   readonly dir: string;
@@ -138,7 +133,7 @@ export class ConfigStore {
     try {
       makeFolders(this.dir);
       // A folder that holds the key is the user's alone, as when gymctl makes it.
-      if ((fs.statSync(this.dir).mode & 0o077) !== 0) fs.chmodSync(this.dir, 0o700);
+      if (modesApply() && (fs.statSync(this.dir).mode & 0o077) !== 0) fs.chmodSync(this.dir, 0o700);
     } catch (error) {
       throw this.#error('write', error);
     }
@@ -238,7 +233,7 @@ export class ConfigStore {
 
   /** Warns, as ssh does, when others can read the file that holds the key, or another user owns it. */
   #checkReadable(stat: Stats): void {
-    if (this.#warned || !this.#options.warn || process.platform === 'win32') return;
+    if (this.#warned || !this.#options.warn || !modesApply()) return;
     const owner = ownershipWarning(this.path, stat);
     const loose = (stat.mode & 0o077) !== 0;
     if (!owner && !loose) return;

@@ -20,7 +20,7 @@
  * Its native module is unpacked as `node_modules/@napi-rs/keyring/index.node`
  * in the folder, so the agent's own `require('@napi-rs/keyring')` finds it.
  */
-import { xdgCacheHome } from '../system.js';
+import { seaDir } from '../folders.js';
 import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
 
 declare const __GYMCTL_VERSION__: string;
@@ -80,7 +80,7 @@ export function hookLoader(dir: string): void {
   };
 }
 
-const folderRoot = (env: NodeJS.ProcessEnv): string => path.join(xdgCacheHome(env), 'gymctl-sea');
+const folderRoot = (env: NodeJS.ProcessEnv): string => seaDir(env);
 
 /** Where this build's files are (nothing is read). */
 export const folderPath = (env: NodeJS.ProcessEnv): string => path.join(folderRoot(env), __GYMCTL_SEA_BUILD__);

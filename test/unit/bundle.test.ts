@@ -39,6 +39,7 @@ describe('what the built CLI loads', () => {
       'src/boot/secret.ts',
       'src/boot/streams.ts',
       'src/boot/trusted-path.ts',
+      'src/folders.ts',
       'src/system.ts',
       'src/trusted-path.ts',
       'src/value-flags.ts',

@@ -8,8 +8,7 @@ import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CodeCache, loadWithCodeCache } from '../../src/boot/code-cache.js';
-import { configFolder } from '../../src/boot/secret.js';
+import { type CodeCache, codeCacheFor, loadWithCodeCache } from '../../src/boot/code-cache.js';
 import { trustedPath } from '../../src/boot/trusted-path.js';
 import { configDir } from '../../src/config/store.js';
 import { needsRoot } from '../helpers/root.js';
@@ -83,7 +82,7 @@ describe('the path walk', () => {
     expect(trustedPath(path.join(base, 'a', 'gymctl-code-cache'))).toBe(false);
   });
 
-  it("finds the config folder (where the secret is) as the config's own code does", () => {
+  it("signs with the secret in the config folder the config's own code uses", () => {
     for (const env of [
       { HOME: '/home/u' },
       { HOME: '/home/u', XDG_CONFIG_HOME: '/xdg' },
@@ -91,7 +90,7 @@ describe('the path walk', () => {
       { HOME: '/home/u', XDG_CONFIG_HOME: '/xdg', GYMCTL_CONFIG_DIR: '/given' },
       { HOME: '/home/u', GYMCTL_CONFIG_DIR: 'relative/config' },
     ]) {
-      expect(configFolder(env), JSON.stringify(env)).toBe(configDir(env));
+      expect(codeCacheFor(env, 'b', ['whoami'], { read: ['whoami'], ids: [] })?.secretDir, JSON.stringify(env)).toBe(configDir(env));
     }
   });
 });

@@ -7,6 +7,8 @@ import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';
+import { configFolder, type Place } from '../../folders.js';
+import { moveCommand } from '../doctor/windows.js';
 import { printDocument } from '../../output/document.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';
 
@@ -133,6 +135,17 @@ export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void>
   await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 
-export async function runConfigPath(f: ConfigDeps): Promise<void> {
-  f.io.out(`${f.config().path}\n`);
+/**
+ * The config file in use, on stdout. On Windows, while an older gymctl's
+ * `~\.config\gymctl` is still the folder in use (see folders.ts), stderr
+ * says so, and where it belongs: stdout stays the one path, for scripts.
+ */
+export async function runConfigPath(f: Pick<Factory, 'io' | 'config' | 'env'>, place: Place = {}): Promise<void> {
+  const store = f.config();
+  f.io.out(`${store.path}\n`);
+  const folder = configFolder(f.env, place);
+  if (folder.usingOld && folder.dir === store.dir)
+    f.io.err(
+      `gymctl: this is where an older gymctl kept its config on Windows; it is still read and written there until you move it to ${folder.preferred}: ${moveCommand(folder.old!, folder.preferred)}\n`,
+    );
 }

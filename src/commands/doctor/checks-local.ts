@@ -8,8 +8,9 @@ import { checkProfileExists } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
-import { currentUid } from '../../system.js';
+import { currentUid, modesApply } from '../../system.js';
 import { type Outcome, result } from './outcome.js';
+import { onWindows, removeCommand } from './windows.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -32,8 +33,8 @@ function isFolder(dir: string): boolean {
   }
 }
 
-/** The config file: there, a regular file (or a link to one) of the user's own, closed to others, readable, and no lock left. */
-export function configCheck(f: Pick<Factory, 'config'>): Outcome[] {
+/** The config file: there, a regular file (or a link to one) of the user's own, closed to others (on Windows: in the user's profile), readable, and no lock left. */
+export function configCheck(f: Pick<Factory, 'config' | 'env'>, platform: NodeJS.Platform = process.platform): Outcome[] {
   const store = f.config();
   try {
     store.read(); // first: a folder that is a file, or a file that is not JSON, is a failing row, not "none yet"
@@ -52,6 +53,7 @@ export function configCheck(f: Pick<Factory, 'config'>): Outcome[] {
   const uid = currentUid();
   if (uid !== undefined && stat.uid !== uid)
     out.push(result('config file', 'warn', `${store.path} belongs to another user (uid ${stat.uid})${link}`, 'use a config folder of your own (GYMCTL_CONFIG_DIR)'));
+  else if (!modesApply(platform)) out.push(onWindows('config file', store.path, f.env, link));
   else if ((stat.mode & 0o077) !== 0)
     out.push(result('config file', 'warn', `${store.path} is mode ${(stat.mode & 0o777).toString(8)}: others can read the key${link}`, `chmod 600 ${store.path}`));
   else out.push(result('config file', 'pass', `${store.path} (mode 600)${link}`));
@@ -106,7 +108,7 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, 'gymctl auth login, or set GYMCTL_API_KEY', 'unauthorized')];
 }
 
-export function cacheCheck(env: NodeJS.ProcessEnv): Promise<Outcome> {
+export function cacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   return import('../../cache/store.js').then(({ cacheDir }) => {
     const dir = cacheDir(env);
     let stat: import('node:fs').Stats;
@@ -116,23 +118,24 @@ export function cacheCheck(env: NodeJS.ProcessEnv): Promise<Outcome> {
       return result('cache folder', 'pass', `none yet (${dir})`);
     }
     const uid = currentUid();
-    if (!stat.isDirectory()) return result('cache folder', 'warn', `${dir} is not a folder`, `remove ${dir}`);
+    if (!stat.isDirectory()) return result('cache folder', 'warn', `${dir} is not a folder${stat.isSymbolicLink() ? ' (a link)' : ''}`, `remove ${dir}`);
     if (uid !== undefined && stat.uid !== uid)
       return result('cache folder', 'warn', `${dir} belongs to another user (uid ${stat.uid})`, 'set XDG_CACHE_HOME to a folder of your own');
+    if (!modesApply(platform)) return onWindows('cache folder', dir, env);
     if ((stat.mode & 0o077) !== 0) return result('cache folder', 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}`, `chmod 700 ${dir}`);
     return result('cache folder', 'pass', `${dir} (mode 700)`);
   });
 }
 
 /** The response cache's secret, read as every `--cache` run reads it: what would make those runs warn is a warning here. */
-export async function cacheSecretCheck(configDir: string): Promise<Outcome> {
+export async function cacheSecretCheck(configDir: string, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   const { hasCacheSecret } = await import('../../cache/store.js');
   const file = path.join(configDir, 'cache-secret');
   try {
     return result('cache secret', 'pass', hasCacheSecret(configDir) ? file : `none yet (${file})`);
   } catch (error) {
     // What every --cache run warns of, before it asks the server instead.
-    return result('cache secret', 'warn', toFailure(error).message, `rm ${file}`);
+    return result('cache secret', 'warn', toFailure(error).message, removeCommand(file, platform));
   }
 }
 
@@ -141,7 +144,7 @@ export async function cacheSecretCheck(configDir: string): Promise<Outcome> {
  * closed to others (boot/code-cache.ts): anything else turns the code
  * cache off without a word, and every start compiles gymctl again.
  */
-export async function codeCacheCheck(env: NodeJS.ProcessEnv): Promise<Outcome> {
+export async function codeCacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return result('code cache', 'pass', 'turned off (GYMCTL_NO_CODE_CACHE=1)');
   const { codeCacheDir } = await import('../../boot/code-cache.js');
   const dir = codeCacheDir(env);
@@ -154,9 +157,10 @@ export async function codeCacheCheck(env: NodeJS.ProcessEnv): Promise<Outcome> {
   const off = 'so the code cache is off: every start compiles gymctl again';
   const uid = currentUid();
   if (stat.isSymbolicLink() || !stat.isDirectory())
-    return result('code cache', 'warn', `${dir} is not a folder (a link, or a file), ${off}`, `rm ${dir} (gymctl makes the folder again)`);
+    return result('code cache', 'warn', `${dir} is not a folder (a link, or a file), ${off}`, `${removeCommand(dir, platform)} (gymctl makes the folder again)`);
   if (uid !== undefined && stat.uid !== uid)
     return result('code cache', 'warn', `${dir} belongs to another user (uid ${stat.uid}), ${off}`, 'set XDG_CACHE_HOME to a folder of your own');
+  if (!modesApply(platform)) return onWindows('code cache', dir, env);
   if ((stat.mode & 0o077) !== 0) return result('code cache', 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}: others can open it, ${off}`, `chmod 700 ${dir}`);
   return result('code cache', 'pass', `${dir} (mode 700)`);
 }

@@ -10,7 +10,9 @@ import type { Factory } from '../../factory.js';
 import { resolveOutput } from '../../output/choice.js';
 import { recordsText } from '../../output/human.js';
 import type { Column } from '../../output/tsv.js';
+import { configFolder } from '../../folders.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck, nodeCheck, profileAndKeyChecks } from './checks-local.js';
+import { oldConfigCheck } from './windows.js';
 import { apiCheck, CHECK_BUDGET_MS, checkProgress, extraCaCheck, originOf, proxyCheck, seconds, tlsCheck } from './checks-network.js';
 import { type CheckResult, type Outcome, result } from './outcome.js';
 
@@ -40,7 +42,8 @@ async function printsJson(f: Pick<Factory, 'flags' | 'output'>, configReadable: 
 }
 
 export async function runDoctor(f: DoctorDeps, options: { offline?: boolean }): Promise<void> {
-  const results: Outcome[] = [nodeCheck(), ...configCheck(f)];
+  const old = oldConfigCheck(configFolder(f.env));
+  const results: Outcome[] = [nodeCheck(), ...configCheck(f), ...(old ? [old] : [])];
   const configReadable = !results.some((r) => r.check === 'config file' && r.status === 'fail');
   const json = await printsJson(f, configReadable); // --jq and the format are checked before anything is sent
   const failedEarly = results.some((r) => r.status === 'fail');

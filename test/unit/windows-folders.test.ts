@@ -1,0 +1,137 @@
+/**
+ * Where gymctl keeps its files on Windows (src/folders.ts), decided with
+ * Windows' path rules (path.win32) and a made-up environment, so that it is
+ * tested on any system: %APPDATA% and %LOCALAPPDATA%, what overrides them,
+ * and an older gymctl's `~\.config\gymctl`, which stays in use until the
+ * user moves it. Linux and macOS keep the folders they always had.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { codeCacheFor } from '../../src/boot/code-cache.js';
+import { runConfigPath } from '../../src/commands/config/run.js';
+import { ConfigStore } from '../../src/config/store.js';
+import { cacheDir, cacheHome, codeCacheDir, configDir, configFolder, configHome, seaDir } from '../../src/folders.js';
+import { createIO } from '../../src/terminal/io.js';
+import { fakeStreams } from '../helpers/harness.js';
+
+const RITA = { USERPROFILE: 'C:\\Users\\rita', HOME: 'C:\\Users\\rita', APPDATA: 'C:\\Users\\rita\\AppData\\Roaming', LOCALAPPDATA: 'C:\\Users\\rita\\AppData\\Local' };
+const win32 = { platform: 'win32' as const, exists: () => false };
+
+describe('the folders on Windows', () => {
+  it('keeps the config in %APPDATA%\\gymctl and the caches side by side in %LOCALAPPDATA%', () => {
+    expect(configDir(RITA, win32)).toBe('C:\\Users\\rita\\AppData\\Roaming\\gymctl');
+    expect(cacheDir(RITA, 'win32')).toBe('C:\\Users\\rita\\AppData\\Local\\gymctl');
+    expect(codeCacheDir(RITA, 'win32')).toBe('C:\\Users\\rita\\AppData\\Local\\gymctl-code-cache');
+    expect(seaDir(RITA, 'win32')).toBe('C:\\Users\\rita\\AppData\\Local\\gymctl-sea');
+  });
+
+  it('falls back to the profile’s AppData folders when %APPDATA% or %LOCALAPPDATA% is unset, empty or relative', () => {
+    for (const unset of [{}, { APPDATA: '', LOCALAPPDATA: '' }, { APPDATA: 'Roaming', LOCALAPPDATA: 'Local' }]) {
+      const env = { HOME: 'C:\\Users\\rita', ...unset };
+      expect(configHome(env, 'win32'), JSON.stringify(env)).toBe('C:\\Users\\rita\\AppData\\Roaming');
+      expect(cacheHome(env, 'win32'), JSON.stringify(env)).toBe('C:\\Users\\rita\\AppData\\Local');
+    }
+  });
+
+  it('lets GYMCTL_CONFIG_DIR, and an absolute XDG_CONFIG_HOME or XDG_CACHE_HOME, override them, as on every system', () => {
+    expect(configDir({ ...RITA, GYMCTL_CONFIG_DIR: 'D:\\gymctl', XDG_CONFIG_HOME: 'D:\\xdg' }, win32)).toBe('D:\\gymctl');
+    expect(configDir({ ...RITA, XDG_CONFIG_HOME: 'D:\\xdg' }, win32)).toBe('D:\\xdg\\gymctl');
+    expect(cacheDir({ ...RITA, XDG_CACHE_HOME: 'D:\\cache' }, 'win32')).toBe('D:\\cache\\gymctl');
+    expect(codeCacheDir({ ...RITA, XDG_CACHE_HOME: 'D:\\cache' }, 'win32')).toBe('D:\\cache\\gymctl-code-cache');
+    // Relative ones are ignored, as the XDG spec says: nothing lands under the current folder.
+    expect(configDir({ ...RITA, XDG_CONFIG_HOME: 'xdg' }, win32)).toBe('C:\\Users\\rita\\AppData\\Roaming\\gymctl');
+    expect(cacheDir({ ...RITA, XDG_CACHE_HOME: '.\\cache' }, 'win32')).toBe('C:\\Users\\rita\\AppData\\Local\\gymctl');
+  });
+
+  it('keeps Linux and macOS where they were: ~/.config and ~/.cache, %APPDATA% ignored', () => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      const env = { HOME: '/home/rita', APPDATA: '/elsewhere', LOCALAPPDATA: '/elsewhere' };
+      expect(configDir(env, { platform })).toBe('/home/rita/.config/gymctl');
+      expect(cacheDir(env, platform)).toBe('/home/rita/.cache/gymctl');
+      expect(codeCacheDir(env, platform)).toBe('/home/rita/.cache/gymctl-code-cache');
+      expect(seaDir(env, platform)).toBe('/home/rita/.cache/gymctl-sea');
+      expect(configFolder(env, { platform, exists: () => true })).toEqual({ dir: '/home/rita/.config/gymctl', preferred: '/home/rita/.config/gymctl', usingOld: false });
+    }
+  });
+});
+
+describe('an older gymctl’s config on Windows (~\\.config\\gymctl)', () => {
+  const OLD = 'C:\\Users\\rita\\.config\\gymctl';
+  const NEW = 'C:\\Users\\rita\\AppData\\Roaming\\gymctl';
+  const having = (...files: string[]) => ({ platform: 'win32' as const, exists: (file: string) => files.includes(file) });
+
+  it('is the folder in use while it alone holds a config.json', () => {
+    expect(configFolder(RITA, having(`${OLD}\\config.json`))).toEqual({ dir: OLD, preferred: NEW, old: OLD, usingOld: true });
+  });
+
+  it('is left alone once the new folder holds one, and when there is none in it', () => {
+    expect(configFolder(RITA, having(`${OLD}\\config.json`, `${NEW}\\config.json`))).toMatchObject({ dir: NEW, usingOld: false, old: OLD });
+    expect(configFolder(RITA, having(`${OLD}\\cache-secret`))).toMatchObject({ dir: NEW, usingOld: false });
+  });
+
+  it('is not looked at when GYMCTL_CONFIG_DIR or XDG_CONFIG_HOME names the folder', () => {
+    const asked: string[] = [];
+    const exists = (file: string) => {
+      asked.push(file);
+      return true;
+    };
+    expect(configFolder({ ...RITA, GYMCTL_CONFIG_DIR: 'D:\\c' }, { platform: 'win32', exists })).toEqual({ dir: 'D:\\c', preferred: 'D:\\c', usingOld: false });
+    expect(configFolder({ ...RITA, XDG_CONFIG_HOME: 'D:\\x' }, { platform: 'win32', exists })).toEqual({ dir: 'D:\\x\\gymctl', preferred: 'D:\\x\\gymctl', usingOld: false });
+    expect(asked).toEqual([]);
+  });
+
+  describe('on disk', () => {
+    let root: string;
+    afterEach(() => rmSync(root, { recursive: true, force: true }));
+    /** Windows' answer for a home in a temporary folder, with Windows' separators turned back into this system's. */
+    const onDisk = (windowsPath: string) => windowsPath.replaceAll('\\', '/');
+    const place = { platform: 'win32' as const, exists: (file: string) => existsSync(onDisk(file)) };
+
+    it('is read and written where it is: the new folder is neither made nor given an empty file, and `config path` names the file in use', async () => {
+      root = mkdtempSync(path.join(tmpdir(), 'gymctl-windows-'));
+      const env = { HOME: root, USERPROFILE: root, APPDATA: path.join(root, 'AppData', 'Roaming') };
+      const old = path.join(root, '.config', 'gymctl');
+      mkdirSync(old, { recursive: true });
+      const stored = `${JSON.stringify({ profiles: { default: { apiKey: 'rita_key_0123456789', baseUrl: 'https://api.gym.test' } }, extra: 1 }, null, 2)}\n`;
+      writeFileSync(path.join(old, 'config.json'), stored, { mode: 0o600 });
+
+      const folder = configFolder(env, place);
+      expect(folder.usingOld).toBe(true);
+      expect(onDisk(folder.dir)).toBe(old);
+      const store = new ConfigStore(onDisk(folder.dir));
+      expect(store.profile('default')?.apiKey).toBe('rita_key_0123456789');
+      await store.updateProfile('default', (profile) => ({ ...profile, format: 'json' }));
+      expect(JSON.parse(readFileSync(path.join(old, 'config.json'), 'utf8'))).toMatchObject({ extra: 1, profiles: { default: { apiKey: 'rita_key_0123456789', format: 'json' } } });
+      expect(existsSync(path.join(root, 'AppData'))).toBe(false);
+
+      const streams = fakeStreams();
+      await runConfigPath({ io: createIO(streams.streams, { env: {} }), config: () => new ConfigStore(folder.dir), env }, place);
+      expect(onDisk(streams.stdout())).toBe(`${old}/config.json\n`);
+      expect(onDisk(streams.stderr())).toContain(
+        `where an older gymctl kept its config on Windows; it is still read and written there until you move it to ${root}/AppData/Roaming/gymctl`,
+      );
+      expect(streams.stderr()).toContain('move "');
+
+      // Moved: the new file is the one in use, and `config path` says nothing more.
+      mkdirSync(path.join(root, 'AppData', 'Roaming', 'gymctl'), { recursive: true });
+      writeFileSync(path.join(root, 'AppData', 'Roaming', 'gymctl', 'config.json'), stored);
+      const moved = configFolder(env, place);
+      expect(moved.usingOld).toBe(false);
+      const after = fakeStreams();
+      await runConfigPath({ io: createIO(after.streams, { env: {} }), config: () => new ConfigStore(moved.dir), env }, place);
+      expect(onDisk(after.stdout())).toBe(`${root}/AppData/Roaming/gymctl/config.json\n`);
+      expect(after.stderr()).toBe('');
+    });
+  });
+});
+
+describe('the code cache’s secret on Windows', () => {
+  it('is in the config folder in use, the old one included, as the config’s own code finds it', () => {
+    const commands = { read: ['whoami'], ids: [] };
+    for (const env of [{ HOME: '/home/u' }, { HOME: '/home/u', XDG_CONFIG_HOME: '/xdg' }, { HOME: '/home/u', GYMCTL_CONFIG_DIR: 'relative/config' }]) {
+      expect(codeCacheFor(env, 'b', ['whoami'], commands)?.secretDir, JSON.stringify(env)).toBe(configDir(env));
+    }
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * What protects gymctl's files on Windows, and what doctor says there:
+ * no mode is checked or set and no chmod is ever advised (Node makes the
+ * modes up: every folder 0777), the user's profile folder is named as what
+ * keeps others out, and a link at a folder gymctl opens is refused by
+ * lstat, since open() has no O_NOFOLLOW there. Windows is faked with a
+ * `platform` parameter, or with process.platform itself for the code that
+ * reads it; the paths walked are Windows' (path.win32).
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CodeCache, loadWithCodeCache } from '../../src/boot/code-cache.js';
+import { openCache } from '../../src/cache/store.js';
+import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck } from '../../src/commands/doctor/checks-local.js';
+import { inProfile, oldConfigCheck, onWindows, removeCommand } from '../../src/commands/doctor/windows.js';
+import { ConfigStore } from '../../src/config/store.js';
+import { modesApply, NO_FOLLOW, openFolder, refuseLink } from '../../src/system.js';
+import { makeFolders, untrustedPart } from '../../src/trusted-path.js';
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'gymctl-windows-safety-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** Runs `body` with process.platform saying win32, as the code that reads it at run time sees Windows. */
+async function asWindows<T>(body: () => T | Promise<T>): Promise<T> {
+  const real = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  Object.defineProperty(process, 'platform', { ...real, value: 'win32' });
+  try {
+    return await body();
+  } finally {
+    Object.defineProperty(process, 'platform', real);
+  }
+}
+
+/** A config folder with a config.json others could read, and cache folders others could open, all under `root` as the profile. */
+function looseFiles() {
+  const config = path.join(root, 'AppData', 'Roaming', 'gymctl');
+  mkdirSync(config, { recursive: true, mode: 0o755 });
+  writeFileSync(path.join(config, 'config.json'), '{}\n', { mode: 0o644 });
+  chmodSync(path.join(config, 'config.json'), 0o644);
+  const cache = path.join(root, 'AppData', 'Local');
+  for (const name of ['gymctl', 'gymctl-code-cache']) {
+    mkdirSync(path.join(cache, name), { recursive: true });
+    chmodSync(path.join(cache, name), 0o755);
+  }
+  const env = { HOME: root, USERPROFILE: root, XDG_CACHE_HOME: cache };
+  return { config, env, f: { config: () => new ConfigStore(config), env } };
+}
+
+describe('doctor on Windows', () => {
+  it('checks no mode and advises no chmod: the profile folder is what protects the files', async () => {
+    const { f, env, config } = looseFiles();
+    const rows = [...configCheck(f, 'win32'), await cacheCheck(env, 'win32'), await codeCacheCheck(env, 'win32'), await cacheSecretCheck(config, 'win32')];
+    for (const row of rows) {
+      expect(row.status, row.check).toBe('pass');
+      expect(JSON.stringify(row), row.check).not.toMatch(/chmod|mode \d/);
+    }
+    expect(rows[0]!.detail).toBe(`${path.join(config, 'config.json')} (in your user profile, which only you and administrators can open)`);
+    // The same files on Linux are what the mode checks are for.
+    const linux = [...configCheck(f, 'linux'), await cacheCheck(env, 'linux'), await codeCacheCheck(env, 'linux')];
+    expect(linux.map((row) => [row.status, row.fix?.split(' ')[0]])).toEqual([
+      ['warn', 'chmod'],
+      ['warn', 'chmod'],
+      ['warn', 'chmod'],
+    ]);
+  });
+
+  it('warns of a file outside the profile, with the command that shows who can open it', () => {
+    expect(onWindows('config file', 'D:\\shared\\gymctl\\config.json', { USERPROFILE: 'C:\\Users\\rita' })).toEqual({
+      check: 'config file',
+      status: 'warn',
+      detail: 'D:\\shared\\gymctl\\config.json is outside your user profile (C:\\Users\\rita), so who can open it is up to its folder',
+      fix: 'see who can with: icacls "D:\\shared\\gymctl"',
+    });
+    expect(onWindows('cache folder', 'c:\\users\\RITA\\AppData\\Local\\gymctl', { USERPROFILE: 'C:\\Users\\rita' }).status).toBe('pass');
+    expect(inProfile('C:\\Users\\rita2\\AppData', 'C:\\Users\\rita')).toBe(false);
+    expect(inProfile('C:\\Users\\rita\\..\\bob\\AppData', 'C:\\Users\\rita')).toBe(false);
+  });
+
+  it('removes with del, or with cmd’s rmdir a link to a folder (which leaves its target alone); rm elsewhere', () => {
+    writeFileSync(path.join(root, 'file'), '');
+    symlinkSync(root, path.join(root, 'link'));
+    expect(removeCommand(path.join(root, 'file'), 'win32')).toBe(`del "${path.join(root, 'file')}"`);
+    expect(removeCommand(path.join(root, 'link'), 'win32')).toBe(`cmd /c rmdir "${path.join(root, 'link')}"`);
+    expect(removeCommand(path.join(root, 'file'), 'linux')).toBe(`rm ${path.join(root, 'file')}`);
+  });
+
+  it('says an older config folder in use can be moved, and how; and that one left behind is not read', () => {
+    const folder = { dir: 'C:\\Users\\rita\\.config\\gymctl', preferred: 'C:\\Users\\rita\\AppData\\Roaming\\gymctl', old: 'C:\\Users\\rita\\.config\\gymctl' };
+    expect(oldConfigCheck({ ...folder, usingOld: true })).toEqual({
+      check: 'config folder',
+      status: 'warn',
+      detail:
+        'C:\\Users\\rita\\.config\\gymctl is where gymctl kept its config before; it is still read and written there, until you move it to C:\\Users\\rita\\AppData\\Roaming\\gymctl, where Windows programs keep their settings',
+      fix: 'mkdir "C:\\Users\\rita\\AppData\\Roaming\\gymctl", then move "C:\\Users\\rita\\.config\\gymctl\\*" "C:\\Users\\rita\\AppData\\Roaming\\gymctl"',
+    });
+    const left = oldConfigCheck({ ...folder, dir: folder.preferred, usingOld: false }, (file) => file === 'C:\\Users\\rita\\.config\\gymctl\\config.json');
+    expect(left).toMatchObject({ status: 'warn', detail: expect.stringContaining('is not read: C:\\Users\\rita\\AppData\\Roaming\\gymctl\\config.json is in use') });
+    expect(oldConfigCheck({ ...folder, dir: folder.preferred, usingOld: false }, () => false)).toBeUndefined();
+    expect(oldConfigCheck({ dir: '/home/rita/.config/gymctl', preferred: '/home/rita/.config/gymctl', usingOld: false })).toBeUndefined();
+  });
+});
+
+describe('the folders’ checks on Windows', () => {
+  it('does not walk the path for owners (Windows has no uids) and makes the folders one at a time under a drive or a share', () => {
+    const asked: string[] = [];
+    const lstat = (file: string) => {
+      asked.push(file);
+      throw Object.assign(new Error('no'), { code: 'EIO' });
+    };
+    expect(untrustedPart('C:\\Users\\rita\\AppData\\Local\\gymctl', { uid: undefined, platform: 'win32', lstat })).toBeUndefined();
+    expect(asked).toEqual([]);
+
+    for (const [there, target] of [
+      ['C:\\Users\\rita\\AppData', 'C:\\Users\\rita\\AppData\\Local\\gymctl'],
+      ['\\\\server\\share\\', '\\\\server\\share\\rita\\gymctl'],
+    ] as const) {
+      const made: string[] = [];
+      const dirs = new Set([there, 'C:\\', 'C:\\Users', 'C:\\Users\\rita']);
+      makeFolders(target, 0o700, {
+        platform: 'win32',
+        lstat: (file) => {
+          if (!dirs.has(file)) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+          return { uid: 0, mode: 0o40777, isDirectory: () => true, isSymbolicLink: () => false };
+        },
+        mkdir: (dir) => {
+          made.push(dir);
+          dirs.add(dir);
+        },
+      });
+      expect(made).toEqual(there.startsWith('C:') ? ['C:\\Users\\rita\\AppData\\Local', target] : ['\\\\server\\share\\rita', target]);
+    }
+  });
+
+  it('refuses a link (or junction) at a folder by lstat where open() cannot (no O_NOFOLLOW), and a file where it has no O_DIRECTORY', () => {
+    mkdirSync(path.join(root, 'real'));
+    symlinkSync(path.join(root, 'real'), path.join(root, 'link'));
+    expect(() => refuseLink(path.join(root, 'link'), 0)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    expect(() => refuseLink(path.join(root, 'real'), 0)).not.toThrow();
+    expect(() => refuseLink(path.join(root, 'missing'), 0)).not.toThrow();
+    // Where open() has O_NOFOLLOW it refuses the link itself, and nothing is looked at first.
+    expect(NO_FOLLOW).not.toBe(0);
+    expect(() => refuseLink(path.join(root, 'link'))).not.toThrow();
+    // Linux says ENOTDIR for a link opened with O_DIRECTORY and O_NOFOLLOW; its callers take either as "a link, or a file".
+    expect(() => openFolder(path.join(root, 'link'))).toThrow(expect.objectContaining({ code: expect.stringMatching(/^(ELOOP|ENOTDIR)$/) }));
+    writeFileSync(path.join(root, 'file'), '');
+    expect(() => openFolder(path.join(root, 'file'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+  });
+
+  it('says modes apply everywhere but on Windows', () => {
+    expect([modesApply('linux'), modesApply('darwin'), modesApply('win32')]).toEqual([true, true, false]);
+  });
+
+  it('uses a code cache in a folder whose made-up mode says others could open it, and tightens no folder', async () => {
+    const file = path.join(root, 'main.cjs');
+    writeFileSync(file, 'exports.answer = 42;');
+    const cache: CodeCache = { dir: path.join(root, 'cache', 'gymctl-code-cache'), secretDir: path.join(root, 'config'), build: 'b1-', name: `b1-${process.version}-test.v8` };
+    mkdirSync(cache.dir, { recursive: true });
+    chmodSync(cache.dir, 0o777);
+    // On Linux such a folder is neither read nor written.
+    loadWithCodeCache(file, cache).save();
+    expect(loadWithCodeCache(file, cache).cached).toBe(false);
+    await asWindows(() => {
+      loadWithCodeCache(file, cache).save();
+      expect(loadWithCodeCache(file, cache).cached).toBe(true);
+    });
+    expect(statSync(cache.dir).mode & 0o777).toBe(0o777);
+  });
+
+  it('keeps answers in a cache folder whose made-up mode says others could open it, without tightening it', async () => {
+    const cache = path.join(root, 'Local');
+    mkdirSync(path.join(cache, 'gymctl'), { recursive: true });
+    chmodSync(path.join(cache, 'gymctl'), 0o777);
+    const warnings: string[] = [];
+    const options = {
+      env: { XDG_CACHE_HOME: cache },
+      configDir: path.join(root, 'Roaming'),
+      baseUrl: 'https://api.gym.test',
+      apiKey: 'rita_key_0123456789',
+      lifetimeMs: 60_000,
+      warn: (message: string) => void warnings.push(message),
+    };
+    await asWindows(() => {
+      const store = openCache(options);
+      store.write('/me', '{"data":1}');
+      expect(store.read('/me')).toMatchObject({ body: '{"data":1}' });
+    });
+    expect(warnings).toEqual([]);
+    // Kept where XDG_CACHE_HOME says (one folder for the key), and the folder left as it was.
+    expect(readdirSync(path.join(cache, 'gymctl'))).toHaveLength(1);
+    expect(statSync(path.join(cache, 'gymctl')).mode & 0o777).toBe(0o777);
+    // On Linux the same folder is tightened when it is opened.
+    openCache(options).read('/me');
+    expect(statSync(path.join(cache, 'gymctl')).mode & 0o777).toBe(0o700);
+  });
+
+  it('writes the config into a folder without tightening it', async () => {
+    const dir = path.join(root, 'config');
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    await asWindows(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    await new ConfigStore(dir).updateProfile('default', () => ({ format: 'csv' }));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+});
