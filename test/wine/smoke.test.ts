@@ -207,6 +207,25 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
         }
       });
 
+      // The clone's node_modules holds the keyring's binary for Linux alone, as an install on Windows with
+      // --omit=optional holds none. (The Windows binary itself needs bcryptprimitives.dll, which Wine 8 lacks.)
+      it.concurrent('says the keyring is missing in Windows terms, and stores nothing', async ({ expect }) => {
+        const profile = makeProfile(prefix!);
+        const variables = profileVariables(profile);
+        try {
+          const login = await win(profile.folder, ['auth', 'login', '--keyring', '--with-key', '--base-url', baseUrl], { variables, stdin: DEMO_KEY });
+          expectRun(login, 4, expect);
+          expect(login.stdout).toBe('');
+          expect(login.stderr).toMatch(/^gymctl: the system keyring is not available/);
+          expect(login.stderr).not.toContain(DEMO_KEY);
+          expect(login.stderr).not.toMatch(/gnome-keyring|D-Bus|Secret Service|chmod/);
+          expect.soft(login.stderr).toContain('Credential Manager');
+          expect(filesUnder(profile.userProfile).filter((file) => file.endsWith('config.json'))).toEqual([]);
+        } finally {
+          rmSync(profile.folder, { recursive: true, force: true });
+        }
+      });
+
       it.concurrent('ends a 404 with exit 3 and one line on stderr', async ({ expect }) => {
         const profile = makeProfile(prefix!);
         try {
