@@ -68,8 +68,9 @@ const BATCH = Array.from({ length: 300 }, (_, i) => `${(i % 4) + 1}\r\n`).join('
 describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
   for (const { node, started } of builds) {
     const label = `Node ${(JSON.parse(readFileSync(path.join(path.dirname(node), '..', 'package.json'), 'utf8')) as { version: string }).version}`;
-    // Node 24 and later reserve address space in a way Wine 8 does not give: V8 stops at once. Such a build is
-    // reported as the known crash; any other way of failing to start fails here.
+    // Node 24 and later stop at start under Wine 8: V8 reports "Fatal process out of memory" while reserving its
+    // SegmentedTable. Such a build is reported as that known crash; any other way of failing to start fails here,
+    // and a Wine that runs it runs the whole matrix on it.
     const knownCrash = started.code !== 0 && /Fatal process out of memory: SegmentedTable/.test(started.stderr);
     if (started.code !== 0) {
       it(`${label} starts, or crashes in the known way`, () => {
