@@ -41,7 +41,8 @@ export function keyringError(trouble: KeyringTrouble, detail: string, request: P
   const reason = detail.replace(/\s+/g, ' ').trim();
   const store = keyringStore(platform);
   const profile = `profile "${request.account}"`;
-  const keeps = `${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring: ${store.name} (${store.see}).`;
+  // Each on a line of its own, short enough for a terminal.
+  const keeps = [`${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring, ${store.name}.`, `See it in ${store.see}.`];
   if (trouble === 'missing') return missingError(reason, keeps);
   if (request.op === 'set') {
     return new FailureWithFix(
@@ -49,15 +50,19 @@ export function keyringError(trouble: KeyringTrouble, detail: string, request: P
       `keyring ${trouble}: ${reason}; the key was not stored, and ${profile} is unchanged`,
       trouble === 'locked'
         ? [store.unlock]
-        : ['To go on, either:', '- log in without --keyring, to keep the key in the config file (readable by you alone), or', `- run gymctl ${store.reach}.`],
+        : [
+            `${store.name[0]!.toUpperCase()}${store.name.slice(1)} could not take it. To go on, either:`,
+            '- log in without --keyring, to keep the key in the config file (readable by you alone), or',
+            `- run gymctl ${store.reach}.`,
+          ],
     );
   }
   return new FailureWithFix(
     'unauthorized',
     `keyring ${trouble}: ${reason}`,
     trouble === 'locked'
-      ? [keeps, store.unlock, 'Or set GYMCTL_API_KEY.']
-      : [`${keeps} To go on, either:`, `- run gymctl ${store.reach},`, '- move the key to the config file: gymctl auth login --no-keyring, or', '- set GYMCTL_API_KEY.'],
+      ? [...keeps, store.unlock, 'Or set GYMCTL_API_KEY.']
+      : [...keeps, 'To go on, either:', `- run gymctl ${store.reach},`, '- move the key to the config file: gymctl auth login --no-keyring, or', '- set GYMCTL_API_KEY.'],
   );
 }
 
@@ -66,9 +71,10 @@ export function keyringError(trouble: KeyringTrouble, detail: string, request: P
  * `npm install --omit=optional`, or with no binary for this platform): no
  * keyring at all here, whatever the desktop offers.
  */
-function missingError(reason: string, keeps: string): GymctlError {
+function missingError(reason: string, keeps: readonly string[]): GymctlError {
   return new FailureWithFix('unauthorized', `${KEYRING_MISSING} (${reason})`, [
-    `${keeps} To go on, either:`,
+    ...keeps,
+    'To go on, either:',
     `- ${KEYRING_INSTALL},`,
     '- keep a key in the config file instead: gymctl auth login --no-keyring, or',
     '- set GYMCTL_API_KEY.',

@@ -21,24 +21,24 @@ export interface KeyringStore {
 const WINDOWS: KeyringStore = {
   name: 'the Windows Credential Manager',
   see: 'Control Panel > Credential Manager > Windows Credentials, or `cmdkey /list`',
-  unlock: 'Sign in to Windows as the user who stored the key (the Credential Manager opens with your sign-in), and try again.',
-  reach: 'in your own Windows sign-in, where the Credential Manager is (not as a service, nor over SSH signed in with a key: those have no credential store)',
-  fix: 'run gymctl in your own Windows sign-in, where the Credential Manager is (Control Panel > Credential Manager, or `cmdkey /list`)',
+  unlock: 'Sign in to Windows as the user who stored the key, and try again.',
+  reach: 'in your own Windows sign-in (a service, or SSH signed in with a key, has no credential store)',
+  fix: 'reach the Credential Manager from your own Windows sign-in (`cmdkey /list`)',
 };
 
 const MACOS: KeyringStore = {
   name: 'the login keychain',
   see: 'Keychain Access, or `security find-generic-password -s gymctl`',
-  unlock: 'Unlock the login keychain (Keychain Access, or `security unlock-keychain login.keychain`), and try again.',
-  reach: 'in your macOS login session, where the login keychain is (over SSH, unlock it first: `security unlock-keychain login.keychain`)',
-  fix: 'unlock the login keychain (Keychain Access, or `security unlock-keychain login.keychain`)',
+  unlock: 'Unlock it (Keychain Access, or `security unlock-keychain login.keychain`), and try again.',
+  reach: 'in your macOS login session (over SSH, run `security unlock-keychain login.keychain` first)',
+  fix: 'unlock the login keychain (`security unlock-keychain login.keychain`)',
 };
 
 const SECRET_SERVICE: KeyringStore = {
   name: 'the Secret Service',
   see: 'Passwords and Keys (Seahorse), KeePassXC, or `secret-tool search service gymctl`',
   unlock: 'Unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`), and try again.',
-  reach: 'where a Secret Service is reachable (a desktop session, or gnome-keyring or KeePassXC on a D-Bus session bus)',
+  reach: 'where a Secret Service is reachable (a desktop session; gnome-keyring or KeePassXC on D-Bus)',
   fix: 'unlock or reach the Secret Service (gnome-keyring or KeePassXC on D-Bus)',
 };
 

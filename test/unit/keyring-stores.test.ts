@@ -51,6 +51,16 @@ describe.each(PLATFORMS)('the keyring on $platform', ({ platform, name, own, for
     }
   });
 
+  it('every line of advice fits a terminal: at most 120 columns, as gymctl prints it', () => {
+    for (const trouble of ['unavailable', 'locked', 'missing'] as const) {
+      for (const request of [get, set]) {
+        const failure = keyringError(trouble, 'a reason', request, platform) as FailureWithFix;
+        for (const line of [`gymctl: ${failure.message}`, ...failure.fix.map((fix) => `  ${fix}`)]) expect(line.length, line).toBeLessThanOrEqual(120);
+      }
+    }
+    expect(`  fix: ${keyringStore(platform).fix}, or gymctl auth login --no-keyring`.length).toBeLessThanOrEqual(120);
+  });
+
   it('a locked keyring says how to unlock this one', () => {
     const text = textOf(keyringError('locked', 'the collection is locked', get, platform));
     expect(text).toContain(keyringStore(platform).unlock);
@@ -63,7 +73,7 @@ describe.each(PLATFORMS)('the keyring on $platform', ({ platform, name, own, for
     const failure = keyringError('missing', reason, get, platform) as FailureWithFix;
     expect(failure.message).toBe(`${KEYRING_MISSING} (${reason})`);
     expect(failure.kind).toBe('unauthorized');
-    expect(failure.fix[0]).toContain(`keeps its key in the system keyring: ${name}`);
+    expect(failure.fix[0]).toBe(`Profile "work" keeps its key in the system keyring, ${name}.`);
     expect(failure.fix.join('\n')).toContain('without --omit=optional');
     for (const word of foreign) expect(failure.fix.join('\n')).not.toContain(word);
   });
