@@ -126,6 +126,8 @@ describe('the script, as text', () => {
     expect(code.match(/(^|[^-])& /g)).toHaveLength(1);
     expect(PWSH).toContain("$lines = @(& $gymctl.Path '__complete' '--' @words 2>$null)");
     expect(PWSH).toContain("Get-Command -Name 'gymctl' -CommandType Application -ErrorAction Ignore");
+    // On Windows, npm's extensionless gymctl is a sh script: never the one called.
+    expect(PWSH).toContain("Where-Object { $_.Extension -ne '' -or $PSVersionTable.Platform -eq 'Unix' }");
   });
 
   it('passes the words before the cursor as read from the parsed command (a quoted one without its quotes), then the word under it', () => {

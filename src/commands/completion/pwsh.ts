@@ -33,7 +33,9 @@ export const PWSH = String.raw`# gymctl completion for PowerShell. Load it with:
 # For good: add that line to your profile ($PROFILE).
 Register-ArgumentCompleter -Native -CommandName 'gymctl', 'gymctl.exe' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
-    $gymctl = Get-Command -Name 'gymctl' -CommandType Application -ErrorAction Ignore | Select-Object -First 1
+    # The program itself: gymctl.exe, or npm's gymctl.cmd; on Windows never npm's extensionless sh script.
+    $gymctl = Get-Command -Name 'gymctl' -CommandType Application -ErrorAction Ignore |
+        Where-Object { $_.Extension -ne '' -or $PSVersionTable.Platform -eq 'Unix' } | Select-Object -First 1
     if (-not $gymctl) { return }
     $plain = '^[\w.,:=/\\+~@-]*$'
     # The words after gymctl before the cursor, then the word under it: read from the parsed command, never evaluated.
