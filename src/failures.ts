@@ -35,14 +35,15 @@ export class FailureWithFix extends GymctlError {
   }
 }
 
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+/** SIGBREAK: Ctrl-Break in a Windows console, an interrupt as Ctrl-C is (Node emits it on Windows only). */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGBREAK';
 
-/** The user stopped gymctl (Ctrl-C, or SIGTERM): the reason every abort carries. */
+/** The user stopped gymctl (Ctrl-C or Ctrl-Break, or SIGTERM): the reason every abort carries. */
 export class Interrupted extends GymctlError {
   override readonly name = 'Interrupted';
   readonly signal: InterruptSignal;
   constructor(signal: InterruptSignal = 'SIGINT') {
-    super('internal', signal === 'SIGINT' ? 'interrupted' : 'terminated');
+    super('internal', signal === 'SIGTERM' ? 'terminated' : 'interrupted');
     this.signal = signal;
   }
 }
@@ -89,6 +90,6 @@ export const exitCodeOfKind = (kind: ErrorKind): number => CODE_OF_KIND[kind];
 
 /** The exit code a failure ends gymctl with. */
 export function exitCodeOf(failure: GymctlError): number {
-  if (failure instanceof Interrupted) return failure.signal === 'SIGINT' ? 130 : 143;
+  if (failure instanceof Interrupted) return failure.signal === 'SIGTERM' ? 143 : 130;
   return exitCodeOfKind(failure.kind);
 }

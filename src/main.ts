@@ -25,7 +25,7 @@ export interface RunOptions {
   /** The standard streams (process, or fakes in tests). */
   io: IOStreams;
   env: NodeJS.ProcessEnv;
-  /** Aborted with an Interrupted reason on Ctrl-C or SIGTERM. */
+  /** Aborted with an Interrupted reason on Ctrl-C, Ctrl-Break (Windows) or SIGTERM. */
   signal?: AbortSignal;
 }
 
@@ -73,7 +73,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
 }
 
 /**
- * Ctrl-C and SIGTERM, for the real process: the first aborts the command
+ * Ctrl-C, Ctrl-Break (Windows) and SIGTERM, for the real process: the first aborts the command
  * with an Interrupted reason (requests in flight are aborted, files are
  * left whole); a second one ends gymctl at once.
  */

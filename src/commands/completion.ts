@@ -7,8 +7,8 @@ export const newCmdCompletion = (f: FactoryRef) =>
     {
       name: 'completion',
       description: 'print a shell completion script',
-      arguments: [['<shell>', 'bash, zsh or fish']],
-      examples: ['source <(gymctl completion bash)', 'source <(gymctl completion zsh)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish'],
+      arguments: [['<shell>', 'bash, zsh, fish or pwsh (PowerShell; also powershell)']],
+      examples: ['source <(gymctl completion bash)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish', 'gymctl completion pwsh | Out-String | Invoke-Expression'],
     },
     async (shell: string) => (await import('./completion/run.js')).runCompletion(f(), shell),
   );

@@ -7,6 +7,7 @@
  */
 import type { GymctlError } from '../api/errors.js';
 import { FailureWithFix } from '../failures.js';
+import { keyringStore } from './stores.js';
 import { KEYRING_INSTALL, KEYRING_MISSING, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
 
 declare const __KEYRING_AGENT__: string | undefined;
@@ -33,33 +34,35 @@ export interface KeyringOptions {
 
 /**
  * A keyring that cannot be used, said as such (never "no key"): a short
- * line of what is wrong, then what to do about it, a way a line.
+ * line of what is wrong, then what to do about it, a way a line, naming
+ * the platform's own keyring (stores.ts).
  */
-function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>): GymctlError {
+export function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>, platform: NodeJS.Platform = process.platform): GymctlError {
   const reason = detail.replace(/\s+/g, ' ').trim();
+  const store = keyringStore(platform);
   const profile = `profile "${request.account}"`;
-  if (trouble === 'missing') return missingError(reason, profile);
-  const unlock = ['Unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`), and try again.'];
+  // Each on a line of its own, short enough for a terminal.
+  const keeps = [`${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring, ${store.name}.`, `See it in ${store.see}.`];
+  if (trouble === 'missing') return missingError(reason, keeps);
   if (request.op === 'set') {
     return new FailureWithFix(
       'unauthorized',
       `keyring ${trouble}: ${reason}; the key was not stored, and ${profile} is unchanged`,
       trouble === 'locked'
-        ? unlock
-        : ['To go on, either:', '- log in without --keyring, to keep the key in the config file (readable by you alone), or', '- run gymctl where a keyring is reachable.'],
+        ? [store.unlock]
+        : [
+            `${store.name[0]!.toUpperCase()}${store.name.slice(1)} could not take it. To go on, either:`,
+            '- log in without --keyring, to keep the key in the config file (readable by you alone), or',
+            `- run gymctl ${store.reach}.`,
+          ],
     );
   }
   return new FailureWithFix(
     'unauthorized',
     `keyring ${trouble}: ${reason}`,
     trouble === 'locked'
-      ? [`${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring.`, ...unlock, 'Or set GYMCTL_API_KEY.']
-      : [
-          `${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring. To go on, either:`,
-          '- run gymctl where the keyring is reachable (a desktop session, or a Secret Service such as gnome-keyring on D-Bus),',
-          '- move the key to the config file: gymctl auth login --no-keyring, or',
-          '- set GYMCTL_API_KEY.',
-        ],
+      ? [...keeps, store.unlock, 'Or set GYMCTL_API_KEY.']
+      : [...keeps, 'To go on, either:', `- run gymctl ${store.reach},`, '- move the key to the config file: gymctl auth login --no-keyring, or', '- set GYMCTL_API_KEY.'],
   );
 }
 
@@ -68,9 +71,10 @@ function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<Key
  * `npm install --omit=optional`, or with no binary for this platform): no
  * keyring at all here, whatever the desktop offers.
  */
-function missingError(reason: string, profile: string): GymctlError {
+function missingError(reason: string, keeps: readonly string[]): GymctlError {
   return new FailureWithFix('unauthorized', `${KEYRING_MISSING} (${reason})`, [
-    `${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring. To go on, either:`,
+    ...keeps,
+    'To go on, either:',
     `- ${KEYRING_INSTALL},`,
     '- keep a key in the config file instead: gymctl auth login --no-keyring, or',
     '- set GYMCTL_API_KEY.',
@@ -116,9 +120,13 @@ async function ask(request: KeyringRequest, options: KeyringOptions): Promise<Ke
 }
 
 /** The native library's reason, in words that say what to look at. */
-function explain(message: string, env: NodeJS.ProcessEnv): string {
-  if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS && /dbus/i.test(message)) {
+export function explain(message: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS && /dbus/i.test(message)) {
     return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set, as on most servers)';
+  }
+  // ERROR_NO_SUCH_LOGON_SESSION: a sign-in with no credential store of its own (SSH with a key, a service).
+  if (platform === 'win32' && /logon session/i.test(message)) {
+    return 'the Credential Manager has no store for this sign-in (as over SSH signed in with a key, or for a service)';
   }
   if (/no result found/i.test(message)) return 'the Secret Service has no default keyring to keep keys in';
   return message.replace(/^Couldn't access platform storage: /, '');

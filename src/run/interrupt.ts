@@ -1,5 +1,5 @@
 /**
- * Ctrl-C and SIGTERM: the signal a run is aborted with, and the race that
+ * Ctrl-C, Ctrl-Break and SIGTERM: the signal a run is aborted with, and the race that
  * settles a command as soon as it is aborted, whatever it is waiting for.
  */
 import { Interrupted, exitCodeOf, type InterruptSignal } from '../failures.js';
@@ -22,10 +22,19 @@ export function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal, handl
 }
 
 /**
- * Ctrl-C and SIGTERM, for the real process: the first aborts the command
- * with an Interrupted reason (requests in flight are aborted, files are
- * left whole); a second one calls `exit` with the interrupt's exit code
- * (main.ts ends the process with it).
+ * The signals that stop a run: Ctrl-C, SIGTERM, and on Windows Ctrl-Break
+ * (SIGBREAK, which Node emits there alone and which would otherwise end
+ * the process at once, with no orderly stop). Windows has no SIGTERM to
+ * send; closing the console window (SIGHUP there) ends gymctl as Windows
+ * ends every console program.
+ */
+export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGBREAK'] as const satisfies readonly InterruptSignal[];
+
+/**
+ * Ctrl-C, Ctrl-Break and SIGTERM, for the real process: the first aborts
+ * the command with an Interrupted reason (requests in flight are aborted,
+ * files are left whole); a second one calls `exit` with the interrupt's
+ * exit code (main.ts ends the process with it).
  */
 export function watchInterrupts(exit: (code: number) => never): { signal: AbortSignal; stop(): void } {
   const controller = new AbortController();
@@ -34,13 +43,11 @@ export function watchInterrupts(exit: (code: number) => never): { signal: AbortS
     if (controller.signal.aborted) exit(exitCodeOf(reason));
     controller.abort(reason);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const name of INTERRUPT_SIGNALS) process.on(name, onSignal);
   return {
     signal: controller.signal,
     stop() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const name of INTERRUPT_SIGNALS) process.off(name, onSignal);
     },
   };
 }

@@ -107,7 +107,7 @@ export async function warmUp(main: Main, meBody: string): Promise<void> {
     getBuiltinModule: process.getBuiltinModule,
     any: AbortSignal.any,
     streams: (['stdin', 'stdout', 'stderr'] as const).map((name) => [name, Object.getOwnPropertyDescriptor(process, name)] as const),
-    listeners: (['SIGINT', 'SIGTERM'] as const).map((name) => [name, process.listeners(name)] as const),
+    listeners: (['SIGINT', 'SIGTERM', 'SIGBREAK'] as const).map((name) => [name, process.listeners(name)] as const),
   };
   process.env = {
     GYMCTL_API_KEY: 'snapshot-warm-up',

@@ -81,7 +81,10 @@ export function matrix(baseUrl: string): Case[] {
     },
     { name: 'schema', commands: [run(0, 'schema', 'academy'), run(0, 'schema', 'whoami'), run(2, 'schema'), run(2, 'schema', 'nope')] },
     { name: 'help', commands: [run(0, '--help'), run(0, 'help', 'academy'), run(0, 'academy', '--help'), run(0, 'config', 'set', '--help')] },
-    { name: 'completion', commands: [run(0, 'completion', 'bash'), run(0, 'completion', 'zsh'), run(0, 'completion', 'fish'), run(2, 'completion', 'tcsh')] },
+    {
+      name: 'completion',
+      commands: [run(0, 'completion', 'bash'), run(0, 'completion', 'zsh'), run(0, 'completion', 'fish'), run(0, 'completion', 'pwsh'), run(2, 'completion', 'tcsh')],
+    },
     {
       name: 'config',
       commands: [

@@ -4,7 +4,7 @@
  * from the mapping itself and from the built agent run without it.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,5 +72,27 @@ describe('the built keyring agent, without the module', () => {
     const noBinary = agentIn(['@napi-rs/keyring']);
     expect(noBinary.answer).toEqual({ ok: false, trouble: 'missing', message: `@napi-rs/keyring has no native binary installed for ${process.platform}-${process.arch}` });
     expect(noBinary.stderr).toBe('');
+  });
+});
+
+describe("the lock file holds the module's builds for every platform it ships", () => {
+  // `npm ci` on Windows installs only what the lock lists: the Credential Manager needs the win32 builds recorded, whatever
+  // platform the lock was written on.
+  it('win32-x64-msvc and win32-arm64-msvc, for Windows only, at the version of @napi-rs/keyring', () => {
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string; optional?: boolean; os?: string[]; cpu?: string[]; optionalDependencies?: Record<string, string> }>;
+    };
+    const keyring = lock.packages['node_modules/@napi-rs/keyring']!;
+    for (const [name, cpu] of [
+      ['@napi-rs/keyring-win32-x64-msvc', 'x64'],
+      ['@napi-rs/keyring-win32-arm64-msvc', 'arm64'],
+      ['@napi-rs/keyring-darwin-arm64', 'arm64'],
+      ['@napi-rs/keyring-linux-x64-gnu', 'x64'],
+    ] as const) {
+      expect(keyring.optionalDependencies?.[name]).toBe(keyring.version);
+      expect(lock.packages[`node_modules/${name}`]).toMatchObject({ version: keyring.version, optional: true, cpu: [cpu] });
+    }
+    expect(lock.packages['node_modules/@napi-rs/keyring-win32-x64-msvc']!.os).toEqual(['win32']);
+    expect(lock.packages['node_modules/@napi-rs/keyring-win32-arm64-msvc']!.os).toEqual(['win32']);
   });
 });

@@ -48,6 +48,8 @@ describe('the error model', () => {
     expect(exitCodeOf(new GymApiError('invalid_response', 'x'))).toBe(6);
     expect(exitCodeOf(new Interrupted('SIGINT'))).toBe(130);
     expect(exitCodeOf(new Interrupted('SIGTERM'))).toBe(143);
+    // Ctrl-Break in a Windows console is an interrupt, as Ctrl-C is.
+    expect(exitCodeOf(new Interrupted('SIGBREAK'))).toBe(130);
     expect(EXIT_CODES.map((row) => row.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 130, 143]);
   });
 });

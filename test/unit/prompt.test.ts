@@ -58,6 +58,19 @@ describe('promptHidden', () => {
     expect(t.written()).toBe('Key: \n');
   });
 
+  it('Ctrl-Break (SIGBREAK, a signal in a Windows console even in raw mode) restores the terminal as Ctrl-C does', async () => {
+    const t = fakeTerminal();
+    const controller = new AbortController();
+    const answer = promptHidden(t.io, 'Key: ', controller.signal);
+    t.stdin.write('sk_');
+    controller.abort(new Interrupted('SIGBREAK'));
+    const error = await answer.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Interrupted);
+    expect((error as Interrupted).signal).toBe('SIGBREAK');
+    expect(t.stdin.rawModes).toEqual([true, false]);
+    expect(t.written()).toBe('Key: \n');
+  });
+
   it('Ctrl-C interrupts and leaves raw mode', async () => {
     const t = fakeTerminal();
     const answer = promptHidden(t.io, '');

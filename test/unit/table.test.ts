@@ -347,6 +347,21 @@ describe('decideColor', () => {
     expect(decideColor(true, { TERM: 'xterm-256color' })).toBe(true);
   });
 
+  it('a Windows console colours: Windows Terminal and conhost take VT sequences and set no TERM, which is not "dumb"', () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+    Object.defineProperty(process, 'platform', { value: 'win32' });
+    try {
+      // Windows Terminal (WT_SESSION), conhost under cmd.exe or PowerShell (nothing at all), both with no TERM.
+      expect(decideColor(true, { WT_SESSION: '0f1e2d3c-0000-0000-0000-000000000000', ComSpec: 'C:\\Windows\\system32\\cmd.exe' })).toBe(true);
+      expect(fakeIO(true, { PSModulePath: 'C:\\Program Files\\PowerShell\\Modules' }).color).toBe(true);
+      // Redirected to a file, and NO_COLOR, as anywhere.
+      expect(decideColor(false, {})).toBe(false);
+      expect(decideColor(true, { NO_COLOR: '1' })).toBe(false);
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
+    }
+  });
+
   it('createIO decides colour from stdout and the flag', () => {
     expect(fakeIO(true, {}).color).toBe(true);
     expect(fakeIO(true, {}, false).color).toBe(false);

@@ -19,7 +19,7 @@ import { OPERATIONS } from '../../operations/index.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish', 'pwsh'] as const;
 
 /** What completion reads: the profiles in the config file, stdout, and for academy ids the settings and a client. */
 export type CompleteDeps = Pick<Factory, 'io' | 'config' | 'env' | 'settings' | 'makeClient'>;

@@ -1,15 +1,17 @@
 /**
- * `gymctl completion bash|zsh|fish`: completion scripts that ask gymctl
+ * `gymctl completion bash|zsh|fish|pwsh`: completion scripts that ask gymctl
  * itself what can come next (`gymctl __complete -- WORD…`, see
  * complete.ts), as gh and kubectl do, so they never fall behind the
  * command tree and new profiles complete at once. The scripts only read
  * lines: no candidate is ever evaluated by the shell (in bash, nothing
  * goes through `compgen -W`, which expands `$(…)`). File names complete
- * where a file goes: after a redirection and for `--data`.
+ * where a file goes: after a redirection and for `--data`. PowerShell's
+ * script is pwsh.ts.
  */
 import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { SHELLS } from '../complete/run.js';
+import { PWSH } from './pwsh.js';
 
 const BASH = `# gymctl completion for bash. Load it with: source <(gymctl completion bash)
 _gymctl_completions() {
@@ -89,9 +91,12 @@ end
 complete -c gymctl -f -a '(__gymctl_complete)'
 `;
 
-const SCRIPTS: Record<(typeof SHELLS)[number], string> = { bash: BASH, zsh: ZSH, fish: FISH };
+const SCRIPTS: Record<(typeof SHELLS)[number], string> = { bash: BASH, zsh: ZSH, fish: FISH, pwsh: PWSH };
+/** Other names a shell goes by: Windows PowerShell is `powershell`. */
+const ALIASES: Record<string, (typeof SHELLS)[number]> = { powershell: 'pwsh' };
 
 export async function runCompletion(f: Pick<Factory, 'io'>, shell: string): Promise<void> {
-  if (!Object.hasOwn(SCRIPTS, shell)) throw usageError(`no completion for ${JSON.stringify(shell)}: expected one of ${SHELLS.join(', ')}`);
-  f.io.out(SCRIPTS[shell as (typeof SHELLS)[number]]);
+  const name = Object.hasOwn(ALIASES, shell) ? ALIASES[shell]! : shell;
+  if (!Object.hasOwn(SCRIPTS, name)) throw usageError(`no completion for ${JSON.stringify(shell)}: expected one of ${SHELLS.join(', ')}`);
+  f.io.out(SCRIPTS[name as (typeof SHELLS)[number]]);
 }

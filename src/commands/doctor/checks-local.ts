@@ -8,6 +8,7 @@ import { checkProfileExists } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
+import { keyringStore } from '../../keyring/stores.js';
 import { currentUid, modesApply } from '../../system.js';
 import { type Outcome, result } from './outcome.js';
 import { onWindows, removeCommand } from './windows.js';
@@ -65,7 +66,8 @@ export function configCheck(f: Pick<Factory, 'config' | 'env'>, platform: NodeJS
 
 const PROFILE_SOURCES: Record<string, string> = { flag: '--profile', env: 'GYMCTL_PROFILE', config: 'default-profile in the config file', default: 'the default' };
 
-export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' | 'profileName' | 'settings'>): Promise<Outcome[]> {
+/** `platform`: whose keyring the key row names (stores.ts). */
+export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' | 'profileName' | 'settings'>, platform: NodeJS.Platform = process.platform): Promise<Outcome[]> {
   const name = f.profileName();
   try {
     checkProfileExists(name, f.config().read());
@@ -95,13 +97,15 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
       return [
         ...out,
         key
-          ? result('key', 'pass', 'from the system keyring, which answered')
+          ? result('key', 'pass', `from the system keyring (${keyringStore(platform).name}), which answered`)
           : result('key', 'fail', 'the system keyring holds no key for this profile', 'gymctl auth login --keyring', 'unauthorized'),
       ];
     } catch (error) {
       const { message } = toFailure(error);
       // No keyring module on this install: unlocking is not the way out.
-      const fix = message.startsWith(KEYRING_MISSING) ? `${KEYRING_INSTALL}, or gymctl auth login --no-keyring` : 'unlock the keyring, or gymctl auth login --no-keyring';
+      const fix = message.startsWith(KEYRING_MISSING)
+        ? `${KEYRING_INSTALL}, or gymctl auth login --no-keyring`
+        : `${keyringStore(platform).fix}, or gymctl auth login --no-keyring`;
       return [...out, result('key', 'fail', message, fix, 'unauthorized')];
     }
   }

@@ -1,0 +1,50 @@
+/**
+ * The system keyring of each platform, named as its users know it, with
+ * where to look at it and what to do when gymctl cannot use it: the
+ * Credential Manager on Windows, the login keychain on macOS, a Secret
+ * Service on D-Bus elsewhere. @napi-rs/keyring uses exactly these.
+ */
+
+export interface KeyringStore {
+  /** Its name, after "the system keyring": `the Windows Credential Manager`. */
+  readonly name: string;
+  /** Where a user sees what it holds. */
+  readonly see: string;
+  /** A sentence that unlocks it (a keyring said to be locked). */
+  readonly unlock: string;
+  /** Where it can be reached, for "run gymctl …" (a keyring said to be unavailable). */
+  readonly reach: string;
+  /** doctor's fix for a keyring that did not answer, before "or gymctl auth login --no-keyring". */
+  readonly fix: string;
+}
+
+const WINDOWS: KeyringStore = {
+  name: 'the Windows Credential Manager',
+  see: 'Control Panel > Credential Manager > Windows Credentials, or `cmdkey /list`',
+  unlock: 'Sign in to Windows as the user who stored the key, and try again.',
+  reach: 'in your own Windows sign-in (a service, or SSH signed in with a key, has no credential store)',
+  fix: 'reach the Credential Manager from your own Windows sign-in (`cmdkey /list`)',
+};
+
+const MACOS: KeyringStore = {
+  name: 'the login keychain',
+  see: 'Keychain Access, or `security find-generic-password -s gymctl`',
+  unlock: 'Unlock it (Keychain Access, or `security unlock-keychain login.keychain`), and try again.',
+  reach: 'in your macOS login session (over SSH, run `security unlock-keychain login.keychain` first)',
+  fix: 'unlock the login keychain (`security unlock-keychain login.keychain`)',
+};
+
+const SECRET_SERVICE: KeyringStore = {
+  name: 'the Secret Service',
+  see: 'Passwords and Keys (Seahorse), KeePassXC, or `secret-tool search service gymctl`',
+  unlock: 'Unlock it (log in to your desktop session, or run `gnome-keyring-daemon --unlock`), and try again.',
+  reach: 'where a Secret Service is reachable (a desktop session; gnome-keyring or KeePassXC on D-Bus)',
+  fix: 'unlock or reach the Secret Service (gnome-keyring or KeePassXC on D-Bus)',
+};
+
+/** The keyring @napi-rs/keyring uses on `platform`. */
+export function keyringStore(platform: NodeJS.Platform = process.platform): KeyringStore {
+  if (platform === 'win32') return WINDOWS;
+  if (platform === 'darwin') return MACOS;
+  return SECRET_SERVICE;
+}
