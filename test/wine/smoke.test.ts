@@ -140,11 +140,13 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
           expect.soft(doctor.stdout).toContain(`${variables.LOCALAPPDATA}\\gymctl`);
           expect.soft(doctor.stdout + doctor.stderr).not.toMatch(/chmod|\bmode [0-7]{3,4}\b/);
 
-          // Everything gymctl wrote is in its two folders; TEMP is left empty.
-          const written = filesUnder(profile.userProfile).filter((file) => !/^AppData\/(Roaming|Local)\/gymctl\//.test(file));
+          // Everything gymctl wrote is in its folders: the config's, the cache's and, beside it, the code cache's (which
+          // works on Windows too: its files are signed, not guarded by mode bits). TEMP is left empty.
+          const written = filesUnder(profile.userProfile).filter((file) => !/^AppData\/(Roaming\/gymctl|Local\/gymctl|Local\/gymctl-code-cache)\//.test(file));
           expect.soft(written).toEqual([]);
           expect.soft(filesUnder(path.join(profile.appData, 'gymctl'))).toContain('config.json');
           expect.soft(filesUnder(path.join(profile.localAppData, 'gymctl')).length).toBeGreaterThan(0);
+          expect.soft(filesUnder(path.join(profile.localAppData, 'gymctl-code-cache')).some((file) => file.endsWith('-whoami.v8'))).toBe(true);
           expect(filesUnder(profile.temp)).toEqual([]);
         } finally {
           rmSync(profile.folder, { recursive: true, force: true });

@@ -81,7 +81,7 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
       const message = `${failure.message}; the key was not asked for, and nothing was stored`;
       if (!(failure instanceof FailureWithFix)) throw failure.with({ message });
       // The keyring's own fix speaks of a profile that keeps its key there; this login has stored nothing yet.
-      const reach = failure.message.startsWith(KEYRING_MISSING) ? KEYRING_INSTALL : keyringStore().fix;
+      const reach = failure.message.startsWith(KEYRING_MISSING) ? `${KEYRING_INSTALL} to use ${keyringStore().name}` : keyringStore().fix;
       throw new FailureWithFix(failure.kind, message, [
         'To go on, either:',
         `- ${reach}, and log in again, or`,
