@@ -8,7 +8,6 @@
 import { topLevelHelp } from './argv.js';
 import { type CacheCommands, codeCacheFor, loadWithCodeCache, stdinBatch } from './boot/code-cache.js';
 import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND } from './system.js';
-import { guardStreams } from './boot/streams.js';
 
 declare const __GYMCTL_BUILD__: string;
 /** The read commands, and those that take ids, as the build derived them from the declared operations. */
@@ -26,6 +25,21 @@ function builtHelp(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A reader that stops early (`| head`) is not a failure; a full disk is, in
+ * one line. A broken stderr (`2>/dev/full`, a closed pipe) loses the
+ * messages but not the exit code. Set first here, and by the single
+ * executable's start (src/sea/snapshot.ts), which skips this file's start().
+ */
+export function guardStreams(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
+    process.exit(1);
+  });
+  process.stderr.on('error', () => {});
 }
 
 export function start(argv: string[]): void {

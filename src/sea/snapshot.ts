@@ -14,7 +14,7 @@ import { type CacheCommands, stdinBatch } from '../boot/code-cache.js';
 import { setV8Flags, YOUNG_GENERATION_BOUND } from '../system.js';
 import { seaMain } from './main.js';
 import { warmUp } from './warm.js';
-import { guardStreams } from '../boot/streams.js';
+import { guardStreams } from '../boot.js';
 
 /** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;

@@ -37,7 +37,6 @@ describe('what the built CLI loads', () => {
       'src/boot/code-cache.ts',
       'src/boot/frame.ts',
       'src/boot/secret.ts',
-      'src/boot/streams.ts',
       'src/boot/trusted-path.ts',
       'src/folders.ts',
       'src/system.ts',
