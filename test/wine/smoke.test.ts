@@ -15,7 +15,22 @@ import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { sandboxHandler } from '../../src/sandbox/server.js';
 import { BIN } from '../helpers/cli.js';
 import { httpServer } from '../helpers/servers.js';
-import { filesUnder, makePrefix, makeProfile, NODES, PROFILE, type Prefix, probe, profileVariables, removePrefix, runWin, type WinRun, wineReady, windowsPath } from './wine.js';
+import {
+  filesUnder,
+  inProfile,
+  makePrefix,
+  makeProfile,
+  NODES,
+  PROFILE,
+  type Prefix,
+  probe,
+  profileVariables,
+  removePrefix,
+  runWin,
+  type WinRun,
+  wineReady,
+  windowsPath,
+} from './wine.js';
 
 const ready = wineReady();
 const prefix: Prefix | undefined = ready ? makePrefix() : undefined;
@@ -68,14 +83,12 @@ const BATCH = Array.from({ length: 300 }, (_, i) => `${(i % 4) + 1}\r\n`).join('
 describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
   for (const { node, started } of builds) {
     const label = `Node ${(JSON.parse(readFileSync(path.join(path.dirname(node), '..', 'package.json'), 'utf8')) as { version: string }).version}`;
-    // Node 24 and later stop at start under Wine 8: V8 reports "Fatal process out of memory" while reserving its
-    // SegmentedTable. Such a build is reported as that known crash; any other way of failing to start fails here,
-    // and a Wine that runs it runs the whole matrix on it.
-    const knownCrash = started.code !== 0 && /Fatal process out of memory: SegmentedTable/.test(started.stderr);
-    if (started.code !== 0) {
-      it(`${label} starts, or crashes in the known way`, () => {
-        console.warn(`${node} does not start under this Wine: exit ${started.code}, ${started.stderr.trim().split('\n').slice(0, 3).join(' ')}`);
-        globalExpect(knownCrash, started.stderr).toBe(true);
+    // Only builds that run under this Wine are installed (scripts/test-wine.sh: 20 and 22). Those of Node 24 and later
+    // do not, under Debian's Wine 8: most starts stop with V8's "Fatal process out of memory: SegmentedTable::
+    // InitializeTable", and some exit 0 having printed nothing, at random; they are left out, and the README says so.
+    if (started.code !== 0 || !/^v\d+\.\d+\.\d+$/.test(started.stdout)) {
+      it(`${label} starts`, () => {
+        globalExpect({ code: started.code, stdout: started.stdout }, started.stderr).toEqual({ code: 0, stdout: globalExpect.stringMatching(/^v\d+\.\d+\.\d+$/) });
       });
       continue;
     }
@@ -84,9 +97,8 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
       const win = (folder: string, args: readonly string[], options: Parameters<typeof runWin>[4] = {}) => runWin(prefix!, node, folder, args, options);
 
       it.concurrent('reads the sandbox in every format, as on Linux', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        const variables = profileVariables(profile);
-        try {
+        await inProfile(prefix!, async (profile) => {
+          const variables = profileVariables(profile);
           for (const args of [
             ['academy', '1', '2', '--sandbox'],
             ['academy', '1', '2', '--sandbox', '--json'],
@@ -102,15 +114,12 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
           // Off a terminal the table is tab-separated, one row a line.
           const table = await win(profile.folder, ['academy', '1', '2', '--sandbox'], { variables });
           expect(table.stdout.split('\n').map((line) => line.split('\t').slice(0, 2).join('|'))).toEqual(['id|name', '1|Alfama Jiu-Jitsu', expect.stringMatching(/^2\|/), '']);
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
 
       it.concurrent('keeps the config in %APPDATA%\\gymctl, the cache in %LOCALAPPDATA%\\gymctl, and nothing else in the profile', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        const variables = profileVariables(profile);
-        try {
+        await inProfile(prefix!, async (profile) => {
+          const variables = profileVariables(profile);
           const where = await win(profile.folder, ['config', 'path'], { variables });
           expectRun(where, 0, expect);
           expect.soft(where.stdout).toBe(`${variables.APPDATA}\\gymctl\\config.json\n`);
@@ -148,15 +157,12 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
           expect.soft(filesUnder(path.join(profile.localAppData, 'gymctl')).length).toBeGreaterThan(0);
           expect.soft(filesUnder(path.join(profile.localAppData, 'gymctl-code-cache')).some((file) => file.endsWith('-whoami.v8'))).toBe(true);
           expect(filesUnder(profile.temp)).toEqual([]);
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
 
       it.concurrent('uses the folders GYMCTL_CONFIG_DIR and XDG_CONFIG_HOME name over the Windows ones', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        const variables = profileVariables(profile);
-        try {
+        await inProfile(prefix!, async (profile) => {
+          const variables = profileVariables(profile);
           const own = windowsPath(path.join(profile.folder, 'own'));
           const xdg = windowsPath(path.join(profile.folder, 'xdg'));
           const named = await win(profile.folder, ['config', 'path'], { variables: { ...variables, GYMCTL_CONFIG_DIR: own, XDG_CONFIG_HOME: xdg } });
@@ -165,15 +171,12 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
           const byXdg = await win(profile.folder, ['config', 'path'], { variables: { ...variables, XDG_CONFIG_HOME: xdg } });
           expectRun(byXdg, 0, expect);
           expect(byXdg.stdout).toBe(`${xdg}\\gymctl\\config.json\n`);
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
 
       it.concurrent('still reads a config an earlier gymctl left in ~\\.config\\gymctl', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        const variables = profileVariables(profile);
-        try {
+        await inProfile(prefix!, async (profile) => {
+          const variables = profileVariables(profile);
           const legacy = path.join(profile.userProfile, '.config', 'gymctl');
           mkdirSync(legacy, { recursive: true });
           const login = await win(profile.folder, ['auth', 'login', '--with-key', '--base-url', baseUrl], {
@@ -188,14 +191,11 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
           const whoami = await win(profile.folder, ['whoami', '--json'], { variables });
           expectRun(whoami, 0, expect);
           expect(JSON.parse(whoami.stdout)).toEqual(JSON.parse(onLinux(['whoami', '--sandbox', '--json']).stdout));
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
 
       it.concurrent('reads 300 ids with CRLF line ends from stdin', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        try {
+        await inProfile(prefix!, async (profile) => {
           const args = ['academy', '-', '--sandbox', '--format', 'ndjson'];
           const run = await win(profile.folder, args, { variables: profileVariables(profile), stdin: BATCH });
           expectRun(run, 0, expect);
@@ -205,17 +205,14 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
             .map((line) => (JSON.parse(line) as { id: number }).id);
           expect(ids).toEqual(Array.from({ length: 300 }, (_, i) => (i % 4) + 1));
           expect(run.stdout).toBe(onLinux(args, BATCH.replaceAll('\r\n', '\n')).stdout);
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
 
       // The clone's node_modules holds the keyring's binary for Linux alone, as an install on Windows with
       // --omit=optional holds none. (The Windows binary itself needs bcryptprimitives.dll, which Wine 8 lacks.)
       it.concurrent('says the keyring is missing in Windows terms, and stores nothing', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        const variables = profileVariables(profile);
-        try {
+        await inProfile(prefix!, async (profile) => {
+          const variables = profileVariables(profile);
           const login = await win(profile.folder, ['auth', 'login', '--keyring', '--with-key', '--base-url', baseUrl], { variables, stdin: DEMO_KEY });
           expectRun(login, 4, expect);
           expect(login.stdout).toBe('');
@@ -224,14 +221,11 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
           expect(login.stderr).not.toMatch(/gnome-keyring|D-Bus|Secret Service|chmod/);
           expect.soft(login.stderr).toContain('Credential Manager');
           expect(filesUnder(profile.userProfile).filter((file) => file.endsWith('config.json'))).toEqual([]);
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
 
       it.concurrent('ends a 404 with exit 3 and one line on stderr', async ({ expect }) => {
-        const profile = makeProfile(prefix!);
-        try {
+        await inProfile(prefix!, async (profile) => {
           for (const args of [
             ['academy', '999', '--sandbox'],
             ['academy', '999'],
@@ -242,9 +236,7 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
             expect(run.stdout).toBe('');
             expect(run.stderr).toMatch(/^gymctl: academy 999: Resource not found \(HTTP 404, correlation ID [0-9a-f-]{36}\)\r?\n$/);
           }
-        } finally {
-          rmSync(profile.folder, { recursive: true, force: true });
-        }
+        });
       });
     });
   }

@@ -118,6 +118,16 @@ export interface Profile {
   temp: string;
 }
 
+/** Runs `use` in a Windows profile of its own (makeProfile), removed after, whatever happens. */
+export async function inProfile<T>(prefix: Prefix, use: (profile: Profile) => Promise<T>): Promise<T> {
+  const profile = makeProfile(prefix);
+  try {
+    return await use(profile);
+  } finally {
+    rmSync(profile.folder, { recursive: true, force: true });
+  }
+}
+
 export function makeProfile(prefix: Prefix): Profile {
   const folder = mkdtempSync(path.join(prefix.root, 'case-'));
   const userProfile = path.join(folder, 'user');
