@@ -38,9 +38,16 @@ export interface Place {
  */
 export const pathOf = (platform?: NodeJS.Platform): typeof import('node:path') => (platform === undefined ? nodePath : platform === 'win32' ? nodePath.win32 : nodePath.posix);
 
-/** An environment variable that names an absolute folder, else undefined. */
+/**
+ * An environment variable that names an absolute folder, else undefined. On Windows that is a path on a drive
+ * (a letter, a colon and a slash) or on a share (two slashes and a server): path.win32 takes a path that starts with
+ * one slash, such as `/home/u/.config`, as absolute too, but it leads to whichever drive is current.
+ */
 function absolute(value: string | undefined, platform: NodeJS.Platform | undefined): string | undefined {
-  return value && pathOf(platform).isAbsolute(value) ? value : undefined;
+  if (!value) return undefined;
+  const rules = pathOf(platform);
+  if (rules === nodePath.win32) return /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(value) ? value : undefined;
+  return rules.isAbsolute(value) ? value : undefined;
 }
 
 /** The folder configs go in: $XDG_CONFIG_HOME, else %APPDATA% on Windows, else ~/.config. */

@@ -134,7 +134,9 @@ export interface FolderHandle {
   close(): void;
 }
 
-const viaProc = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+/** Whether /proc/self/fd reaches an open folder: looked at once, when first needed (the single executable's snapshot runs this file's top level at build time, on another machine). */
+let procFd: boolean | undefined;
+const viaProc = (): boolean => (procFd ??= process.platform === 'linux' && fs.existsSync('/proc/self/fd'));
 
 /** O_NOFOLLOW where open() has it; 0 on Windows, where refuseLink looks first. */
 export const NO_FOLLOW: number = fs.constants.O_NOFOLLOW ?? 0;
@@ -175,7 +177,7 @@ export function openFolder(dir: string): FolderHandle | undefined {
     throw errno('ENOTDIR', 'not a folder', dir);
   }
   return {
-    path: viaProc ? `/proc/self/fd/${fd}` : dir,
+    path: viaProc() ? `/proc/self/fd/${fd}` : dir,
     stat,
     close: () => fs.closeSync(fd),
   };

@@ -43,6 +43,12 @@ describe('the folders on Windows', () => {
     // Relative ones are ignored, as the XDG spec says: nothing lands under the current folder.
     expect(configDir({ ...RITA, XDG_CONFIG_HOME: 'xdg' }, win32)).toBe('C:\\Users\\rita\\AppData\\Roaming\\gymctl');
     expect(cacheDir({ ...RITA, XDG_CACHE_HOME: '.\\cache' }, 'win32')).toBe('C:\\Users\\rita\\AppData\\Local\\gymctl');
+    // Rooted but with no drive (a Unix path, or one slash): on whichever drive is current, so ignored too.
+    expect(configDir({ ...RITA, XDG_CONFIG_HOME: '/home/u/.config' }, win32)).toBe('C:\\Users\\rita\\AppData\\Roaming\\gymctl');
+    expect(cacheDir({ ...RITA, XDG_CACHE_HOME: '\\cache', LOCALAPPDATA: '\\Local' }, 'win32')).toBe('C:\\Users\\rita\\AppData\\Local\\gymctl');
+    // A share is a place of its own.
+    expect(cacheDir({ ...RITA, XDG_CACHE_HOME: '\\\\server\\cache' }, 'win32')).toBe('\\\\server\\cache\\gymctl');
+    expect(configDir({ ...RITA, XDG_CONFIG_HOME: 'D:/xdg' }, win32)).toBe('D:\\xdg\\gymctl');
   });
 
   it('keeps Linux and macOS where they were: ~/.config and ~/.cache, %APPDATA% ignored', () => {
