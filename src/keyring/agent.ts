@@ -10,7 +10,7 @@
  * On Linux the entry is pinned to the Secret Service, so that it never
  * falls back to the kernel keyring (which does not survive a reboot).
  */
-import { type EntryClass, loadEntry, NativeModuleMissing } from './native.js';
+import { confinedRequire, type EntryClass, keyringRoots, loadEntry, NativeModuleMissing } from './native.js';
 import { KEYRING_SERVICE, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
 
 /** What went wrong, from the native error's message. */
@@ -35,8 +35,9 @@ async function main(): Promise<void> {
   let reply: KeyringAnswer;
   try {
     const request = JSON.parse(input) as KeyringRequest;
-    // Resolved from the agent's own file, so from the package's node_modules.
-    const Entry = loadEntry(process.getBuiltinModule('node:module').createRequire(process.argv[1]!));
+    // Resolved from the agent's own file, and taken only from the package's own node_modules.
+    const agentFile = process.getBuiltinModule('node:fs').realpathSync(process.argv[1]!);
+    const Entry = loadEntry(confinedRequire(process.getBuiltinModule('node:module').createRequire(agentFile), keyringRoots(agentFile)));
     reply = answer(request, Entry);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -41,3 +41,48 @@ export function loadEntry(load: (id: string) => unknown): EntryClass {
     throw new NativeModuleMissing(missingReason(error));
   }
 }
+
+/** The folder a path sits in, and each folder above it, nearest first. */
+function foldersAbove(file: string, path: typeof import('node:path')): string[] {
+  const folders: string[] = [];
+  for (let folder = path.dirname(file); folders.at(-1) !== folder; folder = path.dirname(folder)) folders.push(folder);
+  return folders;
+}
+
+/**
+ * The node_modules folders the keyring module may come from, for the agent at `agentFile` (its real path): the one
+ * that holds the package gymctl is in (the outermost node_modules above it, so npm's hoisting and pnpm's store both
+ * count), or, where it is in none (a clone, the single executable's folder), the one beside the agent and the one
+ * beside its folder. Never one further up, nor NODE_PATH's or the home folder's: Node's own search goes up to the
+ * root of the drive, where on Windows any user may make C:\node_modules.
+ */
+export function keyringRoots(agentFile: string, path: typeof import('node:path') = process.getBuiltinModule('node:path')): string[] {
+  const above = foldersAbove(agentFile, path);
+  const outermost = above.filter((folder) => path.basename(folder) === 'node_modules').at(-1);
+  if (outermost) return [outermost];
+  return above.slice(0, 2).map((folder) => path.join(folder, 'node_modules'));
+}
+
+/**
+ * A require for the keyring module and the platform package it loads, resolved as Node does but only from
+ * `roots`: what Node would find anywhere else counts as not installed. The check is on the real path.
+ */
+export function confinedRequire(load: NodeJS.Require, roots: readonly string[], path: typeof import('node:path') = process.getBuiltinModule('node:path')): (id: string) => unknown {
+  const Module = process.getBuiltinModule('node:module') as unknown as { _resolveFilename(request: string, parent: unknown, ...rest: unknown[]): string };
+  const inside = (file: string) => roots.some((root) => !path.relative(root, file).startsWith('..') && !path.isAbsolute(path.relative(root, file)));
+  return (id) => {
+    const resolve = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) {
+      const file = resolve.call(this, request, ...rest);
+      if (request.startsWith('@napi-rs/keyring') && !inside(file)) {
+        throw Object.assign(new Error(`Cannot find module '${request}' (found only at ${file}, outside gymctl's own node_modules)`), { code: 'MODULE_NOT_FOUND' });
+      }
+      return file;
+    };
+    try {
+      return load(id);
+    } finally {
+      Module._resolveFilename = resolve;
+    }
+  };
+}

@@ -42,11 +42,16 @@ type Loader = (module: { _compile(source: string, filename: string): unknown }, 
 const moduleClass = (): { _extensions: Record<string, Loader>; createRequire(file: string): NodeJS.Require } =>
   process.getBuiltinModule('node:module') as unknown as { _extensions: Record<string, Loader>; createRequire(file: string): NodeJS.Require };
 
+/** Whether `filename` is inside `dir`. */
+function within(dir: string, filename: string): boolean {
+  const relative = path.relative(dir, filename);
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 /** The asset name of `filename` when it is a file of `dir`, else undefined. */
 function assetIn(dir: string, filename: string): string | undefined {
-  const relative = path.relative(dir, filename);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  const name = relative.split(path.sep).join('/');
+  if (!within(dir, filename)) return undefined;
+  const name = path.relative(dir, filename).split(path.sep).join('/');
   return name in __GYMCTL_SEA_MANIFEST__ ? name : undefined;
 }
 
@@ -68,6 +73,8 @@ export function hookLoader(dir: string): void {
   const javascript = loaders['.js']!;
   loaders['.js'] = function (this: unknown, module, filename) {
     const name = assetIn(dir, filename);
+    // A script in the folder that the binary did not put there (a package.json leading elsewhere, say) never runs.
+    if (name === undefined && within(dir, filename)) throw new SeaError(`${filename} is not a file this gymctl unpacked: remove ${dir}, and run gymctl again`);
     if (name === undefined) return javascript.call(this, module, filename);
     for (const data of __GYMCTL_SEA_READS__[name] ?? []) verifyOnce(dir, data);
     return module._compile(sea.getAsset(name, 'utf8'), filename);

@@ -4,11 +4,11 @@
  * from the mapping itself and from the built agent run without it.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadEntry, missingReason, NativeModuleMissing } from '../../src/keyring/native.js';
+import { keyringRoots, loadEntry, missingReason, NativeModuleMissing } from '../../src/keyring/native.js';
 import { ROOT } from '../helpers/cli.js';
 
 const notFound = (message: string, code = 'MODULE_NOT_FOUND') => Object.assign(new Error(message), { code });
@@ -72,6 +72,51 @@ describe('the built keyring agent, without the module', () => {
     const noBinary = agentIn(['@napi-rs/keyring']);
     expect(noBinary.answer).toEqual({ ok: false, trouble: 'missing', message: `@napi-rs/keyring has no native binary installed for ${process.platform}-${process.arch}` });
     expect(noBinary.stderr).toBe('');
+  });
+});
+
+describe('where the agent takes the module from', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the package's own node_modules: the outermost above it, else the ones beside the agent and its folder", () => {
+    const posix = path.posix;
+    expect(keyringRoots('/p/node_modules/gymctl/dist/keyring-agent.cjs', posix)).toEqual(['/p/node_modules']);
+    // pnpm's store is inside the project's node_modules too.
+    expect(keyringRoots('/p/node_modules/.pnpm/gymctl@1/node_modules/gymctl/dist/keyring-agent.cjs', posix)).toEqual(['/p/node_modules']);
+    expect(keyringRoots('/home/u/gymctl/dist/keyring-agent.cjs', posix)).toEqual(['/home/u/gymctl/dist/node_modules', '/home/u/gymctl/node_modules']);
+    expect(keyringRoots('C:\\Users\\u\\AppData\\Roaming\\npm\\node_modules\\gymctl\\dist\\keyring-agent.cjs', path.win32)).toEqual([
+      'C:\\Users\\u\\AppData\\Roaming\\npm\\node_modules',
+    ]);
+  });
+
+  it('never a module planted further up (C:\\node_modules, a parent folder), which does not even run: "not installed"', () => {
+    const top = mkdtempSync(path.join(tmpdir(), 'gymctl-agent-'));
+    dirs.push(top);
+    const marker = path.join(top, 'ran');
+    // What Node's own search would find, two folders above the agent: a keyring module, and a platform package.
+    const plant = (name: string) => {
+      const dir = path.join(top, 'node_modules', ...name.split('/'));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, main: 'index.js' }));
+      const fake = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '');class Entry{getPassword(){return 'planted'}};module.exports={Entry};`;
+      writeFileSync(path.join(dir, 'index.js'), fake);
+    };
+    plant('@napi-rs/keyring');
+    const agent = path.join(top, 'a', 'b', 'keyring-agent.cjs');
+    mkdirSync(path.dirname(agent), { recursive: true });
+    cpSync(path.join(ROOT, 'dist', 'keyring-agent.cjs'), agent);
+    const run = () => JSON.parse(spawnSync(process.execPath, [agent], { input: JSON.stringify({ op: 'get', account: 'default' }), encoding: 'utf8' }).stdout) as unknown;
+    expect(run()).toEqual({ ok: false, trouble: 'missing', message: '@napi-rs/keyring is not installed' });
+    // The real package beside the agent, its platform binary only planted above: "no binary", and the plant never runs.
+    cpSync(path.join(ROOT, 'node_modules', '@napi-rs', 'keyring'), path.join(top, 'a', 'b', 'node_modules', '@napi-rs', 'keyring'), { recursive: true });
+    const triples = readdirSync(path.join(ROOT, 'node_modules', '@napi-rs')).filter((name) => name.startsWith('keyring-'));
+    for (const triple of triples) plant(`@napi-rs/${triple}`);
+    expect(triples.length).toBeGreaterThan(0);
+    expect(run()).toEqual({ ok: false, trouble: 'missing', message: `@napi-rs/keyring has no native binary installed for ${process.platform}-${process.arch}` });
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
