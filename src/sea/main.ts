@@ -89,8 +89,22 @@ export function hookLoader(dir: string): void {
 
 const folderRoot = (env: NodeJS.ProcessEnv): string => seaDir(env);
 
-/** Where this build's files are (nothing is read). */
-export const folderPath = (env: NodeJS.ProcessEnv): string => path.join(folderRoot(env), __GYMCTL_SEA_BUILD__);
+/**
+ * `folder` with its links resolved, as far as it exists (the rest as given). Node's loader names every file it
+ * loads by its real path, so the folder is known by its real path too: through a linked `~/.cache`, the files still
+ * come from the binary, and the keyring agent is still recognised.
+ */
+function realFolder(folder: string): string {
+  try {
+    return process.getBuiltinModule('node:fs').realpathSync.native(folder);
+  } catch {
+    const parent = path.dirname(folder);
+    return parent === folder ? folder : path.join(realFolder(parent), path.basename(folder));
+  }
+}
+
+/** Where this build's files are, by their real path (a path is resolved; nothing is made). */
+export const folderPath = (env: NodeJS.ProcessEnv): string => path.join(realFolder(folderRoot(env)), __GYMCTL_SEA_BUILD__);
 
 /** The folder of this build's files, made if need be, and checked. */
 export function buildFolder(env: NodeJS.ProcessEnv): string {
@@ -118,7 +132,7 @@ function folderOnce(dir: string): () => void {
   return () => {
     if (ready) return;
     try {
-      if (buildFolder(process.env) !== dir) throw new Error('the build folder moved');
+      if (realFolder(buildFolder(process.env)) !== dir) throw new Error('the build folder moved');
       hookLoader(dir);
     } catch (error) {
       if (!(error instanceof SeaError)) throw error;

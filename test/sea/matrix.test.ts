@@ -6,7 +6,7 @@
  * file (vitest.sea.config.ts); `npm test` does not include it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -129,6 +129,31 @@ describe.skipIf(!ready())('the single executable against the npm build', () => {
       });
     }
   }
+
+  it("through a linked cache folder (~/.cache a link, as dotfiles make it), gymctl's code still comes from the binary, never from the unpacked copies", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gymctl-sea-'));
+    try {
+      const where = folders(root);
+      const real = path.join(root, 'real-cache');
+      mkdirSync(real, { mode: 0o700 });
+      mkdirSync(where.home, { recursive: true });
+      symlinkSync(real, where.cache);
+      mkdirSync(where.tmp);
+      mkdirSync(where.bin);
+      const env = environment(where);
+      const [file, ...args] = commandLine('binary');
+      const run = (...command: string[]) => spawnSync(file!, [...args, ...command], { env, cwd: root, encoding: 'utf8', timeout: 30_000 });
+      // The first run unpacks; then every unpacked side file is replaced by one that says so if it ever runs.
+      expect(run('academy', '1', '--sandbox', '--jq', '.name')).toMatchObject({ status: 0, stdout: 'Alfama Jiu-Jitsu\n' });
+      const [build] = readdirSync(path.join(real, 'gymctl-sea'));
+      const side = path.join(real, 'gymctl-sea', build!, 'side');
+      for (const name of readdirSync(side)) writeFileSync(path.join(side, name), "process.stdout.write('a copy on disk ran\\n');");
+      const again = run('academy', '1', '--sandbox', '--jq', '.name');
+      expect({ status: again.status, stdout: again.stdout }).toEqual({ status: 0, stdout: 'Alfama Jiu-Jitsu\n' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it('--version answers with a HOME that cannot be written, root or not (a path under a file), and no XDG folders set', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gymctl-sea-'));
