@@ -19,8 +19,10 @@ export interface ToolFailure {
   next: string;
 }
 
-/** What to do next, by kind and reason: for a model to act on, or to tell its user. */
-export function nextStep(failure: GymctlError): string {
+/** What to do next, by kind and reason: for a model to act on, or to tell its user. `atStart`: the server's own settings failed when it started, not the call. */
+export function nextStep(failure: GymctlError, atStart = false): string {
+  if (atStart && failure.kind === 'usage')
+    return "gymctl's settings could not be used when this MCP server started (the message says which, and how to fix them): tell the user, then restart this MCP server. Retrying will not help.";
   switch (failure.kind) {
     case 'unauthorized':
       return 'The API key was missing or refused: tell the user to run `gymctl auth login` (or `gymctl auth status` to see which key is in use), then restart this MCP server. Retrying will not help.';
@@ -52,7 +54,7 @@ export function nextStep(failure: GymctlError): string {
 export const asFailure = (error: unknown): GymctlError => (error instanceof GymctlError ? error : new UnexpectedError(error));
 
 /** The failure's fields, each string with the key redacted. */
-export function toolFailure(failure: GymctlError, apiKey: string | undefined): ToolFailure {
+export function toolFailure(failure: GymctlError, apiKey: string | undefined, atStart = false): ToolFailure {
   const clean = (text: string) => (apiKey ? redactText(apiKey, text) : text);
   return {
     message: clean(failure.message),
@@ -61,7 +63,7 @@ export function toolFailure(failure: GymctlError, apiKey: string | undefined): T
     status: failure.status ?? null,
     id: failure.id === undefined ? null : String(failure.id),
     ...(failure.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(failure.retryAfterMs / 1000) } : {}),
-    next: nextStep(failure),
+    next: nextStep(failure, atStart),
   };
 }
 

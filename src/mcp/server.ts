@@ -61,7 +61,7 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
       } catch (error) {
         const failure = asFailure(error);
         const explained = 'failure' in session ? failure : (session.explain?.(failure) ?? failure);
-        const failed = toolFailure(explained, apiKey);
+        const failed = toolFailure(explained, apiKey, 'failure' in session);
         const line = `${tool.name}: ${failed.message}`;
         log(line);
         // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already redacted.

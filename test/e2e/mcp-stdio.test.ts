@@ -124,6 +124,32 @@ describe('gymctl mcp on raw stdio', () => {
     expect(JSON.parse(answer.result.content[0]!.text).error).toMatchObject({ kind: 'unauthorized', next: expect.stringMatching(/gymctl auth login/) });
     await new Promise((resolve) => server.on('close', resolve));
   });
+
+  it.each([
+    ['a key but no base URL', [], /no API base URL for profile "default"/],
+    ['a profile the config file does not hold', ['--profile', 'work'], /there is no profile "work"/],
+  ])('with %s, still serves, and every tool says what to fix and to restart it', async (_what, args, message) => {
+    const server = spawn(process.execPath, [BIN, 'mcp', ...args], { env: cleanEnv(config.dir, { GYMCTL_API_KEY: 'a-key-of-some-length' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    server.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } })}\n`);
+    server.stdin.end();
+    const code = await new Promise((resolve) => server.on('close', resolve));
+    expect(code).toBe(0);
+    const answer = out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } })
+      .find((message) => message.id === 2)!;
+    expect(answer.result.isError).toBe(true);
+    expect(JSON.parse(answer.result.content[0]!.text).error).toMatchObject({
+      kind: 'usage',
+      message: expect.stringMatching(message),
+      next: expect.stringMatching(/restart this MCP server/),
+    });
+    expect(out).not.toContain('a-key-of-some-length');
+  });
 });
 
 describe('gymctl mcp in the help, the man page and completion', () => {

@@ -19,13 +19,17 @@ import { VERSION } from '../../version.js';
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
-/** The session the tools use: made once; a failure of kind unauthorized (no key) is kept for the tools to report, any other ends the command. */
+/**
+ * The session the tools use: made once. A key or settings that cannot be had (no key, no base URL, a profile the
+ * config file does not hold) are kept for every tool to report, since an assistant shows a server that ended at start
+ * as one that failed, and shows its stderr nowhere the user looks; anything else ends the command.
+ */
 async function openSession(f: Factory): Promise<Session> {
   try {
     const { client, apiKey } = await f.client();
     return { client, apiKey: apiKey.value, explain: f.explain };
   } catch (error) {
-    if (error instanceof GymctlError && error.kind === 'unauthorized') return { failure: error };
+    if (error instanceof GymctlError && (error.kind === 'unauthorized' || error.kind === 'usage')) return { failure: error };
     throw error;
   }
 }
@@ -70,7 +74,7 @@ export async function runMcp(f: Factory): Promise<void> {
   });
   await server.connect(transport);
   if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
-  if ('failure' in session) log(`no API key, so every tool will say so: ${session.failure.message}`);
+  if ('failure' in session) log(`${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`);
   else {
     const { baseUrl } = await f.credentials();
     log(
