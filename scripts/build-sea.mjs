@@ -20,14 +20,26 @@ const out = path.join(dist, 'sea');
 const exe = process.platform === 'win32' ? 'gymctl.exe' : 'gymctl';
 const run = (command, args, options = {}) => spawnSync(command, args, { encoding: 'utf8', ...options });
 
+/** A reason the build cannot go on, said in one line (anything else keeps its stack). */
+class BuildError extends Error {}
+process.setUncaughtExceptionCaptureCallback((error) => {
+  process.stderr.write(error instanceof BuildError ? `build:sea: ${error.message}\n` : `${error?.stack ?? error}\n`);
+  process.exit(1);
+});
+
 function pinnedNode() {
-  if (process.env.GYMCTL_SEA_NODE) return path.resolve(process.env.GYMCTL_SEA_NODE);
+  if (process.env.GYMCTL_SEA_NODE) {
+    const given = path.resolve(process.env.GYMCTL_SEA_NODE);
+    if (!existsSync(given))
+      throw new BuildError(`GYMCTL_SEA_NODE names ${given}, which is not there: name a node binary, or unset it to use ${NODE_PACKAGE} from the npm registry`);
+    return given;
+  }
   const prefix = path.join(root, '.sea-node');
   const bin = path.join(prefix, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
   if (!existsSync(bin)) {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const installed = spawnSync(npm, ['install', '--no-save', '--no-package-lock', '--prefix', prefix, NODE_PACKAGE], { stdio: 'inherit', shell: process.platform === 'win32' });
-    if (installed.status !== 0 || !existsSync(bin)) throw new Error(`could not install ${NODE_PACKAGE} into ${prefix}`);
+    if (installed.status !== 0 || !existsSync(bin)) throw new BuildError(`could not install ${NODE_PACKAGE} into ${prefix}`);
   }
   return bin;
 }
@@ -51,7 +63,7 @@ function assets() {
   for (const name of readdirSync(path.join(dist, 'side')).sort()) names.push(`side/${name}`);
   for (const name of readdirSync(path.join(dist, 'licenses')).sort()) names.push(`licenses/${name}`);
   const files = Object.fromEntries(names.map((name) => [name, path.join(dist, name)]));
-  for (const [name, file] of Object.entries(files)) if (!existsSync(file)) throw new Error(`dist/${name} is missing: run npm run build first`);
+  for (const [name, file] of Object.entries(files)) if (!existsSync(file)) throw new BuildError(`dist/${name} is missing: run npm run build first`);
   // Where the agent's require('@napi-rs/keyring') finds it: a folder's index.node.
   const addon = keyringAddon();
   if (addon) files['node_modules/@napi-rs/keyring/index.node'] = addon;
@@ -69,10 +81,12 @@ async function evaluate(contents) {
 }
 
 const node = pinnedNode();
-const nodeVersion = run(node, ['--version']).stdout.trim();
+const asked = run(node, ['--version']);
+if (asked.status !== 0 || !/^v\d+\./.test(asked.stdout ?? '')) throw new BuildError(`${node} does not run as Node (${asked.error?.message ?? `exit ${asked.status}`})`);
+const nodeVersion = asked.stdout.trim();
 // Node 25.5 and later build the binary themselves; Node 24 makes a blob that postject puts into a copy of it.
 const buildSea = run(node, ['--help']).stdout.includes('--build-sea');
-if (Number(nodeVersion.slice(1).split('.')[0]) < 24) throw new Error(`${node} is Node ${nodeVersion}: the single executable needs Node 24 or later`);
+if (Number(nodeVersion.slice(1).split('.')[0]) < 24) throw new BuildError(`${node} is Node ${nodeVersion}: the single executable needs Node 24 or later`);
 const snapshot = process.env.GYMCTL_SEA_SNAPSHOT !== '0';
 
 const files = assets();
@@ -83,7 +97,7 @@ for (const name of Object.keys(files).filter((name) => name.endsWith('.cjs'))) {
   const named = RUN_FROM_DISK.filter((data) => source.includes(`../${data}`) || source.includes(`./${data}`));
   if (named.length > 0) reads[name] = named;
 }
-if (!Object.values(reads).flat().includes('jq.wasm')) throw new Error('no side file names ../jq.wasm: the check of jq before it runs would never happen');
+if (!Object.values(reads).flat().includes('jq.wasm')) throw new BuildError('no side file names ../jq.wasm: the check of jq before it runs would never happen');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 // One folder per build in the user's cache: named after the files, the Node that runs them, and the kind of build.
 const hash = createHash('sha256').update(`${nodeVersion}\n${snapshot}\n`);
@@ -96,7 +110,7 @@ export const ids = idCommands(OPERATIONS);`);
 
 // The warm-up run's answer (src/sea/warm.ts): what the sandbox answers to GET /me.
 const me = run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
-if (me.status !== 0 || !me.stdout.startsWith('{"data":')) throw new Error(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
+if (me.status !== 0 || !me.stdout.startsWith('{"data":')) throw new BuildError(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -125,7 +139,7 @@ const bundled = await build({
 let main = bundled.outputFiles[0].text;
 if (snapshot) {
   const calls = main.split('__GYMCTL_MAIN_FILE__(').length - 1;
-  if (calls !== 1) throw new Error(`the snapshot entry should call __GYMCTL_MAIN_FILE__ once, not ${calls} times`);
+  if (calls !== 1) throw new BuildError(`the snapshot entry should call __GYMCTL_MAIN_FILE__ once, not ${calls} times`);
   const mainFile = readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8');
   main = main.replace('__GYMCTL_MAIN_FILE__(', () => `(function (exports, require, module, __filename, __dirname) {\n${mainFile}\n})(`);
 }
@@ -155,13 +169,13 @@ const config = {
 if (buildSea) {
   writeFileSync(path.join(out, 'sea-config.json'), `${JSON.stringify(config, null, 2)}\n`);
   const made = run(node, ['--build-sea', path.join(out, 'sea-config.json')], { stdio: 'inherit' });
-  if (made.status !== 0) throw new Error('node --build-sea failed');
+  if (made.status !== 0) throw new BuildError('node --build-sea failed');
 } else {
   // Node before 25.5: the documented route. The blob from --experimental-sea-config, put into a copy of Node by postject.
   const blob = path.join(out, 'sea-prep.blob');
   writeFileSync(path.join(out, 'sea-config.json'), `${JSON.stringify({ ...config, output: blob, executable: undefined }, null, 2)}\n`);
   const made = run(node, ['--experimental-sea-config', path.join(out, 'sea-config.json')], { stdio: 'inherit' });
-  if (made.status !== 0) throw new Error('node --experimental-sea-config failed');
+  if (made.status !== 0) throw new BuildError('node --experimental-sea-config failed');
   copyFileSync(executable, config.output);
   chmodSync(config.output, 0o755);
   const { inject } = await import('postject');

@@ -39,7 +39,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whereTimeGoes } from './profile.mjs';
-import { measureSea, seaBuild } from './sea.mjs';
+import { measureSea, seaBuild, signed } from './sea.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -166,9 +166,9 @@ async function measure(node, baseUrl, idsFile) {
     [start[2].name, floor.toFixed(1), '1.00', '', ''],
     [start[3].name, whoami.toFixed(1), (whoami / floor).toFixed(2), `≤ ${whoamiTarget}× one-call floor`, verdict(whoami / floor, whoamiTarget)],
     // The first run after an install writes the cache: what it costs over a warm run.
-    [start[4].name, cold.toFixed(1), `${(cold / floor).toFixed(2)} (+${(cold - whoami).toFixed(0)} ms)`, '', ''],
+    [start[4].name, cold.toFixed(1), `${(cold / floor).toFixed(2)} (${signed(cold - whoami)} ms)`, '', ''],
     // jq is real jq in WebAssembly, loaded only for --jq: what it adds to a call.
-    [start[5].name, jq.toFixed(1), `+${(jq - whoami).toFixed(0)} ms`, '', ''],
+    [start[5].name, jq.toFixed(1), `${signed(jq - whoami)} ms`, '', ''],
     [batch[0].name, batchFloor.toFixed(0), '1.00', '', ''],
     [batch[1].name, batchGymctl.toFixed(0), (batchGymctl / batchFloor).toFixed(2), '≤ 1.3× batch floor', verdict(batchGymctl / batchFloor, 1.3)],
     [tables[0].name, pipe10k.toFixed(0), '1.00', '', ''],

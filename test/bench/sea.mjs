@@ -6,6 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** A difference with its sign: `+18`, `-18`. */
+export const signed = (difference) => `${difference < 0 ? '-' : '+'}${Math.abs(difference).toFixed(0)}`;
+
 /** The binary and the Node it embeds, or a reason it cannot be measured. */
 export function seaBuild(root) {
   const binary = path.join(root, 'dist', 'sea', process.platform === 'win32' ? 'gymctl.exe' : 'gymctl');
@@ -50,7 +53,7 @@ export function measureSea(sea, { bin, here, baseUrl, key, runs, time, interleav
     [start[4].name, npmWhoami.toFixed(1), ratio(npmWhoami, floor), '', ''],
     [start[5].name, seaWhoami.toFixed(1), ratio(seaWhoami, floor), '≤ 1.15× one-call floor', verdict(seaWhoami / floor, 1.15)],
     ['peak memory, npm build whoami --json (MB)', npmRss.toFixed(0), '', '', ''],
-    ['peak memory, binary whoami --json (MB)', seaRss.toFixed(0), `+${(seaRss - npmRss).toFixed(0)} MB`, '', ''],
+    ['peak memory, binary whoami --json (MB)', seaRss.toFixed(0), `${signed(seaRss - npmRss)} MB`, '', ''],
     [`binary size (MiB; ${sea.snapshot ? 'snapshot' : 'no snapshot'}, ${sea.stripped ? 'stripped' : 'not stripped'})`, (sea.size / 2 ** 20).toFixed(1), '', '', ''],
   ];
   return { rows, failed: rows.some((row) => row[4] === 'FAIL') };
