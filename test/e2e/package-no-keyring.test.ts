@@ -126,4 +126,15 @@ await client.close();`;
       fix: 'install gymctl with its optional dependencies (without --omit=optional), or gymctl auth login --no-keyring',
     });
   });
+
+  it('config set key-store keyring is refused with the message; a profile set to the keyring can be set back, its key left where it is', async () => {
+    const refused = await gymctl(['config', 'set', 'key-store', 'keyring']);
+    expectMissing(refused);
+    expect(existsSync(path.join(config, 'config.json'))).toBe(false);
+    keyringProfile();
+    const back = await gymctl(['config', 'unset', 'key-store']);
+    expect({ code: back.code, stdout: back.stdout }).toEqual({ code: 0, stdout: '' });
+    expect(back.stderr).toBe(`${MISSING}: a key of profile "default" kept in the system keyring stays there, unused\n`);
+    expect((await gymctl(['config', 'get', 'key-store'])).stdout).toBe('config\n');
+  });
 });

@@ -6,6 +6,7 @@ import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, showTim
 import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
+import { KEYRING_MISSING } from '../../keyring/protocol.js';
 import type { Factory } from '../../factory.js';
 import { configFolder, type Place } from '../../folders.js';
 import { moveCommand } from '../doctor/windows.js';
@@ -13,7 +14,7 @@ import { printDocument } from '../../output/document.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';
 
 /** What the config commands use: the store, the active profile, the flags, the keyring, and stdout. */
-export type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson' | 'output'>;
+export type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson' | 'output' | 'env' | 'signal'>;
 import { sanitizeLine } from '../../output/sanitize.js';
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
@@ -110,7 +111,26 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
   const profile = f.config().profile(profileName);
   const current = profile?.keyStore ?? 'config';
   if (next === current) return;
-  const held = current === 'config' ? profile?.apiKey !== undefined : (await f.keyring.read(profileName)) !== undefined;
+  // An install without the keyring module can neither keep a key there nor read one: said at once, when asked to keep
+  // keys there; a key it cannot read is left where it is, and said so, when asked to stop.
+  const unreadable = (error: unknown) => error instanceof Error && error.message.startsWith(KEYRING_MISSING);
+  if (next === 'keyring') {
+    const { readKeyringKey } = await import('../../keyring/client.js');
+    await readKeyringKey(profileName, { env: f.env, signal: f.signal }).catch((error: unknown) => {
+      if (unreadable(error)) throw error;
+    });
+  }
+  const held =
+    current === 'config'
+      ? profile?.apiKey !== undefined
+      : await f.keyring.read(profileName).then(
+          (key) => key !== undefined,
+          (error: unknown) => {
+            if (!unreadable(error)) throw error;
+            f.io.err(`gymctl: ${(error as Error).message}: a key of profile "${profileName}" kept in the system keyring stays there, unused\n`);
+            return false;
+          },
+        );
   if (held) {
     throw usageError(
       `profile "${profileName}" keeps its key in ${current === 'config' ? 'the config file' : 'the system keyring'}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}\`, or forget it first with \`gymctl auth logout\``,
