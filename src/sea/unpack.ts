@@ -103,8 +103,9 @@ export function unpacked(options: UnpackOptions): string {
     if (temporary !== undefined) fs.rmSync(temporary, { recursive: true, force: true });
     if (error instanceof SeaError) throw error;
     const { code } = error as NodeJS.ErrnoException;
-    // Another first run put the same build there meanwhile: the same files.
-    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && ownFolder(dir, uid)) return dir;
+    // Another first run put the same build there meanwhile: the same files. (Windows says EPERM, or EACCES and EBUSY
+    // while a scanner holds a new file open, where POSIX says ENOTEMPTY.)
+    if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY'].includes(code ?? '') && ownFolder(dir, uid)) return dir;
     throw new SeaError(`cannot unpack gymctl into ${options.root} (${code ?? String(error)}): set XDG_CACHE_HOME to a writable folder of your own`);
   }
   return dir;

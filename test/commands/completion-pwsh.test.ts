@@ -158,6 +158,9 @@ describe('the script, as text', () => {
       const char = String.fromCharCode(code);
       if (/[\s&|<>^%!"'`()$;#{}[\]*?]/.test(char) || code < 32) expect(PLAIN_WORD.test(`a${char}b`), JSON.stringify(char)).toBe(false);
     }
+    // .NET's $ matches before a last newline too (JavaScript's does not, so this is read off the text): the pattern
+    // refuses a word that ends in one, which would end cmd.exe's line.
+    expect(PLAIN_WORD.source.endsWith('$(?!\\n)')).toBe(true);
   });
 });
 

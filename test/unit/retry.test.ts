@@ -324,7 +324,7 @@ describe('parseRetryAfter', () => {
   });
 
   // Negative and fractional seconds are no delay-seconds, nor dates (JavaScript's parser reads them as 2001).
-  it.each([null, undefined, '', '   ', 'soon', '3s', 'x3', '3 s', '-1', '1.5', '2026-01-01', '+5'])('%j is nothing', (value) => {
+  it.each([null, undefined, '', '   ', 'soon', '3s', 'x3', '3 s', '-1', '1.5', '2026-01-01', '+5', 'abc 1', 'foo 99999', 'Thu 1'])('%j is nothing', (value) => {
     expect(parseRetryAfter(value, NOW)).toBeUndefined();
   });
 });

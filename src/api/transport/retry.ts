@@ -11,13 +11,21 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 5
 /** Socket errors after which the same request may well succeed. */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** IMF-fixdate, RFC 850's form, asctime's form. */
+const HTTP_DATE = new RegExp(
+  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
 /** Retry-After as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   const text = value?.trim();
   if (!text) return undefined;
   if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
-  // Each of HTTP's three date forms starts with the day's name; JavaScript's parser alone would read `-1` or `1.5` as dates in 2001.
-  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
+  // Only HTTP's three date forms (RFC 9110 §5.6.7): JavaScript's parser alone reads `-1`, `1.5` or `abc 1` as dates.
+  if (!HTTP_DATE.test(text)) return undefined;
   // asctime's form names no zone, and HTTP's dates are all GMT: not the machine's zone.
   const date = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);

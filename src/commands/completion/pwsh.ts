@@ -37,7 +37,8 @@ Register-ArgumentCompleter -Native -CommandName 'gymctl', 'gymctl.exe' -ScriptBl
     $gymctl = Get-Command -Name 'gymctl' -CommandType Application -ErrorAction Ignore |
         Where-Object { $_.Extension -ne '' -or $PSVersionTable.Platform -eq 'Unix' } | Select-Object -First 1
     if (-not $gymctl) { return }
-    $plain = '^[\w.,:=/\\+~@-]*$'
+    # .NET's $ also matches before a last newline: (?!\n) keeps a word that ends in one from passing as plain.
+    $plain = '^[\w.,:=/\\+~@-]*$(?!\n)'
     # The words after gymctl before the cursor, then the word under it: read from the parsed command, never evaluated.
     $words = @()
     foreach ($element in @($commandAst.CommandElements | Select-Object -Skip 1)) {
