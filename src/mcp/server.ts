@@ -64,8 +64,9 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
         const failed = toolFailure(explained, apiKey, 'failure' in session);
         const line = `${tool.name}: ${failed.message}`;
         log(line);
-        // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already redacted.
-        void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
+        // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already
+        // redacted. Not for a call the client cancelled itself.
+        if (failed.kind !== 'aborted') void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
         return failureResult(failed);
       }
     };

@@ -49,7 +49,7 @@ export function batchName(declaration: OperationDeclaration): string | undefined
 
 const IDS_AS_TEXT = 'Every id in the answer is a string of digits, exact however large (ids are 64-bit).';
 const FAILURES =
-  'A failure is a result with isError whose text is JSON: {"error":{"message","kind","correlationId","status","next"}}, where next says what to do (kind is one of unauthorized, not_found, unavailable, invalid_response, usage, aborted, internal).';
+  'A failure is a result with isError whose text is JSON: {"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited), where next says what to do (kind is one of unauthorized, not_found, unavailable, invalid_response, usage, aborted, internal).';
 const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.';
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

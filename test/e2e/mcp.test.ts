@@ -39,6 +39,8 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true, destructiveHint: false });
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.description!.length).toBeGreaterThan(100);
+      // The failure's fields, as toolFailure makes them.
+      expect(tool.description).toContain('{"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited)');
     }
     expect(tools.find((tool) => tool.name === 'get_academy')!.description).toMatch(/academyIds that whoami answers/);
     // The batch says what it does with several ids, not the one-record operation's "exactly one".
@@ -182,6 +184,9 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
   it('a cancelled call aborts its HTTP request', async () => {
     // Its own server, waiting 30 s for an answer: the request closes long before only if the cancellation aborts it.
     const patient = await spawnMcp(['--base-url', base, '--timeout', '30s', '--retries', '0'], config.dir, { GYMCTL_API_KEY: KEY });
+    const patientLog: unknown[] = [];
+    patient.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void patientLog.push(notification.params));
+    await patient.client.setLoggingLevel('debug');
     try {
       const controller = new AbortController();
       const call = patient.client.callTool({ name: 'get_academy', arguments: { academyId: '8' } }, undefined, { signal: controller.signal, timeout: 60_000 });
@@ -191,6 +196,9 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
       await expect(call).rejects.toThrow(/changed my mind|aborted/i);
       await held.find((request) => request.url === '/academies/8')!.closed;
       expect(Date.now() - started).toBeLessThan(5_000);
+      // The client that cancelled is not told of it as a failure in its log. (A ping after it: anything sent before has arrived.)
+      await patient.client.ping();
+      expect(patientLog).toEqual([]);
     } finally {
       await patient.close();
     }
