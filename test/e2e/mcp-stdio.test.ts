@@ -15,9 +15,9 @@ afterAll(() => config.remove());
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 
-/** `gymctl mcp --sandbox` with pipes: send lines, read each JSON line it writes, and its exit. */
-function rawServer() {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], { env: cleanEnv(config.dir), stdio: ['pipe', 'pipe', 'pipe'] });
+/** `gymctl mcp` (with `args`, --sandbox unless told otherwise) with pipes: send lines, read each JSON line it writes, and its exit. */
+function rawServer(args: string[] = ['--sandbox'], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], { env: cleanEnv(config.dir, env), stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let pending = '';
   let stderr = '';
@@ -107,48 +107,30 @@ describe('gymctl mcp on raw stdio', () => {
     expect(ended.at - sentAt).toBeLessThan(1_000);
   });
 
+  /** The error in the answer to request 2, a tools/call sent after `initialize` on a server started with `args`, once stdin ended. */
+  async function failureOfCall(args: string[], env: Record<string, string>, call: object) {
+    const server = rawServer(args, env);
+    server.send(JSON.stringify(INITIALIZE));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call }));
+    server.child.stdin.end();
+    const { code } = await server.exited;
+    const answer = server.messages().find((message) => message.id === 2)?.result as { isError: boolean; content: Array<{ text: string }> };
+    expect({ code, isError: answer.isError }).toEqual({ code: 0, isError: true });
+    return { error: JSON.parse(answer.content[0]!.text).error as Record<string, unknown>, lines: server.messages() };
+  }
+
   it('with no key, still serves, and every tool says how to log in', async () => {
-    const server = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv(config.dir), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    server.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
-    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } })}\n`);
-    await expect.poll(() => out.includes('"id":2'), { timeout: 10_000 }).toBe(true);
-    server.stdin.end();
-    const answer = out
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } })
-      .find((message) => message.id === 2)!;
-    expect(answer.result.isError).toBe(true);
-    expect(JSON.parse(answer.result.content[0]!.text).error).toMatchObject({ kind: 'unauthorized', next: expect.stringMatching(/gymctl auth login/) });
-    await new Promise((resolve) => server.on('close', resolve));
+    const { error } = await failureOfCall([], {}, { name: 'whoami', arguments: {} });
+    expect(error).toMatchObject({ kind: 'unauthorized', next: expect.stringMatching(/gymctl auth login/) });
   });
 
   it.each([
     ['a key but no base URL', [], /no API base URL for profile "default"/],
     ['a profile the config file does not hold', ['--profile', 'work'], /there is no profile "work"/],
   ])('with %s, still serves, and every tool says what to fix and to restart it', async (_what, args, message) => {
-    const server = spawn(process.execPath, [BIN, 'mcp', ...args], { env: cleanEnv(config.dir, { GYMCTL_API_KEY: 'a-key-of-some-length' }), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    server.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
-    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } })}\n`);
-    server.stdin.end();
-    const code = await new Promise((resolve) => server.on('close', resolve));
-    expect(code).toBe(0);
-    const answer = out
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } })
-      .find((message) => message.id === 2)!;
-    expect(answer.result.isError).toBe(true);
-    expect(JSON.parse(answer.result.content[0]!.text).error).toMatchObject({
-      kind: 'usage',
-      message: expect.stringMatching(message),
-      next: expect.stringMatching(/restart this MCP server/),
-    });
-    expect(out).not.toContain('a-key-of-some-length');
+    const { error, lines } = await failureOfCall(args, { GYMCTL_API_KEY: 'a-key-of-some-length' }, { name: 'get_academy', arguments: { academyId: '1' } });
+    expect(error).toMatchObject({ kind: 'usage', message: expect.stringMatching(message), next: expect.stringMatching(/restart this MCP server/) });
+    expect(JSON.stringify(lines)).not.toContain('a-key-of-some-length');
   });
 });
 
