@@ -17,7 +17,7 @@ export default {
     'src/api/transport/retry.ts',
     'src/cache/duration.ts',
     // The one path rule of the response cache, the config store and the code cache.
-    'src/trusted-path.ts',
+    'src/files/trusted-path.ts',
     // The code cache's frame and signature, and the secret it is signed with.
     'src/boot/frame.ts',
     'src/boot/secret.ts',

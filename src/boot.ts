@@ -7,7 +7,7 @@
  */
 import { topLevelHelp } from './argv.js';
 import { type CacheCommands, codeCacheFor, loadWithCodeCache, stdinBatch } from './boot/code-cache.js';
-import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND } from './system.js';
+import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND } from './files/system.js';
 
 declare const __GYMCTL_BUILD__: string;
 /** The read commands, and those that take ids, as the build derived them from the declared operations. */

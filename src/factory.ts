@@ -21,7 +21,7 @@ import { GymctlError } from './api/errors.js';
 import { usageError } from './failures.js';
 import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
-import { once } from './once.js';
+import { once } from './api/once.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { checkProfileExists, isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';

@@ -25,7 +25,7 @@ import { appliesTo, checkFlagScope, GLOBAL_FLAGS } from './flags.js';
 import type { IO } from './terminal/io.js';
 import { VERSION } from './version.js';
 import { OPERATIONS } from './operations/index.js';
-import { listed } from './listed.js';
+import { listed } from './output/listed.js';
 
 /** `auth status` for the `status` command under `auth`. */
 export const commandPath = (command: Command) => {

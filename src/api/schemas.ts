@@ -21,7 +21,7 @@
  * not pay for the others. The library exports them built (public.ts).
  */
 import * as z from 'zod/mini';
-import { once } from '../once.js';
+import { once } from './once.js';
 
 /**
  * A field the spec types but does not say is required or non-null: absent,

@@ -19,11 +19,11 @@
  * nothing else.
  */
 import { commandIn, scanArgv } from '../argv.js';
-import { codeCacheDir, configDir } from '../folders.js';
-import { currentUid, modesApply, NO_FOLLOW, openFolder, refuseLink, writeFileAtomic } from '../system.js';
+import { codeCacheDir, configDir } from '../files/folders.js';
+import { currentUid, modesApply, NO_FOLLOW, openFolder, refuseLink, writeFileAtomic } from '../files/system.js';
 import { frame, unframe } from './frame.js';
 import { readSecret, secretToSign } from './secret.js';
-import { makeFolders } from '../trusted-path.js';
+import { makeFolders } from '../files/trusted-path.js';
 import { trustedPath } from './trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');

@@ -24,8 +24,8 @@
  * Boot code: node:fs and node:path only, until a secret is made
  * (node:crypto, loaded then).
  */
-import { currentUid, writeFileAtomic } from '../system.js';
-import { makeFolders } from '../trusted-path.js';
+import { currentUid, writeFileAtomic } from '../files/system.js';
+import { makeFolders } from '../files/trusted-path.js';
 import { trustedPath } from './trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');

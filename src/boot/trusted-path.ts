@@ -1,7 +1,7 @@
 /**
  * Whether a folder of the code cache (or the config folder, for its
  * secret) may be made, read and written where its path leads: the rule of
- * src/trusted-path.ts (every part from `/` down, links followed, the
+ * src/files/trusted-path.ts (every part from `/` down, links followed, the
  * user's or root's, and none that anyone may write to unless sticky), as a
  * yes or no. Opening the last part without following a link guards only
  * that part: a link in a parent folder (`~/.cache` linked by another user
@@ -11,8 +11,8 @@
  * In dist/boot.cjs: lstat calls only (a handful, on every start), and
  * readlink for a link.
  */
-import { currentUid } from '../system.js';
-import { untrustedPart } from '../trusted-path.js';
+import { currentUid } from '../files/system.js';
+import { untrustedPart } from '../files/trusted-path.js';
 
 /** True when the folder `dir` may be made, read and written by this user. A part that does not exist yet ends the walk (gymctl would make it). */
 export function trustedPath(dir: string, uid: number | undefined = currentUid()): boolean {

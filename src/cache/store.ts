@@ -1,9 +1,9 @@
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError, type ResponseHead } from '../api/errors.js';
 import { checkOwnWritable, otherOwner, untrustedFolder } from '../config/ownership.js';
-import { cacheDir } from '../folders.js';
-import { makeFolders, untrustedPart } from '../trusted-path.js';
-import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../system.js';
+import { cacheDir } from '../files/folders.js';
+import { makeFolders, untrustedPart } from '../files/trusted-path.js';
+import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../files/system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');

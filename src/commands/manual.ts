@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../failures.js';
 import { GLOBAL_FLAGS } from '../flags.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { examplesOf } from './shared/define.js';
-import { listed } from '../listed.js';
+import { listed } from '../output/listed.js';
 import { OPERATIONS } from '../operations/index.js';
 
 const COUNT = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];

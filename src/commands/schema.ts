@@ -1,5 +1,5 @@
 /** `gymctl schema <command>`: the definition; the handler (schema/run.ts) loads when it runs. */
-import { listed } from '../listed.js';
+import { listed } from '../output/listed.js';
 import { OPERATIONS } from '../operations/index.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 

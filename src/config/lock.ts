@@ -10,7 +10,7 @@
  */
 import { GymctlError } from '../api/errors.js';
 import { sleep } from '../api/transport/retry.js';
-import { OddFileError, readRegularFile } from '../system.js';
+import { OddFileError, readRegularFile } from '../files/system.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');

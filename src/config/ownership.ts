@@ -7,8 +7,8 @@
  */
 import type { Stats } from 'node:fs';
 import { GymctlError } from '../api/errors.js';
-import { currentUid } from '../system.js';
-import { describeUntrusted, type Untrusted, untrustedPart } from '../trusted-path.js';
+import { currentUid } from '../files/system.js';
+import { describeUntrusted, type Untrusted, untrustedPart } from '../files/trusted-path.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');

@@ -6,7 +6,7 @@
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { durationMs } from '../cache/duration.js';
 import { usageError } from '../failures.js';
-import { parseWholeNumber } from '../system.js';
+import { parseWholeNumber } from '../files/system.js';
 import { baseUrlProblem, schemeProblem } from '../api/base-url.js';
 import { isLoopbackHost } from '../api/transport/loopback.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';

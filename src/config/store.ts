@@ -19,8 +19,8 @@ import { describeJsonError } from '../json/positions.js';
 import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
-import { modesApply, OddFileError, readRegularFile } from '../system.js';
-import { makeFolders } from '../trusted-path.js';
+import { modesApply, OddFileError, readRegularFile } from '../files/system.js';
+import { makeFolders } from '../files/trusted-path.js';
 
 // Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
@@ -41,7 +41,7 @@ export interface ConfigStoreOptions {
 }
 
 /** The config folder in use: see folders.ts (each system's own, the old one on Windows while it alone holds a config). */
-export { configDir } from '../folders.js';
+export { configDir } from '../files/folders.js';
 
 export class ConfigStore {
   readonly dir: string;

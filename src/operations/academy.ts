@@ -1,7 +1,7 @@
 /** GET /academies/{academyId}, as `gymctl academy`, and every academy of the key as `gymctl academies`. */
 import * as z from 'zod/mini';
 import { email, envelope, identifier, maybe, says, text, url, type Id } from '../api/schemas.js';
-import { once } from '../once.js';
+import { once } from '../api/once.js';
 import { defineOperation } from './declare.js';
 import { whoami } from './whoami.js';
 

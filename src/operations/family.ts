@@ -1,7 +1,7 @@
 /** GET /members/{memberId}/family, as `gymctl family`: the other members of a member's family. */
 import * as z from 'zod/mini';
 import { envelope, identifier, maybe, text, url, type Id } from '../api/schemas.js';
-import { once } from '../once.js';
+import { once } from '../api/once.js';
 import { defineOperation, type SandboxCollections } from './declare.js';
 
 /** 2.7 Photo URLs of a member. */

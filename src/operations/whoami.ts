@@ -1,7 +1,7 @@
 /** GET /me, as `gymctl whoami`: the key in use, the academies it is scoped to, and its owner. */
 import * as z from 'zod/mini';
 import { email, envelope, identifier, maybe, text } from '../api/schemas.js';
-import { once } from '../once.js';
+import { once } from '../api/once.js';
 import { defineOperation } from './declare.js';
 
 /** 2.2 User: the owner of an API key. */

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';
-import { setV8Flags } from '../system.js';
+import { setV8Flags } from '../files/system.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 import { type Reader, room } from '../terminal/drain.js';
 

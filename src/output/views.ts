@@ -5,7 +5,7 @@
  */
 import type { Id } from '../api/schemas.js';
 import type { OperationDeclaration } from '../operations/declare.js';
-import { once } from '../once.js';
+import { once } from '../api/once.js';
 import { csvColumns, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
 

@@ -9,7 +9,7 @@ import type { Id } from '../api/schemas.js';
 import { formatIssues } from '../api/validation.js';
 import type { SandboxCollections } from '../operations/declare.js';
 import { OPERATIONS, schemas } from '../operations/index.js';
-import { once } from '../once.js';
+import { once } from '../api/once.js';
 
 const keySchema = once(() =>
   z.object({

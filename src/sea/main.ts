@@ -20,7 +20,7 @@
  * Its native module is unpacked as `node_modules/@napi-rs/keyring/index.node`
  * in the folder, so the agent's own `require('@napi-rs/keyring')` finds it.
  */
-import { seaDir } from '../folders.js';
+import { seaDir } from '../files/folders.js';
 import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
 
 declare const __GYMCTL_VERSION__: string;

@@ -11,7 +11,7 @@
  */
 import { topLevelHelp } from '../argv.js';
 import { type CacheCommands, stdinBatch } from '../boot/code-cache.js';
-import { setV8Flags, YOUNG_GENERATION_BOUND } from '../system.js';
+import { setV8Flags, YOUNG_GENERATION_BOUND } from '../files/system.js';
 import { seaMain } from './main.js';
 import { warmUp } from './warm.js';
 import { guardStreams } from '../boot.js';

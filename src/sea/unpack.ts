@@ -20,7 +20,7 @@
  * from these copies; what is read from disk and run (the addon, jq) is
  * checked against the SHA-256 the binary holds first (`verify`).
  */
-import { describeUntrusted, makeFolders, untrustedPart } from '../trusted-path.js';
+import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');

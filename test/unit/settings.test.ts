@@ -314,7 +314,7 @@ describe('maskKey', () => {
 
 describe('one rule for whole numbers typed by users (retries, timeout, --concurrency, --port)', () => {
   it('takes plain decimal digits within the bounds, and nothing else', async () => {
-    const { parseWholeNumber } = await import('../../src/system.js');
+    const { parseWholeNumber } = await import('../../src/files/system.js');
     expect(['0', '7', '64', '65535'].map((text) => parseWholeNumber(text, 0, 65535))).toEqual([0, 7, 64, 65535]);
     for (const text of ['', ' 1', '1 ', '+1', '-1', '1.0', '1e3', '0x10', '01', '65536', '99999999999999999']) expect(parseWholeNumber(text, 0, 65535), text).toBeUndefined();
     expect(parseWholeNumber('0', 1, 10)).toBeUndefined();

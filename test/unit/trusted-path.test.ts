@@ -9,7 +9,7 @@ import { chmodSync, chownSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, rm
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeUntrusted, makeFolders, type PathSystem, untrustedPart } from '../../src/trusted-path.js';
+import { describeUntrusted, makeFolders, type PathSystem, untrustedPart } from '../../src/files/trusted-path.js';
 import { needsRoot } from '../helpers/root.js';
 
 interface Entry {

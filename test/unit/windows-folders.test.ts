@@ -1,5 +1,5 @@
 /**
- * Where gymctl keeps its files on Windows (src/folders.ts), decided with
+ * Where gymctl keeps its files on Windows (src/files/folders.ts), decided with
  * Windows' path rules (path.win32) and a made-up environment, so that it is
  * tested on any system: %APPDATA% and %LOCALAPPDATA%, what overrides them,
  * and an older gymctl's `~\.config\gymctl`, which stays in use until the
@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { codeCacheFor } from '../../src/boot/code-cache.js';
 import { runConfigPath } from '../../src/commands/config/run.js';
 import { ConfigStore } from '../../src/config/store.js';
-import { cacheDir, cacheHome, codeCacheDir, configDir, configFolder, configHome, seaDir } from '../../src/folders.js';
+import { cacheDir, cacheHome, codeCacheDir, configDir, configFolder, configHome, seaDir } from '../../src/files/folders.js';
 import { createIO } from '../../src/terminal/io.js';
 import { fakeStreams } from '../helpers/harness.js';
 

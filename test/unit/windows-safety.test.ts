@@ -16,8 +16,8 @@ import { openCache } from '../../src/cache/store.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck } from '../../src/commands/doctor/checks-local.js';
 import { inProfile, oldConfigCheck, onWindows, removeCommand } from '../../src/commands/doctor/windows.js';
 import { ConfigStore } from '../../src/config/store.js';
-import { modesApply, NO_FOLLOW, openFolder, refuseLink } from '../../src/system.js';
-import { makeFolders, untrustedPart } from '../../src/trusted-path.js';
+import { modesApply, NO_FOLLOW, openFolder, refuseLink } from '../../src/files/system.js';
+import { makeFolders, untrustedPart } from '../../src/files/trusted-path.js';
 
 let root: string;
 beforeEach(() => {

@@ -8,7 +8,7 @@ import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
 import { KEYRING_MISSING } from '../../keyring/protocol.js';
 import type { Factory } from '../../factory.js';
-import { configFolder, type Place } from '../../folders.js';
+import { configFolder, type Place } from '../../files/folders.js';
 import { moveCommand } from '../doctor/windows.js';
 import { printDocument } from '../../output/document.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';

@@ -9,7 +9,7 @@ import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
 import { keyringStore } from '../../keyring/stores.js';
-import { currentUid, modesApply } from '../../system.js';
+import { currentUid, modesApply } from '../../files/system.js';
 import { type Outcome, result } from './outcome.js';
 import { onWindows, removeCommand } from './windows.js';
 

@@ -10,7 +10,7 @@ import type { Factory } from '../../factory.js';
 import { resolveOutput } from '../../output/choice.js';
 import { recordsText } from '../../output/human.js';
 import type { Column } from '../../output/tsv.js';
-import { configFolder } from '../../folders.js';
+import { configFolder } from '../../files/folders.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck, nodeCheck, profileAndKeyChecks } from './checks-local.js';
 import { oldConfigCheck } from './windows.js';
 import { apiCheck, CHECK_BUDGET_MS, checkProgress, extraCaCheck, originOf, proxyCheck, seconds, tlsCheck } from './checks-network.js';

@@ -10,8 +10,8 @@
  * another drive or a shared folder). Commands are for cmd and PowerShell
  * both, paths in double quotes.
  */
-import type { ConfigFolder } from '../../folders.js';
-import { homeDir } from '../../system.js';
+import type { ConfigFolder } from '../../files/folders.js';
+import { homeDir } from '../../files/system.js';
 import { type Outcome, result } from './outcome.js';
 
 const fs = process.getBuiltinModule('node:fs');

@@ -1,7 +1,7 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
 import { readFileSync } from 'node:fs';
 import { GymctlError } from '../../api/errors.js';
-import { parseWholeNumber } from '../../system.js';
+import { parseWholeNumber } from '../../files/system.js';
 import { usageError } from '../../failures.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';

@@ -10,7 +10,7 @@
  */
 import type { GymctlError } from '../../api/errors.js';
 import { Interrupted, toFailure, usageError } from '../../failures.js';
-import { parseWholeNumber } from '../../system.js';
+import { parseWholeNumber } from '../../files/system.js';
 import type { Id } from '../../api/schemas.js';
 
 /** A request's outcome, handed to a callback: a failure, or the value. */

@@ -5,7 +5,7 @@
 import { parseIdArgument, parseIdList } from './ids.js';
 import type { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
-import { setV8Flags, YOUNG_GENERATION_BOUND } from '../../system.js';
+import { setV8Flags, YOUNG_GENERATION_BOUND } from '../../files/system.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { type Done, runBatch } from './batch.js';
