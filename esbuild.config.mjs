@@ -5,7 +5,6 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 // What earlier builds wrote (ES module chunks, before the CommonJS build): clear it, so that none is left behind.
@@ -217,39 +216,14 @@ mkdirSync('dist/maps/side', { recursive: true });
 for (const output of Object.keys(mergeMeta([cli.metafile, ...sideMeta]).outputs)) renameSync(`${output}.map`, `dist/maps/${output.slice('dist/'.length)}.map`);
 const mainBytes = readFileSync('dist/gymctl.cjs');
 if (mainBytes.includes('import.meta') || /\bimport\(/.test(mainBytes.toString())) throw new Error('dist/gymctl.cjs must not use import.meta or import(): it runs as a script');
-/** What a TypeScript module of the project exports, bundled and run here (the declarations, for what the build derives from them). */
-async function evaluate(contents) {
-  const out = await build({ stdin: { contents, resolveDir: process.cwd(), loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
-}
-// The read commands and those that take ids, from the declared operations: boot.ts names code caches after them.
-const cacheCommands = await evaluate(`import { idCommands, readCommands } from './src/operations/declare.ts';
-import { OPERATIONS } from './src/operations/index.ts';
-export const read = readCommands(OPERATIONS);
-export const ids = idCommands(OPERATIONS);`);
-// bin/gymctl.cjs starts here: it loads dist/gymctl.cjs through a code cache, keyed by this hash of it.
-// Its scan of argv (src/argv.ts) needs of the flag table only which options take a value: the boot carries
-// that list, worked out here by src/value-flags.ts itself, in that module's place, and not the table.
-const { VALUE_FLAGS } = await evaluate("export { VALUE_FLAGS } from './src/value-flags.ts';");
-const valueFlagsList = {
-  name: 'value-flags-list',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]value-flags\.ts$/ }, () => ({ contents: `export const VALUE_FLAGS = ${JSON.stringify(VALUE_FLAGS)};`, loader: 'js' }));
-  },
-};
+// bin/gymctl.cjs starts here: it loads dist/gymctl.cjs through a code cache (src/startup/).
 const boot = await build({
   ...common,
   format: 'cjs',
   minify: true,
   metafile: true,
-  entryPoints: ['src/boot.ts'],
+  entryPoints: ['src/startup/boot.ts'],
   outfile: 'dist/boot.cjs',
-  define: {
-    ...common.define,
-    __GYMCTL_BUILD__: JSON.stringify(createHash('sha256').update(mainBytes).digest('hex').slice(0, 16)),
-    __GYMCTL_CACHE_COMMANDS__: JSON.stringify({ read: cacheCommands.read, ids: cacheCommands.ids }),
-  },
-  plugins: [valueFlagsList],
 });
 // The keyring agent, run as a process of its own; the native keyring module stays an optional dependency, which the agent alone loads.
 // CommonJS: it starts without Node's ES module loader, about 10 ms sooner.

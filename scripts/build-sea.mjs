@@ -4,7 +4,7 @@
 // package, installed once into .sea-node/), or the Node binary named by
 // GYMCTL_SEA_NODE (Node 24 or later); the built dist/ files ride along as assets, and the main
 // file is loaded (and warmed: src/sea/warm.ts) inside a start-up
-// snapshot. GYMCTL_SEA_SNAPSHOT=0 builds without the snapshot;
+// snapshot, so that no JavaScript of gymctl's is ever read from disk.
 // GYMCTL_SEA_STRIP=0 keeps the Node binary's symbols.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -74,12 +74,6 @@ function assets() {
 /** Files run from their copy on disk (a worker's require, WebAssembly): checked when a file naming them loads. */
 const RUN_FROM_DISK = ['jq.wasm', 'jq-wasm.cjs'];
 
-/** What a TypeScript module of the project exports, bundled and run here. */
-async function evaluate(contents) {
-  const bundled = await build({ stdin: { contents, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'warning' });
-  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
-}
-
 const node = pinnedNode();
 const asked = run(node, ['--version']);
 if (asked.status !== 0 || !/^v\d+\./.test(asked.stdout ?? '')) throw new BuildError(`${node} does not run as Node (${asked.error?.message ?? `exit ${asked.status}`})`);
@@ -87,7 +81,6 @@ const nodeVersion = asked.stdout.trim();
 // Node 25.5 and later build the binary themselves; Node 24 makes a blob that postject puts into a copy of it.
 const buildSea = run(node, ['--help']).stdout.includes('--build-sea');
 if (Number(nodeVersion.slice(1).split('.')[0]) < 24) throw new BuildError(`${node} is Node ${nodeVersion}: the single executable needs Node 24 or later`);
-const snapshot = process.env.GYMCTL_SEA_SNAPSHOT !== '0';
 
 const files = assets();
 const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
@@ -100,13 +93,9 @@ for (const name of Object.keys(files).filter((name) => name.endsWith('.cjs'))) {
 if (!Object.values(reads).flat().includes('jq.wasm')) throw new BuildError('no side file names ../jq.wasm: the check of jq before it runs would never happen');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 // One folder per build in the user's cache: named after the files, the Node that runs them, and the kind of build.
-const hash = createHash('sha256').update(`${nodeVersion}\n${snapshot}\n`);
+const hash = createHash('sha256').update(`${nodeVersion}\n`);
 for (const name of Object.keys(manifest).sort()) hash.update(`${name} ${manifest[name]}\n`);
 const buildId = `${version}-${hash.digest('hex').slice(0, 16)}`;
-const { read, ids } = await evaluate(`import { idCommands, readCommands } from './src/operations/declare.ts';
-import { OPERATIONS } from './src/operations/index.ts';
-export const read = readCommands(OPERATIONS);
-export const ids = idCommands(OPERATIONS);`);
 
 // The warm-up run's answer (src/sea/warm.ts): what the sandbox answers to GET /me.
 const me = run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
@@ -116,7 +105,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const bundled = await build({
   stdin: {
-    contents: snapshot ? "import './src/sea/snapshot.ts';" : "import { seaMain } from './src/sea/main.ts';\nseaMain();",
+    contents: "import './src/sea/snapshot.ts';",
     resolveDir: root,
     sourcefile: 'sea-entry.ts',
     loader: 'ts',
@@ -132,12 +121,11 @@ const bundled = await build({
     __GYMCTL_SEA_BUILD__: JSON.stringify(buildId),
     __GYMCTL_SEA_MANIFEST__: JSON.stringify(manifest),
     __GYMCTL_SEA_READS__: JSON.stringify(reads),
-    __GYMCTL_CACHE_COMMANDS__: JSON.stringify({ read, ids }),
     __GYMCTL_WARM_UP_ME__: JSON.stringify(me.stdout.trim()),
   },
 });
 let main = bundled.outputFiles[0].text;
-if (snapshot) {
+{
   const calls = main.split('__GYMCTL_MAIN_FILE__(').length - 1;
   if (calls !== 1) throw new BuildError(`the snapshot entry should call __GYMCTL_MAIN_FILE__ once, not ${calls} times`);
   const mainFile = readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8');
@@ -162,7 +150,7 @@ const config = {
   executable,
   output: path.join(out, exe),
   disableExperimentalSEAWarning: true,
-  useSnapshot: snapshot,
+  useSnapshot: true,
   useCodeCache: false,
   assets: files,
 };
@@ -187,5 +175,5 @@ if (buildSea) {
 for (const name of ['main.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped', 'build.json']) rmSync(path.join(out, name), { force: true });
 const size = statSync(path.join(out, exe)).size;
 // What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
-writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, snapshot, stripped: executable !== node, size }, null, 2)}\n`);
-process.stdout.write(`dist/sea/${exe}: gymctl ${version} on Node ${nodeVersion}${snapshot ? ', with a start-up snapshot' : ''}, ${(size / 2 ** 20).toFixed(1)} MiB\n`);
+writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, stripped: executable !== node, size }, null, 2)}\n`);
+process.stdout.write(`dist/sea/${exe}: gymctl ${version} on Node ${nodeVersion}, with a start-up snapshot, ${(size / 2 ** 20).toFixed(1)} MiB\n`);

@@ -5,12 +5,12 @@
  * name, a batch from stdin), the program (the one command to build) and
  * main (the format of errors the parser itself reports, --no-color, the
  * `--json FIELDS` hint). It is in dist/boot.cjs, so it stays small and
- * imports nothing but the list of options that take a value.
+ * imports nothing: the options that take a value are listed here, and a
+ * test holds the list to the flag table (src/flags.ts).
  *
  * The rules, as commander applies them to the program's options:
  * - `--` ends the options: every word after it is an operand.
- * - A global option that takes a value (value-flags.ts, from the flag
- *   table) takes the next word, whatever it is (`--profile academy`,
+ * - A global option that takes a value (VALUE_FLAGS below) takes the next word, whatever it is (`--profile academy`,
  *   `--jq -`, `--jq --json`), or what follows `=` in its own word
  *   (`--format=json`), or, for a short one, the rest of its word (`-q.id`).
  *   Given last with nothing after it, it is given without a value.
@@ -19,14 +19,26 @@
  *   the parser takes it (`gymctl -- version`).
  * - Every other word starting with `-` is an option that takes no value:
  *   the flags of the table (`--json`), -h/--help, -V/--version, and options
- *   unknown here: a command's own (`sandbox --port 0`: `0` is read as an
- *   operand; the commands that take ids, whose operands are read here, have none
- *   that takes a value) or a mistake, which the parser will report.
+ *   unknown here: a command's own (`sandbox --port 0`, `academy
+ *   --concurrency 4 1`: `0` and `4` are read as operands, after the command,
+ *   which is all the scan's users read of them) or a mistake, which the
+ *   parser will report.
  *
  * bin/gymctl.cjs answers `gymctl --version` before anything is loaded, with
  * this rule reduced to one line of its own: versionAlone below.
  */
-import { VALUE_FLAGS } from './value-flags.js';
+/** The global options that take a value, by every name they are given by, each mapped to its long name. */
+export const VALUE_FLAGS: Readonly<Record<string, string>> = {
+  '--format': '--format',
+  '-q': '--jq',
+  '--jq': '--jq',
+  '--columns': '--columns',
+  '--cache': '--cache',
+  '--base-url': '--base-url',
+  '--profile': '--profile',
+  '--timeout': '--timeout',
+  '--retries': '--retries',
+};
 
 export interface ArgvScan {
   /** The operands in order: the command, its subcommands and their arguments, those after `--` included. */

@@ -20,30 +20,33 @@ export const modesApply = (platform: NodeJS.Platform = process.platform): boolea
 /** The home folder: $HOME as the environment given says, else the system's answer. */
 export const homeDir = (env: NodeJS.ProcessEnv): string => env.HOME || process.getBuiltinModule('node:os').homedir();
 
-/** The V8 flags this run set, and whether any was set after the main file was compiled (boot/code-cache.ts). */
-const V8_FLAGS = Symbol.for('gymctl.v8Flags');
-type FlagState = { set: Set<string>; changed: boolean };
-const flagState = (): FlagState => ((globalThis as Record<symbol, FlagState>)[V8_FLAGS] ??= { set: new Set(), changed: false });
+/**
+ * What V8 is tuned for at run time: the one place gymctl changes V8's flags
+ * (Node warns that flags changed after start-up may behave unpredictably;
+ * these two tune only the young generation's growth and WebAssembly's
+ * compiler). A run that sets one writes no code cache (cli.ts), as the
+ * cache would not match the next run's flags. Measured with npm run bench:
+ * - `long batch`, for a batch of more than 1,000 ids: V8 (Node 24 above all)
+ *   grows its young generation with the allocation rate, to about 200 MB at
+ *   100,000 ids; growing it no further than its start keeps the peak near
+ *   100 MB on every Node, flat however long the batch. Loading node:v8
+ *   costs a short run about 2 ms, so a short batch goes without.
+ * - `jq`, on Node 20 and 22, which compile jq's 900 KB of WebAssembly with
+ *   the optimising compiler up front, longer than a call runs: baseline
+ *   code only saves about 40 ms a --jq call. Node 24 and later tier up
+ *   lazily already.
+ */
+const V8_TUNINGS = { 'long batch': '--semi-space-growth-factor=1', jq: '--liftoff-only' } as const;
+const tuned = new Set<keyof typeof V8_TUNINGS>();
 
-/** Sets a V8 flag at run time (once), and says so to the code cache: a cache made after it would not match the next run's flags. */
-export function setV8Flags(flags: string): void {
-  const state = flagState();
-  if (state.set.has(flags)) return;
-  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
-  state.set.add(flags);
-  state.changed = true;
+export function tuneV8(tuning: keyof typeof V8_TUNINGS): void {
+  if (tuned.has(tuning)) return;
+  process.getBuiltinModule('node:v8').setFlagsFromString(V8_TUNINGS[tuning]);
+  tuned.add(tuning);
 }
 
-/** The flags set so far are those the main file is compiled with: only later ones count as a change. */
-export const v8FlagsCompiledWith = (): void => {
-  flagState().changed = false;
-};
-
-/** The flag that keeps a long batch's young generation at its start size (see fetchAll). */
-export const YOUNG_GENERATION_BOUND = '--semi-space-growth-factor=1';
-
-/** Whether this run changed V8's flags after the main file was compiled. */
-export const v8FlagsChanged = (): boolean => flagState().changed;
+/** Whether this run changed V8's flags. */
+export const v8FlagsChanged = (): boolean => tuned.size > 0;
 
 /**
  * Writes `data` to a new file beside `file` (0600, created exclusively),

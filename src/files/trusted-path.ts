@@ -168,3 +168,16 @@ const isFolder = (file: string, sys: PathSystem) => {
     return false;
   }
 };
+
+/**
+ * `untrustedPart` as a yes or no, for the code cache and its secret: true
+ * when the folder `dir` may be made, read and written by this user. A part
+ * that changed under the walk, or cannot be read, is not trusted this time.
+ */
+export function trustedPath(dir: string, uid: number | undefined = typeof process.getuid === 'function' ? process.getuid() : undefined): boolean {
+  try {
+    return untrustedPart(dir, { uid }) === undefined;
+  } catch {
+    return false;
+  }
+}

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';
-import { setV8Flags } from '../files/system.js';
+import { tuneV8 } from '../files/system.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
 import { type Reader, room } from '../terminal/drain.js';
 
@@ -225,10 +225,8 @@ function compileMessage(stderr: string, lines: number): string {
  * that nothing of it runs (it could loop for ever on no input).
  */
 export async function compileJq(expression: string, signal?: AbortSignal): Promise<JqFilter> {
-  // Node 20 and 22 compile jq's 900 KB of WebAssembly with V8's optimising compiler up front, which takes
-  // longer than a call runs: baseline code only saves about 40 ms there. Node 24 and later tier up lazily
-  // already, and the flag set at run time costs them a few milliseconds instead (measured with npm run bench).
-  if (Number(process.versions.node.split('.')[0]) < 24) setV8Flags('--liftoff-only');
+  // Node 20 and 22 compile jq's WebAssembly with the optimising compiler up front (tuneV8 says what it costs).
+  if (Number(process.versions.node.split('.')[0]) < 24) tuneV8('jq');
   const compiling = WebAssembly.compile(process.getBuiltinModule('node:fs').readFileSync(wasmPath()));
   // The filter runs in a worker, so that Ctrl-C can stop it: it starts first, in a thread of its own, while
   // the WebAssembly compiles and the check below (and then the request) run here.

@@ -1,11 +1,10 @@
 /**
  * The single executable's main script (scripts/build-sea.mjs bundles it,
  * with the built dist/ files as assets). `--version` is answered from here;
- * every other run starts gymctl, as bin/gymctl.cjs starts dist/boot.cjs,
+ * every other run starts gymctl from the start-up snapshot (snapshot.ts),
  * with this build's folder (unpack.ts) made and checked before anything is
- * loaded from it: at once without the snapshot, and with it (snapshot.ts)
- * when the first side file is required, so that a call that needs none
- * (whoami, academy) never looks at the disk.
+ * loaded from it, when the first side file is required: a call that needs
+ * none (whoami, academy) never looks at the disk.
  *
  * Files of the folder are compiled from the binary's own bytes: Node's
  * CommonJS loader resolves them on disk (so side files, `__filename` and
@@ -31,7 +30,7 @@ declare const __GYMCTL_SEA_READS__: Readonly<Record<string, readonly string[]>>;
 
 const path = process.getBuiltinModule('node:path');
 
-/** How a snapshot build starts gymctl in `dir` (snapshot.ts), calling `ensureFolder` before anything is loaded from it; without one, dist/boot.cjs does. */
+/** How the snapshot starts gymctl in `dir` (snapshot.ts), calling `ensureFolder` before anything is loaded from it. */
 export interface SnapshotStart {
   start(dir: string, argv: string[], ensureFolder: () => void): void;
 }
@@ -143,7 +142,7 @@ function folderOnce(dir: string): () => void {
   };
 }
 
-export function seaMain(snapshot?: SnapshotStart): void {
+export function seaMain(snapshot: SnapshotStart): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     printVersion();
@@ -152,14 +151,13 @@ export function seaMain(snapshot?: SnapshotStart): void {
   const dir = folderPath(process.env);
   const ensureFolder = folderOnce(dir);
   const agent = path.join(dir, 'keyring-agent.cjs');
-  // With the snapshot, a run that needs no file from disk (whoami, academy…) never looks at the folder.
-  if (snapshot && !(argv.length === 1 && argv[0] === agent)) {
+  // A run that needs no file from disk (whoami, academy…) never looks at the folder.
+  if (!(argv.length === 1 && argv[0] === agent)) {
     snapshot.start(dir, argv, ensureFolder);
     return;
   }
   ensureFolder();
-  const load = moduleClass().createRequire(path.join(dir, 'boot.cjs'));
-  if (argv.length === 1 && argv[0] === agent) {
+  {
     // A changed addon is said as such (the agent would say only that there is no keyring module), in the agent's answer.
     if (KEYRING_ADDON in __GYMCTL_SEA_MANIFEST__) {
       try {
@@ -172,6 +170,6 @@ export function seaMain(snapshot?: SnapshotStart): void {
     }
     // As `node keyring-agent.cjs`: the agent resolves its module from its own path.
     process.argv[1] = agent;
-    load('./keyring-agent.cjs');
-  } else (load('./boot.cjs') as { start(argv: string[]): void }).start(argv);
+    moduleClass().createRequire(agent)('./keyring-agent.cjs');
+  }
 }

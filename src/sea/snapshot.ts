@@ -4,25 +4,21 @@
  * starts with it loaded. At run time it is registered as the folder's
  * `gymctl.cjs` (so side files' `require('../gymctl.cjs')` take the same
  * modules, not a second copy) and gymctl starts as dist/boot.cjs starts it:
- * streams guarded, the top-level help written as built, a batch from stdin
- * with its young generation bounded; no code cache (the snapshot holds the
+ * streams guarded, the top-level help written as built; no code cache (the snapshot holds the
  * compiled code). The main file has run `whoami --json` once (warm.ts)
  * before the snapshot was taken.
  */
 import { topLevelHelp } from '../argv.js';
-import { type CacheCommands, stdinBatch } from '../boot/code-cache.js';
-import { setV8Flags, YOUNG_GENERATION_BOUND } from '../files/system.js';
 import { seaMain } from './main.js';
 import { warmUp } from './warm.js';
-import { guardStreams } from '../boot.js';
+import { guardStreams } from '../startup/boot.js';
 
 /** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
-declare const __GYMCTL_CACHE_COMMANDS__: CacheCommands;
 /** The sandbox's answer to GET /me, for the warm-up run (warm.ts). */
 declare const __GYMCTL_WARM_UP_ME__: string;
 
-type MainExports = { main(argv: string[]): Promise<void> };
+type MainExports = { main(argv: string[]): Promise<boolean> };
 
 const mainModule: { exports: object } = { exports: {} };
 /** Relative requires of the main file (its side files) go to the folder, once it is known. */
@@ -65,7 +61,6 @@ function start(dir: string, argv: string[], ensure: () => void): void {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
     return;
   }
-  if (stdinBatch(argv, __GYMCTL_CACHE_COMMANDS__)) setV8Flags(YOUNG_GENERATION_BOUND);
   bindMainFile(dir);
   void (mainModule.exports as MainExports).main(argv);
 }

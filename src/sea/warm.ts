@@ -24,7 +24,7 @@
  */
 
 /** The main file's `main`. */
-type Main = (argv: string[]) => Promise<void>;
+type Main = (argv: string[]) => Promise<unknown>;
 
 /** A directory that does not exist, for HOME and the XDG folders: nothing is read or written. */
 const NOWHERE = '/nonexistent/gymctl-snapshot-warm-up';

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { frame, unframe } from '../../src/boot/frame.js';
+import { frame, unframe } from '../../src/startup/frame.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, ROOT, cleanEnv, runCli } from '../helpers/cli.js';
 import { useSandboxAndConfig } from '../helpers/world.js';

@@ -9,15 +9,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandIn, scanArgv, topLevelHelp, versionAlone } from '../../src/argv.js';
-import { cacheCommand, stdinBatch } from '../../src/boot/code-cache.js';
+import { commandIn, scanArgv, topLevelHelp, VALUE_FLAGS, versionAlone } from '../../src/argv.js';
+import { codeCacheFor } from '../../src/startup/code-cache.js';
 import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { namedCommand } from '../../src/program.js';
 import { fieldListHint } from '../../src/run/json-hint.js';
 import { scannedFlags } from '../../src/run/report.js';
 import { idCommands, readCommands } from '../../src/operations/declare.js';
 import { OPERATIONS } from '../../src/operations/index.js';
-import { VALUE_FLAGS } from '../../src/value-flags.js';
+
 import { ROOT } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
 
@@ -136,22 +136,17 @@ describe('the pre-scan of argv, one rule set', () => {
 });
 
 /** The read commands and those that take ids, as the build derives them. */
-const COMMANDS = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
+const _COMMANDS = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
 
 describe('its users', () => {
   it('the code cache is named after the command, not a value or an operand that looks like one', () => {
-    expect(cacheCommand(['whoami', '--json'], COMMANDS)).toBe('whoami');
-    expect(cacheCommand(['--profile', 'academy', 'whoami'], COMMANDS)).toBe('whoami');
-    expect(cacheCommand(['config', 'get', 'academy'], COMMANDS)).toBe('other');
-    expect(cacheCommand(['help', 'family'], COMMANDS)).toBe('other');
-  });
-
-  it('a batch from stdin is academy or family with `-` as an operand', () => {
-    expect(stdinBatch(['academy', '-'], COMMANDS)).toBe(true);
-    expect(stdinBatch(['--format', 'csv', 'family', '--', '-'], COMMANDS)).toBe(true);
-    expect(stdinBatch(['academy', '1', '--jq', '-'], COMMANDS)).toBe(false);
-    expect(stdinBatch(['api', '-'], COMMANDS)).toBe(false);
-    expect(stdinBatch(['help', 'academy', '-'], COMMANDS)).toBe(false);
+    const named = (argv: string[]) => codeCacheFor({}, 'b', argv)!.name.replace(/^.*-/, '');
+    expect(named(['whoami', '--json'])).toBe('whoami.v8');
+    expect(named(['--profile', 'academy', 'whoami'])).toBe('whoami.v8');
+    expect(named(['--jq', '.x', 'academy', '-'])).toBe('academy.v8');
+    expect(named(['config', 'get', 'academy'])).toBe('config.v8');
+    expect(named(['--json'])).toBe('other.v8');
+    expect(named(['../../x'])).toBe('other.v8');
   });
 
   it('the program builds the command argv names, and every command for help', () => {

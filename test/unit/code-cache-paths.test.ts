@@ -1,15 +1,15 @@
 /**
  * Where the code cache (src/boot/code-cache.ts) may make, read and write
  * its folder, and its secret: only through folders and links of the user's
- * own or root's (src/boot/trusted-path.ts). The tests that give folders to
+ * own or root's (src/files/trusted-path.ts). The tests that give folders to
  * another user need root.
  */
 import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CodeCache, codeCacheFor, loadWithCodeCache } from '../../src/boot/code-cache.js';
-import { trustedPath } from '../../src/boot/trusted-path.js';
+import { type CodeCache, codeCacheFor, loadWithCodeCache } from '../../src/startup/code-cache.js';
+import { trustedPath } from '../../src/files/trusted-path.js';
 import { configDir } from '../../src/config/store.js';
 import { needsRoot } from '../helpers/root.js';
 
@@ -90,7 +90,7 @@ describe('the path walk', () => {
       { HOME: '/home/u', XDG_CONFIG_HOME: '/xdg', GYMCTL_CONFIG_DIR: '/given' },
       { HOME: '/home/u', GYMCTL_CONFIG_DIR: 'relative/config' },
     ]) {
-      expect(codeCacheFor(env, 'b', ['whoami'], { read: ['whoami'], ids: [] })?.secretDir, JSON.stringify(env)).toBe(configDir(env));
+      expect(codeCacheFor(env, 'b', ['whoami'])?.secretDir, JSON.stringify(env)).toBe(configDir(env));
     }
   });
 });

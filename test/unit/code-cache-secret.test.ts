@@ -10,7 +10,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readSecret, secretToSign } from '../../src/boot/secret.js';
+import { readSecret, secretToSign } from '../../src/startup/secret.js';
 import { needsRoot } from '../helpers/root.js';
 
 let base: string;

@@ -10,10 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CodeCache, codeCacheFor, loadWithCodeCache, MAX_AGE_MS, MAX_FILES } from '../../src/boot/code-cache.js';
-import { frame, signingKey, unframe } from '../../src/boot/frame.js';
-import { idCommands, readCommands } from '../../src/operations/declare.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { buildOf, type CodeCache, codeCacheFor, loadWithCodeCache, MAX_AGE_MS, MAX_FILES } from '../../src/startup/code-cache.js';
+import { frame, signingKey, unframe } from '../../src/startup/frame.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -370,18 +368,18 @@ describe('loading through the code cache', () => {
     expect(readdirSync(cache.dir)).toHaveLength(extra.length + 1);
   });
 
-  it('is named after the build, Node, the flags and the command, and can be turned off', () => {
+  it('is named after the build (its source), Node and the command, and can be turned off', () => {
     const env = { XDG_CACHE_HOME: '/x' };
-    const commands = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
-    const whoami = codeCacheFor(env, 'abc', ['whoami', '--json'], commands)!;
+    const whoami = codeCacheFor(env, 'abc', ['whoami', '--json'])!;
     expect(whoami.dir).toBe(path.join('/x', 'gymctl-code-cache'));
-    expect(codeCacheFor({ ...env, GYMCTL_CONFIG_DIR: '/c' }, 'abc', ['whoami'], commands)!.secretDir).toBe(path.resolve('/c'));
-    expect(whoami.name).toContain(`abc-${process.version}-${process.arch}-`);
-    expect(whoami.name).toMatch(/-whoami\.v8$/);
-    expect(codeCacheFor(env, 'abc', ['--profile', 'work', 'academy', '1'], commands)!.name).toMatch(/-academy\.v8$/);
-    expect(codeCacheFor(env, 'abc', ['family', '-'], commands)!.name).toMatch(/-family-batch\.v8$/);
-    expect(codeCacheFor(env, 'abc', ['api', '/me'], commands)!.name).toMatch(/-api\.v8$/);
-    expect(codeCacheFor(env, 'abc', ['auth', 'status'], commands)!.name).toMatch(/-other\.v8$/);
-    expect(codeCacheFor({ ...env, GYMCTL_NO_CODE_CACHE: '1' }, 'abc', ['whoami'], commands)).toBeUndefined();
+    expect(codeCacheFor({ ...env, GYMCTL_CONFIG_DIR: '/c' }, 'abc', ['whoami'])!.secretDir).toBe(path.resolve('/c'));
+    expect(whoami.name).toBe(`abc-${process.version}-${process.arch}-whoami.v8`);
+    expect(codeCacheFor(env, 'abc', ['--profile', 'work', 'academy', '1'])!.name).toMatch(/-academy\.v8$/);
+    expect(codeCacheFor(env, 'abc', ['api', '/me'])!.name).toMatch(/-api\.v8$/);
+    expect(codeCacheFor(env, 'abc', ['auth', 'status'])!.name).toMatch(/-auth\.v8$/);
+    expect(codeCacheFor(env, 'abc', ['-q', '.name'])!.name).toMatch(/-other\.v8$/);
+    expect(codeCacheFor({ ...env, GYMCTL_NO_CODE_CACHE: '1' }, 'abc', ['whoami'])).toBeUndefined();
+    expect(buildOf('a')).not.toBe(buildOf('b'));
+    expect(buildOf('a')).toMatch(/^[0-9a-f]{16}$/);
   });
 });

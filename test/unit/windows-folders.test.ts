@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeCacheFor } from '../../src/boot/code-cache.js';
+import { codeCacheFor } from '../../src/startup/code-cache.js';
 import { runConfigPath } from '../../src/commands/config/run.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { cacheDir, cacheHome, codeCacheDir, configDir, configFolder, configHome, seaDir } from '../../src/files/folders.js';
@@ -135,9 +135,8 @@ describe('an older gymctl’s config on Windows (~\\.config\\gymctl)', () => {
 
 describe('the code cache’s secret on Windows', () => {
   it('is in the config folder in use, the old one included, as the config’s own code finds it', () => {
-    const commands = { read: ['whoami'], ids: [] };
     for (const env of [{ HOME: '/home/u' }, { HOME: '/home/u', XDG_CONFIG_HOME: '/xdg' }, { HOME: '/home/u', GYMCTL_CONFIG_DIR: 'relative/config' }]) {
-      expect(codeCacheFor(env, 'b', ['whoami'], commands)?.secretDir, JSON.stringify(env)).toBe(configDir(env));
+      expect(codeCacheFor(env, 'b', ['whoami'])?.secretDir, JSON.stringify(env)).toBe(configDir(env));
     }
   });
 });

@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symli
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CodeCache, loadWithCodeCache } from '../../src/boot/code-cache.js';
+import { type CodeCache, loadWithCodeCache } from '../../src/startup/code-cache.js';
 import { openCache } from '../../src/cache/store.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck } from '../../src/commands/doctor/checks-local.js';
 import { inProfile, oldConfigCheck, onWindows, removeCommand } from '../../src/commands/doctor/windows.js';

@@ -10,6 +10,7 @@ import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
 import { keyringStore } from '../../keyring/stores.js';
 import { currentUid, modesApply } from '../../files/system.js';
+import { codeCacheDir } from '../../files/folders.js';
 import { type Outcome, result } from './outcome.js';
 import { onWindows, removeCommand } from './windows.js';
 
@@ -145,12 +146,11 @@ export async function cacheSecretCheck(configDir: string, platform: NodeJS.Platf
 
 /**
  * The V8 code cache's folder, trusted only as a folder of the user's own
- * closed to others (boot/code-cache.ts): anything else turns the code
+ * closed to others (startup/code-cache.ts): anything else turns the code
  * cache off without a word, and every start compiles gymctl again.
  */
 export async function codeCacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return result('code cache', 'pass', 'turned off (GYMCTL_NO_CODE_CACHE=1)');
-  const { codeCacheDir } = await import('../../boot/code-cache.js');
   const dir = codeCacheDir(env);
   let stat: import('node:fs').Stats;
   try {

@@ -5,7 +5,7 @@
 import { parseIdArgument, parseIdList } from './ids.js';
 import type { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
-import { setV8Flags, YOUNG_GENERATION_BOUND } from '../../files/system.js';
+import { tuneV8 } from '../../files/system.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import { type Done, runBatch } from './batch.js';
@@ -64,20 +64,7 @@ export async function checkColumns<T>(f: Pick<Factory, 'output'>, view: Resource
   if (columns !== undefined) parseColumns(view, columns);
 }
 
-/**
- * A long batch allocates a little for every record and keeps almost none
- * of it, yet V8 (Node 24 above all) grows its young generation with the
- * rate, to about 200 MB for 100,000 ids. Growing it no further than its
- * start keeps the peak near 100 MB on every Node, flat however long the
- * batch. The bin runs under `#!/usr/bin/env node`, so this is set from
- * inside, and only for a long batch: loading node:v8 costs a short one
- * about 2 ms. (A batch from stdin has it set by boot.ts, before the main
- * file is compiled; set here, later, it means no code cache is written.)
- */
-function boundYoungGeneration(ids: number): void {
-  if (ids > LONG_BATCH) setV8Flags(YOUNG_GENERATION_BOUND);
-}
-
+/** A batch longer than this has V8's young generation bounded (tuneV8 says why). */
 const LONG_BATCH = 1000;
 
 export interface FetchAllOptions<T, U = T> {
@@ -127,7 +114,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
   emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
   const output = emitter;
   let firstFailure: GymctlError | undefined;
-  boundYoungGeneration(options.ids.length);
+  if (options.ids.length > LONG_BATCH) tuneV8('long batch');
   cutShort = true;
   try {
     firstFailure = await runBatch({

@@ -26,7 +26,7 @@
  */
 import { currentUid, writeFileAtomic } from '../files/system.js';
 import { makeFolders } from '../files/trusted-path.js';
-import { trustedPath } from './trusted-path.js';
+import { trustedPath } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');

@@ -2,16 +2,11 @@
  * Where bin/gymctl.cjs starts every command but --version (dist/boot.cjs).
  * The top-level help is answered at once (written out at build time, as
  * help.txt); every other command loads the main file, dist/gymctl.cjs,
- * through a V8 code cache (boot/code-cache.ts), runs it, and then writes
- * the cache when there was none that V8 took.
+ * through a V8 code cache (code-cache.ts), runs it, and then writes the
+ * cache when there was none that V8 took and the run asks for one.
  */
-import { topLevelHelp } from './argv.js';
-import { type CacheCommands, codeCacheFor, loadWithCodeCache, stdinBatch } from './boot/code-cache.js';
-import { setV8Flags, v8FlagsChanged, v8FlagsCompiledWith, YOUNG_GENERATION_BOUND } from './files/system.js';
-
-declare const __GYMCTL_BUILD__: string;
-/** The read commands, and those that take ids, as the build derived them from the declared operations. */
-declare const __GYMCTL_CACHE_COMMANDS__: CacheCommands;
+import { topLevelHelp } from '../argv.js';
+import { codeCacheFor, loadWithCodeCache } from './code-cache.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -51,13 +46,9 @@ export function start(argv: string[]): void {
       return;
     }
   }
-  // A batch from stdin is long as a rule: its young generation is bounded from the start (see fetchAll), before
-  // the main file is compiled, so that its code cache (one of its own) is made and taken under the same flags.
-  if (stdinBatch(argv, __GYMCTL_CACHE_COMMANDS__)) setV8Flags(YOUNG_GENERATION_BOUND);
-  v8FlagsCompiledWith();
-  const loaded = loadWithCodeCache(path.join(__dirname, 'gymctl.cjs'), codeCacheFor(process.env, __GYMCTL_BUILD__, argv, __GYMCTL_CACHE_COMMANDS__));
-  void (loaded.exports as { main(argv: string[]): Promise<void> }).main(argv).then(() => {
-    // A run that changed V8's flags (--jq on Node 20 and 22) would write a cache the next run rejects.
-    if (!v8FlagsChanged()) loaded.save();
+  const loaded = loadWithCodeCache(path.join(__dirname, 'gymctl.cjs'), (source) => codeCacheFor(process.env, { source }, argv));
+  // The main file says whether this run's compiled code is worth keeping: a run that succeeded, under the V8 flags it started with.
+  void (loaded.exports as { main(argv: string[]): Promise<boolean> }).main(argv).then((keep) => {
+    if (keep) loaded.save();
   });
 }

@@ -18,13 +18,12 @@
  * fails a command: a cache that cannot be read or written costs time,
  * nothing else.
  */
-import { commandIn, scanArgv } from '../argv.js';
+import { scanArgv } from '../argv.js';
 import { codeCacheDir, configDir } from '../files/folders.js';
 import { currentUid, modesApply, NO_FOLLOW, openFolder, refuseLink, writeFileAtomic } from '../files/system.js';
+import { makeFolders, trustedPath } from '../files/trusted-path.js';
 import { frame, unframe } from './frame.js';
 import { readSecret, secretToSign } from './secret.js';
-import { makeFolders } from '../files/trusted-path.js';
-import { trustedPath } from './trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -33,50 +32,32 @@ const vm = process.getBuiltinModule('node:vm');
 const ownModule = typeof module === 'object' ? (module.constructor as unknown as typeof import('node:module') | undefined) : undefined;
 const nodeModule = typeof ownModule?.createRequire === 'function' ? ownModule : process.getBuiltinModule('node:module');
 
-/** The folder of code cache files: beside the response cache, not in it (folders.ts). */
-export { codeCacheDir };
-
-/**
- * The commands of the declared operations (read commands, which scripts
- * call in loops), and those of them that take ids: the build derives both
- * from the declarations (readCommands, idCommands in operations/declare.ts)
- * and hands them to boot.ts, which loads nothing of them.
- */
-export interface CacheCommands {
-  read: readonly string[];
-  ids: readonly string[];
-}
-
-/** The command a run's cache is named after: the command argv names when it is a read command or `api` (what they compile differs), else `other`. */
-export const cacheCommand = (argv: readonly string[], commands: CacheCommands): string => commandIn(argv, [...commands.read, 'api']) ?? 'other';
-
-/** A batch of ids from stdin (`academy -`): run with flags of its own (see boot.ts), so with a cache of its own. */
-export const stdinBatch = (argv: readonly string[], commands: CacheCommands): boolean => commandIn(argv, commands.ids) !== undefined && scanArgv(argv).stdin;
-
-/** 32-bit FNV-1a of a string: a short, stable name for the flags V8 compiles with. */
-function fnv(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
-
 export interface CodeCache {
   dir: string;
   /** The folder of the secret the files are signed with (the config folder). */
   secretDir: string;
-  /** The cache file's name: the build, Node, the flags V8 compiles with, the command. */
+  /** The cache file's name: the build, Node, the command. */
   name: string;
   /** What every file of this build's caches starts with (the files of other builds are removed when one is written). */
   build: string;
 }
 
-/** Where the cache of this build, this Node and this command is; undefined when it is turned off (GYMCTL_NO_CODE_CACHE=1). */
-export function codeCacheFor(env: NodeJS.ProcessEnv, build: string, argv: readonly string[], commands: CacheCommands): CodeCache | undefined {
+/**
+ * Where the cache of this build, this Node and this command is; undefined
+ * when it is turned off (GYMCTL_NO_CODE_CACHE=1). The command is the one
+ * argv names (the pre-scan's), or `other`: a cache is written only after a
+ * run that succeeded (boot.ts), so only real commands get one.
+ */
+export function codeCacheFor(env: NodeJS.ProcessEnv, buildOrSource: string | { source: string }, argv: readonly string[]): CodeCache | undefined {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return undefined;
-  const command = `${cacheCommand(argv, commands)}${stdinBatch(argv, commands) ? '-batch' : ''}`;
-  const flags = fnv([...process.execArgv, env.NODE_OPTIONS ?? ''].join('\u0000'));
-  return { dir: codeCacheDir(env), secretDir: configDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${flags}-${command}.v8` };
+  const build = typeof buildOrSource === 'string' ? buildOrSource : buildOf(buildOrSource.source);
+  const { command } = scanArgv(argv);
+  const named = command !== undefined && /^[a-z][a-z-]{0,31}$/.test(command) ? command : 'other';
+  return { dir: codeCacheDir(env), secretDir: configDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${named}.v8` };
 }
+
+/** A build's name (from its source, when the cache is on): the first 16 hex digits of the source's SHA-256 (V8 itself checks only its length). */
+export const buildOf = (source: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(source).digest('hex').slice(0, 16);
 
 /** A stat that is the user's own and closed to others' writing (and, for the folder, reading); on Windows, where neither uids nor modes say so, the user's profile folder is what keeps others out. */
 const ownClosed = (stat: import('node:fs').Stats, mask: number) => (currentUid() === undefined || stat.uid === currentUid()) && (!modesApply() || (stat.mode & mask) === 0);
@@ -128,10 +109,9 @@ const OTHER_BUILD_MS = 24 * 60 * 60_000;
 export const MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 
 /**
- * The most cache files kept: the newest written. A build has about eight
- * per Node and set of Node flags (each read command and `api`, a batch from
- * stdin of each command that takes ids, every other command); sixteen
- * leaves room for two Nodes or two sets of flags, at about 300 KB a file.
+ * The most cache files kept: the newest written. A build has one per
+ * command used, per Node; sixteen covers the commands a script calls, at
+ * about 300 KB a file.
  */
 export const MAX_FILES = 16;
 
@@ -194,8 +174,9 @@ export interface LoadedFile {
  * place in require.cache, so that files it requires can require it back),
  * compiled with the code cache when there is one that V8 takes.
  */
-export function loadWithCodeCache(file: string, cache: CodeCache | undefined): LoadedFile {
+export function loadWithCodeCache(file: string, cacheOf: CodeCache | undefined | ((source: string) => CodeCache | undefined)): LoadedFile {
   const source = fs.readFileSync(file, 'utf8');
+  const cache = typeof cacheOf === 'function' ? cacheOf(source) : cacheOf;
   const cachedData = cache && readCodeCache(cache);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
   const stale = cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
