@@ -19,8 +19,8 @@ export default {
     // The one path rule of the response cache, the config store and the code cache.
     'src/files/trusted-path.ts',
     // The code cache's frame and signature, and the secret it is signed with.
-    'src/boot/frame.ts',
-    'src/boot/secret.ts',
+    'src/startup/frame.ts',
+    'src/startup/secret.ts',
   ],
   // Stryker rewrites the tsconfig's `extends` and `references` through the TypeScript API, which TypeScript 7 (native) no longer
   // has; ours point nowhere outside the sandbox, so there is nothing to rewrite: no file by this name turns the rewrite off.

@@ -17,7 +17,7 @@
  * stays the config folder, read and written, until the user moves it
  * (`gymctl doctor` says how). Nothing a user stored is lost or hidden.
  *
- * Boot code (boot.ts loads it): node:fs and node:path only, and on Linux
+ * Boot code (startup/boot.ts loads it): node:fs and node:path only, and on Linux
  * and macOS no system call at all.
  */
 import { homeDir } from './system.js';

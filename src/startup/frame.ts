@@ -1,5 +1,5 @@
 /**
- * The frame of a code cache file (src/boot/code-cache.ts): what V8 made,
+ * The frame of a code cache file (src/startup/code-cache.ts): what V8 made,
  * signed with the user's key, and the check that gives it back only when
  * the frame is whole and the signature agrees. No I/O: the files are read
  * and written by code-cache.ts, the secret is found by secret.ts.

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
 
-// dist/boot.cjs compiles the main file inside a function wrapper (src/boot/code-cache.ts), so V8's columns on
+// dist/boot.cjs compiles the main file inside a function wrapper (src/startup/code-cache.ts), so V8's columns on
 // its first line count the wrapper too.
 const MAIN_WRAPPER = '(function (exports, require, module, __filename, __dirname) { '.length;
 

@@ -21,9 +21,9 @@ export default {
       'test/unit/exact-json.test.ts', // json/exact.ts
       'test/unit/retry.test.ts', // api/transport/retry.ts
       'test/unit/trusted-path.test.ts', // trusted-path.ts
-      'test/unit/code-cache.test.ts', // boot/frame.ts, boot/secret.ts
-      'test/unit/code-cache-paths.test.ts', // boot/secret.ts (where a secret may be made)
-      'test/unit/code-cache-secret.test.ts', // boot/secret.ts
+      'test/unit/code-cache.test.ts', // startup/frame.ts, startup/secret.ts
+      'test/unit/code-cache-paths.test.ts', // startup/secret.ts (where a secret may be made)
+      'test/unit/code-cache-secret.test.ts', // startup/secret.ts
     ],
   },
 };

@@ -1,5 +1,5 @@
 /**
- * Where the code cache (src/boot/code-cache.ts) may make, read and write
+ * Where the code cache (src/startup/code-cache.ts) may make, read and write
  * its folder, and its secret: only through folders and links of the user's
  * own or root's (src/files/trusted-path.ts). The tests that give folders to
  * another user need root.

@@ -1,5 +1,5 @@
 /**
- * The secret the code cache signs with (src/boot/secret.ts), read and made
+ * The secret the code cache signs with (src/startup/secret.ts), read and made
  * on the real file system: taken only from a regular file of the user's
  * own, closed to others, of 64 hex digits; made only in a folder of the
  * user's own, never over one another gymctl made first. The tests that

@@ -1,5 +1,5 @@
 /**
- * The code cache of the main file (src/boot/code-cache.ts): taken when it
+ * The code cache of the main file (src/startup/code-cache.ts): taken when it
  * is signed with the user's key and is the user's own, and otherwise
  * ignored and rewritten, never trusted. Each test loads a small CommonJS
  * file through it, as bin/gymctl.cjs loads dist/gymctl.cjs.
