@@ -1,22 +1,12 @@
 /**
- * A V8 code cache for gymctl's main file. The main file is compiled as a
- * script with the cache V8 made after an earlier run (`createCachedData()`
- * once the command is done), so it holds the functions that actually ran,
- * not only what was compiled at load time, as Node's own compile cache
- * does. Loading it skips most parsing and compiling on every later run.
- *
- * Safety: the cache is code, and V8 checks little of it (the length of the
- * source, not the source; not its own checksum, in a release build): a
- * crafted file runs as gymctl, and a changed byte can crash every later
- * run. So a file is handed to V8 only when it is signed with the user's
- * key (an HMAC-SHA256 keyed from a secret outside the cache folder:
- * secret.ts), in a folder of the user's own, closed to others (0700),
- * reached through no one else's folder or link (trusted-path.ts), in a
- * file of the user's own. Anything else (a link, another owner, a loose
- * mode, a short, corrupt or unsigned file, a cache V8 rejects) is ignored,
- * and the file rewritten when the folder is the user's. Nothing here ever
- * fails a command: a cache that cannot be read or written costs time,
- * nothing else.
+ * The V8 code cache of gymctl's main file (CONTRIBUTING.md, "How gymctl
+ * starts"). The cache is code, and V8 checks only the source's length: a
+ * file is handed to V8 only when it is signed with the user's key (frame.ts,
+ * secret.ts), in a folder of the user's own closed to others, reached
+ * through no one else's folder or link, in a file of the user's own.
+ * Anything else is ignored, and rewritten when the folder is the user's.
+ * Nothing here ever fails a command: a cache that cannot be read or written
+ * costs time, nothing else.
  */
 import { scanArgv } from '../argv.js';
 import { codeCacheDir, configDir } from '../files/folders.js';
@@ -108,19 +98,13 @@ const OTHER_BUILD_MS = 24 * 60 * 60_000;
 /** This build's caches are removed when they were written this long ago (a command still in use writes its file again on its next run). */
 export const MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 
-/**
- * The most cache files kept: the newest written. A build has one per
- * command used, per Node; sixteen covers the commands a script calls, at
- * about 300 KB a file.
- */
+/** The most cache files kept, the newest written: one per command used and Node, at about 300 KB a file. */
 export const MAX_FILES = 16;
 
 /**
- * Writes the cache (atomically, signed; `data` is asked for only then), in a folder of the user's own, and
- * prunes the folder: leftovers of stopped writers, other builds' caches
- * not written for a day, any not written for MAX_AGE_MS, then the oldest
- * beyond MAX_FILES. Only here, when a file is written (a run that took its
- * cache writes nothing), so pruning costs the usual run nothing.
+ * Writes the cache (atomically, signed; `data` is asked for only then) in a folder of the user's own, and prunes
+ * the folder: leftovers of stopped writers, other builds' caches not written for a day, any not written for
+ * MAX_AGE_MS, then the oldest beyond MAX_FILES. Only when a file is written, so the usual run pays nothing for it.
  */
 export function writeCodeCache(cache: CodeCache, data: () => Buffer): void {
   try {
@@ -169,11 +153,7 @@ export interface LoadedFile {
   save(): void;
 }
 
-/**
- * Loads a CommonJS file as Node would (its own `module`, `require` and
- * place in require.cache, so that files it requires can require it back),
- * compiled with the code cache when there is one that V8 takes.
- */
+/** Loads a CommonJS file as Node would (its own `module`, `require` and place in require.cache, so that side files can require it back), with the code cache when V8 takes it. */
 export function loadWithCodeCache(file: string, cacheOf: CodeCache | undefined | ((source: string) => CodeCache | undefined)): LoadedFile {
   const source = fs.readFileSync(file, 'utf8');
   const cache = typeof cacheOf === 'function' ? cacheOf(source) : cacheOf;

@@ -1,28 +1,17 @@
 /**
  * The secret the code cache's files are signed with (by a key made from
- * it: frame.ts), a secret of the user's that lives outside the cache folder: whoever can write to
- * `~/.cache` (a CI cache restored from another branch, say) cannot sign a
- * file, so cannot have gymctl run it.
+ * it: frame.ts): the config folder's `cache-secret`, the response cache's
+ * own (src/cache/store.ts), outside the cache folder, so that whoever can
+ * write to `~/.cache` (a CI cache restored from another branch) cannot sign
+ * a file. 32 random bytes as 64 hex digits, 0600, linked into place, so that
+ * two gymctl starting at once agree on one. The code cache signs with a key
+ * made from it over a label with no NUL, and the response cache's HMACs are
+ * over texts that hold one, so neither is ever the other's.
  *
- * The secret is the config folder's `cache-secret`, the one the response
- * cache files answers under (src/cache/store.ts): one random secret per
- * user, 32 bytes written as 64 hex digits, 0600, made the same way here and
- * there (linked into place, so that two gymctl starting at once agree on
- * one). The code cache never signs with the secret itself but with a key
- * of its own made from it (frame.ts: an HMAC of the secret over a label
- * with no NUL in it): the response cache's HMACs, some of which are file names anyone
- * who can list its folder sees, are over texts that hold a NUL, so none of
- * them is ever this key, and no signature here is ever one of them.
- *
- * The secret is trusted only in a regular file of the user's own that
- * nobody else can read or write (else others could sign). When there is
- * none, the run goes without a code cache, and the secret is made once the
- * command is done, when the code cache is written, only in a config folder
- * of the user's own reached through no one else's folder or link
- * (trusted-path.ts): as root with another user's HOME, nothing is made.
- *
- * Boot code: node:fs and node:path only, until a secret is made
- * (node:crypto, loaded then).
+ * Trusted only in a regular file of the user's own closed to others. When
+ * there is none, it is made once the command is done, only in a config
+ * folder of the user's own reached through no one else's folder or link.
+ * Boot code: node:fs and node:path only, until a secret is made.
  */
 import { currentUid, writeFileAtomic } from '../files/system.js';
 import { makeFolders } from '../files/trusted-path.js';
