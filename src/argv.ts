@@ -1,8 +1,7 @@
 /**
  * The pre-scan: what argv says before the parser has read it (or beside
  * it), read once, by one set of rules, the parser's own for the global
- * options. Its users: dist/boot.cjs (the top-level help, the code cache's
- * name, a batch from stdin), the program (the one command to build) and
+ * options. Its users: dist/boot.cjs (the code cache's name), the program (the one command to build) and
  * main (the format of errors the parser itself reports, --no-color, the
  * `--json FIELDS` hint). It is in dist/boot.cjs, so it stays small and
  * imports nothing: the options that take a value are listed here, and a
@@ -56,8 +55,6 @@ export interface ArgvScan {
   readonly operandAfter: ReadonlyMap<string, string>;
   /** -h or --help was given as an option. */
   readonly help: boolean;
-  /** `-` is an operand: ids are read from stdin. */
-  readonly stdin: boolean;
 }
 
 const HELP = ['-h', '--help'];
@@ -102,10 +99,10 @@ function scan(argv: readonly string[]): ArgvScan {
     options.add(word);
     flag = word;
   }
-  return { operands, command: operands[0], options, values, operandAfter, help: HELP.some((name) => options.has(name)), stdin: operands.includes('-') };
+  return { operands, command: operands[0], options, values, operandAfter, help: HELP.some((name) => options.has(name)) };
 }
 
-/** Scans made, by argv: each argv is scanned once, whoever asks (boot asks three times). */
+/** Scans made, by argv: each argv is scanned once, whoever asks. */
 const scans = new WeakMap<readonly string[], ArgvScan>();
 
 /** What argv says, by the rules above. */

@@ -2,7 +2,7 @@
  * The pre-scan of argv (src/argv.ts), one table for its one set of rules,
  * the parser's own for the global options: `--`, `=` forms, short flags,
  * unknown flags, values that look like commands, `-` as an operand. Then
- * its users, each a row or two: the boot (help, code cache, stdin batch),
+ * its users, each a row or two: the boot (the code cache's name),
  * the program (the one command to build) and main (the flags errors are
  * reported with before parsing, the --json FIELDS hint).
  */
@@ -29,12 +29,11 @@ interface Row {
   /** Options that must be, or (with a leading !) must not be, among those given. */
   options?: string[];
   help?: boolean;
-  stdin?: boolean;
   after?: Record<string, string>;
 }
 
 const TABLE: Array<[rule: string, Row]> = [
-  ['no words', { argv: [], operands: [], help: false, stdin: false }],
+  ['no words', { argv: [], operands: [], help: false }],
   ['the command is the first operand', { argv: ['academy', '1', '2'], operands: ['academy', '1', '2'], command: 'academy' }],
   ['options anywhere, as the parser takes global options', { argv: ['academy', '1', '--json', '--debug'], command: 'academy', options: ['--json', '--debug'] }],
 
@@ -72,10 +71,10 @@ const TABLE: Array<[rule: string, Row]> = [
   ['a value that looks like a flag is a value', { argv: ['academy', '--jq', '--json', '1'], values: { '--jq': '--json' }, options: ['!--json'], operands: ['academy', '1'] }],
 
   // `-`
-  ['`-` is an operand: ids from stdin', { argv: ['academy', '-'], stdin: true, operands: ['academy', '-'] }],
-  ['`-` after `--` is an operand too', { argv: ['family', '--', '-'], stdin: true }],
-  ['`-` as a value is no operand', { argv: ['academy', '1', '--jq', '-'], stdin: false, values: { '--jq': '-' } }],
-  ['`--profile -` is no operand either', { argv: ['family', '--profile', '-', '501'], stdin: false, operands: ['family', '501'] }],
+  ['`-` is an operand: ids from stdin', { argv: ['academy', '-'], operands: ['academy', '-'] }],
+  ['`-` after `--` is an operand too', { argv: ['family', '--', '-'], operands: ['family', '-'] }],
+  ['`-` as a value is no operand', { argv: ['academy', '1', '--jq', '-'], values: { '--jq': '-' }, operands: ['academy', '1'] }],
+  ['`--profile -` is no operand either', { argv: ['family', '--profile', '-', '501'], operands: ['family', '501'] }],
 
   // the operand right after a flag (--json FIELDS)
   ['the operand after --json', { argv: ['academies', '--json', 'id,name'], after: { '--json': 'id,name' } }],
@@ -92,7 +91,6 @@ describe('the pre-scan of argv, one rule set', () => {
       if (row.values) expect(Object.fromEntries(scan.values)).toEqual(row.values);
       for (const option of row.options ?? []) expect(scan.options.has(option.replace(/^!/, '')), option).toBe(!option.startsWith('!'));
       if (row.help !== undefined) expect(scan.help).toBe(row.help);
-      if (row.stdin !== undefined) expect(scan.stdin).toBe(row.stdin);
       if (row.after) expect(Object.fromEntries(scan.operandAfter)).toEqual(row.after);
     });
   }
