@@ -1,9 +1,11 @@
 /**
  * What commands are made of, as gh's Factory: plain functions, each built
- * the first time it is called, made once the flags are parsed (so they
- * never change). `--help` or `config path` never read the key, load the
- * HTTP client or start a server. Each command takes only the pieces it
- * uses, so a test can hand it doubles.
+ * the first time it is called. It is made once a run, before the parser
+ * has read the flags: it reads them when a piece is built, which only a
+ * command does, so every piece is built from the parsed flags (errors
+ * reported before then take the pre-scan's). `--help` or `config path`
+ * never read the key, load the HTTP client or start a server. Each
+ * command takes only the pieces it uses, so a test can hand it doubles.
  *
  *   config()       the config store (bounded reads; writes through conf)
  *   settings()     flags, environment and stored profile, resolved
@@ -81,36 +83,36 @@ export interface FactoryOptions {
   io: IO;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
-  flags: GlobalFlags;
-  /** Where closers go: shared by every factory of one run, closed last opened first. */
+  /** The flags of the run: the pre-scan's until the parser has read them, the parser's from then on (before any command runs). */
+  flags(): Readonly<GlobalFlags>;
+  /** Where closers go, closed last opened first when the run ends. */
   disposers: Array<() => Promise<void>>;
 }
 
 export function createFactory(options: FactoryOptions): Factory {
-  const { io, env, signal, disposers } = options;
-  const flags = Object.freeze({ ...options.flags });
+  const { io, env, signal, disposers, flags } = options;
   const onDispose = (dispose: () => Promise<void>) => void disposers.push(dispose);
 
   const config = once(() => new ConfigStore(configDir(env), { warn: (message) => io.err(`gymctl: ${message}\n`), signal }));
   const profileName = () => {
-    const flagOrEnv = flags.profile || env.GYMCTL_PROFILE;
+    const given = flags();
     // Only read the file for its default-profile when nothing else names one.
-    return resolveProfileName(flags, env, flagOrEnv ? undefined : config().read().defaultProfile);
+    return resolveProfileName(given, env, given.profile || env.GYMCTL_PROFILE ? undefined : config().read().defaultProfile);
   };
   const settings = once(async () => {
     const name = profileName();
-    return resolveSettings(flags, env, name, config().profile(name.value));
+    return resolveSettings(flags(), env, name, config().profile(name.value));
   });
   const compileJq = once(
     (): Promise<JqFilter> =>
       import('./output/jq.js')
-        .then(({ compileJq }) => compileJq(flags.jq ?? '.', signal))
+        .then(({ compileJq }) => compileJq(flags().jq ?? '.', signal))
         .then((filter) => {
           onDispose(() => filter.close());
           return filter;
         }),
   );
-  const output = once(async () => resolveOutput(flags, (await settings()).format, compileJq));
+  const output = once(async () => resolveOutput(flags(), (await settings()).format, compileJq));
 
   const keyring: KeyringPort = {
     async read(profile) {
@@ -146,8 +148,8 @@ export function createFactory(options: FactoryOptions): Factory {
     const resolved = await settings();
     let { baseUrl } = resolved;
     let apiKey: Setting<string> | undefined;
-    if (flags.sandbox) {
-      if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
+    if (flags().sandbox) {
+      if (flags().baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
       const { url, key } = await sandbox();
       baseUrl = { value: url, source: 'flag', origin: '--sandbox' };
       apiKey = { value: key, source: 'flag', origin: '--sandbox' };
@@ -176,10 +178,11 @@ export function createFactory(options: FactoryOptions): Factory {
 
   /** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
   const cacheLifetime = once(async (): Promise<{ lifetimeMs: number | undefined } | undefined> => {
-    if (flags.cache === undefined && !flags.refresh) return undefined;
+    const { cache, refresh } = flags();
+    if (cache === undefined && !refresh) return undefined;
     const { parseDuration } = await import('./cache/duration.js');
-    const lifetime = flags.cache === undefined ? undefined : parseDuration(flags.cache, '--cache');
-    return { lifetimeMs: flags.refresh ? undefined : lifetime };
+    const lifetime = cache === undefined ? undefined : parseDuration(cache, '--cache');
+    return { lifetimeMs: refresh ? undefined : lifetime };
   });
 
   async function cache(origin: string, apiKey: string): Promise<ResponseCache | undefined> {
@@ -221,14 +224,18 @@ export function createFactory(options: FactoryOptions): Factory {
     io,
     env,
     signal,
-    flags,
-    debug: isDebug(flags, env),
+    get flags() {
+      return flags();
+    },
+    get debug() {
+      return isDebug(flags(), env);
+    },
     config,
     profileName,
     settings,
     output,
     async printJson(text) {
-      if (flags.jq === undefined) return io.out(text);
+      if (flags().jq === undefined) return io.out(text);
       await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY, io.stdout);
     },
     keyring,
@@ -243,7 +250,7 @@ export function createFactory(options: FactoryOptions): Factory {
       await cacheLifetime();
       const session = await credentials();
       // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
-      const responseCache = await cache(flags.sandbox ? 'sandbox' : session.baseUrl.value, session.apiKey.value);
+      const responseCache = await cache(flags().sandbox ? 'sandbox' : session.baseUrl.value, session.apiKey.value);
       return { ...session, client: await makeClient(session.baseUrl.value, session.apiKey.value, maxConnections, responseCache) };
     },
     onDispose,
