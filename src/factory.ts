@@ -10,7 +10,7 @@
  *   profileName()  the active profile's name; settings(): flags, environment and stored profile, resolved
  *   output()       what a command prints: format, --jq, --columns; printJson(): a document of its own, through --jq
  *   keyring        the profile's key in the system keyring
- *   makeClient()   a client for a base URL and key
+ *   makeClient()   a client for a base URL and key (Tab's reads the response cache)
  *   client()       an API command's: its base URL and key (the sandbox's with --sandbox) and --cache's store
  *   explain()      a failure with where that key or base URL came from
  *   onDispose()    what to close when the command ends
@@ -60,8 +60,8 @@ export interface Factory {
   readonly keyring: KeyringPort;
   /** The failure with its next step (where the refused key or the unreachable base URL came from), once client() has found them. */
   explain(failure: GymctlError): GymctlError;
-  /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
-  makeClient(baseUrl: string, apiKey: string, maxConnections?: number, cache?: ResponseCache): Promise<GymClient>;
+  /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. With `readCacheMs` (Tab's), answers that young come from the response cache, which is only read, and silently. */
+  makeClient(baseUrl: string, apiKey: string, use?: { readCacheMs?: number }): Promise<GymClient>;
   /** The client of an API command, with the settings it was made from; `maxConnections` bounds the pool of a batch. */
   client(maxConnections?: number): Promise<ApiSession>;
   onDispose(dispose: () => Promise<void>): void;
@@ -156,11 +156,11 @@ export function createFactory(options: FactoryOptions): Factory {
     return { lifetimeMs: refresh ? undefined : lifetime };
   });
 
-  /** The response cache for a base URL and key. */
-  function openResponseCache(origin: string, apiKey: string, lifetimeMs: number | undefined): ResponseCache | undefined {
-    const warn = (message: string) => io.err(`gymctl: warning: ${message}\n`);
+  /** The response cache for a base URL and key, if it can be used; read-only (Tab's), it never warns. */
+  function openResponseCache(origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): ResponseCache | undefined {
+    const warn = readOnly ? () => {} : (message: string) => io.err(`gymctl: warning: ${message}\n`);
     try {
-      return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs, warn });
+      return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
     } catch (error) {
       // The cache is a convenience: when it cannot be used (a read-only or foreign folder, a full disk), the answer comes from the server.
       warn(`the cache cannot be used, so the answer comes from the server: ${error instanceof Error ? error.message : String(error)}`);
@@ -207,14 +207,15 @@ export function createFactory(options: FactoryOptions): Factory {
     },
     keyring,
     explain: (failure) => withNextStep(failure, { keyOrigin: keyFrom, baseUrlOrigin: baseUrlFrom }),
-    makeClient: newClient,
+    makeClient: async (baseUrl, apiKey, use = {}) =>
+      newClient(baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(baseUrl, apiKey, use.readCacheMs, true)),
     async client(maxConnections) {
       // --cache is checked before anything else is done.
       const lifetime = await cacheLifetime();
       const session = await credentials();
       // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
       const origin = flags().sandbox ? 'sandbox' : session.baseUrl.value;
-      const responseCache = lifetime && openResponseCache(origin, session.apiKey.value, lifetime.lifetimeMs);
+      const responseCache = lifetime && openResponseCache(origin, session.apiKey.value, lifetime.lifetimeMs, false);
       return { ...session, client: await newClient(session.baseUrl.value, session.apiKey.value, maxConnections, responseCache) };
     },
     onDispose,
