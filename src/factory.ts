@@ -1,18 +1,18 @@
 /**
- * What commands are made of, as gh's Factory: plain functions, each built
- * the first time it is called, made once the flags are parsed (so they
- * never change). `--help` or `config path` never read the key, load the
- * HTTP client or start a server. Each command takes only the pieces it
+ * What commands are made of, as gh's Factory: plain functions, each built the first time it is called. It is made once
+ * a run, before the parser has read the flags, and reads them only when a piece is built, which only a command does:
+ * every piece is built from the parsed flags (a failure reported before then takes the pre-scan's). `--help` or
+ * `config path` never read the key, load the HTTP client or start a server. Each command takes only the pieces it
  * uses, so a test can hand it doubles.
  *
+ *   io, env, signal, flags  the run's streams, environment, interrupt and flags
  *   config()       the config store (bounded reads; writes through conf)
- *   settings()     flags, environment and stored profile, resolved
- *   output()       what a command prints: format, --jq, --columns
+ *   profileName()  the active profile's name; settings(): flags, environment and stored profile, resolved
+ *   output()       what a command prints: format, --jq, --columns; printJson(): a document of its own, through --jq
  *   keyring        the profile's key in the system keyring
- *   credentials()  the base URL and key an API command uses (the sandbox's with --sandbox)
- *   sandbox()      an in-process sandbox, started once
- *   cache()        --cache's store for a base URL and key
- *   client()       composes credentials(), cache() and makeClient()
+ *   makeClient()   a client for a base URL and key (Tab's reads the response cache)
+ *   client()       an API command's: its base URL and key (the sandbox's with --sandbox) and --cache's store
+ *   explain()      a failure with where that key or base URL came from
  *   onDispose()    what to close when the command ends
  */
 import { createClient, type GymClient } from './api/client.js';
@@ -23,7 +23,7 @@ import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
 import { once } from './api/once.js';
 import { ConfigStore, configDir } from './config/store.js';
-import { checkProfileExists, isDebug, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
+import { checkProfileExists, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
 import { withNextStep } from './output/errors.js';
 import type { JqFilter } from './output/jq.js';
@@ -31,14 +31,11 @@ import { sanitizeLine } from './output/sanitize.js';
 import type { IO } from './terminal/io.js';
 import { VERSION } from './version.js';
 
-/** The base URL and key an API command uses, with where each came from. */
-export interface Credentials {
+/** The client of an API command, with the settings, base URL and key it was made from (each with where it came from). */
+export interface ApiSession {
   settings: ResolvedSettings;
   baseUrl: Setting<string>;
   apiKey: Setting<string>;
-}
-
-export interface ApiSession extends Credentials {
   client: GymClient;
 }
 
@@ -54,8 +51,6 @@ export interface Factory {
   /** Aborted, with an Interrupted reason, when the user interrupts: every client's requests stop. */
   readonly signal: AbortSignal;
   readonly flags: Readonly<GlobalFlags>;
-  /** --debug or GYMCTL_DEBUG: trace requests, and show the stack of an unexpected error. */
-  readonly debug: boolean;
   config(): ConfigStore;
   profileName(): Setting<string>;
   settings(): Promise<ResolvedSettings>;
@@ -63,15 +58,10 @@ export interface Factory {
   /** Prints a JSON document a command makes itself (a status, the settings, a schema), through --jq when it is given. */
   printJson(text: string): Promise<void>;
   readonly keyring: KeyringPort;
-  credentials(): Promise<Credentials>;
-  /** Where the key in use came from (`GYMCTL_API_KEY`, `profile "work"`…), once credentials() has found it: for a refused key's message. */
-  keyOrigin(): string | undefined;
-  /** The failure with its next step (where the refused key or the unreachable base URL came from), once credentials() has found them. */
+  /** The failure with its next step (where the refused key or the unreachable base URL came from), once client() has found them. */
   explain(failure: GymctlError): GymctlError;
-  sandbox(): Promise<{ url: string; key: string }>;
-  cache(origin: string, apiKey: string): Promise<ResponseCache | undefined>;
-  /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. */
-  makeClient(baseUrl: string, apiKey: string, maxConnections?: number, cache?: ResponseCache): Promise<GymClient>;
+  /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. With `readCacheMs` (Tab's), answers that young come from the response cache, which is only read, and silently. */
+  makeClient(baseUrl: string, apiKey: string, use?: { readCacheMs?: number }): Promise<GymClient>;
   /** The client of an API command, with the settings it was made from; `maxConnections` bounds the pool of a batch. */
   client(maxConnections?: number): Promise<ApiSession>;
   onDispose(dispose: () => Promise<void>): void;
@@ -81,36 +71,32 @@ export interface FactoryOptions {
   io: IO;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
-  flags: GlobalFlags;
-  /** Where closers go: shared by every factory of one run, closed last opened first. */
+  /** The flags of the run: the pre-scan's until the parser has read them, the parser's from then on (before any command runs). */
+  flags(): Readonly<GlobalFlags>;
+  /** Where closers go, closed last opened first when the run ends. */
   disposers: Array<() => Promise<void>>;
 }
 
 export function createFactory(options: FactoryOptions): Factory {
-  const { io, env, signal, disposers } = options;
-  const flags = Object.freeze({ ...options.flags });
+  const { io, env, signal, disposers, flags } = options;
   const onDispose = (dispose: () => Promise<void>) => void disposers.push(dispose);
 
   const config = once(() => new ConfigStore(configDir(env), { warn: (message) => io.err(`gymctl: ${message}\n`), signal }));
   const profileName = () => {
-    const flagOrEnv = flags.profile || env.GYMCTL_PROFILE;
+    const given = flags();
     // Only read the file for its default-profile when nothing else names one.
-    return resolveProfileName(flags, env, flagOrEnv ? undefined : config().read().defaultProfile);
+    return resolveProfileName(given, env, given.profile || env.GYMCTL_PROFILE ? undefined : config().read().defaultProfile);
   };
   const settings = once(async () => {
     const name = profileName();
-    return resolveSettings(flags, env, name, config().profile(name.value));
+    return resolveSettings(flags(), env, name, config().profile(name.value));
   });
-  const compileJq = once(
-    (): Promise<JqFilter> =>
-      import('./output/jq.js')
-        .then(({ compileJq }) => compileJq(flags.jq ?? '.', signal))
-        .then((filter) => {
-          onDispose(() => filter.close());
-          return filter;
-        }),
-  );
-  const output = once(async () => resolveOutput(flags, (await settings()).format, compileJq));
+  const compileJq = once(async (): Promise<JqFilter> => {
+    const filter = await (await import('./output/jq.js')).compileJq(flags().jq ?? '.', signal);
+    onDispose(() => filter.close());
+    return filter;
+  });
+  const output = once(async () => resolveOutput(flags(), (await settings()).format, compileJq));
 
   const keyring: KeyringPort = {
     async read(profile) {
@@ -121,73 +107,60 @@ export function createFactory(options: FactoryOptions): Factory {
     },
   };
 
-  const sandbox = once(async () => {
-    const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
-    const server = await startSandbox({ host: '127.0.0.1', port: 0 });
-    onDispose(() => server.close());
-    return { url: server.url, key: DEMO_KEY };
-  });
-
-  /** The key of the active profile: from the flag or environment, the file, or the keyring that the file names. */
-  async function storedKey(resolved: ResolvedSettings): Promise<Setting<string> | undefined> {
-    if (resolved.apiKey) return resolved.apiKey;
-    const profile = resolved.profile.value;
-    const key = await keyring.read(profile);
-    if (!key && config().profile(profile)?.keyStore === 'keyring') {
-      throw new GymctlError(
-        'unauthorized',
-        `no API key in the system keyring for profile "${profile}", which keeps its key there: run \`gymctl auth login --keyring\` (or --no-keyring to keep it in the config file)`,
-      );
-    }
-    return key;
-  }
-
-  const credentials = once(async (): Promise<Credentials> => {
+  /** Where the key and base URL in use came from (`GYMCTL_API_KEY`, `profile "work"`…), once credentials() has found them: for explain(). */
+  let keyFrom: string | undefined;
+  let baseUrlFrom: string | undefined;
+  /** The base URL and key of an API command: the sandbox's with --sandbox, else from the flag or environment, the file, or the keyring that the file names. */
+  const credentials = once(async (): Promise<Omit<ApiSession, 'client'>> => {
     const resolved = await settings();
-    let { baseUrl } = resolved;
-    let apiKey: Setting<string> | undefined;
-    if (flags.sandbox) {
-      if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
-      const { url, key } = await sandbox();
-      baseUrl = { value: url, source: 'flag', origin: '--sandbox' };
-      apiKey = { value: key, source: 'flag', origin: '--sandbox' };
+    const profile = resolved.profile.value;
+    let { baseUrl, apiKey } = resolved;
+    if (flags().sandbox) {
+      if (flags().baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
+      const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
+      const server = await startSandbox({ host: '127.0.0.1', port: 0 });
+      onDispose(() => server.close());
+      baseUrl = { value: server.url, source: 'flag', origin: '--sandbox' };
+      apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
     } else {
       // A mistyped --profile is said as such, not as a missing key.
       checkProfileExists(resolved.profile, config().read());
-      apiKey = await storedKey(resolved);
+      apiKey ??= await keyring.read(profile);
+      if (!apiKey && config().profile(profile)?.keyStore === 'keyring') {
+        throw new GymctlError(
+          'unauthorized',
+          `no API key in the system keyring for profile "${profile}", which keeps its key there: run \`gymctl auth login --keyring\` (or --no-keyring to keep it in the config file)`,
+        );
+      }
     }
-    if (!apiKey) {
-      throw new GymctlError('unauthorized', `no API key for profile "${resolved.profile.value}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`);
-    }
+    if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`);
     if (!API_KEY_FORM.test(apiKey.value)) {
       throw usageError(
         `the API key from ${apiKey.origin ?? apiKey.source} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`,
       );
     }
     if (!baseUrl) {
-      throw usageError(`no API base URL for profile "${resolved.profile.value}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
+      throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
     }
     keyFrom = apiKey.origin ?? apiKey.source;
     baseUrlFrom = baseUrl.origin ?? baseUrl.source;
     return { settings: resolved, baseUrl, apiKey };
   });
-  let keyFrom: string | undefined;
-  let baseUrlFrom: string | undefined;
 
   /** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
   const cacheLifetime = once(async (): Promise<{ lifetimeMs: number | undefined } | undefined> => {
-    if (flags.cache === undefined && !flags.refresh) return undefined;
+    const { cache, refresh } = flags();
+    if (cache === undefined && !refresh) return undefined;
     const { parseDuration } = await import('./cache/duration.js');
-    const lifetime = flags.cache === undefined ? undefined : parseDuration(flags.cache, '--cache');
-    return { lifetimeMs: flags.refresh ? undefined : lifetime };
+    const lifetime = cache === undefined ? undefined : parseDuration(cache, '--cache');
+    return { lifetimeMs: refresh ? undefined : lifetime };
   });
 
-  async function cache(origin: string, apiKey: string): Promise<ResponseCache | undefined> {
-    const lifetime = await cacheLifetime();
-    if (!lifetime) return undefined;
-    const warn = (message: string) => io.err(`gymctl: warning: ${message}\n`);
+  /** The response cache for a base URL and key, if it can be used; read-only (Tab's), it never warns. */
+  function openResponseCache(origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): ResponseCache | undefined {
+    const warn = readOnly ? () => {} : (message: string) => io.err(`gymctl: warning: ${message}\n`);
     try {
-      return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs: lifetime.lifetimeMs, warn });
+      return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
     } catch (error) {
       // The cache is a convenience: when it cannot be used (a read-only or foreign folder, a full disk), the answer comes from the server.
       warn(`the cache cannot be used, so the answer comes from the server: ${error instanceof Error ? error.message : String(error)}`);
@@ -195,7 +168,7 @@ export function createFactory(options: FactoryOptions): Factory {
     }
   }
 
-  async function makeClient(baseUrl: string, apiKey: string, maxConnections?: number, responseCache?: ResponseCache): Promise<GymClient> {
+  async function newClient(baseUrl: string, apiKey: string, maxConnections?: number, responseCache?: ResponseCache): Promise<GymClient> {
     const resolved = await settings();
     if (isInsecureBaseUrl(baseUrl)) io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
     const client = createClient({
@@ -221,30 +194,29 @@ export function createFactory(options: FactoryOptions): Factory {
     io,
     env,
     signal,
-    flags,
-    debug: isDebug(flags, env),
+    get flags() {
+      return flags();
+    },
     config,
     profileName,
     settings,
     output,
     async printJson(text) {
-      if (flags.jq === undefined) return io.out(text);
+      if (flags().jq === undefined) return io.out(text);
       await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY, io.stdout);
     },
     keyring,
-    credentials,
-    keyOrigin: () => keyFrom,
     explain: (failure) => withNextStep(failure, { keyOrigin: keyFrom, baseUrlOrigin: baseUrlFrom }),
-    sandbox,
-    cache,
-    makeClient,
+    makeClient: async (baseUrl, apiKey, use = {}) =>
+      newClient(baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(baseUrl, apiKey, use.readCacheMs, true)),
     async client(maxConnections) {
       // --cache is checked before anything else is done.
-      await cacheLifetime();
+      const lifetime = await cacheLifetime();
       const session = await credentials();
       // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
-      const responseCache = await cache(flags.sandbox ? 'sandbox' : session.baseUrl.value, session.apiKey.value);
-      return { ...session, client: await makeClient(session.baseUrl.value, session.apiKey.value, maxConnections, responseCache) };
+      const origin = flags().sandbox ? 'sandbox' : session.baseUrl.value;
+      const responseCache = lifetime && openResponseCache(origin, session.apiKey.value, lifetime.lifetimeMs, false);
+      return { ...session, client: await newClient(session.baseUrl.value, session.apiKey.value, maxConnections, responseCache) };
     },
     onDispose,
   };

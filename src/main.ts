@@ -5,14 +5,15 @@
  * cli.ts for every command but --version and the top-level help; tests call
  * it in-process with fake streams.
  *
- * The wiring of a run: the pre-scan of argv (argv.ts), the factory made
- * from it and made again once the parser has read the flags, the race
+ * The wiring of a run: the pre-scan of argv (argv.ts), the one factory,
+ * whose flags are the pre-scan's until the parser has read them, the race
  * with an interrupt (run/interrupt.ts), the outcome (run/settle.ts) and its
  * report (run/report.ts).
  */
 import type { GymctlError } from './api/errors.js';
 import { scanArgv } from './argv.js';
 import { annotationsOf } from './commands/shared/define.js';
+import type { GlobalFlags } from './config/settings.js';
 import { createFactory, type Factory } from './factory.js';
 import { buildProgram, commandWords } from './program.js';
 import { untilInterrupted, watchInterrupts } from './run/interrupt.js';
@@ -45,15 +46,16 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   const io = createIO(options.io, { env, colorFlag: !scan.options.has('--no-color') });
   const disposers: Array<() => Promise<void>> = [];
   // Until the parser has run, errors (including its own) take the format from the pre-scan.
-  let factory = createFactory({ io, env, signal, flags: scannedFlags(scan), disposers });
+  let flags: Readonly<GlobalFlags> = Object.freeze(scannedFlags(scan));
+  const factory = createFactory({ io, env, signal, flags: () => flags, disposers });
   let handlesInterrupt = false;
   let outcome: number | GymctlError = 0;
   const program = buildProgram({
     io,
     argv,
     factory: () => factory,
-    parsed(command, flags) {
-      factory = createFactory({ io, env, signal, flags, disposers });
+    parsed(command, parsedFlags) {
+      flags = Object.freeze({ ...parsedFlags });
       io.accessible ||= storedAccessible(factory);
       handlesInterrupt = annotationsOf(command).handlesInterrupt === true;
     },

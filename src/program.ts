@@ -82,7 +82,7 @@ export const TOP_EXAMPLES = ['gymctl academy 1 --sandbox', 'gymctl auth login --
 export interface ProgramOptions {
   /** Where help and the parser's messages go (errors are reported by main, in gymctl's own format). */
   io: IO;
-  /** The factory of the run, made by `parsed`. */
+  /** The factory of the run; its flags are the parsed ones once `parsed` is called. */
   factory: FactoryRef;
   /** Called once the flags are parsed and checked, before the command runs. */
   parsed(command: Command, flags: GlobalFlags): void;

@@ -6,7 +6,7 @@
 import type { GymctlError } from '../api/errors.js';
 import type { ArgvScan } from '../argv.js';
 import type { OutputFormat } from '../config/formats.js';
-import { type GlobalFlags, resolveFormat } from '../config/settings.js';
+import { type GlobalFlags, isDebug, resolveFormat } from '../config/settings.js';
 import type { Factory } from '../factory.js';
 import { exitCodeOf } from '../failures.js';
 import { formatFailure } from '../output/errors.js';
@@ -45,6 +45,6 @@ function errorFormat(f: Factory): OutputFormat {
 /** Writes the failure on stderr; returns its exit code. */
 export function report(failure: GymctlError, f: Factory, io: IO): number {
   // A key the server refused, a host that cannot be reached: say where the key or base URL came from.
-  io.err(formatFailure(f.explain(failure), errorFormat(f), f.debug));
+  io.err(formatFailure(f.explain(failure), errorFormat(f), isDebug(f.flags, f.env)));
   return exitCodeOf(failure);
 }

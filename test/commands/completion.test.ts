@@ -4,34 +4,39 @@
  * these lines are tested in real shells in test/e2e/completion.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
 import { httpServer } from '../helpers/servers.js';
 
 const KEY = 'demo_key_all_academies';
 const IDS = Array.from({ length: 200 }, (_, i) => i + 1);
 
-/** A server for a key scoped to 200 academies, counting the academies asked for. */
+/** A server for a key scoped to 200 academies, counting the academies asked for (and, apart, the times /me is). */
 async function manyAcademies(answer: { names: boolean } = { names: true }) {
   const asked: string[] = [];
+  const me = { asked: 0 };
   const url = await httpServer((request, response) => {
     response.setHeader('content-type', 'application/json');
-    if (request.url === '/me') return void response.end(JSON.stringify({ data: { id: 1, name: 'many', academyIds: IDS } }));
+    if (request.url === '/me') {
+      me.asked++;
+      return void response.end(JSON.stringify({ data: { id: 1, name: 'many', academyIds: IDS } }));
+    }
     const id = /^\/academies\/(\d+)$/.exec(request.url ?? '')?.[1];
     if (!id) return void response.writeHead(404).end('{}');
     asked.push(id);
     if (!answer.names) return; // never answered
     response.end(JSON.stringify({ data: { id: Number(id), name: `Academy ${id}`, currency: 'EUR', email: null, phone: null, logoUrl: null, createdAt: '2020-01-01T00:00:00Z' } }));
   });
-  return { url, asked };
+  return { url, asked, me };
 }
 
-/** Runs `__complete` for `words`, with the warnings the process emitted meanwhile. */
-async function complete(url: string, ...words: string[]) {
+/** Runs `__complete` for `words`, with the warnings the process emitted meanwhile; in `configDir` when given, else a fresh one. */
+async function completeIn(configDir: string | undefined, url: string, ...words: string[]) {
   const warnings: string[] = [];
   const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
   process.on('warning', onWarning);
   try {
-    const result = await gymctl(['__complete', '--', ...words], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY } });
+    const result = await gymctl(['__complete', '--', ...words], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY }, ...(configDir ? { configDir } : {}) });
     // A warning is emitted on the next tick: let it come.
     await new Promise((resolve) => setImmediate(resolve));
     return { ...result, lines: result.stdout.split('\n').slice(0, -1), warnings };
@@ -39,6 +44,8 @@ async function complete(url: string, ...words: string[]) {
     process.off('warning', onWarning);
   }
 }
+
+const complete = (url: string, ...words: string[]) => completeIn(undefined, url, ...words);
 
 describe("Tab after gymctl academy, for a key's 200 academies", () => {
   it('offers every id, in the order of the key, the first 50 named; no warning on stderr or in the process', async () => {
@@ -74,5 +81,29 @@ describe("Tab after gymctl academy, for a key's 200 academies", () => {
     expect(unnamed.lines).toEqual([...IDS.map(String), ':none']);
     const silent = await httpServer(() => {}); // never answers
     expect((await complete(silent, 'academy', '')).lines).toEqual([':none']);
+  });
+
+  it('reads the answers --cache kept, asking the server only for the rest, and writes none of its own to the cache', async () => {
+    const server = await manyAcademies();
+    const config = tempConfigDir();
+    try {
+      const env = { GYMCTL_BASE_URL: server.url, GYMCTL_API_KEY: KEY };
+      expect((await gymctl(['whoami', '--cache', '1h'], { env, configDir: config.dir })).code).toBe(0);
+      expect((await gymctl(['academy', '1', '2', '--cache', '1h'], { env, configDir: config.dir })).code).toBe(0);
+      expect(server.me.asked).toBe(1);
+      server.asked.length = 0;
+      const result = await completeIn(config.dir, server.url, 'academy', '');
+      expect(result.stderr).toBe('');
+      expect(result.lines.slice(0, 3)).toEqual(['1\tAcademy 1', '2\tAcademy 2', '3\tAcademy 3']);
+      // The ids and the first two names came from the cache; the other names from the server.
+      expect(server.me.asked).toBe(1);
+      expect(server.asked.sort((a, b) => Number(a) - Number(b))).toEqual(IDS.slice(2, 50).map(String));
+      // What Tab fetched was not kept: academy 3 is asked for again.
+      server.asked.length = 0;
+      expect((await gymctl(['academy', '3', '--cache', '1h'], { env, configDir: config.dir })).code).toBe(0);
+      expect(server.asked).toEqual(['3']);
+    } finally {
+      config.remove();
+    }
   });
 });

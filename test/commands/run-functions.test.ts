@@ -34,7 +34,7 @@ function deps(answers: Record<string, { status: number; body: unknown }>, output
   const client = createClient({ baseUrl: 'https://api.gym.test', apiKey: KEY, userAgent: 'gymctl/test', retries: 0, fetch });
   const disposers: Array<() => Promise<void>> = [];
   return {
-    f: { io, env: {}, debug: false, onDispose: (dispose: () => Promise<void>) => void disposers.push(dispose), output: async () => output, client: async () => ({ client }) },
+    f: { io, env: {}, flags: {}, onDispose: (dispose: () => Promise<void>) => void disposers.push(dispose), output: async () => output, client: async () => ({ client }) },
     requests,
     stdout: streams.stdout,
     stderr: streams.stderr,

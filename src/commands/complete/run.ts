@@ -22,7 +22,7 @@ import { HELP_TOPICS } from '../help-topics.js';
 export const SHELLS = ['bash', 'zsh', 'fish', 'pwsh'] as const;
 
 /** What completion reads: the profiles in the config file, stdout, and for academy ids the settings and a client. */
-export type CompleteDeps = Pick<Factory, 'io' | 'config' | 'env' | 'settings' | 'makeClient'>;
+export type CompleteDeps = Pick<Factory, 'io' | 'config' | 'settings' | 'makeClient'>;
 const SCHEMAS = OPERATIONS.map((declaration) => declaration.name);
 const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
 /** Shell words after which a file name comes. */
@@ -187,18 +187,7 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
   try {
     const settings = await f.settings();
     if (!settings.apiKey || !settings.baseUrl) return [];
-    const baseUrl = settings.baseUrl.value;
-    const apiKey = settings.apiKey.value;
-    const { configDir } = await import('../../config/store.js');
-    const { openCache } = await import('../../cache/store.js');
-    const cache = (() => {
-      try {
-        return openCache({ env: f.env, configDir: configDir(f.env), baseUrl, apiKey, lifetimeMs: CACHED_VALUES_MS, warn: () => {}, readOnly: true });
-      } catch {
-        return undefined;
-      }
-    })();
-    const client = await f.makeClient(baseUrl, apiKey, undefined, cache);
+    const client = await f.makeClient(settings.baseUrl.value, settings.apiKey.value, { readCacheMs: CACHED_VALUES_MS });
     // The deadline stops the client, and with it every request in flight: one listener. A request given the deadline's
     // signal adds one of its own to it, and past ten names at once Node warned of a leak on stderr.
     if (deadline.aborted) return [];

@@ -9,6 +9,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { GymctlError } from '../../api/errors.js';
+import type { Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { createMcpServer, type Session } from '../../mcp/server.js';
 import { OPERATIONS } from '../../operations/index.js';
@@ -22,12 +23,13 @@ const INVALID_REQUEST = -32600;
 /**
  * The session the tools use: made once. A key or settings that cannot be had (no key, no base URL, a profile the
  * config file does not hold) are kept for every tool to report, since an assistant shows a server that ended at start
- * as one that failed, and shows its stderr nowhere the user looks; anything else ends the command.
+ * as one that failed, and shows its stderr nowhere the user looks; anything else ends the command. A session that can be
+ * used has the base URL too, for the line that says what is served.
  */
-async function openSession(f: Factory): Promise<Session> {
+async function openSession(f: Factory): Promise<(Session & { baseUrl: Setting<string> }) | { failure: GymctlError }> {
   try {
-    const { client, apiKey } = await f.client();
-    return { client, apiKey: apiKey.value, explain: f.explain };
+    const { client, apiKey, baseUrl } = await f.client();
+    return { client, apiKey: apiKey.value, explain: f.explain, baseUrl };
   } catch (error) {
     if (error instanceof GymctlError && (error.kind === 'unauthorized' || error.kind === 'usage')) return { failure: error };
     throw error;
@@ -76,7 +78,7 @@ export async function runMcp(f: Factory): Promise<void> {
   if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
   if ('failure' in session) log(`${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`);
   else {
-    const { baseUrl } = await f.credentials();
+    const { baseUrl } = session;
     log(
       `serving ${tools.length} tools (${tools.join(', ')}) on stdio for ${f.flags.sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`,
     );

@@ -28,7 +28,7 @@ export interface ReadFlags {
 }
 
 /** What the read commands use of the factory. */
-export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Pick<ApiSession, 'client'>> } & Partial<Pick<Factory, 'flags' | 'signal'>>;
+export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Pick<ApiSession, 'client'>> } & Partial<Pick<Factory, 'signal'>>;
 
 type Client = ApiSession['client'];
 
@@ -126,7 +126,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   );
   const { pick } = await import('../../terminal/picker.js');
   const id = await pick(f.io, `Which ${nounOf(param)}? (type to filter)`, choices, f.signal);
-  const flags = f.flags ?? {};
+  const { flags } = f;
   const same = [
     `gymctl ${declaration.command.name} ${id}`,
     flags.sandbox ? '--sandbox' : '',

@@ -1,7 +1,7 @@
 /**
  * What a command definition is made of, as gh's NewCmdX: each command
  * module builds its own commander command from the factory it will run
- * with (`f()`, made once the flags are parsed), and `program.ts` only
+ * with (`f()`, called only when the command runs), and `program.ts` only
  * registers them. Annotations say what main must know of a command before
  * it runs (as gh's cobra annotations do).
  */
@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import { helpForGroup } from './suggest.js';
 
-/** The factory of the run, available once the flags are parsed. */
+/** The factory of the run, asked for only when a command runs (by then the flags are parsed). */
 export type FactoryRef = () => Factory;
 
 export interface Annotations {

@@ -13,6 +13,7 @@ import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type Emitter, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
 import type { OutputFormat } from '../../config/formats.js';
+import { isDebug } from '../../config/settings.js';
 import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
@@ -90,8 +91,8 @@ export interface FetchAllOptions<T, U = T> {
  * as they happen; successes are still printed; the command then fails with
  * the first failure's kind, in argument order.
  */
-/** What a batch uses of the factory: the streams, the environment (the progress line), the debug switch and the closers. */
-export type BatchDeps = Pick<Factory, 'io' | 'env' | 'debug' | 'onDispose'> & Partial<Pick<Factory, 'explain'>>;
+/** What a batch uses of the factory: the streams, the environment (the progress line) and flags (--debug), and the closers. */
+export type BatchDeps = Pick<Factory, 'io' | 'env' | 'flags' | 'onDispose'> & Partial<Pick<Factory, 'explain'>>;
 
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
@@ -130,7 +131,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(f.explain?.(error) ?? error, options.output.format, f.debug));
+        io.err(formatFailure(f.explain?.(error) ?? error, options.output.format, isDebug(f.flags, f.env)));
         progress.tick();
       },
       ...(options.ignoreNotFound
