@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundledPackages, noticesText } from '../scripts/notices.mjs';
-import { chalkDecidesNothing, common, defines, jqOutputAsItComes, lazyChildProcess, root, SIDE_FILES, version, whenExitOnExitOnly } from './common.mjs';
+import { common, defines, jqOutputAsItComes, lazyChildProcess, root, SIDE_FILES, version, whenExitOnExitOnly } from './common.mjs';
 
 process.chdir(root);
 const requireHere = createRequire(import.meta.url);
@@ -62,13 +62,11 @@ const cli = {
   metafile: true,
   sourcemap: 'external', // beside the files, not named in them; step 6 moves them out. npm run bench reads them.
   supported: { 'dynamic-import': false }, // import() becomes a require() made when it runs: no ES module loader.
-  // cli-table3 colours through @colors/colors only for style names, which gymctl never passes (chalk colours the cells).
-  external: ['@colors/colors', '@colors/colors/*'],
 };
 const mainFile = (shared) => {
   const registry = [...shared].sort().map((input) => `  ${JSON.stringify(input)}: () => require(${JSON.stringify(`./${input}`)}),\n`);
   const contents = `export { main } from './src/cli.ts';\nexport const __modules = {\n${registry.join('')}};\n`;
-  const plugins = [whenExitOnExitOnly, lazyChildProcess, chalkDecidesNothing, linkSideFiles({ prefix: './side/', kinds: ['dynamic-import'] })];
+  const plugins = [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './side/', kinds: ['dynamic-import'] })];
   return { ...cli, stdin: { contents, resolveDir: root, sourcefile: 'src/cli-entry.ts', loader: 'ts' }, outfile: 'dist/gymctl.cjs', plugins };
 };
 /** Where a side file finds the files it names, from dist/side/. */
@@ -89,7 +87,7 @@ const sides = await build({
   entryPoints: SIDE_FILES,
   outdir: 'dist/side',
   outExtension: { '.js': '.cjs' },
-  plugins: [whenExitOnExitOnly, lazyChildProcess, chalkDecidesNothing, linkSideFiles({ prefix: './', mainInputs, shared })],
+  plugins: [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
   define: { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });

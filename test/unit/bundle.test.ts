@@ -164,15 +164,6 @@ describe('the design card’s packages, each loaded only where it works', () => 
     expect(holders(/node_modules\/when-exit\//)).toHaveLength(0);
     expect(holders(/src\/config\/when-exit\.ts$/)).toEqual(['dist/side/config-conf.cjs']);
   });
-
-  it('chalk reads neither process.argv nor the environment: its colour probe is not in the build', () => {
-    const chalkFile = holders(/node_modules\/chalk\//)
-      .map((file) => readFileSync(path.join(ROOT, file), 'utf8'))
-      .join('');
-    expect(chalkFile).toContain('`\\x1B[${'); // ansi-styles: chalk is there
-    expect(holders(/node_modules\/chalk\/source\/vendor\/supports-color\//)).toHaveLength(0);
-    for (const probe of ['FORCE_COLOR', 'COLORTERM', 'TERM_PROGRAM', 'process.argv', 'isatty']) expect(chalkFile).not.toContain(probe);
-  });
 });
 
 describe("the build's interventions in third-party code (build/common.mjs), each of which stops taking when the package changes", () => {
