@@ -1,7 +1,7 @@
 // The licence notices of every third-party package the build bundles, from
 // esbuild's metafiles: minifying drops their copyright lines, and MIT, ISC
 // and BSD want the notice to travel with the code. The build writes them to
-// dist/licenses/THIRD-PARTY-NOTICES (esbuild.config.mjs).
+// dist/licenses/THIRD-PARTY-NOTICES (build/index.mjs).
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,5 +1,5 @@
 /**
- * when-exit, as the build hands it to conf's atomically (esbuild.config.mjs):
+ * when-exit, as the build hands it to conf's atomically (build/common.mjs):
  * the same `whenExit(callback)`, which returns a function that takes the
  * callback back, its callbacks run once when the process exits (atomically
  * removes its temporary files then). The package also hooks SIGINT, SIGTERM

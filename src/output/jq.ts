@@ -63,7 +63,7 @@ const MAX_UNWRITTEN = 4;
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { loadJq } = require(workerData.module);
-// With the build's jq-wasm, jq's output comes here a byte at a time as jq writes it (see esbuild.config.mjs),
+// With the build's jq-wasm, jq's output comes here a byte at a time as jq writes it (see build/common.mjs),
 // and goes to the main thread in slices, so that results are printed as they come.
 const SLICE = 16384;
 // The slices sent and not yet written out (shared with the main thread), and whether jq is being stopped.

@@ -1,24 +1,10 @@
 /**
- * The single executable's files on disk: one folder per build,
- * `$XDG_CACHE_HOME/gymctl-sea/<build>` (else `~/.cache/gymctl-sea/<build>`),
- * beside the response cache and the code cache, not in either: `gymctl
- * cache clear` empties `gymctl/` while a binary may be running from its
- * folder, and the files can always be made again, so they belong in the
- * cache and not in `$XDG_DATA_HOME`. Nothing is written anywhere else.
- *
- * The folder is checked as the cache is (trusted-path.ts): every part of
- * its path, from `/` down, links followed, is the user's or root's, and
- * none is open to others without the sticky bit; the folder itself is a
- * real folder of the user's own, closed to others (0700). It is made once:
- * the files are written (0600) into a fresh `mkdtemp` folder beside it,
- * which is then renamed into place, so no one ever sees half of it, and a
- * run that loses the race to another first run drops its copy.
- *
- * The copies on disk are there for what needs a path: module resolution,
- * `jq.wasm`, the keyring's native addon, the licence notices. gymctl's own
- * JavaScript is compiled from the bytes inside the binary (main.ts), never
- * from these copies; what is read from disk and run (the addon, jq) is
- * checked against the SHA-256 the binary holds first (`verify`).
+ * The single executable's files on disk, for what needs a path (module resolution, jq, the keyring's addon, the
+ * notices): one folder per build, `<cache>/gymctl-sea/<build>`, beside the response cache and not in it (`gymctl cache
+ * clear` empties that while a binary may run from here). Every part of its path is checked as the cache's is
+ * (trusted-path.ts); the folder must be the user's own, closed to others. It is made once, written into a `mkdtemp`
+ * folder renamed into place; a run that loses the race to another drops its copy. What is run from it is checked
+ * against the binary's SHA-256 (`verify`).
  */
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
@@ -31,17 +17,14 @@ export class SeaError extends Error {}
 /** What the binary holds: asset names (relative to the folder, `/`-separated) and their SHA-256 in hex. */
 export type Manifest = Readonly<Record<string, string>>;
 
+/** `root`: the parent of the per-build folders, `<cache>/gymctl-sea`; `asset`: an asset's bytes, from the binary. */
 export interface UnpackOptions {
-  /** The parent of the per-build folders: `<cache>/gymctl-sea`. */
   root: string;
   build: string;
   manifest: Manifest;
-  /** An asset's bytes, from the binary. */
   asset(name: string): Uint8Array;
   uid?: number | undefined;
 }
-
-const ownUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
 const fix = 'remove it, or set XDG_CACHE_HOME to a folder of your own';
 
@@ -87,7 +70,7 @@ function writeCopy(options: UnpackOptions): string {
 
 /** This build's folder, made on the first run and checked on every run. */
 export function unpacked(options: UnpackOptions): string {
-  const uid = 'uid' in options ? options.uid : ownUid();
+  const uid = 'uid' in options ? options.uid : process.getuid?.();
   const dir = path.join(options.root, options.build);
   checkPath(dir, uid);
   if (ownFolder(dir, uid)) return dir;
@@ -111,20 +94,19 @@ export function unpacked(options: UnpackOptions): string {
   return dir;
 }
 
-/** Throws unless the file `name` in `dir` has the bytes the binary holds for it. */
-export function verify(dir: string, name: string, manifest: Manifest): void {
-  const expected = manifest[name];
-  let actual: string | undefined;
+/** The SHA-256 of `file` in hex, or undefined when it cannot be read. */
+function sha256(file: string): string | undefined {
   try {
     // node:crypto loaded here, never at the top: loaded into the start-up snapshot, it breaks crypto in worker threads (jq's).
-    actual = process
-      .getBuiltinModule('node:crypto')
-      .createHash('sha256')
-      .update(fs.readFileSync(path.join(dir, ...name.split('/'))))
-      .digest('hex');
+    return process.getBuiltinModule('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex');
   } catch {
-    actual = undefined;
+    return undefined;
   }
-  if (expected === undefined || actual !== expected)
-    throw new SeaError(`${path.join(dir, ...name.split('/'))} is not the file this gymctl unpacked (changed, or removed): remove ${dir} and run gymctl again`);
+}
+
+/** Throws unless the file `name` in `dir` has the bytes the binary holds for it. */
+export function verify(dir: string, name: string, manifest: Manifest): void {
+  const file = path.join(dir, ...name.split('/'));
+  if (manifest[name] === undefined || sha256(file) !== manifest[name])
+    throw new SeaError(`${file} is not the file this gymctl unpacked (changed, or removed): remove ${dir} and run gymctl again`);
 }

@@ -1,26 +1,10 @@
 /**
- * The warm-up run inside the start-up snapshot: one `whoami --json`, made
- * while the snapshot is built, so that the functions a call runs are
- * compiled already when a run starts.
- *
- * Nothing of the machine that builds the binary may reach a run, and a
- * snapshot cannot hold a socket, a stream on a file descriptor or the
- * signal `AbortSignal.any` makes (nor node:http loaded: its parser binding
- * cannot be serialised, so a call still loads it, as the floor does). So the run gets stand-ins, put back once
- * it is done: an environment of its own (a key, a loopback base URL, no
- * HOME, config or cache folder that exists, no colour), streams that are
- * not the process's, a `node:http` whose request answers at once with the
- * body the sandbox gives for /me, and an `AbortSignal.any` built from
- * plain controllers. `process.exitCode`, and the signal listeners the run
- * adds and removes, are left as they were. The build fails when the
- * warm-up does not print what whoami prints, rather than ship a snapshot
- * warmed by an error.
- *
- * What the run may still leave behind is state of gymctl's own modules,
- * none of it from the machine: the count of answers validated so far
- * (response.ts; its fast path starts one answer sooner), lazily built
- * schemas. Terminal width, colour, paths, time, argv and the environment
- * are read at each run, never kept at module level.
+ * The warm-up run inside the start-up snapshot: one `whoami --json` while it is built, so that a run starts with a
+ * call's functions compiled. Nothing of the building machine may reach a run, and a snapshot can hold no socket, no
+ * stream on a descriptor, no `AbortSignal.any` signal and no node:http (its parser binding cannot be serialised): the
+ * run gets stand-ins for the environment, the streams, node:http (answering the sandbox's /me at once) and
+ * `AbortSignal.any`, all put back after it, with `process.exitCode` and the signal listeners. The build fails unless
+ * it printed what whoami prints. What it leaves is gymctl's own module state (docs/sea-notes.md has the audit).
  */
 
 /** The main file's `main`. */
@@ -31,27 +15,17 @@ const NOWHERE = '/nonexistent/gymctl-snapshot-warm-up';
 
 function standInStreams() {
   const { Readable, Writable } = process.getBuiltinModule('node:stream');
-  let out = '';
-  let err = '';
-  const writer = (add: (text: string) => void) =>
+  const written = { stdout: '', stderr: '' };
+  const writer = (name: keyof typeof written) =>
     new Writable({
       write(chunk: Buffer | string, _encoding, done) {
-        add(String(chunk));
+        written[name] += String(chunk);
         done();
       },
     });
   const stdin = new Readable({ read() {} });
   stdin.push(null);
-  return {
-    stdin,
-    stdout: writer((text) => {
-      out += text;
-    }),
-    stderr: writer((text) => {
-      err += text;
-    }),
-    written: () => ({ out, err }),
-  };
+  return { stdin, stdout: writer('stdout'), stderr: writer('stderr'), written };
 }
 
 /** node:http with an Agent that holds nothing and a request that answers `body` at once. */
@@ -71,13 +45,9 @@ function standInHttp(body: string) {
     sent.end = () =>
       setImmediate(() => {
         if (stopped) return;
-        const response = Object.assign(new Readable({ read() {} }), {
-          statusCode: 200,
-          statusMessage: 'OK',
-          httpVersion: '1.1',
-          headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) },
-          rawHeaders: ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body))],
-        });
+        const [type, length] = ['application/json; charset=utf-8', String(Buffer.byteLength(body))];
+        const headers = { headers: { 'content-type': type, 'content-length': length }, rawHeaders: ['Content-Type', type, 'Content-Length', length] };
+        const response = Object.assign(new Readable({ read() {} }), { statusCode: 200, statusMessage: 'OK', httpVersion: '1.1', ...headers });
         response.push(Buffer.from(body));
         response.push(null);
         answer(response);
@@ -109,15 +79,8 @@ export async function warmUp(main: Main, meBody: string): Promise<void> {
     streams: (['stdin', 'stdout', 'stderr'] as const).map((name) => [name, Object.getOwnPropertyDescriptor(process, name)] as const),
     listeners: (['SIGINT', 'SIGTERM', 'SIGBREAK'] as const).map((name) => [name, process.listeners(name)] as const),
   };
-  process.env = {
-    GYMCTL_API_KEY: 'snapshot-warm-up',
-    GYMCTL_BASE_URL: 'http://127.0.0.1:9',
-    HOME: NOWHERE,
-    GYMCTL_CONFIG_DIR: NOWHERE,
-    XDG_CONFIG_HOME: NOWHERE,
-    XDG_CACHE_HOME: NOWHERE,
-    NO_COLOR: '1',
-  };
+  const folders = Object.fromEntries(['HOME', 'GYMCTL_CONFIG_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'].map((name) => [name, NOWHERE]));
+  process.env = { GYMCTL_API_KEY: 'snapshot-warm-up', GYMCTL_BASE_URL: 'http://127.0.0.1:9', NO_COLOR: '1', ...folders };
   for (const name of ['stdin', 'stdout', 'stderr'] as const) Object.defineProperty(process, name, { value: streams[name], configurable: true, writable: true });
   process.getBuiltinModule = ((id: string) => (id === 'node:http' || id === 'http' ? http : saved.getBuiltinModule(id))) as typeof process.getBuiltinModule;
   AbortSignal.any = standInAny;
@@ -137,7 +100,7 @@ export async function warmUp(main: Main, meBody: string): Promise<void> {
       for (const listener of listeners) process.on(name, listener as () => void);
     }
   }
-  const { out, err } = streams.written();
+  const { stdout: out, stderr: err } = streams.written;
   const expected = `${JSON.stringify(JSON.parse(meBody).data, null, 2)}\n`;
   // Node's own warnings while the snapshot is built (Node 24: "Single executable application is an experimental feature") are not the run's.
   const runErr = err.replace(/^\(node:\d+\) \w*Warning: .*\n(\(Use `node --trace-warnings .*\n)?/gm, '');

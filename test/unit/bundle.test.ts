@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { ROOT } from '../helpers/cli.js';
@@ -16,6 +17,13 @@ interface Metafile {
   outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown>; entryPoint?: string }>;
 }
 
+/** The one table of side files (build/side-files.json): name → the module it is built from. */
+const SIDE_FILES = JSON.parse(readFileSync(path.join(ROOT, 'build', 'side-files.json'), 'utf8')) as Record<string, string>;
+/** The build's shared part: its interventions in third-party code, and what each relies on in the package's source. */
+const buildCommon = (await import(pathToFileURL(path.join(ROOT, 'build', 'common.mjs')).href)) as {
+  UPSTREAM: Record<string, readonly [file: string, text: string]>;
+  inPackage(name: string): RegExp;
+};
 const readMeta = (name: string) => JSON.parse(readFileSync(path.join(ROOT, 'dist', name), 'utf8')) as Metafile;
 const meta = readMeta('meta.json');
 
@@ -94,19 +102,27 @@ describe('what the built CLI loads', () => {
     ).toBe(false);
   });
 
-  it('a side file is exactly what the main file loads with import() and does not hold: no list of them is kept', () => {
-    const loadedLater = new Set(
-      inputsOf(MAIN).flatMap((input) =>
-        (meta.inputs[input]?.imports ?? []).filter((imported) => imported.kind === 'dynamic-import' && imported.path.startsWith('./side/')).map((imported) => imported.path),
-      ),
-    );
-    expect([...loadedLater].sort()).toEqual(
-      sideFiles()
-        .map((side) => `./${side.slice('dist/'.length)}`)
+  it('the side files are those of build/side-files.json, each loaded by the main file on its path and never folded into it', () => {
+    expect(sideFiles().sort()).toEqual(
+      Object.keys(SIDE_FILES)
+        .map((name) => `dist/side/${name}.cjs`)
         .sort(),
     );
-    // No table of side files' sources in the build: `'src/….ts': 'name'`.
-    expect(readFileSync(path.join(ROOT, 'esbuild.config.mjs'), 'utf8')).not.toMatch(/'(src|node_modules)\/[\w/.-]+':/);
+    const requiredByMain = meta.outputs[MAIN]!.imports.filter((imported) => imported.path.startsWith('./side/')).map((imported) => imported.path);
+    for (const [name, source] of Object.entries(SIDE_FILES)) {
+      const entry = meta.outputs[`dist/side/${name}.cjs`]?.entryPoint ?? '';
+      expect(source.startsWith('src/') ? entry : packages([entry])[0], name).toBe(source);
+      expect(inputsOf(MAIN), `${source} is imported statically by the main file, so it is folded into it`).not.toContain(entry);
+      expect(requiredByMain, name).toContain(`./side/${name}.cjs`);
+    }
+  });
+
+  it('no module of the main file is reached through import() alone: a module meant to load lazily is named in build/side-files.json', () => {
+    const inputs = inputsOf(MAIN);
+    const kinds = new Map<string, string[]>();
+    for (const input of inputs) for (const { path: imported, kind } of meta.inputs[input]?.imports ?? []) kinds.set(imported, [...(kinds.get(imported) ?? []), kind]);
+    const lazyOnly = inputs.filter((input) => kinds.get(input)?.every((kind) => kind === 'dynamic-import'));
+    expect(lazyOnly).toEqual([]);
   });
 
   it("side files take gymctl's own modules from the main file, never a copy: one class of each error, so instanceof holds", () => {
@@ -148,14 +164,18 @@ describe('the design card’s packages, each loaded only where it works', () => 
     expect(holders(/node_modules\/when-exit\//)).toHaveLength(0);
     expect(holders(/src\/config\/when-exit\.ts$/)).toEqual(['dist/side/config-conf.cjs']);
   });
+});
 
-  it('chalk reads neither process.argv nor the environment: its colour probe is not in the build', () => {
-    const chalkFile = holders(/node_modules\/chalk\//)
-      .map((file) => readFileSync(path.join(ROOT, file), 'utf8'))
-      .join('');
-    expect(chalkFile).toContain('`\\x1B[${'); // ansi-styles: chalk is there
-    expect(holders(/node_modules\/chalk\/source\/vendor\/supports-color\//)).toHaveLength(0);
-    for (const probe of ['FORCE_COLOR', 'COLORTERM', 'TERM_PROGRAM', 'process.argv', 'isatty']) expect(chalkFile).not.toContain(probe);
+describe("the build's interventions in third-party code (build/common.mjs), each of which stops taking when the package changes", () => {
+  it.each(Object.entries(buildCommon.UPSTREAM))('%s: the package still has what the intervention relies on', (_name, [file, text]) => {
+    expect(readFileSync(path.join(ROOT, file), 'utf8')).toContain(text);
+  });
+
+  it("a package's files are matched with either separator, as on a Windows build host", () => {
+    const atomically = buildCommon.inPackage('atomically');
+    for (const file of ['/a/node_modules/atomically/dist/utils/temp.js', 'C:\\a\\node_modules\\atomically\\dist\\utils\\temp.js']) expect(atomically.test(file), file).toBe(true);
+    expect(atomically.test('/a/node_modules/atomically-x/temp.js')).toBe(false);
+    expect(buildCommon.inPackage('@scope/name').test('C:\\a\\node_modules\\@scope\\name\\index.js')).toBe(true);
   });
 });
 

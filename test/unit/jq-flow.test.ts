@@ -2,7 +2,7 @@
  * --jq and a slow reader: jq's worker posts its output in slices and waits
  * while the stream it goes to is full, so gymctl's memory stays where it is
  * however much jq prints. Results stream only with the build's jq-wasm
- * (see esbuild.config.mjs): these tests run the filter with it (run
+ * (see build/common.mjs): these tests run the filter with it (run
  * `npm run build` first).
  */
 import { EventEmitter } from 'node:events';

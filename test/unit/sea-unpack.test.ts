@@ -15,7 +15,7 @@ import { needsRoot } from '../helpers/root.js';
 const isRoot = needsRoot("the ownership tests of the single executable's folder", 'to give folders to another user');
 const OTHER_UID = 4242;
 
-const ASSETS: Record<string, string> = { 'boot.cjs': 'exports.start = () => {};\n', 'side/auth.cjs': 'module.exports = 1;\n', 'jq.wasm': '\0asm' };
+const ASSETS: Record<string, string> = { 'gymctl.cjs': 'exports.main = () => {};\n', 'side/auth.cjs': 'module.exports = 1;\n', 'jq.wasm': '\0asm' };
 const manifest: Manifest = Object.fromEntries(Object.entries(ASSETS).map(([name, text]) => [name, createHash('sha256').update(text).digest('hex')]));
 const asset = (name: string) => new TextEncoder().encode(ASSETS[name]);
 
@@ -40,9 +40,9 @@ describe('the unpacked folder', () => {
       expect(readFileSync(path.join(dir, name), 'utf8')).toBe(ASSETS[name]);
     }
     // A later run takes it as it is, and leaves no temporary folder behind.
-    writeFileSync(path.join(dir, 'boot.cjs'), 'changed');
+    writeFileSync(path.join(dir, 'gymctl.cjs'), 'changed');
     expect(unpack()).toBe(dir);
-    expect(readFileSync(path.join(dir, 'boot.cjs'), 'utf8')).toBe('changed');
+    expect(readFileSync(path.join(dir, 'gymctl.cjs'), 'utf8')).toBe('changed');
     expect(readdir(root)).toEqual(['1.0.0-abc']);
   });
 
@@ -55,12 +55,12 @@ describe('the unpacked folder', () => {
         // Another gymctl finishes its copy meanwhile.
         mkdirSync(path.join(dir, 'side'), { recursive: true, mode: 0o700 });
         chmodSync(dir, 0o700);
-        writeFileSync(path.join(dir, 'boot.cjs'), 'theirs');
+        writeFileSync(path.join(dir, 'gymctl.cjs'), 'theirs');
       }
       return asset(name);
     };
     expect(unpacked({ root, build: '1.0.0-abc', manifest, asset: racing })).toBe(dir);
-    expect(readFileSync(path.join(dir, 'boot.cjs'), 'utf8')).toBe('theirs');
+    expect(readFileSync(path.join(dir, 'gymctl.cjs'), 'utf8')).toBe('theirs');
     expect(readdir(root)).toEqual(['1.0.0-abc']);
   });
 

@@ -6,7 +6,7 @@ import type { Factory } from '../../factory.js';
 
 declare const __LICENSES__: string | undefined;
 
-/** dist/licenses/THIRD-PARTY-NOTICES, written by the build (esbuild.config.mjs): beside the side file, or from the source in a clone. */
+/** dist/licenses/THIRD-PARTY-NOTICES, written by the build (build/index.mjs): beside the side file, or from the source in a clone. */
 export const noticesPath = (): string =>
   fileURLToPath(typeof __LICENSES__ === 'string' ? new URL(__LICENSES__, import.meta.url) : new URL('../../../dist/licenses/THIRD-PARTY-NOTICES', import.meta.url));
 

@@ -1,0 +1,134 @@
+// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types). The CLI is CommonJS: Node's CommonJS
+// loader starts sooner, and bin/gymctl.cjs loads the main file through a V8 code cache (src/startup/). esbuild cannot
+// split CommonJS, so each rare path is a side file of its own, dist/side/<name>.cjs, named in build/side-files.json
+// and required when its code runs import(). The steps, in order; what one takes from another is passed by name:
+//   1. clean      dist/, but for tsc's types/ and build:sea's sea/
+//   2. analyse    which modules the main file holds (mainInputs)
+//   3. sides      the side files; a module of mainInputs comes from the main file (`shared`), never a copy
+//   4. main       dist/gymctl.cjs, with `__modules`, the registry of `shared`
+//   5. others     dist/boot.cjs, dist/keyring-agent.cjs, dist/jq-wasm.cjs, dist/jq.wasm and jq's licences
+//   6. maps       the source maps of 3 and 4 moved to dist/maps (not packed); dist/meta.json
+//   7. help       dist/help.txt, printed by the CLI of 4 and 5
+//   8. man page   dist/gymctl.1, from the command tree (scripts/manpage.mjs)
+//   9. library    dist/index.js, dist/meta-index.json; dist/openapi.json, from that library
+//  10. notices    dist/licenses/THIRD-PARTY-NOTICES, from the metafiles of 3, 4, 5 and 9
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { bundledPackages, noticesText } from '../scripts/notices.mjs';
+import { common, defines, jqOutputAsItComes, lazyChildProcess, root, SIDE_FILES, version, whenExitOnExitOnly } from './common.mjs';
+
+process.chdir(root);
+const requireHere = createRequire(import.meta.url);
+/** The metafiles of several builds as one: every input, and every output file but the maps. */
+const mergeMeta = (...metas) => ({
+  inputs: Object.assign({}, ...metas.map((meta) => meta.inputs)),
+  outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
+});
+
+const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
+/**
+ * An import (of `kinds`, else any) of a side file's module becomes a require of that file (`prefix`: its folder from the
+ * importer). With `mainInputs` (in a side file), a module of gymctl's own that the main file holds comes from its
+ * registry, and is added to `shared`: one class of each error. Packages, which carry no such state, are bundled (and
+ * tree-shaken) into each file that uses them.
+ */
+const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
+  name: 'link-side-files',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/gymctl\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { resolving: true } });
+      const input = resolved.path && !resolved.external ? path.relative(root, resolved.path).split(path.sep).join('/') : '';
+      const side = sideOf.get(args.path) ?? sideOf.get(input);
+      if (side && (!kinds || kinds.includes(args.kind))) return { path: `${prefix}${side}.cjs`, external: true };
+      if (!mainInputs?.has(input) || !input.startsWith('src/')) return undefined;
+      shared.add(input);
+      return { path: input, namespace: 'main-file' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'main-file' }, (args) => ({
+      contents: `module.exports = require('../gymctl.cjs').__modules[${JSON.stringify(args.path)}]();`,
+      loader: 'js',
+    }));
+  },
+});
+
+const cli = {
+  ...common,
+  minify: !process.env.NO_MINIFY,
+  metafile: true,
+  sourcemap: 'external', // beside the files, not named in them; step 6 moves them out. npm run bench reads them.
+  supported: { 'dynamic-import': false }, // import() becomes a require() made when it runs: no ES module loader.
+};
+const mainFile = (shared) => {
+  const registry = [...shared].sort().map((input) => `  ${JSON.stringify(input)}: () => require(${JSON.stringify(`./${input}`)}),\n`);
+  const contents = `export { main } from './src/cli.ts';\nexport const __modules = {\n${registry.join('')}};\n`;
+  const plugins = [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './side/', kinds: ['dynamic-import'] })];
+  return { ...cli, stdin: { contents, resolveDir: root, sourcefile: 'src/cli-entry.ts', loader: 'ts' }, outfile: 'dist/gymctl.cjs', plugins };
+};
+/** Where a side file finds the files it names, from dist/side/. */
+const besideDist = { __JQ_WASM__: '../jq.wasm', __JQ_MODULE__: '../jq-wasm.cjs', __KEYRING_AGENT__: '../keyring-agent.cjs', __LICENSES__: '../licenses/THIRD-PARTY-NOTICES' };
+
+// 1. clean
+for (const name of readdirSync('dist')) if (name !== 'types' && name !== 'sea') rmSync(`dist/${name}`, { recursive: true, force: true });
+
+// 2. analyse
+const mainInputs = new Set(Object.keys((await build({ ...mainFile([]), write: false })).metafile.inputs));
+const folded = [...sideOf.keys()].filter((source) => mainInputs.has(source));
+if (folded.length > 0) throw new Error(`the main file imports ${folded.join(', ')} statically: a side file's module is loaded with import() alone`);
+
+// 3. sides
+const shared = new Set();
+const sides = await build({
+  ...cli,
+  entryPoints: SIDE_FILES,
+  outdir: 'dist/side',
+  outExtension: { '.js': '.cjs' },
+  plugins: [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
+  define: { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' },
+  banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
+
+// 4. main
+const main = await build(mainFile(shared));
+
+// 5. others: the start; the keyring agent, a process of its own and the one file that loads the optional native
+// module; --jq's jq, which a worker thread requires (so that Ctrl-C stops it)
+const others = { ...common, minify: true, metafile: true };
+const boot = await build({ ...others, entryPoints: ['src/startup/boot.ts'], outfile: 'dist/boot.cjs' });
+const agent = await build({ ...others, entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'] });
+const jqWasm = await build({ ...others, entryPoints: [requireHere.resolve('jq-wasm')], outfile: 'dist/jq-wasm.cjs', plugins: [jqOutputAsItComes] });
+copyFileSync(requireHere.resolve('jq-wasm/jq.wasm'), 'dist/jq.wasm');
+mkdirSync('dist/licenses');
+copyFileSync(requireHere.resolve('jq-wasm/package.json').replace(/package\.json$/, 'LICENSE'), 'dist/licenses/jq-wasm.txt');
+for (const name of ['jq', 'oniguruma']) copyFileSync(`licenses/${name}.txt`, `dist/licenses/${name}.txt`);
+
+// 6. maps, and which source files each file holds (the tests of what a command loads read dist/meta.json)
+mkdirSync('dist/maps/side', { recursive: true });
+for (const output of Object.keys(mergeMeta(main.metafile, sides.metafile).outputs)) renameSync(`${output}.map`, `dist/maps/${output.slice('dist/'.length)}.map`);
+writeFileSync('dist/meta.json', JSON.stringify(mergeMeta(boot.metafile, main.metafile, sides.metafile)));
+
+// 7. help: the top-level help, so that `gymctl --help` loads no parser
+const help = spawnSync(process.execPath, ['bin/gymctl.cjs', '--help'], { encoding: 'utf8', input: '' });
+if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
+writeFileSync('dist/help.txt', help.stdout);
+
+// 8. man page (npm install -g installs it)
+const { manPage } = await import('../scripts/manpage.mjs');
+writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
+
+// 9. library: its dependencies left to npm; then the OpenAPI 3.1 document, from the zod schemas the client validates with
+const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
+const { openApiDocument } = await import(new URL('../dist/index.js', import.meta.url).href);
+writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
+
+// 10. notices: of every package bundled into a shipped file (dist/meta-shipped.json, for the package test), and jq's
+const shipped = mergeMeta(boot.metafile, main.metafile, sides.metafile, agent.metafile, jqWasm.metafile, library.metafile);
+writeFileSync('dist/meta-shipped.json', JSON.stringify(shipped));
+const jq = (name, title) => ({ title, text: readFileSync(`licenses/${name}.txt`, 'utf8') });
+const compiledIn = [jq('jq', 'jq (compiled into dist/jq.wasm)'), jq('oniguruma', 'Oniguruma (compiled into dist/jq.wasm, for jq)')];
+writeFileSync('dist/licenses/THIRD-PARTY-NOTICES', noticesText(bundledPackages([shipped]), compiledIn));
