@@ -1,4 +1,4 @@
-/** One attempt's parts: the options it is made with, checked; how it is stopped; what its trace says. */
+/** One attempt's parts: the options it is made with, checked; how it is stopped; the headers its trace shows. */
 import { API_KEY_FORM, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { usageError } from '../errors.js';
@@ -66,15 +66,8 @@ export function mergeHeaders(base: Readonly<Record<string, string>>, extra: Read
   return Object.assign(merged, extra);
 }
 
-/** Why an attempt was stopped before it finished. */
+/** Why an attempt was stopped by its deadline. */
 export const TIMED_OUT = Symbol('timed out');
-
-/** What the trace lines and messages of one attempt say. */
-export interface Trace {
-  url(): string;
-  elapsed(): string;
-  timeoutMs: number;
-}
 
 /** Header names whose values are secrets: shown as [redacted] in traces. */
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
@@ -83,9 +76,8 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
 }
 
-/** One attempt's AttemptControl: stopped once, for one reason; the sender's way to stop its request is called then (or at once, if it comes late). */
+/** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
 export class Stoppable implements AttemptControl {
-  /** Why the attempt was stopped (TIMED_OUT, or the abort's reason), once it is. */
   reason: unknown;
   #stopRequest: ((reason: Error) => void) | undefined;
 
