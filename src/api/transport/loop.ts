@@ -1,10 +1,8 @@
 /**
- * The HTTP transport: with the other files of this folder, the only code
- * that talks to the network. Each attempt sends one GET (senders.ts) under a
- * deadline from connecting to the last byte, then reads and interprets the
- * answer (response.ts); failures to connect get messages (network.ts);
- * retries follow retry.ts; a call's options are merged in call.ts. Every step
- * can be traced for --debug; neither traces nor errors hold the key (redact.ts).
+ * The HTTP transport, with this folder the only code that talks to the network. Each attempt sends one GET (senders.ts)
+ * under a deadline from connecting to the last byte, then reads and interprets the answer (response.ts); failures to
+ * connect get messages (network.ts); retries follow retry.ts; a call's options are merged in call.ts. Every step can
+ * be traced for --debug; neither traces nor errors hold the key (redact.ts).
  */
 import { DEFAULT_MAX_BODY_BYTES } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
@@ -50,11 +48,7 @@ export class Transport {
     });
   }
 
-  /**
-   * Sends the operation, retrying what is worth retrying (see retry.ts);
-   * with a cache, answers from it when it has a fresh body, and stores each
-   * validated 200 (never an error, a 429 or another 2xx).
-   */
+  /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
   get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
     let call: Call;
     try {
@@ -112,10 +106,9 @@ export class Transport {
   }
 
   /**
-   * One attempt: the exchange, traced, then what its outcome means. A
-   * batch makes thousands, so an attempt allocates no AbortController and
-   * adds no listener: its deadline, and the client's one listener, stop it
-   * through the sender, which then settles (the AttemptControl contract).
+   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates
+   * no AbortController and adds no listener: its deadline, and the client's one listener, stop it through the sender,
+   * which then settles (the AttemptControl contract).
    */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
@@ -138,7 +131,7 @@ export class Transport {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
       }
       if (control.reason !== undefined) throw control.reason;
-      const response = await (await this.#connect()).send(path, headers, control);
+      const response = await (this.#opened ?? (await this.#connect())).send(path, headers, control);
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
       const body = bytes.toString('utf8');
       if (debug) {

@@ -43,16 +43,6 @@ export function describeContentType(response: Exchange): string {
 /** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** The decoder for a Content-Encoding, or undefined for none; an unknown coding is an error. */
-function decoderFor(coding: string, fail: (why: string) => GymApiError) {
-  if (coding === '' || coding === 'identity') return undefined;
-  const zlib = process.getBuiltinModule('node:zlib');
-  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
-  if (coding === 'deflate') return zlib.createInflate();
-  if (coding === 'br') return zlib.createBrotliDecompress();
-  throw fail(`the response has a content coding gymctl cannot decode (${clip(coding)})`);
-}
-
 type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
 
 const isNodeStream = (body: unknown): body is NodeStream => typeof (body as { pipe?: unknown }).pipe === 'function';
@@ -91,19 +81,26 @@ const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId
 });
 
 /** The body, decoded from its Content-Encoding, up to `maxBytes` (a larger one is refused, and its reading stopped). */
-export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
+export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
   const tooLarge = () => {
     response.cancel();
     return invalid(response, operation, `the response body is larger than ${formatBytes(maxBytes)}`);
   };
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
   const { body } = response;
-  if (!body) return Buffer.alloc(0);
+  if (!body) return Promise.resolve(Buffer.alloc(0));
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  const decoder = decoderFor(coding, (why) => invalid(response, operation, why));
   const source = isNodeStream(body) ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
-  if (!decoder) return collect(source, maxBytes, tooLarge);
+  // Not an async function: a batch reads thousands of bodies, most of them with no coding.
+  return coding === '' || coding === 'identity' ? collect(source, maxBytes, tooLarge) : decode(source, coding, response, operation, maxBytes, tooLarge);
+}
+
+async function decode(source: NodeStream, coding: string, response: Exchange, operation: Operation<unknown>, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
+  const zlib = process.getBuiltinModule('node:zlib');
+  const decoder =
+    coding === 'gzip' || coding === 'x-gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : coding === 'br' ? zlib.createBrotliDecompress() : undefined;
+  if (!decoder) throw invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`);
   source.on('error', (error: Error) => decoder.destroy(error));
   try {
     return await collect(source.pipe(decoder), maxBytes, tooLarge);

@@ -16,29 +16,16 @@ import { proxyFor } from './proxy.js';
 import type { AttemptControl, Connection, Exchange, FetchLike, Send, TransportOptions } from './types.js';
 
 /** Reason phrases, for when the server (or a fake dispatcher) sent none through undici. */
-const REASONS: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  204: 'No Content',
-  301: 'Moved Permanently',
-  302: 'Found',
-  303: 'See Other',
-  307: 'Temporary Redirect',
-  308: 'Permanent Redirect',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
+const REASONS: Record<number, string> = Object.fromEntries(
+  [
+    '200 OK|201 Created|204 No Content|301 Moved Permanently|302 Found|303 See Other|307 Temporary Redirect|308 Permanent Redirect|400 Bad Request|401 Unauthorized',
+    '403 Forbidden|404 Not Found|405 Method Not Allowed|408 Request Timeout|409 Conflict|422 Unprocessable Content|429 Too Many Requests|500 Internal Server Error',
+    '502 Bad Gateway|503 Service Unavailable|504 Gateway Timeout',
+  ]
+    .join('|')
+    .split('|')
+    .map((reason) => [reason.slice(0, 3), reason.slice(4)]),
+);
 
 /** Reads headers given as names and values in turn, a repeated one's values joined with `, `. */
 const rawHeaderGetter = (raw: readonly string[]) => ({

@@ -5,10 +5,7 @@ import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
 import type { ProxyChoice } from './proxy.js';
 
-/**
- * The client's options. Each optional one may be `undefined`, meaning its
- * default, for projects with `exactOptionalPropertyTypes`.
- */
+/** The client's options. Each optional one may be `undefined`, meaning its default, for projects with `exactOptionalPropertyTypes`. */
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
@@ -37,9 +34,8 @@ export interface TransportOptions {
   /** Allow a plain `http:` base URL that is not loopback (the key then crosses the network in clear). */
   allowInsecureHttp?: boolean | undefined;
   /**
-   * Headers sent with every request, over gymctl's own (Accept, User-Agent).
-   * Setting X-API-Key (always `apiKey`), Accept-Encoding, Host, Connection,
-   * Content-Length or Transfer-Encoding is a usage failure.
+   * Headers sent with every request, over gymctl's own (Accept, User-Agent). Setting X-API-Key (always `apiKey`),
+   * Accept-Encoding, Host, Connection, Content-Length or Transfer-Encoding is a usage failure.
    */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
@@ -111,10 +107,8 @@ export interface Exchange {
 }
 
 /**
- * The contract every sender keeps: the transport may stop an attempt at any
- * time (its deadline, Ctrl-C, close()), and the sender's promise, and the
- * body it handed over, then settle at once with the stop's reason. An
- * attempt thus allocates no AbortController and adds no listener of its own.
+ * The contract every sender keeps: the transport may stop an attempt at any time (its deadline, Ctrl-C, close()), and
+ * the sender's promise, and the body it handed over, then settle at once with the stop's reason.
  */
 export interface AttemptControl {
   /** How to stop this attempt's request; called at once if the attempt is already stopped, else at most once, when it is. */
