@@ -21,7 +21,7 @@ const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => 
 export class Transport {
   readonly #options: TransportOptions;
   #connection: Promise<Connection> | undefined;
-  /** The connection once open: its proxy names failures to connect. */
+  /** The connection once open: an attempt takes it at once, and its proxy names failures to connect. */
   #opened: Connection | undefined;
   readonly #origin: string;
   /** The base URL's path, without its trailing slash: each request's path is appended to it. */

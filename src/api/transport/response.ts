@@ -1,8 +1,7 @@
 /**
- * Reading and interpreting an answer: the body under a size cap, then what
- * it means. A success is parsed and validated against the operation's
- * schema; anything else becomes a GymApiError of the right kind, with a
- * message that says what the server said (never an HTML page it sent).
+ * Reading and interpreting an answer: the body under a size cap, then what it means. A success is parsed and validated
+ * against the operation's schema; anything else becomes a GymApiError of the right kind, with a message that says what
+ * the server said (never an HTML page it sent).
  */
 import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
@@ -113,9 +112,7 @@ async function decode(source: NodeStream, coding: string, response: Exchange, op
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a body that is not JSON is, in words: never shown, only described. */
 function describeBody(response: Exchange): string {
@@ -130,10 +127,8 @@ function describeBody(response: Exchange): string {
 const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
 /**
- * The words of a failed answer. Only the API's own error body (JSON, with
- * its message) speaks for the API; an HTML page or any other body came from
- * something in front of it (a gateway, a proxy, a firewall), and is
- * described as such, never blamed on the key.
+ * The words of a failed answer. Only the API's own error body (JSON, with its message) speaks for the API; an HTML page
+ * or any other body came from something in front of it (a gateway, a proxy, a firewall): described as such, never blamed on the key.
  */
 function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | null | undefined, isJson: boolean): string {
   const { status } = response;
@@ -171,10 +166,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
 }
 
 /**
- * zod compiles a fast path for each object schema (with new Function) the
- * first time it parses one: worth it over a batch, not for the one answer
- * most calls check, where compiling costs more than it saves (and compiled
- * code is in no code cache). So the first answers are checked without it.
+ * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a
+ * batch, not for the one answer most calls check (compiled code is in no code cache). The first answers go without it.
  */
 const JIT_AFTER = 64;
 let validations = 0;

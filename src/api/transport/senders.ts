@@ -1,13 +1,10 @@
 /**
- * The senders, each giving the transport the same view of an answer (an Exchange):
- * - node:http(s) on a keep-alive agent, for a direct request: it costs almost
- *   nothing to load, where undici costs tens of milliseconds at start-up
- *   (mostly compiling its WebAssembly HTTP parser), paid on every call;
- * - undici's request API on a dispatcher: undici's ProxyAgent for a proxy
- *   (see proxy.ts), or the caller's dispatcher. Not undici's fetch: only the
- *   request API hands over the headers as received, which `api -i` prints;
+ * The senders, each giving the transport the same view of an answer (an Exchange); none follows a redirect:
+ * - node:http(s) on a keep-alive agent, for a direct request: it costs almost nothing to load, where undici costs
+ *   tens of milliseconds at start-up (mostly compiling its WebAssembly HTTP parser), paid on every call;
+ * - undici's request API on a dispatcher: its ProxyAgent for a proxy (see proxy.ts), or the caller's dispatcher.
+ *   Not undici's fetch: only the request API hands over the headers as received, which `gymctl api -i` prints;
  * - the caller's fetch (Node's global fetch, which nock intercepts in tests).
- * None follows a redirect.
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
@@ -37,11 +34,7 @@ const rawHeaderGetter = (raw: readonly string[]) => ({
   },
 });
 
-/**
- * Through node:http(s), on a keep-alive agent of at most `maxConnections`
- * sockets to the origin of `baseUrl`, parsed once: a request is the path
- * alone. A request is stopped by destroying it.
- */
+/** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
 export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
   const base = new URL(baseUrl);
   const secure = base.protocol === 'https:';
@@ -150,11 +143,7 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/**
- * The sender for these options: the caller's fetch or dispatcher; else
- * undici's ProxyAgent when HTTPS_PROXY or HTTP_PROXY names a proxy for the
- * base URL (never for loopback, nor what NO_PROXY names); else node:http.
- */
+/** The caller's fetch or dispatcher; else undici's ProxyAgent when proxy.ts names a proxy for the base URL; else node:http. */
 export async function openConnection(options: TransportOptions): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const origin = new URL(options.baseUrl).origin;
