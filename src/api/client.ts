@@ -129,11 +129,6 @@ export class GymClient {
     return this.#transport.get(operation, options);
   }
 
-  /** `request` with a callback (no promise per request, in the common case): for batches of thousands. */
-  requestWith<T>(operation: Operation<T>, options: CallOptions | undefined, done: (error: unknown, response?: ApiResponse<T>) => void): void {
-    this.#transport.getWith(operation, options, done);
-  }
-
   /** Runs a declared operation and returns its validated data. */
   async ask<D extends OperationDeclaration>(declaration: D, id?: Id, options?: CallOptions): Promise<Data<D>> {
     return (await this.request(operationFor(declaration, id), options)).data;

@@ -1,4 +1,4 @@
-/** One attempt's parts: the options it is made with, checked; how it is stopped; what its trace says. */
+/** One attempt's parts: the options it is made with, checked; how it is stopped; the headers its trace shows. */
 import { API_KEY_FORM, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { usageError } from '../errors.js';
@@ -7,8 +7,7 @@ import type { AttemptControl, RequestOptions, TransportOptions } from './types.j
 /** Checks the options a caller may get wrong, so that a mistake is a usage failure and not a socket error. */
 export function checkOptions(options: TransportOptions | undefined): asserts options is TransportOptions {
   if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
-  // A key with spaces or controls cannot go in a header, and the error
-  // Node would raise for it quotes the value: refuse it here, unquoted.
+  // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
   if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
     throw usageError('the API key is missing, empty or contains spaces or control characters (the key is not shown)');
   }
@@ -20,13 +19,11 @@ export function checkOptions(options: TransportOptions | undefined): asserts opt
   if (options.defaultHeaders !== undefined) checkHeaders(options.defaultHeaders, 'defaultHeaders');
 }
 
+const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+
 function checkLimits(timeout: unknown, retries: unknown): void {
-  if (!Number.isSafeInteger(timeout) || (timeout as number) < 1 || (timeout as number) > MAX_TIMEOUT_MS) {
-    throw usageError(`invalid timeout ${String(timeout)}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
-  }
-  if (!Number.isSafeInteger(retries) || (retries as number) < 0 || (retries as number) > MAX_RETRIES) {
-    throw usageError(`invalid retries ${String(retries)}: expected a whole number from 0 to ${MAX_RETRIES}`);
-  }
+  if (!isWholeIn(timeout, 1, MAX_TIMEOUT_MS)) throw usageError(`invalid timeout ${String(timeout)}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+  if (!isWholeIn(retries, 0, MAX_RETRIES)) throw usageError(`invalid retries ${String(retries)}: expected a whole number from 0 to ${MAX_RETRIES}`);
 }
 
 /** Checks one call's options as the client's are checked. */
@@ -47,11 +44,9 @@ function checkHeaders(headers: unknown, option: string): void {
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw usageError(`${option} must be an object of header names and values`);
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) throw usageError(`${option}: invalid header name ${JSON.stringify(name)}`);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) {
-      throw usageError(
-        name.toLowerCase() === 'x-api-key' ? `${option} cannot set ${name}: the key sent is always the client's apiKey` : `${option} cannot set ${name}: the client sets it itself`,
-      );
-    }
+    const lower = name.toLowerCase();
+    if (lower === 'x-api-key') throw usageError(`${option} cannot set ${name}: the key sent is always the client's apiKey`);
+    if (RESERVED_HEADERS.has(lower)) throw usageError(`${option} cannot set ${name}: the client sets it itself`);
     if (typeof value !== 'string' || !HEADER_VALUE.test(value))
       throw usageError(`${option}: the value of ${name} must be a string without line breaks or control characters (it is not shown)`);
   }
@@ -66,15 +61,8 @@ export function mergeHeaders(base: Readonly<Record<string, string>>, extra: Read
   return Object.assign(merged, extra);
 }
 
-/** Why an attempt was stopped before it finished. */
+/** Why an attempt was stopped by its deadline. */
 export const TIMED_OUT = Symbol('timed out');
-
-/** What the trace lines and messages of one attempt say. */
-export interface Trace {
-  url(): string;
-  elapsed(): string;
-  timeoutMs: number;
-}
 
 /** Header names whose values are secrets: shown as [redacted] in traces. */
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
@@ -83,9 +71,8 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
 }
 
-/** One attempt's AttemptControl: stopped once, for one reason; the sender's way to stop its request is called then (or at once, if it comes late). */
+/** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
 export class Stoppable implements AttemptControl {
-  /** Why the attempt was stopped (TIMED_OUT, or the abort's reason), once it is. */
   reason: unknown;
   #stopRequest: ((reason: Error) => void) | undefined;
 

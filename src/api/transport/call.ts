@@ -1,9 +1,8 @@
 /**
- * One call's settings: the client's (its timeout, retry policy and
- * headers, the key among them), with what the call's own options change
- * (a signal, a timeout, retries, headers), checked as the client's are. A
- * call with no options, or only a signal (as the CLI passes), shares the
- * client's settings and allocates nothing more.
+ * One call's settings: the client's (timeout, retry policy, headers with
+ * the key), with what the call's own options change, checked as the
+ * client's are. A call with no options, or only a signal (as the CLI
+ * passes), shares the client's and allocates nothing more.
  */
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { checkRequestOptions, mergeHeaders } from './attempt.js';
@@ -11,7 +10,6 @@ import { ACCEPT_ENCODING } from './response.js';
 import type { RetryPolicy } from './retry.js';
 import type { RequestOptions, TransportOptions } from './types.js';
 
-/** One call's settings: the client's, with what the call's own options change. */
 export interface Call {
   signal: AbortSignal | undefined;
   timeoutMs: number;
@@ -19,17 +17,13 @@ export interface Call {
   headers: Record<string, string>;
 }
 
-/** The settings of a call with no options of its own: the client's (options already checked). */
+/** The settings of a call with no options of its own (the client's options already checked). */
 export function plainCall(options: TransportOptions): Call {
   const headers = mergeHeaders({ Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' }, options.defaultHeaders);
   return { signal: undefined, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, policy: options, headers: { ...headers, 'X-API-Key': options.apiKey } };
 }
 
-/**
- * A call's settings: the client's (`plain`) when it has no options (or
- * only a signal, as the CLI passes), else with its own timeout, retries
- * and headers, checked as the client's are; the key sent is always `apiKey`.
- */
+/** A call's settings: `plain`, with the call's own signal, timeout, retries and headers; the key sent is always `apiKey`. */
 export function callOf(plain: Call, options: RequestOptions | AbortSignal | undefined, apiKey: string): Call {
   if (options === undefined) return plain;
   if (options instanceof AbortSignal) return { ...plain, signal: options };

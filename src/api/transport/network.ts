@@ -1,8 +1,8 @@
 /**
- * Socket, TLS and proxy failures, turned into messages that say what
- * happened and where to look: the proxy when the failure was on the way
- * to it, the certificate's own names or expiry date, a server that does
- * not speak TLS or speaks only HTTP/2, malformed HTTP.
+ * Socket, TLS and proxy failures, in messages that say what happened and
+ * where to look: the proxy when the failure was on the way to it, the
+ * certificate's names or expiry, a server that does not speak TLS or speaks
+ * only HTTP/2, malformed HTTP.
  */
 import { GymApiError, type ErrorKind, type FailureReason } from '../errors.js';
 import type { ProxyChoice } from './proxy.js';
@@ -10,26 +10,14 @@ import { RETRYABLE_CODES } from './retry.js';
 import type { Operation } from './types.js';
 
 /** Certificate errors that a missing CA explains. */
-const TLS_TRUST_CODES: ReadonlySet<string> = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_UNTRUSTED',
-]);
+const TLS_TRUST_CODES = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED)$/;
 
 /** Errors of the HTTP parsers (llhttp's HPE_*, undici's) about the bytes the server sent. */
-const isMalformedHttp = (code: string) =>
-  code.startsWith('HPE_') || code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO';
+const MALFORMED_HTTP = /^(HPE_.*|UND_ERR_HEADERS_OVERFLOW|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|UND_ERR_INFO)$/;
 
-interface Cause {
-  code: string | undefined;
-  detail: string;
-  error: Record<string, unknown>;
-}
+type Cause = { code: string | undefined; detail: string; error: Record<string, unknown> };
 
-/** The first error code along the cause chain (fetch wraps socket errors in a TypeError). */
+/** The first error code along the cause chain (fetch wraps socket errors in a TypeError), and the message next to it. */
 function findCause(error: unknown): Cause {
   let current: unknown = error;
   let detail = error instanceof Error ? error.message : String(error);
@@ -42,22 +30,7 @@ function findCause(error: unknown): Cause {
   return { code: undefined, detail, error: {} };
 }
 
-/** The certificate's expiry date, from a handshake that sends nothing (the key never goes to it). */
-async function expiryOf(url: URL): Promise<string | undefined> {
-  return peerCertificate(url, (certificate) => (certificate.valid_to ? new Date(certificate.valid_to).toISOString().slice(0, 10) : undefined));
-}
-
-/**
- * Whether the server's certificate names where its issuer's certificate is
- * published (Authority Information Access), as certificates of public and
- * company authorities with intermediates do: then a certificate that comes
- * alone lacks its intermediates, which is the server's to fix.
- */
-async function publishesIssuer(url: URL): Promise<boolean> {
-  return (await peerCertificate(url, (certificate) => Boolean(certificate.infoAccess?.['CA Issuers - URI']?.length))) ?? false;
-}
-
-/** Something read off the server's certificate, from a handshake that sends nothing; undefined when there is none within 2 s. */
+/** Something read off the server's certificate, from a handshake that sends nothing (never the key); undefined when there is none within 2 s. */
 async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls').PeerCertificate) => T): Promise<T | undefined> {
   const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
@@ -78,24 +51,14 @@ async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls
   });
 }
 
-interface Described {
-  text: string;
-  reason: FailureReason;
-  kind?: ErrorKind;
-}
-
-async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined): Promise<Described> {
-  const { code, detail, error } = cause;
+async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyChoice | undefined): Promise<{ text: string; reason: FailureReason; kind?: ErrorKind }> {
   const host = url.host;
   const tunnel = /Proxy response \((\d+)\)/.exec(detail)?.[1];
   if (proxy && tunnel) {
-    if (tunnel === '407') {
-      const credentials = proxy.url.username
-        ? `refused the credentials in ${proxy.variable}`
-        : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
-      return { text: `the proxy ${proxy.shown} (from ${proxy.variable}) ${credentials}`, reason: 'proxy' };
-    }
-    return { text: `the proxy ${proxy.shown} (from ${proxy.variable}) refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
+    const from = `the proxy ${proxy.shown} (from ${proxy.variable})`;
+    if (tunnel !== '407') return { text: `${from} refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
+    const credentials = proxy.url.username ? `refused the credentials in ${proxy.variable}` : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
+    return { text: `${from} ${credentials}`, reason: 'proxy' };
   }
   // With a proxy, every connection goes to the proxy: failing to connect is failing to reach it.
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) {
@@ -106,20 +69,18 @@ async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined):
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { text: `could not resolve ${host}`, reason: 'dns' };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { text: `could not connect to ${host} (connect timed out)`, reason: 'timeout' };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { text: `the connection to ${host} failed (${code})`, reason: 'connection_reset' };
-  if (code !== undefined && isMalformedHttp(code)) return { text: `the server sent malformed HTTP (${code})`, reason: 'network', kind: 'invalid_response' };
-  if (code !== undefined && TLS_TRUST_CODES.has(code)) {
+  if (code !== undefined && MALFORMED_HTTP.test(code)) return { text: `the server sent malformed HTTP (${code})`, reason: 'network', kind: 'invalid_response' };
+  if (code !== undefined && TLS_TRUST_CODES.test(code)) {
     // Through a proxy, an untrusted certificate for the API host is the proxy's own: it intercepts TLS.
     if (proxy) {
-      return {
-        text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file`,
-        reason: 'tls',
-      };
+      const fix = "the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file";
+      return { text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): ${fix}`, reason: 'tls' };
     }
-    if (code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' && (await publishesIssuer(url))) {
-      return {
-        text: `the TLS certificate of ${host} came without the intermediate certificates that link it to a trusted authority (${code}): the server must send its whole chain, which is for whoever runs it to fix`,
-        reason: 'tls',
-      };
+    // A certificate that names where its issuer's is published (Authority Information Access), as those of public
+    // and company authorities with intermediates do, yet comes alone lacks its intermediates: the server's to fix.
+    if (code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' && (await peerCertificate(url, (certificate) => Boolean(certificate.infoAccess?.['CA Issuers - URI']?.length)))) {
+      const fix = 'the server must send its whole chain, which is for whoever runs it to fix';
+      return { text: `the TLS certificate of ${host} came without the intermediate certificates that link it to a trusted authority (${code}): ${fix}`, reason: 'tls' };
     }
     return { text: `the TLS certificate of ${host} is not trusted (${code}); if your own CA signed it, point NODE_EXTRA_CA_CERTS at the CA's PEM file`, reason: 'tls' };
   }
@@ -128,7 +89,8 @@ async function describe(cause: Cause, url: URL, proxy: ProxyChoice | undefined):
     return { text: `the TLS certificate of ${host} is for another name${names ? ` (${names})` : ''}: check the base URL's host`, reason: 'tls' };
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    const date = code === 'CERT_HAS_EXPIRED' && !proxy ? await expiryOf(url) : undefined;
+    const read = (certificate: import('node:tls').PeerCertificate) => (certificate.valid_to ? new Date(certificate.valid_to).toISOString().slice(0, 10) : undefined);
+    const date = code === 'CERT_HAS_EXPIRED' && !proxy ? await peerCertificate(url, read) : undefined;
     const when = code === 'CERT_HAS_EXPIRED' ? `expired${date ? ` on ${date}` : ''}` : "is not valid yet (is this machine's clock right?)";
     return { text: `the TLS certificate of ${host} ${when}`, reason: 'tls' };
   }
@@ -147,16 +109,10 @@ export async function networkError(error: unknown, url: string, operation: Opera
   const target = new URL(url);
   if (cause.detail === 'bad port') {
     // fetch refuses the "bad ports" of the fetch standard before connecting.
-    return new GymApiError('usage', `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`, {
-      id: operation.id,
-      cause: error,
-    });
+    const message = `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`;
+    return new GymApiError('usage', message, { id: operation.id, cause: error });
   }
   const { text, reason, kind = 'unavailable' } = await describe(cause, target, proxy);
-  return new GymApiError(kind, `${operation.subject}: ${text}`, {
-    id: operation.id,
-    cause: error,
-    reason,
-    retryable: kind === 'unavailable' && cause.code !== undefined && RETRYABLE_CODES.has(cause.code) && reason !== 'proxy',
-  });
+  const retryable = kind === 'unavailable' && cause.code !== undefined && RETRYABLE_CODES.has(cause.code) && reason !== 'proxy';
+  return new GymApiError(kind, `${operation.subject}: ${text}`, { id: operation.id, cause: error, reason, retryable });
 }

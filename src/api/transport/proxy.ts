@@ -1,8 +1,6 @@
 /**
- * Which proxy a request goes through, from HTTPS_PROXY, HTTP_PROXY and
- * NO_PROXY (lower case first, as curl reads them), and what to call it in
- * messages: failures on the way to a proxy name the proxy and the variable
- * it came from, never the API host, and never its password.
+ * Which proxy a request goes through, from HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower case first, as curl reads them),
+ * and how messages name it: the proxy and the variable it came from, never the API host, and never its password.
  */
 import { GymApiError } from '../errors.js';
 import { isLoopbackHost } from './loopback.js';

@@ -1,10 +1,7 @@
 /**
- * The key, kept out of what a server echoes back: wherever its text holds
- * the client's key (an error's message or correlation ID, a debugging
- * proxy's copy of the request's headers in a raw answer's head, a trace
- * line), the key is shown as [redacted]. A key shorter than 8 characters
- * is left alone: it would match too much. The headers a trace shows are
- * redacted by name in attempt.ts.
+ * The key, kept out of what a server echoes back: wherever a text holds it (an error's message or correlation ID, a
+ * debugging proxy's copy of the request's headers in a raw answer's head, a trace line), it is shown as [redacted].
+ * A key shorter than 8 characters is left alone: it would match too much. A trace's headers are redacted by name (attempt.ts).
  */
 import type { GymApiError, ResponseHead } from '../errors.js';
 

@@ -1,8 +1,7 @@
 /**
- * Reading and interpreting an answer: the body under a size cap, then what
- * it means. A success is parsed and validated against the operation's
- * schema; anything else becomes a GymApiError of the right kind, with a
- * message that says what the server said (never an HTML page it sent).
+ * Reading and interpreting an answer: the body under a size cap, then what it means. A success is parsed and validated
+ * against the operation's schema; anything else becomes a GymApiError of the right kind, with a message that says what
+ * the server said (never an HTML page it sent).
  */
 import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
@@ -11,8 +10,7 @@ import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type Respon
 import { errorBody as errorBodySchema } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
-import type { Exchange } from './types.js';
-import type { ApiResponse, Operation } from './types.js';
+import type { ApiResponse, Exchange, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
 export const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
@@ -36,9 +34,6 @@ export function responseHead(response: Exchange): ResponseHead {
   return { version: `HTTP/${response.httpVersion ?? '1.1'}`, status: response.status, statusText: response.statusText, headers };
 }
 
-/** What a failure of a raw operation carries of its response: the head as received (see GymctlError.head). */
-const rawHead = (response: Exchange, operation: Operation<unknown>) => (operation.raw ? responseHead(response) : undefined);
-
 export function describeContentType(response: Exchange): string {
   const type = response.headers.get('content-type');
   return type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type';
@@ -47,104 +42,77 @@ export function describeContentType(response: Exchange): string {
 /** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** The decoder for a Content-Encoding, or undefined for none; an unknown coding is an error. */
-function decoderFor(coding: string, fail: (why: string) => GymApiError) {
-  if (coding === '' || coding === 'identity') return undefined;
-  const zlib = process.getBuiltinModule('node:zlib');
-  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
-  if (coding === 'deflate') return zlib.createInflate();
-  if (coding === 'br') return zlib.createBrotliDecompress();
-  throw fail(`the response has a content coding gymctl cannot decode (${clip(coding)})`);
-}
-
 type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
 
 const isNodeStream = (body: unknown): body is NodeStream => typeof (body as { pipe?: unknown }).pipe === 'function';
 
-/** Every chunk of a Node stream, read with events (cheaper than an async iterator), refused past `maxBytes`. */
-/** Reads a stream whole, up to `maxBytes`, with a callback. */
-function collectWith(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError, done: (error: unknown, body?: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let settled = false;
-  const finish = (error: unknown, body?: Buffer) => {
-    if (settled) return;
-    settled = true;
-    done(error, body);
-  };
-  stream.on('data', (data: Uint8Array) => {
-    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    total += chunk.length;
-    if (total > maxBytes) {
-      stream.destroy();
-      finish(tooLarge());
-    } else chunks.push(chunk);
+/** A stream's chunks, read with events (cheaper than an async iterator), refused past `maxBytes`. */
+function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    stream.on('data', (data: Uint8Array) => {
+      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      total += chunk.length;
+      if (total <= maxBytes) chunks.push(chunk);
+      else {
+        stream.destroy();
+        reject(tooLarge());
+      }
+    });
+    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+    stream.on('error', reject);
   });
-  stream.on('end', () => finish(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
-  stream.on('error', finish);
 }
 
-const collect = (stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError) =>
-  new Promise<Buffer>((resolve, reject) => collectWith(stream, maxBytes, tooLarge, (error, body) => (error === undefined ? resolve(body!) : reject(error))));
+/** The failure of an answer that is not what it must be, with what it carries of the response. */
+function invalid(response: Exchange, operation: Operation<unknown>, why: string, correlationId = headerCorrelationId(response.headers)): GymApiError {
+  return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
+}
 
-/** How readBody fails: a body that is not what it must be, or one too large (the reading stops). */
-function bodyFailures(response: Exchange, maxBytes: number, operation: Operation<unknown>) {
-  const fail = (why: string) =>
-    new GymApiError('invalid_response', `${operation.subject}: ${why}`, {
-      status: response.status,
-      correlationId: headerCorrelationId(response.headers),
-      id: operation.id,
-      headers: response.headers,
-      head: rawHead(response, operation),
-    });
+const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => ({
+  status: response.status,
+  correlationId,
+  id: operation.id,
+  headers: response.headers,
+  // A raw operation's failure carries its response's head as received (see GymctlError.head).
+  head: operation.raw ? responseHead(response) : undefined,
+});
+
+/** The body, decoded from its Content-Encoding, up to `maxBytes` (a larger one is refused, and its reading stopped). */
+export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
   const tooLarge = () => {
     response.cancel();
-    return fail(`the response body is larger than ${formatBytes(maxBytes)}`);
+    return invalid(response, operation, `the response body is larger than ${formatBytes(maxBytes)}`);
   };
-  return { fail, tooLarge };
-}
-
-/**
- * readBody with a callback, for a batch's fast path: a Node stream with no
- * content coding is read with callbacks alone; anything else goes through
- * readBody.
- */
-export function readBodyWith(response: Exchange, maxBytes: number, operation: Operation<unknown>, done: (error: unknown, body?: Buffer) => void): void {
-  const { body } = response;
   const declared = Number(response.headers.get('content-length'));
-  if (body && isNodeStream(body) && !response.headers.get('content-encoding') && !(declared > maxBytes)) {
-    collectWith(body, maxBytes, bodyFailures(response, maxBytes, operation).tooLarge, done);
-    return;
-  }
-  readBody(response, maxBytes, operation).then((bytes) => done(undefined, bytes), done);
-}
-
-export async function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
-  const { fail, tooLarge } = bodyFailures(response, maxBytes, operation);
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
   const { body } = response;
-  if (!body) return Buffer.alloc(0);
+  if (!body) return Promise.resolve(Buffer.alloc(0));
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  const decoder = decoderFor(coding, fail);
-  if (!decoder && isNodeStream(body)) return collect(body, maxBytes, tooLarge);
-  const source = isNodeStream(body) ? body : process.getBuiltinModule('node:stream').Readable.from(body);
-  if (!decoder) return collect(source as NodeStream, maxBytes, tooLarge);
+  const source = isNodeStream(body) ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
+  // Not an async function: a batch reads thousands of bodies, most of them with no coding.
+  return coding === '' || coding === 'identity' ? collect(source, maxBytes, tooLarge) : decode(source, coding, response, operation, maxBytes, tooLarge);
+}
+
+async function decode(source: NodeStream, coding: string, response: Exchange, operation: Operation<unknown>, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
+  const zlib = process.getBuiltinModule('node:zlib');
+  const decoder =
+    coding === 'gzip' || coding === 'x-gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : coding === 'br' ? zlib.createBrotliDecompress() : undefined;
+  if (!decoder) throw invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`);
   source.on('error', (error: Error) => decoder.destroy(error));
   try {
     return await collect(source.pipe(decoder), maxBytes, tooLarge);
   } catch (error) {
     if (error instanceof GymApiError) throw error;
     response.cancel();
-    throw fail(`the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   } finally {
     decoder.destroy();
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a body that is not JSON is, in words: never shown, only described. */
 function describeBody(response: Exchange): string {
@@ -159,10 +127,8 @@ function describeBody(response: Exchange): string {
 const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
 /**
- * The words of a failed answer. Only the API's own error body (JSON, with
- * its message) speaks for the API; an HTML page or any other body came from
- * something in front of it (a gateway, a proxy, a firewall), and is
- * described as such, never blamed on the key.
+ * The words of a failed answer. Only the API's own error body (JSON, with its message) speaks for the API; an HTML page
+ * or any other body came from something in front of it (a gateway, a proxy, a firewall): described as such, never blamed on the key.
  */
 function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | null | undefined, isJson: boolean): string {
   const { status } = response;
@@ -199,30 +165,20 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
   }
 }
 
-/** A byte order mark before a JSON body, which RFC 8259 lets a parser ignore (browsers' response.json() does). */
 /**
- * zod compiles a fast path for each object schema (with new Function) the
- * first time it parses one: worth it over a batch, not for the one answer
- * most calls check, where compiling costs more than it saves (and compiled
- * code is in no code cache). So the first answers are checked without it.
+ * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a
+ * batch, not for the one answer most calls check (compiled code is in no code cache). The first answers go without it.
  */
 const JIT_AFTER = 64;
 let validations = 0;
 
+/** Without a byte order mark, which RFC 8259 lets a parser ignore (browsers' response.json() does). */
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 /** What the answer means: the validated data, or the failure it reports. */
 export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
   const { status } = response;
-  if (nestsDeeperThan(text)) {
-    throw new GymApiError('invalid_response', `${operation.subject}: the response nests deeper than ${MAX_JSON_DEPTH} levels`, {
-      status,
-      correlationId: headerCorrelationId(response.headers),
-      id: operation.id,
-      headers: response.headers,
-      head: rawHead(response, operation),
-    });
-  }
+  if (nestsDeeperThan(text)) throw invalid(response, operation, `the response nests deeper than ${MAX_JSON_DEPTH} levels`);
   // The byte order mark is skipped for reading; `gymctl api` still gets the body as sent.
   const jsonText = withoutBom(text);
   let json: unknown;
@@ -239,27 +195,21 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);
-  const meta = { status, correlationId, id: operation.id, headers: response.headers, head: rawHead(response, operation) };
 
   // The spec fixes no status codes, not even for success: a 2xx carrying
   // the spec's error body without `data` is an error all the same.
   const isSpecError = isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
   if (status === 407) {
     // A plain forward proxy (an http: base URL) asks for credentials in its answer, not in a CONNECT.
-    throw new GymApiError(
-      'unavailable',
-      `${operation.subject}: ${response.statusText || 'Proxy Authentication Required'}: a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY, as http://user:password@host:port`,
-      {
-        ...meta,
-        reason: 'proxy',
-      },
-    );
+    const meta = { ...metaOf(response, operation, correlationId), reason: 'proxy' as const };
+    const words = 'a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY, as http://user:password@host:port';
+    throw new GymApiError('unavailable', `${operation.subject}: ${response.statusText || 'Proxy Authentication Required'}: ${words}`, meta);
   }
   if (!isSuccess || isSpecError) {
     const kind = classifyStatus(status, message);
     const retryable = RETRYABLE_STATUSES.has(status);
     throw new GymApiError(kind, errorMessage(kind, response, operation, isJson ? message : undefined, isJson), {
-      ...meta,
+      ...metaOf(response, operation, correlationId),
       retryable,
       retryAfterMs: retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
       reason: status === 429 ? 'rate_limited' : kind === 'unavailable' ? 'server_error' : undefined,
@@ -267,21 +217,17 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
     });
   }
   if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
-  if (text.trim() === '') throw new GymApiError('invalid_response', `${operation.subject}: the server sent an empty response`, meta);
-  if (!isJson) {
-    throw new GymApiError('invalid_response', `${operation.subject}: the response is not JSON: the server sent ${describeBody(response)}`, meta);
-  }
+  if (text.trim() === '') throw invalid(response, operation, 'the server sent an empty response', correlationId);
+  if (!isJson) throw invalid(response, operation, `the response is not JSON: the server sent ${describeBody(response)}`, correlationId);
   const parsed = z.safeParse(operation.schema, json, { reportInput: true, jitless: ++validations <= JIT_AFTER });
-  if (!parsed.success) {
-    throw new GymApiError('invalid_response', `${operation.subject}: unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, meta);
-  }
+  if (!parsed.success) throw invalid(response, operation, `unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, correlationId);
   return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, correlationId };
 }
 
 /** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
 export function isJsonText(text: string): boolean {
   try {
-    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    JSON.parse(withoutBom(text));
     return true;
   } catch {
     return false;

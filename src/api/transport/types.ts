@@ -1,15 +1,11 @@
-/** The shapes the transport takes and gives: its options, an operation, a response. */
+/** The shapes the transport takes and gives: its options, an operation, a response, the sender contract. */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
-import type { ResponseHead } from '../errors.js';
+import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
 import type { ProxyChoice } from './proxy.js';
 
-/**
- * The client's options. Each optional one may be given as `undefined` too,
- * meaning its default, so that projects with `exactOptionalPropertyTypes`
- * can pass a value they may not have (`timeoutMs: config.timeout`).
- */
+/** The client's options. Each optional one may be `undefined`, meaning its default, for projects with `exactOptionalPropertyTypes`. */
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
@@ -19,14 +15,11 @@ export interface TransportOptions {
   /** Larger bodies are refused (invalid_response). */
   maxBodyBytes?: number | undefined;
   userAgent?: string | undefined;
-  /** Send through undici's request API on this dispatcher (see senders.ts for the default). */
+  /** Send through undici's request API on this dispatcher instead of node:http. */
   dispatcher?: Dispatcher | undefined;
   /** At most this many connections to the server (default: no limit). */
   maxConnections?: number | undefined;
-  /**
-   * Send through this fetch (Node's global fetch, say, which nock can
-   * intercept) instead of node:http.
-   */
+  /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
   fetch?: FetchLike | undefined;
   /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2): every operation is a GET. */
   retries?: number | undefined;
@@ -38,17 +31,11 @@ export interface TransportOptions {
   debug?: ((line: string) => void) | undefined;
   /** Aborts every request of this transport (Ctrl-C). */
   signal?: AbortSignal | undefined;
-  /**
-   * Allow a plain `http:` base URL that is not loopback (the key then
-   * crosses the network in clear). Off by default: https, or http only to
-   * this machine.
-   */
+  /** Allow a plain `http:` base URL that is not loopback (the key then crosses the network in clear). */
   allowInsecureHttp?: boolean | undefined;
   /**
-   * Headers sent with every request, after gymctl's own (Accept,
-   * User-Agent), which they may replace. They can never set the key
-   * (`X-API-Key` is always `apiKey`), nor Accept-Encoding, Host,
-   * Connection, Content-Length or Transfer-Encoding: a usage failure.
+   * Headers sent with every request, over gymctl's own (Accept, User-Agent). Setting X-API-Key (always `apiKey`),
+   * Accept-Encoding, Host, Connection, Content-Length or Transfer-Encoding is a usage failure.
    */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
@@ -57,10 +44,7 @@ export interface TransportOptions {
   cache?: ResponseCache | undefined;
 }
 
-/**
- * One call's own options, over the client's: `getAcademy(1, { signal,
- * timeoutMs, retries, headers })`. Each may be `undefined` (the client's).
- */
+/** One call's own options over the client's (`getAcademy(1, { signal, timeoutMs, retries, headers })`); each may be `undefined`. */
 export interface RequestOptions {
   /** Aborts this call (a GymApiError of kind `aborted`, the reason as its cause). */
   signal?: AbortSignal | undefined;
@@ -72,11 +56,7 @@ export interface RequestOptions {
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
-/**
- * A store of successful answers, by path under the base URL. What it hands
- * back is checked as a response from the server would be; a body that no
- * longer passes is a miss.
- */
+/** A store of successful answers, by path under the base URL. What it hands back is checked as an answer would be; one that fails is a miss. */
 export interface ResponseCache {
   /** The body of a fresh 200 for `path`, how old it is, and the status line and headers kept with it, or undefined. */
   read(path: string): { body: string; ageMs: number; head?: ResponseHead } | undefined;
@@ -109,18 +89,14 @@ export interface ApiResponse<T> {
   correlationId: string | undefined;
 }
 
-/** An HTTP answer as the transport reads it, whichever way it came. */
+/** An HTTP answer as the transport reads it, whichever sender it came through. */
 export interface Exchange {
   status: number;
   statusText: string;
-  headers: { get(name: string): string | null };
-  /**
-   * The headers as received, names and values in turn (as node:http's
-   * rawHeaders): in order, names spelled as sent, repeated ones kept, one
-   * character a byte. Read only for a raw operation (`gymctl api -i`).
-   */
+  headers: ResponseHeaders;
+  /** Names and values in turn, as received (node:http's rawHeaders), one character a byte: read only for `gymctl api -i`. */
   rawHeaders?: readonly string[];
-  /** The HTTP version the answer came in (`1.1`), where the sender knows it (node:http). */
+  /** The HTTP version of the answer (`1.1`), where the sender knows it (node:http). */
   httpVersion?: string;
   /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
   body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
@@ -131,32 +107,22 @@ export interface Exchange {
 }
 
 /**
- * The one contract every sender keeps, as stripe-node's HttpClient
- * implementations do: the transport may stop an attempt at any time (its
- * deadline, Ctrl-C, close()), and the sender's promise, and the body it
- * handed over, then settle at once, failing with the stop's reason.
- * A sender says how to stop its request with `onStop`; an attempt thus
- * allocates no AbortController and adds no listener of its own.
+ * The contract every sender keeps: the transport may stop an attempt at any time (its deadline, Ctrl-C, close()), and
+ * the sender's promise, and the body it handed over, then settle at once with the stop's reason.
  */
 export interface AttemptControl {
   /** How to stop this attempt's request; called at once if the attempt is already stopped, else at most once, when it is. */
   onStop(stop: (reason: Error) => void): void;
 }
 
-/** Sends a GET of `url` (for node:http, the path and query under the origin the sender was made for), keeping the AttemptControl contract. */
+/** Sends a GET of `url` (the path and query under the origin the sender was made for), keeping the AttemptControl contract. */
 export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
-
-/** Send with a callback: the same contract, with no promise (node:http only; see Transport.getWith). */
-export type SendWith = (url: string, headers: Record<string, string>, control: AttemptControl, done: (error: unknown, exchange?: Exchange) => void) => void;
 
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
 
-/** A way to send: its requests, how it closes, and the proxy it goes through. */
+/** A way to send: its requests, how it closes, and the proxy it goes through, if any. */
 export interface Connection {
   send: Send;
-  /** The same sender with a callback, where there is one (node:http). */
-  sendWith?: SendWith;
   close(): Promise<void>;
-  /** The proxy requests go through, if any. */
   proxy?: ProxyChoice | undefined;
 }

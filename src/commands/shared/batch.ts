@@ -13,16 +13,11 @@ import { Interrupted, toFailure, usageError } from '../../failures.js';
 import { parseWholeNumber } from '../../files/system.js';
 import type { Id } from '../../api/schemas.js';
 
-/** A request's outcome, handed to a callback: a failure, or the value. */
-export type Done<R> = (error: unknown, value?: R) => void;
-
 export interface BatchOptions<R> {
   ids: readonly Id[];
   concurrency: number;
-  /** One request, as a promise. */
-  request?: (id: Id) => Promise<R>;
-  /** One request, with a callback: no promise per request (the client's fast path; see Transport.getWith). */
-  send?: (id: Id, done: Done<R>) => void;
+  /** One request. */
+  request: (id: Id) => Promise<R>;
   /** Each success, in argument order. */
   onResult: (result: R, id: Id) => void;
   /** Each failure, when it happens. */
@@ -38,22 +33,9 @@ type Settled<R> = { ok: true; value: R } | { ok: false; error: GymctlError; skip
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 
-/**
- * Runs the batch; an interrupt (Ctrl-C) ends it at once, reported by no
- * one but the entry point. Made of callbacks, not a promise per request:
- * in a batch of thousands, the promise layers and the garbage they make
- * cost more than parsing and checking the answers.
- */
+/** Runs the batch; an interrupt (Ctrl-C) ends it at once, reported by no one but the entry point. */
 export function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | undefined> {
   const { ids, concurrency, request } = options;
-  const send: (id: Id, done: Done<R>) => void =
-    options.send ??
-    ((id, done) => {
-      request!(id).then(
-        (value) => done(undefined, value),
-        (error: unknown) => done(error),
-      );
-    });
   const window = Math.max(concurrency * 4, 16);
   return new Promise((resolve, reject) => {
     /** Results not yet handed over, by index; at most `window` (the first not handed over, and those after it). */
@@ -84,31 +66,26 @@ export function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | und
         resolve(firstFailure);
       } else startMore();
     };
+    const fail = (index: number, id: Id, error: unknown) => {
+      const failure = toFailure(error, { id });
+      const skipped = !(failure instanceof Interrupted) && options.skip?.(failure, id) === true;
+      if (!(failure instanceof Interrupted) && !skipped) options.onError(failure, id);
+      settle(index, { ok: false, error: failure, skipped });
+    };
     const start = (index: number) => {
       const id = ids[index]!;
       active++;
-      let called = false;
-      let inside = true;
-      const done: Done<R> = (error, value) => {
-        if (called) return;
-        called = true;
-        // An answer given at once (a failure thrown, say) is taken on the next turn: never inside the loop that starts requests.
-        if (inside) return queueMicrotask(() => take(error, value));
-        take(error, value);
-      };
-      const take = (error: unknown, value: R | undefined) => {
-        if (error === undefined) return settle(index, { ok: true, value: value as R });
-        const failure = toFailure(error, { id });
-        const skipped = !(failure instanceof Interrupted) && options.skip?.(failure, id) === true;
-        if (!(failure instanceof Interrupted) && !skipped) options.onError(failure, id);
-        settle(index, { ok: false, error: failure, skipped });
-      };
+      let pending: Promise<R>;
       try {
-        send(id, done);
+        pending = request(id);
       } catch (error) {
-        done(error);
+        // A failure thrown at once is taken on the next turn, as any other: never inside the loop that starts requests.
+        pending = Promise.reject(error);
       }
-      inside = false;
+      pending.then(
+        (value) => settle(index, { ok: true, value }),
+        (error: unknown) => fail(index, id, error),
+      );
     };
     /** Waiting for the output to have room: the requests in flight finish, and no other starts. */
     let waiting = false;

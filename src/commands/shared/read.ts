@@ -8,7 +8,7 @@ import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
 import { tuneV8 } from '../../files/system.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
-import { type Done, runBatch } from './batch.js';
+import { runBatch } from './batch.js';
 import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type Emitter, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
@@ -74,8 +74,8 @@ export interface FetchAllOptions<T, U = T> {
   output: OutputChoice;
   concurrency: number;
   view: ResourceView<U>;
-  /** One request, with a callback (see runBatch). */
-  send: (id: Id, done: Done<ApiResponse<T>>) => void;
+  /** One request (see runBatch). */
+  request: (id: Id) => Promise<ApiResponse<T>>;
   /** The records one answer gives (by default, the answer itself). */
   records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
   /** Names the items on the progress line. */
@@ -121,7 +121,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
     firstFailure = await runBatch({
       ids: options.ids,
       concurrency: options.concurrency,
-      send: options.send,
+      request: options.request,
       // A reader slower than the requests (a full pipe, a paused pager, jq behind): no request starts until it has room.
       room: () => output.room?.() ?? room(f.io.stdout),
       onResult: (response, id) => {
