@@ -22,12 +22,7 @@ function builtHelp(): string | undefined {
   }
 }
 
-/**
- * A reader that stops early (`| head`) is not a failure; a full disk is, in
- * one line. A broken stderr (`2>/dev/full`, a closed pipe) loses the
- * messages but not the exit code. Set first here, and by the single
- * executable's start (src/sea/snapshot.ts), which skips this file's start().
- */
+/** A reader that stops early (`| head`) is not a failure; a full disk is, in one line; a broken stderr loses the messages, not the exit code. Also the single executable's (src/sea/snapshot.ts). */
 export function guardStreams(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);

@@ -1,17 +1,9 @@
 /**
- * The frame of a code cache file (src/startup/code-cache.ts): what V8 made,
- * signed with the user's key, and the check that gives it back only when
- * the frame is whole and the signature agrees. No I/O: the files are read
- * and written by code-cache.ts, the secret is found by secret.ts.
- *
- * The key is not the secret itself but an HMAC of it over a label with no
- * NUL in it (see secret.ts for why no HMAC of the response cache is ever
- * this key).
- *
- * Boot code: node:crypto is loaded only when a signature is checked or
- * made, and only once the frame's cheap checks have passed.
+ * The frame of a code cache file (code-cache.ts): what V8 made, signed with
+ * a key made from the user's secret (secret.ts), and the check that gives
+ * it back only when the frame is whole and the signature agrees. No I/O;
+ * node:crypto is loaded only once the frame's cheap checks have passed.
  */
-
 /** The label the code cache's key is made with from the secret. */
 const KEY_LABEL = 'gymctl code cache signing key, format 2';
 

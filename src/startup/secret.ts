@@ -14,8 +14,7 @@
  * Boot code: node:fs and node:path only, until a secret is made.
  */
 import { currentUid, writeFileAtomic } from '../files/system.js';
-import { makeFolders } from '../files/trusted-path.js';
-import { trustedPath } from '../files/trusted-path.js';
+import { makeFolders, trustedPath } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
