@@ -11,6 +11,8 @@
 //   BENCH_CURL=1      also time xargs -P 8 curl over 2,000 ids (once; opt-in)
 //   BENCH_PROFILE=1   say where the time goes for every case with a target, not only those that miss it
 //   BENCH_ONLY=sea    only the single executable's rows
+//   BENCH_BASE=DIR    also time another built checkout of gymctl (an A/B: its whoami, batch and memory rows,
+//                     interleaved with this one's)
 //
 // Where a case misses its target, the bench runs it once more under V8's
 // profiler and prints where its time went, by source folder, bundled package
@@ -44,6 +46,7 @@ import { measureSea, seaBuild, signed } from './sea.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const bin = path.join(root, 'bin', 'gymctl.cjs');
+const baseBin = process.env.BENCH_BASE ? path.join(path.resolve(process.env.BENCH_BASE), 'bin', 'gymctl.cjs') : undefined;
 const maxRss = path.join(here, 'max-rss.cjs');
 const runs = Number(process.env.BENCH_RUNS ?? 20);
 const batchRuns = Number(process.env.BENCH_BATCH ?? 3);
@@ -52,6 +55,8 @@ const KEY = 'demo_key_all_academies';
 const nodes = [process.execPath, ...(process.env.BENCH_NODE ?? '').split(path.delimiter).filter(Boolean)];
 
 const work = mkdtempSync(path.join(tmpdir(), 'gymctl-bench-'));
+/** The other build's code cache, apart: the cold case empties this build's before each of its runs. */
+const BASE_OPTIONS = { extraEnv: { XDG_CACHE_HOME: path.join(work, 'base-cache') } };
 const env = { ...process.env, GYMCTL_CONFIG_DIR: path.join(work, 'config'), XDG_CACHE_HOME: path.join(work, 'cache'), NO_COLOR: '1' };
 for (const name of [
   'NODE_EXTRA_CA_CERTS',
@@ -137,17 +142,28 @@ async function measure(node, baseUrl, idsFile) {
     { name: 'gymctl whoami --json', command: node, args: [bin, 'whoami', '--json'] },
     { name: 'gymctl whoami --json, cold (no code cache)', command: node, args: [bin, 'whoami', '--json'], before: coldStart },
     { name: 'gymctl whoami --jq .name', command: node, args: [bin, 'whoami', '--jq', '.name'] },
+    ...(baseBin ? [{ name: 'BENCH_BASE: gymctl whoami --json', command: node, args: [baseBin, 'whoami', '--json'], options: BASE_OPTIONS }] : []),
   ];
   // Warm the file cache; the warm case's code cache is written by the run before it.
-  for (let i = 0; i < 3; i++) for (const c of start) time(c.command, c.args);
-  const [base, version_, floor, whoami, cold, jq] = interleaved(start, runs, 'start-up');
+  for (let i = 0; i < 3; i++) for (const c of start) time(c.command, c.args, c.options);
+  const [base, version_, floor, whoami, cold, jq, baseWhoami] = interleaved(start, runs, 'start-up');
   const whoamiTarget = major <= 20 ? 1.4 : 1.3;
   const ids = idsFile(batchIds);
   const batch = [
     { name: `batch floor (floor-batch.cjs), ${batchIds} ids`, command: node, args: [path.join(here, 'floor-batch.cjs'), baseUrl, KEY], options: { stdinFile: ids } },
     { name: `gymctl academy - --format ndjson, ${batchIds} ids`, command: node, args: [bin, 'academy', '-', '--format', 'ndjson'], options: { stdinFile: ids } },
+    ...(baseBin
+      ? [
+          {
+            name: `BENCH_BASE: gymctl academy - --format ndjson, ${batchIds} ids`,
+            command: node,
+            args: [baseBin, 'academy', '-', '--format', 'ndjson'],
+            options: { stdinFile: ids, ...BASE_OPTIONS },
+          },
+        ]
+      : []),
   ];
-  const [batchFloor, batchGymctl] = interleaved(batch, batchRuns, `batch of ${batchIds} ids`);
+  const [batchFloor, batchGymctl, baseBatch] = interleaved(batch, batchRuns, `batch of ${batchIds} ids`);
   // A long terminal table (cli-table3, drawn in chunks) beside the same batch in a pipe, and twice as long: linear in rows.
   const terminal = { GYMCTL_FORCE_TTY: '1', GYMCTL_NO_PROGRESS: '1' };
   const tables = [
@@ -157,9 +173,16 @@ async function measure(node, baseUrl, idsFile) {
   ];
   const [pipe10k, table10k, table20k] = interleaved(tables, batchRuns, 'terminal tables');
   progress('peak memory');
-  const rss = (n) => median(Array.from({ length: batchRuns }, () => time(node, [bin, 'academy', '-', '--format', 'ndjson'], { stdinFile: idsFile(n), memory: true }).rss));
+  const rss = (n, of = bin) =>
+    median(
+      Array.from(
+        { length: batchRuns },
+        () => time(node, [of, 'academy', '-', '--format', 'ndjson'], { stdinFile: idsFile(n), memory: true, ...(of === bin ? {} : BASE_OPTIONS) }).rss,
+      ),
+    );
   const rss50k = rss(50_000);
   const rss100k = rss(100_000);
+  const baseRss100k = baseBin && rss(100_000, baseBin);
   const rows = [
     [start[0].name, base.toFixed(1), '1.00', '', ''],
     [start[1].name, version_.toFixed(1), (version_ / base).toFixed(2), '≤ 1.2× node -e 0', verdict(version_ / base, 1.2)],
@@ -183,6 +206,13 @@ async function measure(node, baseUrl, idsFile) {
       rss100k < 128 && rss100k <= rss50k * 1.1 ? 'pass' : 'FAIL',
     ],
   ];
+  if (baseBin) {
+    rows.push(
+      [start[6].name, baseWhoami.toFixed(1), `${(baseWhoami / floor).toFixed(2)} (this: ${signed(whoami / floor - baseWhoami / floor, 2)})`, '', ''],
+      [batch[2].name, baseBatch.toFixed(0), `${(baseBatch / batchFloor).toFixed(2)} (this: ${signed(batchGymctl / batchFloor - baseBatch / batchFloor, 2)})`, '', ''],
+      ['BENCH_BASE: peak memory, 100,000 ids (MB)', baseRss100k.toFixed(0), '', '', ''],
+    );
+  }
   table(rows);
   // The cases with a time target, by their row: where the time of each that misses goes.
   const targeted = new Map([

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A difference with its sign: `+18`, `-18`. */
-export const signed = (difference) => `${difference < 0 ? '-' : '+'}${Math.abs(difference).toFixed(0)}`;
+export const signed = (difference, digits = 0) => `${difference < 0 ? '-' : '+'}${Math.abs(difference).toFixed(digits)}`;
 
 /** The binary and the Node it embeds, or a reason it cannot be measured. */
 export function seaBuild(root) {
