@@ -14,9 +14,6 @@ export const common = { bundle: true, platform: 'node', target: 'node20', format
 /** A path inside package `name` in node_modules, with either separator (a Windows build host has `\`). */
 export const inPackage = (name) => new RegExp(`node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/]`);
 
-/** Side files: name (dist/side/<name>.cjs) → the module it is built from. */
-export const SIDE_FILES = JSON.parse(readFileSync(path.join(root, 'build', 'side-files.json'), 'utf8'));
-
 // The interventions in third-party code, each checked by test/unit/bundle.test.ts against the package's source
 // (UPSTREAM: the file, and what it must still contain for the intervention to take).
 export const UPSTREAM = {
@@ -36,11 +33,8 @@ export const whenExitOnExitOnly = {
 };
 
 // commander requires child_process at load, for stand-alone executable subcommands, which gymctl does not have; it
-// gets a stand-in that loads the real module only if it is used. This keeps child_process (through which the keyring
-// agent is spawned) out of the single executable's snapshot, where Node warns its state may be out of sync once the
-// snapshot is read. At start-up it saves next to nothing: `whoami --json` against the sandbox, interleaved A/B, 100
-// rounds, medians of CPU time without it: +0.3 ms (Node 20), +0.7 ms (Node 24), 0.0 ms (Node 26); wall time in the noise.
-// (Swapping chalk's supports-color and leaving @colors/colors out saved less than the noise at a table: not done.)
+// gets a stand-in that loads the real module only if it is used, which keeps child_process out of the single
+// executable's snapshot (docs/sea-notes.md, "child_process").
 export const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(build) {

@@ -1,24 +1,13 @@
-// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types). The CLI is CommonJS: Node's CommonJS
-// loader starts sooner, and bin/gymctl.cjs loads the main file through a V8 code cache (src/startup/). esbuild cannot
-// split CommonJS, so each rare path is a side file of its own, dist/side/<name>.cjs, named in build/side-files.json
-// and required when its code runs import(). The steps, in order; what one takes from another is passed by name:
-//   1. clean      dist/, but for tsc's types/ and build:sea's sea/
-//   2. analyse    which modules the main file holds (mainInputs)
-//   3. sides      the side files; a module of mainInputs comes from the main file (`shared`), never a copy
-//   4. main       dist/gymctl.cjs, with `__modules`, the registry of `shared`
-//   5. others     dist/boot.cjs, dist/keyring-agent.cjs, dist/jq-wasm.cjs, dist/jq.wasm and jq's licences
-//   6. maps       the source maps of 3 and 4 moved to dist/maps (not packed); dist/meta.json
-//   7. help       dist/help.txt, printed by the CLI of 4 and 5
-//   8. man page   dist/gymctl.1, from the command tree (scripts/manpage.mjs)
-//   9. library    dist/index.js, dist/meta-index.json; dist/openapi.json, from that library
-//  10. notices    dist/licenses/THIRD-PARTY-NOTICES, from the metafiles of 3, 4, 5 and 9
+// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types), in the numbered steps CONTRIBUTING.md's
+// "The build" lists; what one step takes from another is passed by name. The CLI is CommonJS, which esbuild cannot
+// split: each rare path is a side file, dist/side/<name>.cjs (build/side-files.json), required when its code runs import().
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundledPackages, noticesText } from '../scripts/notices.mjs';
-import { common, defines, jqOutputAsItComes, lazyChildProcess, root, SIDE_FILES, version, whenExitOnExitOnly } from './common.mjs';
+import { common, defines, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly } from './common.mjs';
 
 process.chdir(root);
 const requireHere = createRequire(import.meta.url);
@@ -28,12 +17,12 @@ const mergeMeta = (...metas) => ({
   outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
 });
 
+const SIDE_FILES = JSON.parse(readFileSync('build/side-files.json', 'utf8'));
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
 /**
  * An import (of `kinds`, else any) of a side file's module becomes a require of that file (`prefix`: its folder from the
  * importer). With `mainInputs` (in a side file), a module of gymctl's own that the main file holds comes from its
- * registry, and is added to `shared`: one class of each error. Packages, which carry no such state, are bundled (and
- * tree-shaken) into each file that uses them.
+ * registry, and is added to `shared`; packages, which carry no such state, are bundled into each file that uses them.
  */
 const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
   name: 'link-side-files',
@@ -95,8 +84,7 @@ const sides = await build({
 // 4. main
 const main = await build(mainFile(shared));
 
-// 5. others: the start; the keyring agent, a process of its own and the one file that loads the optional native
-// module; --jq's jq, which a worker thread requires (so that Ctrl-C stops it)
+// 5. others: the start; the keyring agent, the one file that loads the native module; jq, which a worker requires
 const others = { ...common, minify: true, metafile: true };
 const boot = await build({ ...others, entryPoints: ['src/startup/boot.ts'], outfile: 'dist/boot.cjs' });
 const agent = await build({ ...others, entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'] });

@@ -1,7 +1,6 @@
-// Builds dist/sea/gymctl (gymctl.exe on Windows), gymctl as one file for this machine's platform, after `npm run
-// build` (docs/sea-notes.md). Node is GYMCTL_SEA_NODE (24 or later), else node@26 from the npm registry, installed
-// once into .sea-node/. The main script (src/sea/) runs dist/gymctl.cjs into a start-up snapshot; the files of dist/
-// that are read at run time ride along as assets. GYMCTL_SEA_STRIP=0 keeps Node's symbols.
+// Builds dist/sea/gymctl (gymctl.exe on Windows), gymctl as one file for this machine's platform, after `npm run build`
+// (docs/sea-notes.md): the main script (src/sea/) runs dist/gymctl.cjs into a start-up snapshot, and the files of dist/
+// read at run time ride along as assets. GYMCTL_SEA_STRIP=0 keeps Node's symbols.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +11,8 @@ import { common, defines, root, version } from '../build/common.mjs';
 const NODE_PACKAGE = 'node@26';
 const dist = path.join(root, 'dist');
 const out = path.join(dist, 'sea');
-const exe = process.platform === 'win32' ? 'gymctl.exe' : 'gymctl';
+const windows = process.platform === 'win32';
+const exe = windows ? 'gymctl.exe' : 'gymctl';
 const run = (command, args, options = {}) => spawnSync(command, args, { encoding: 'utf8', ...options });
 
 /** A reason the build cannot go on, said in one line. */
@@ -21,46 +21,30 @@ const fail = (message) => {
   process.exit(1);
 };
 
-function pinnedNode() {
-  const given = process.env.GYMCTL_SEA_NODE && path.resolve(process.env.GYMCTL_SEA_NODE);
-  if (given && !existsSync(given)) fail(`GYMCTL_SEA_NODE names ${given}, which is not there: name a node binary, or unset it to use ${NODE_PACKAGE} from the npm registry`);
-  const prefix = path.join(root, '.sea-node');
-  const bin = given || path.join(prefix, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  if (!existsSync(bin)) spawnSync(npm, ['install', '--no-save', '--no-package-lock', '--prefix', prefix, NODE_PACKAGE], { stdio: 'inherit', shell: process.platform === 'win32' });
-  if (!existsSync(bin)) fail(`could not install ${NODE_PACKAGE} into ${prefix}`);
-  return bin;
-}
-
-/** The keyring's native addon for this platform (the package @napi-rs/keyring loads), or undefined when none is installed. */
-function keyringAddon() {
-  const scope = path.join(root, 'node_modules', '@napi-rs');
-  const prefix = `keyring-${process.platform}-${process.arch}`;
-  const libc = process.platform !== 'linux' ? '' : process.report?.getReport().header.glibcVersionRuntime ? '-gnu' : '-musl';
-  const folder = existsSync(scope) && readdirSync(scope).find((name) => (name === prefix || name.startsWith(`${prefix}-`)) && name.endsWith(libc));
-  const file = folder && readdirSync(path.join(scope, folder)).find((name) => name.endsWith('.node'));
-  return file ? path.join(scope, folder, file) : undefined;
-}
-
-/** The assets: name in the binary (and in the unpacked folder) → file on this machine. boot.cjs is not one: the snapshot starts gymctl. */
-function assets() {
-  const names = ['gymctl.cjs', 'help.txt', 'jq.wasm', 'jq-wasm.cjs', 'keyring-agent.cjs'];
-  for (const folder of ['side', 'licenses']) if (existsSync(path.join(dist, folder))) names.push(...readdirSync(path.join(dist, folder)).map((name) => `${folder}/${name}`));
-  const files = Object.fromEntries(names.sort().map((name) => [name, path.join(dist, name)]));
-  for (const [name, file] of Object.entries(files)) if (!existsSync(file)) fail(`dist/${name} is missing: run npm run build first`);
-  // Where the agent's require('@napi-rs/keyring') finds it: a folder's index.node.
-  const addon = keyringAddon();
-  if (addon) files['node_modules/@napi-rs/keyring/index.node'] = addon;
-  else process.stderr.write(`no @napi-rs/keyring addon for ${process.platform}-${process.arch} in node_modules: the binary will have no keyring\n`);
-  return files;
-}
-
-const node = pinnedNode();
+// The Node (24 or later): GYMCTL_SEA_NODE, else NODE_PACKAGE from the npm registry, installed once into .sea-node/.
+const given = process.env.GYMCTL_SEA_NODE && path.resolve(process.env.GYMCTL_SEA_NODE);
+if (given && !existsSync(given)) fail(`GYMCTL_SEA_NODE names ${given}, which is not there: name a node binary, or unset it to use ${NODE_PACKAGE} from the npm registry`);
+const prefix = path.join(root, '.sea-node');
+const node = given || path.join(prefix, 'node_modules', 'node', 'bin', windows ? 'node.exe' : 'node');
+if (!existsSync(node)) run(windows ? 'npm.cmd' : 'npm', ['install', '--no-save', '--no-package-lock', '--prefix', prefix, NODE_PACKAGE], { stdio: 'inherit', shell: windows });
+if (!existsSync(node)) fail(`could not install ${NODE_PACKAGE} into ${prefix}`);
 const nodeVersion = run(node, ['--version']).stdout?.trim() ?? '';
 if (!/^v\d+\./.test(nodeVersion)) fail(`${node} does not run as Node`);
 if (Number(nodeVersion.slice(1).split('.')[0]) < 24) fail(`${node} is Node ${nodeVersion}: the single executable needs Node 24 or later`);
 
-const files = assets();
+// The assets: name in the binary (and in the unpacked folder) → file on this machine. Not boot.cjs: the snapshot starts gymctl.
+const names = ['gymctl.cjs', 'help.txt', 'jq.wasm', 'jq-wasm.cjs', 'keyring-agent.cjs'];
+for (const folder of ['side', 'licenses']) if (existsSync(path.join(dist, folder))) names.push(...readdirSync(path.join(dist, folder)).map((name) => `${folder}/${name}`));
+const files = Object.fromEntries(names.sort().map((name) => [name, path.join(dist, name)]));
+for (const [name, file] of Object.entries(files)) if (!existsSync(file)) fail(`dist/${name} is missing: run npm run build first`);
+// The keyring's native addon for this platform (the package @napi-rs/keyring loads), where the agent's require('@napi-rs/keyring') finds it.
+const scope = path.join(root, 'node_modules', '@napi-rs');
+const addonPackage = `keyring-${process.platform}-${process.arch}`;
+const libc = process.platform !== 'linux' ? '' : process.report?.getReport().header.glibcVersionRuntime ? '-gnu' : '-musl';
+const addonFolder = existsSync(scope) && readdirSync(scope).find((name) => (name === addonPackage || name.startsWith(`${addonPackage}-`)) && name.endsWith(libc));
+const addon = addonFolder && readdirSync(path.join(scope, addonFolder)).find((name) => name.endsWith('.node'));
+if (addon) files['node_modules/@napi-rs/keyring/index.node'] = path.join(scope, addonFolder, addon);
+else process.stderr.write(`no @napi-rs/keyring addon for ${process.platform}-${process.arch} in node_modules: the binary will have no keyring\n`);
 const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
 // What a file of the binary reads from disk and runs (the jq worker's require, WebAssembly): checked when it loads.
 const reads = { 'side/output-jq.cjs': ['jq.wasm', 'jq-wasm.cjs'] };

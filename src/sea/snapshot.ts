@@ -1,7 +1,7 @@
 /**
- * The single executable's main script (scripts/build-sea.mjs bundles it). dist/gymctl.cjs runs, and is warmed (warm.ts),
- * while the start-up snapshot is built. At run time it is registered as the folder's `gymctl.cjs` (side files'
- * `require('../gymctl.cjs')` take the same modules) and starts as dist/boot.cjs starts it, without a code cache.
+ * The single executable's main script (scripts/build-sea.mjs bundles it): dist/gymctl.cjs runs, and is warmed (warm.ts),
+ * while the start-up snapshot is built; a run registers it as the folder's `gymctl.cjs` and starts it as dist/boot.cjs
+ * would, without a code cache (docs/sea-notes.md, "Snapshot start").
  */
 import { topLevelHelp } from '../argv.js';
 import { guardStreams } from '../startup/boot.js';
@@ -10,34 +10,33 @@ import { warmUp } from './warm.js';
 
 /** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
-/** The sandbox's answer to GET /me, for the warm-up run (warm.ts). */
+/** The sandbox's answer to GET /me, for the warm-up run. */
 declare const __GYMCTL_WARM_UP_ME__: string;
 
 const mainModule = { exports: {} as { main(argv: string[]): Promise<boolean> } };
-/** Relative requires of the main file (its side files) go to the folder, made and checked (main.ts) when first needed. */
-let folderRequire: NodeJS.Require | undefined;
-let ensureFolder = (): void => {};
+/** Where the main file's relative requires (its side files) go: the folder, made and checked on the first. */
+let folderRequire: ((id: string) => unknown) | undefined;
 const requireHere = (id: string): unknown => {
   if (!id.startsWith('.')) return require(id);
   if (!folderRequire) throw new Error(`${id} was required while the snapshot was made`);
-  ensureFolder();
   return folderRequire(id);
 };
 __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs', '/');
 
-function start(dir: string, argv: string[], ensure: () => void): void {
-  ensureFolder = ensure;
+function start(dir: string, argv: string[], ensureFolder: () => void): void {
   guardStreams();
   if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
     return;
   }
-  // The snapshot's main file, registered as `dir/gymctl.cjs`.
   const Module = moduleClass();
   const file = process.getBuiltinModule('node:path').join(dir, 'gymctl.cjs');
-  const registered = Object.assign(new Module(file, null), { filename: file, exports: mainModule.exports, loaded: true, paths: Module._nodeModulePaths(dir) });
-  Module._cache[file] = registered;
-  folderRequire = Module.createRequire(file);
+  Module._cache[file] = Object.assign(new Module(file, null), { filename: file, exports: mainModule.exports, loaded: true, paths: Module._nodeModulePaths(dir) });
+  folderRequire = (id) => {
+    ensureFolder();
+    folderRequire = Module.createRequire(file);
+    return folderRequire(id);
+  };
   void mainModule.exports.main(argv);
 }
 
