@@ -1,42 +1,27 @@
 /**
- * The pre-scan: what argv says before the parser has read it (or beside
- * it), read once, by one set of rules, the parser's own for the global
- * options. Its users: dist/boot.cjs (the code cache's name), the program (the one command to build) and
- * main (the format of errors the parser itself reports, --no-color, the
- * `--json FIELDS` hint). It is in dist/boot.cjs, so it stays small and
- * imports nothing: the options that take a value are listed here, and a
- * test holds the list to the flag table (src/flags.ts).
+ * The pre-scan: what argv says before the parser has read it, by one set of
+ * rules, the parser's own for the global options. Its users: dist/boot.cjs
+ * (the code cache's name), the program (the one command to build) and main
+ * (the format of errors the parser reports, --no-color, the `--json FIELDS`
+ * hint). It is in dist/boot.cjs, so it imports nothing.
  *
  * The rules, as commander applies them to the program's options:
  * - `--` ends the options: every word after it is an operand.
- * - A global option that takes a value (VALUE_FLAGS below) takes the next word, whatever it is (`--profile academy`,
- *   `--jq -`, `--jq --json`), or what follows `=` in its own word
+ * - A global option that takes a value takes the next word, whatever it is
+ *   (`--profile academy`, `--jq -`), or what follows `=` in its own word
  *   (`--format=json`), or, for a short one, the rest of its word (`-q.id`).
- *   Given last with nothing after it, it is given without a value.
- * - `-` is an operand (ids from stdin), as is every word that does not
- *   start with `-`. The first operand is the command, even after `--`, as
- *   the parser takes it (`gymctl -- version`).
- * - Every other word starting with `-` is an option that takes no value:
- *   the flags of the table (`--json`), -h/--help, -V/--version, and options
- *   unknown here: a command's own (`sandbox --port 0`, `academy
- *   --concurrency 4 1`: `0` and `4` are read as operands, after the command,
- *   which is all the scan's users read of them) or a mistake, which the
- *   parser will report.
- *
- * bin/gymctl.cjs answers `gymctl --version` before anything is loaded, with
- * this rule reduced to one line of its own: versionAlone below.
+ * - `-`, and every word that does not start with `-`, is an operand. The
+ *   first operand is the command, even after `--` (`gymctl -- version`).
+ * - Every other word starting with `-` is an option that takes no value,
+ *   whether the table's (`--json`), a command's own (`academy
+ *   --concurrency 4 1`: `4` is read as an operand, after the command, which
+ *   is all the scan's users read of it), or a mistake the parser reports.
  */
-/** The global options that take a value, by every name they are given by, each mapped to its long name. */
+
+/** The global options that take a value, by every name, each to its long name (argv.test.ts holds it to the flag table). */
 export const VALUE_FLAGS: Readonly<Record<string, string>> = {
-  '--format': '--format',
   '-q': '--jq',
-  '--jq': '--jq',
-  '--columns': '--columns',
-  '--cache': '--cache',
-  '--base-url': '--base-url',
-  '--profile': '--profile',
-  '--timeout': '--timeout',
-  '--retries': '--retries',
+  ...Object.fromEntries(['--format', '--jq', '--columns', '--cache', '--base-url', '--profile', '--timeout', '--retries'].map((name) => [name, name])),
 };
 
 export interface ArgvScan {
@@ -123,9 +108,5 @@ export function commandIn(argv: readonly string[], names: readonly string[]): st
 /** `gymctl`, `gymctl --help`, `gymctl -h`: the top-level help, and nothing else that could change it. */
 export const topLevelHelp = (argv: readonly string[]): boolean => argv.length === 0 || (argv.length === 1 && HELP.includes(argv[0]!));
 
-/**
- * `gymctl --version`, `gymctl -V`, and nothing else: the version alone.
- * bin/gymctl.cjs, which loads nothing to answer it, holds this line of its
- * own (the test table holds it to this one).
- */
+/** `gymctl --version`, `gymctl -V`, and nothing else: bin/gymctl.cjs holds this rule in a line of its own (held to this one by a test). */
 export const versionAlone = (argv: readonly string[]): boolean => argv.length === 1 && VERSION.includes(argv[0]!);

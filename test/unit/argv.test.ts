@@ -106,7 +106,7 @@ describe('the pre-scan of argv, one rule set', () => {
 
   it('dist/boot.cjs carries that list, and not the table', () => {
     const boot = readFileSync(path.join(ROOT, 'dist', 'boot.cjs'), 'utf8');
-    expect(boot).toContain(JSON.stringify(VALUE_FLAGS));
+    for (const name of Object.keys(VALUE_FLAGS)) expect(boot).toContain(JSON.stringify(name));
     expect(boot).not.toContain(GLOBAL_FLAGS[0]!.description);
   });
 
