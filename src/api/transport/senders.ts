@@ -12,18 +12,6 @@ import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { proxyFor } from './proxy.js';
 import type { AttemptControl, Connection, Exchange, FetchLike, Send, TransportOptions } from './types.js';
 
-/** Reason phrases, for when the server (or a fake dispatcher) sent none through undici. */
-const REASONS: Record<number, string> = Object.fromEntries(
-  [
-    '200 OK|201 Created|204 No Content|301 Moved Permanently|302 Found|303 See Other|307 Temporary Redirect|308 Permanent Redirect|400 Bad Request|401 Unauthorized',
-    '403 Forbidden|404 Not Found|405 Method Not Allowed|408 Request Timeout|409 Conflict|422 Unprocessable Content|429 Too Many Requests|500 Internal Server Error',
-    '502 Bad Gateway|503 Service Unavailable|504 Gateway Timeout',
-  ]
-    .join('|')
-    .split('|')
-    .map((reason) => [reason.slice(0, 3), reason.slice(4)]),
-);
-
 /** Reads headers given as names and values in turn, a repeated one's values joined with `, `. */
 const rawHeaderGetter = (raw: readonly string[]) => ({
   get: (name: string) => {
@@ -105,6 +93,8 @@ async function loadUndici(): Promise<Undici> {
 /** Through undici's request API on `dispatcher`, with the headers as received (`raw`: in order, as spelled, repeated ones kept). */
 export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
+  // For an answer with no reason phrase (or a fake dispatcher's), the one node:http knows.
+  const { STATUS_CODES } = process.getBuiltinModule('node:http');
   return (path, headers, control) => {
     let body: (NodeJS.ReadableStream & { destroy(error?: Error): unknown }) | undefined;
     const start = (signal: AbortSignal) =>
@@ -114,7 +104,7 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
         return {
           status: response.statusCode,
           // undici reads the reason phrase as UTF-8: given back as one character a byte, as node:http gives it.
-          statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (REASONS[response.statusCode] ?? ''),
+          statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (STATUS_CODES[response.statusCode] ?? ''),
           headers: rawHeaderGetter(raw),
           rawHeaders: raw,
           body: response.body,
