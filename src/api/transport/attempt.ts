@@ -1,11 +1,20 @@
-/** One attempt's parts: the options it is made with, checked; how it is stopped; the headers its trace shows. */
+/** One call's settings, the client's options with the call's own over them, each checked; how its attempts are stopped. */
 import { API_KEY_FORM, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { usageError } from '../errors.js';
+import { ACCEPT_ENCODING } from './response.js';
+import type { RetryPolicy } from './retry.js';
 import type { AttemptControl, RequestOptions, TransportOptions } from './types.js';
 
-/** Checks the options a caller may get wrong, so that a mistake is a usage failure and not a socket error. */
-export function checkOptions(options: TransportOptions | undefined): asserts options is TransportOptions {
+export interface Call {
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  headers: Record<string, string>;
+}
+
+/** The settings of a call with no options of its own, from the client's, checked: a mistake is a usage failure, not a socket error. */
+export function plainCall(options: TransportOptions): Call {
   if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
   if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
@@ -15,27 +24,39 @@ export function checkOptions(options: TransportOptions | undefined): asserts opt
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
   if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
-  checkLimits(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.retries ?? DEFAULT_RETRIES);
-  if (options.defaultHeaders !== undefined) checkHeaders(options.defaultHeaders, 'defaultHeaders');
+  const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' };
+  const plain = over({ signal: undefined, timeoutMs: DEFAULT_TIMEOUT_MS, policy: options, headers: own }, options.timeoutMs, options.defaultHeaders, 'defaultHeaders');
+  return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
+}
+
+/** A call's settings: `plain`, with the call's own signal, timeout, retries and headers (the key sent stays the client's). */
+export function callOf(plain: Call, options: RequestOptions | AbortSignal | undefined): Call {
+  if (options === undefined) return plain;
+  if (options instanceof AbortSignal) return { ...plain, signal: options };
+  if (typeof options !== 'object' || options === null) throw usageError('request options must be an object: { signal, timeoutMs, retries, headers }');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw usageError('the signal option must be an AbortSignal');
+  const policy = options.retries === undefined ? plain.policy : { ...plain.policy, retries: options.retries };
+  return { ...over({ ...plain, policy }, options.timeoutMs, options.headers, 'headers'), signal: options.signal };
 }
 
 const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 
-function checkLimits(timeout: unknown, retries: unknown): void {
+/** `base` with a timeout and headers over it; its timeout, retries and the headers checked, the headers named as `option`. */
+function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {
+  const timeout = timeoutMs ?? base.timeoutMs;
+  const retries = base.policy.retries ?? DEFAULT_RETRIES;
   if (!isWholeIn(timeout, 1, MAX_TIMEOUT_MS)) throw usageError(`invalid timeout ${String(timeout)}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   if (!isWholeIn(retries, 0, MAX_RETRIES)) throw usageError(`invalid retries ${String(retries)}: expected a whole number from 0 to ${MAX_RETRIES}`);
-}
-
-/** Checks one call's options as the client's are checked. */
-export function checkRequestOptions(options: RequestOptions): void {
-  if (typeof options !== 'object' || options === null) throw usageError('request options must be an object: { signal, timeoutMs, retries, headers }');
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw usageError('the signal option must be an AbortSignal');
-  checkLimits(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.retries ?? DEFAULT_RETRIES);
-  if (options.headers !== undefined) checkHeaders(options.headers, 'headers');
+  if (headers === undefined) return { ...base, timeoutMs: timeout };
+  checkHeaders(headers, option);
+  // A name in any case replaces the same name in `base`.
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const merged = Object.fromEntries(Object.entries(base.headers).filter(([name]) => !names.has(name.toLowerCase())));
+  return { ...base, timeoutMs: timeout, headers: Object.assign(merged, headers) };
 }
 
 /** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
-const RESERVED_HEADERS = new Set(['x-api-key', 'accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
+const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -52,24 +73,8 @@ function checkHeaders(headers: unknown, option: string): void {
   }
 }
 
-/** `extra` over `base`, a name in any case replacing the same name in `base`. */
-export function mergeHeaders(base: Readonly<Record<string, string>>, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  if (!extra) return { ...base };
-  const names = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
-  const merged: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (!names.has(name.toLowerCase())) merged[name] = value;
-  return Object.assign(merged, extra);
-}
-
 /** Why an attempt was stopped by its deadline. */
 export const TIMED_OUT = Symbol('timed out');
-
-/** Header names whose values are secrets: shown as [redacted] in traces. */
-const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
-
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
-}
 
 /** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
 export class Stoppable implements AttemptControl {

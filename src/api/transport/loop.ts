@@ -1,15 +1,14 @@
 /**
  * The HTTP transport, with this folder the only code that talks to the network. Each attempt sends one GET (senders.ts)
  * under a deadline from connecting to the last byte, then reads and interprets the answer (response.ts); failures to
- * connect get messages (network.ts); retries follow retry.ts; a call's options are merged in call.ts. Every step can
+ * connect get messages (network.ts); retries follow retry.ts; a call's settings come from attempt.ts. Every step can
  * be traced for --debug; neither traces nor errors hold the key (redact.ts).
  */
 import { DEFAULT_MAX_BODY_BYTES } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
-import { checkOptions, redactHeaders, Stoppable, TIMED_OUT } from './attempt.js';
-import { type Call, callOf, plainCall } from './call.js';
+import { type Call, callOf, plainCall, Stoppable, TIMED_OUT } from './attempt.js';
 import { networkError } from './network.js';
-import { redactError, redactHead, redactText } from './redact.js';
+import { redactError, redactHead, redactHeaders, redactText } from './redact.js';
 import { describeContentType, headerCorrelationId, interpret, isJsonText, readBody, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
@@ -33,15 +32,13 @@ export class Transport {
   readonly #inFlight = new Set<(reason: unknown) => void>();
   /** The settings of a call with no options of its own. */
   readonly #plain: Call;
-  readonly #trace = (line: string) => this.#debug(line);
 
   constructor(options: TransportOptions) {
-    checkOptions(options);
+    this.#plain = plainCall(options);
     this.#options = options;
     const base = new URL(options.baseUrl);
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
-    this.#plain = plainCall(options);
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
       for (const stop of this.#inFlight) stop(this.#signal.reason);
@@ -52,7 +49,7 @@ export class Transport {
   get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
     let call: Call;
     try {
-      call = callOf(this.#plain, options, this.#options.apiKey);
+      call = callOf(this.#plain, options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -65,7 +62,7 @@ export class Transport {
       (attempt) => this.#attempt(operation, call, attempt),
       call.policy,
       [call.signal, this.#signal],
-      this.#trace,
+      (line) => this.#debug(line),
       (reason) => abortedError(reason, operation.subject, operation.id),
     );
   }
@@ -131,7 +128,8 @@ export class Transport {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
       }
       if (control.reason !== undefined) throw control.reason;
-      const response = await (this.#opened ?? (await this.#connect())).send(path, headers, control);
+      this.#connection ??= openConnection(this.#options).then((connection) => (this.#opened = connection));
+      const response = await (this.#opened ?? (await this.#connection)).send(path, headers, control);
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
       const body = bytes.toString('utf8');
       if (debug) {
@@ -148,11 +146,6 @@ export class Transport {
       this.#inFlight.delete(stop);
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
-  }
-
-  #connect(): Promise<Connection> {
-    this.#connection ??= openConnection(this.#options).then((connection) => (this.#opened = connection));
-    return this.#connection;
   }
 
   /** What a failed attempt means: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */

@@ -1,7 +1,7 @@
 /**
  * The key, kept out of what a server echoes back: wherever a text holds it (an error's message or correlation ID, a
  * debugging proxy's copy of the request's headers in a raw answer's head, a trace line), it is shown as [redacted].
- * A key shorter than 8 characters is left alone: it would match too much. A trace's headers are redacted by name (attempt.ts).
+ * A key shorter than 8 characters is left alone: it would match too much. A trace's headers are redacted by name.
  */
 import type { GymApiError, ResponseHead } from '../errors.js';
 
@@ -28,4 +28,11 @@ export function redactHead(key: string, head: ResponseHead): ResponseHead {
     statusText: redactText(key, head.statusText),
     headers: head.headers.map(([name, value]) => [redactText(key, name), redactText(key, value)] as const),
   };
+}
+
+/** Header names whose values are secrets: shown as [redacted] in traces. */
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
 }
