@@ -1,10 +1,8 @@
 /**
- * Socket, TLS and proxy failures, in messages that say what happened and
- * where to look: the proxy when the failure was on the way to it, the
- * certificate's names or expiry, a server that does not speak TLS or speaks
- * only HTTP/2, malformed HTTP.
+ * Socket, TLS and proxy failures, in messages that say what happened and where to look: the proxy when the failure was on the way to it,
+ * the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
  */
-import { GymApiError, type ErrorKind, type FailureReason } from '../errors.js';
+import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
 import type { ProxyChoice } from './proxy.js';
 import { RETRYABLE_CODES } from './retry.js';
 import type { Operation } from './types.js';
@@ -110,7 +108,7 @@ export async function networkError(error: unknown, url: string, operation: Opera
   if (cause.detail === 'bad port') {
     // fetch refuses the "bad ports" of the fetch standard before connecting.
     const message = `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`;
-    return new GymApiError('usage', message, { id: operation.id, cause: error });
+    return usageError(message, { id: operation.id, cause: error });
   }
   const { text, reason, kind = 'unavailable' } = await describe(cause, target, proxy);
   const retryable = kind === 'unavailable' && cause.code !== undefined && RETRYABLE_CODES.has(cause.code) && reason !== 'proxy';
