@@ -9,7 +9,7 @@ import { abortedError, GymApiError, usageError } from '../errors.js';
 import { type Call, callOf, plainCall, Stoppable, TIMED_OUT } from './attempt.js';
 import { networkError } from './network.js';
 import { redactError, redactHead, redactHeaders, redactText } from './redact.js';
-import { describeContentType, headerCorrelationId, interpret, isJsonText, readBody, responseHead, sameBytes } from './response.js';
+import { describeAnswer, interpret, isJsonText, readBody, responseHead, sameBytes } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { ApiResponse, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
@@ -23,14 +23,12 @@ export class Transport {
   /** The connection once open: an attempt takes it at once, and its proxy names failures to connect. */
   #opened: Connection | undefined;
   readonly #origin: string;
-  /** The base URL's path, without its trailing slash: each request's path is appended to it. */
   readonly #basePath: string;
   /** Aborted by close(): whatever is in flight stops, and no timer outlives the client. */
   readonly #closed = new AbortController();
   /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
   readonly #inFlight = new Set<(reason: unknown) => void>();
-  /** The settings of a call with no options of its own. */
   readonly #plain: Call;
 
   constructor(options: TransportOptions) {
@@ -68,8 +66,8 @@ export class Transport {
   }
 
   async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
-    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the
-    // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
+    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the rebuilt `{"data":…}`
+    // another command kept for the same path, nor they its body.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
     // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
@@ -103,18 +101,15 @@ export class Transport {
   }
 
   /**
-   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates
-   * no AbortController and adds no listener: its deadline, and the client's one listener, stop it through the sender,
-   * which then settles (the AttemptControl contract).
+   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and
+   * adds no listener: its deadline, and the client's one listener, stop it through the sender, which then settles (the AttemptControl contract).
    */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
     const { signal, timeoutMs, headers } = call;
     const control = new Stoppable();
     const stop = (reason: unknown) => control.stop(reason);
-    const timer = setTimeout(stop, timeoutMs, TIMED_OUT);
-    // A pending deadline never keeps the process alive on its own.
-    timer.unref();
+    const timer = setTimeout(stop, timeoutMs, TIMED_OUT).unref();
     this.#inFlight.add(stop);
     const onAbort = signal && (() => stop(signal.reason));
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
@@ -132,11 +127,7 @@ export class Transport {
       const response = await (this.#opened ?? (await this.#connection)).send(path, headers, control);
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
       const body = bytes.toString('utf8');
-      if (debug) {
-        const correlationId = headerCorrelationId(response.headers);
-        const facts = `${body.length} characters, ${describeContentType(response)}${correlationId ? `, correlation ID ${correlationId}` : ''}`;
-        this.#debug(`< ${response.status} ${response.statusText} in ${Date.now() - started} ms, ${facts}`);
-      }
+      if (debug) this.#debug(`< ${response.status} ${response.statusText} in ${Date.now() - started} ms, ${describeAnswer(response, body.length)}`);
       const answer = interpret(response, body, operation);
       return operation.raw ? { ...answer, rawBytes: bytes, head: redactHead(apiKey, responseHead(response)) } : answer;
     } catch (error) {

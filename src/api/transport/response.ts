@@ -1,7 +1,6 @@
 /**
- * Reading and interpreting an answer: the body under a size cap, then what it means. A success is parsed and validated
- * against the operation's schema; anything else becomes a GymApiError of the right kind, with a message that says what
- * the server said (never an HTML page it sent).
+ * Reading an answer's body under a size cap, then what it means: a success parsed and validated against the operation's schema, anything else
+ * a GymApiError of the right kind, with a message that says what the server said (never an HTML page it sent).
  */
 import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
@@ -13,15 +12,12 @@ import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
 import type { ApiResponse, Exchange, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
-export const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
+const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
 
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
+const formatBytes = (bytes: number) =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
-export function headerCorrelationId(headers: Exchange['headers']): string | undefined {
+function headerCorrelationId(headers: Exchange['headers']): string | undefined {
   const id = headers.get('x-correlation-id') ?? headers.get('x-request-id');
   return id === null ? undefined : clip(id);
 }
@@ -34,9 +30,11 @@ export function responseHead(response: Exchange): ResponseHead {
   return { version: `HTTP/${response.httpVersion ?? '1.1'}`, status: response.status, statusText: response.statusText, headers };
 }
 
-export function describeContentType(response: Exchange): string {
+/** An answer in a trace line: its size, content type and correlation ID. */
+export function describeAnswer(response: Exchange, characters: number): string {
   const type = response.headers.get('content-type');
-  return type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type';
+  const correlationId = headerCorrelationId(response.headers);
+  return `${characters} characters, ${type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type'}${correlationId ? `, correlation ID ${correlationId}` : ''}`;
 }
 
 /** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
@@ -65,19 +63,15 @@ function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiErr
   });
 }
 
-/** The failure of an answer that is not what it must be, with what it carries of the response. */
+/** What a failure carries of the response: a raw operation's, its head as received too (see GymctlError.head). */
+const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => {
+  return { status: response.status, correlationId, id: operation.id, headers: response.headers, head: operation.raw ? responseHead(response) : undefined };
+};
+
+/** The failure of an answer that is not what it must be. */
 function invalid(response: Exchange, operation: Operation<unknown>, why: string, correlationId = headerCorrelationId(response.headers)): GymApiError {
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
-
-const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => ({
-  status: response.status,
-  correlationId,
-  id: operation.id,
-  headers: response.headers,
-  // A raw operation's failure carries its response's head as received (see GymctlError.head).
-  head: operation.raw ? responseHead(response) : undefined,
-});
 
 /** The body, decoded from its Content-Encoding, up to `maxBytes` (a larger one is refused, and its reading stopped). */
 export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
@@ -166,8 +160,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
 }
 
 /**
- * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a
- * batch, not for the one answer most calls check (compiled code is in no code cache). The first answers go without it.
+ * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a batch, not for the one
+ * answer most calls check (compiled code is in no code cache). The first answers go without it.
  */
 const JIT_AFTER = 64;
 let validations = 0;
@@ -196,8 +190,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   const correlationId =
     (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);
 
-  // The spec fixes no status codes, not even for success: a 2xx carrying
-  // the spec's error body without `data` is an error all the same.
+  // The spec fixes no status codes, not even for success: a 2xx carrying the spec's error body without `data` is an error all the same.
   const isSpecError = isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
   if (status === 407) {
     // A plain forward proxy (an http: base URL) asks for credentials in its answer, not in a CONNECT.
