@@ -41,27 +41,21 @@ export function callOf(plain: Call, options: RequestOptions | AbortSignal | unde
 
 const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 
-/** `base` with a timeout and headers over it; its timeout, retries and the headers checked, the headers named as `option`. */
+/** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
+const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * `base` with a timeout and headers over it, a name in any case replacing the same name in `base`. The timeout, the retries and the headers
+ * (named as `option`) are checked: names and values HTTP allows (a bad value is not quoted: it may be a secret), none reserved.
+ */
 function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {
   const timeout = timeoutMs ?? base.timeoutMs;
   const retries = base.policy.retries ?? DEFAULT_RETRIES;
   if (!isWholeIn(timeout, 1, MAX_TIMEOUT_MS)) throw usageError(`invalid timeout ${String(timeout)}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   if (!isWholeIn(retries, 0, MAX_RETRIES)) throw usageError(`invalid retries ${String(retries)}: expected a whole number from 0 to ${MAX_RETRIES}`);
   if (headers === undefined) return { ...base, timeoutMs: timeout };
-  checkHeaders(headers, option);
-  // A name in any case replaces the same name in `base`.
-  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-  const merged = Object.fromEntries(Object.entries(base.headers).filter(([name]) => !names.has(name.toLowerCase())));
-  return { ...base, timeoutMs: timeout, headers: Object.assign(merged, headers) };
-}
-
-/** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
-const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-/** Checks headers a caller adds: names and values HTTP allows (a bad value is not quoted: it may be a secret), none reserved. */
-function checkHeaders(headers: unknown, option: string): void {
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw usageError(`${option} must be an object of header names and values`);
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) throw usageError(`${option}: invalid header name ${JSON.stringify(name)}`);
@@ -71,6 +65,9 @@ function checkHeaders(headers: unknown, option: string): void {
     if (typeof value !== 'string' || !HEADER_VALUE.test(value))
       throw usageError(`${option}: the value of ${name} must be a string without line breaks or control characters (it is not shown)`);
   }
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const merged = Object.fromEntries(Object.entries(base.headers).filter(([name]) => !names.has(name.toLowerCase())));
+  return { ...base, timeoutMs: timeout, headers: Object.assign(merged, headers) };
 }
 
 /** Why an attempt was stopped by its deadline. */
