@@ -123,7 +123,7 @@ export class Transport {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
       }
       if (control.reason !== undefined) throw control.reason;
-      this.#connection ??= openConnection(this.#options).then((connection) => (this.#opened = connection));
+      this.#connection ??= openConnection(this.#options, this.#plain.timeoutMs).then((connection) => (this.#opened = connection));
       const response = await (this.#opened ?? (await this.#connection)).send(path, headers, control);
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
       const body = bytes.toString('utf8');

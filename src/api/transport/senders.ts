@@ -8,19 +8,8 @@
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
-import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { proxyFor } from './proxy.js';
-import type { AttemptControl, Connection, Exchange, FetchLike, Send, TransportOptions } from './types.js';
-
-/** Reads headers given as names and values in turn, a repeated one's values joined with `, `. */
-const rawHeaderGetter = (raw: readonly string[]) => ({
-  get: (name: string) => {
-    const wanted = name.toLowerCase();
-    let value: string | null = null;
-    for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
-    return value;
-  },
-});
+import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
 
 /** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
 export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
@@ -96,7 +85,7 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
   // For an answer with no reason phrase (or a fake dispatcher's), the one node:http knows.
   const { STATUS_CODES } = process.getBuiltinModule('node:http');
   return (path, headers, control) => {
-    let body: (NodeJS.ReadableStream & { destroy(error?: Error): unknown }) | undefined;
+    let body: NodeStream | undefined;
     const start = (signal: AbortSignal) =>
       request(origin + path, { dispatcher, method: 'GET', headers, signal, responseHeaders: 'raw' }).then((response): Exchange => {
         body = response.body;
@@ -105,7 +94,15 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
           status: response.statusCode,
           // undici reads the reason phrase as UTF-8: given back as one character a byte, as node:http gives it.
           statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (STATUS_CODES[response.statusCode] ?? ''),
-          headers: rawHeaderGetter(raw),
+          headers: {
+            // Read off the names and values in turn, a repeated one's values joined with `, `.
+            get: (name) => {
+              const wanted = name.toLowerCase();
+              let value: string | null = null;
+              for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
+              return value;
+            },
+          },
           rawHeaders: raw,
           body: response.body,
           cancel: () => void response.body.destroy(),
@@ -133,8 +130,8 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/** The caller's fetch or dispatcher; else undici's ProxyAgent when proxy.ts names a proxy for the base URL; else node:http. */
-export async function openConnection(options: TransportOptions): Promise<Connection> {
+/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when proxy.ts names a proxy for the base URL; else node:http. */
+export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const origin = new URL(options.baseUrl).origin;
   if (fetch) return { send: viaFetch(fetch, origin, dispatcher), close: async () => {} };
@@ -144,7 +141,6 @@ export async function openConnection(options: TransportOptions): Promise<Connect
     const send = viaNodeHttp(options.baseUrl, maxConnections);
     return { send, close: async () => send.close() };
   }
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { ProxyAgent, Pool, buildConnector } = await loadUndici();
   const { isIP } = process.getBuiltinModule('node:net');
   const connectToProxy = buildConnector({ timeout });

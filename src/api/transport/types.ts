@@ -99,12 +99,14 @@ export interface Exchange {
   /** `1.1`, where the sender knows it (node:http). */
   httpVersion?: string;
   /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
-  body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
+  body: NodeStream | AsyncIterable<Uint8Array> | null;
   /** Already decoded from its Content-Encoding (fetch does that itself). */
   decoded?: boolean;
   /** Stops reading the body and frees the connection. */
   cancel(): void;
 }
+
+export type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
 
 /** The transport may stop an attempt at any time (its deadline, Ctrl-C, close()): the sender's promise, and the body it handed over, then settle at once with the stop's reason. */
 export interface AttemptControl {
