@@ -9,7 +9,7 @@ import { abortedError, GymApiError, usageError } from '../errors.js';
 import { type Call, callOf, plainCall, Stoppable, TIMED_OUT } from './attempt.js';
 import { networkError } from './network.js';
 import { redactError, redactHead, redactHeaders, redactText } from './redact.js';
-import { describeAnswer, interpret, isJsonText, readBody, responseHead, sameBytes } from './response.js';
+import { describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { ApiResponse, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
@@ -44,13 +44,8 @@ export class Transport {
   }
 
   /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
-  get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
-    let call: Call;
-    try {
-      call = callOf(this.#plain, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
+    const call = callOf(this.#plain, options);
     const { cache } = this.#options;
     return cache ? this.#viaCache(cache, operation, call) : this.#send(operation, call);
   }
@@ -81,11 +76,13 @@ export class Transport {
       }
     }
     const response = await this.#send(operation, call);
-    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
-    if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
+    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing), and kept as text only when
+    // that text is its bytes (no invalid UTF-8 was replaced on the way).
+    const { rawData, rawBytes } = response;
+    if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
-      if (operation.raw) cache.write(key, response.rawData, response.head);
-      else cache.write(key, `{"data":${response.rawData}}`);
+      if (operation.raw) cache.write(key, rawData, response.head);
+      else cache.write(key, `{"data":${rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
     }
     return response;
