@@ -5,6 +5,7 @@
 import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
 import type { ProxyChoice } from './proxy.js';
 import { RETRYABLE_CODES } from './retry.js';
+import { hostOptions } from './senders.js';
 import type { Operation } from './types.js';
 
 /** Certificate errors that a missing CA explains. */
@@ -32,13 +33,7 @@ function findCause(error: unknown): Cause {
 async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls').PeerCertificate) => T): Promise<T | undefined> {
   const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
-    const socket = tls.connect({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: Number(url.port || 443),
-      rejectUnauthorized: false,
-      ALPNProtocols: ['http/1.1'],
-      ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }),
-    });
+    const socket = tls.connect({ ...hostOptions(url), port: Number(url.port || 443), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
     const done = (value: T | undefined) => {
       socket.destroy();
       resolve(value);

@@ -11,6 +11,9 @@ import type { Dispatcher } from 'undici';
 import { proxyFor } from './proxy.js';
 import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
 
+/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
+export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
+
 /** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
 export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
   const base = new URL(baseUrl);
@@ -20,12 +23,7 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
   const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
   // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2 fail the handshake, rather than answer in a way that looks like a 403.
   const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}), ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}) });
-  const target = {
-    protocol: base.protocol,
-    hostname: base.hostname.replace(/^\[|\]$/g, ''),
-    port: base.port,
-    ...(secure && !/^[\d.]+$|:/.test(base.hostname) ? { servername: base.hostname } : {}),
-  };
+  const target = { protocol: base.protocol, port: base.port, ...hostOptions(base) };
   const send: Send = (path, headers, control) =>
     new Promise<Exchange>((resolve, reject) => {
       let request: http.ClientRequest | undefined;
