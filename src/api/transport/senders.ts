@@ -18,8 +18,7 @@ export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/
 export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
   const base = new URL(baseUrl);
   const secure = base.protocol === 'https:';
-  // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http
-  // loads Node's undici, tls, http2 and zlib through its getters, tens of milliseconds spent on nothing.
+  // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http loads Node's undici, tls, http2 and zlib through its getters, for nothing.
   const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
   // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2 fail the handshake, rather than answer in a way that looks like a 403.
   const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}), ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}) });
@@ -144,8 +143,7 @@ export async function openConnection(options: TransportOptions, timeout: number)
   const connectToProxy = buildConnector({ timeout });
   const agent = new ProxyAgent({
     uri: proxy.url.href,
-    // undici names an https proxy given by IP address in the TLS handshake (SNI), which Node warns
-    // about (DEP0123) and, from Node 26, refuses: an IP address is never sent as a server name.
+    // undici names an https proxy given by IP address in TLS (SNI), which Node warns about (DEP0123) and, from Node 26, refuses: an IP address is never sent as a server name.
     clientFactory: (origin, options) =>
       new Pool(origin, {
         ...options,
