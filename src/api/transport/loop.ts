@@ -185,7 +185,8 @@ export class Transport {
 
   /**
    * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and
-   * adds no listener: its deadline, and the client's one listener, stop it through the sender, which then settles (the AttemptControl contract).
+   * adds no listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles
+   * (the AttemptControl contract).
    */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
