@@ -8,7 +8,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, operations } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
-import { redactHeaders } from '../../src/api/transport/attempt.js';
+import { redactHeaders } from '../../src/api/transport/redact.js';
 import { parseRetryAfter } from '../../src/api/transport/retry.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 

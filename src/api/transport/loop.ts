@@ -1,19 +1,104 @@
 /**
- * The HTTP transport, with this folder the only code that talks to the network. Each attempt sends one GET (senders.ts)
- * under a deadline from connecting to the last byte, then reads and interprets the answer (response.ts); failures to
- * connect get messages (network.ts); retries follow retry.ts; a call's options are merged in call.ts. Every step can
- * be traced for --debug; neither traces nor errors hold the key (redact.ts).
+ * The HTTP transport, with this folder the only code that talks to the network. Each call's settings are the client's options with the
+ * call's own over them, each checked. Each attempt sends one GET (senders.ts) under a deadline from connecting to the last byte, then reads
+ * and interprets the answer (response.ts); failures to connect get messages (network.ts); retries follow retry.ts. Every step can be traced
+ * for --debug; neither traces nor errors hold the key (redact.ts).
  */
-import { DEFAULT_MAX_BODY_BYTES } from '../defaults.js';
+import { baseUrlProblem, schemeProblem } from '../base-url.js';
+import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
-import { checkOptions, redactHeaders, Stoppable, TIMED_OUT } from './attempt.js';
-import { type Call, callOf, plainCall } from './call.js';
 import { networkError } from './network.js';
-import { redactError, redactHead, redactText } from './redact.js';
-import { describeContentType, headerCorrelationId, interpret, isJsonText, readBody, responseHead, sameBytes } from './response.js';
-import { withRetries } from './retry.js';
+import { redactError, redactHead, redactHeaders, redactText } from './redact.js';
+import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
+import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, AttemptControl, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
+
+interface Call {
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  policy: RetryPolicy;
+  headers: Record<string, string>;
+}
+
+/** The settings of a call with no options of its own, from the client's, checked: a mistake is a usage failure, not a socket error. */
+function plainCall(options: TransportOptions): Call {
+  if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
+  // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
+  if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
+    throw usageError('the API key is missing, empty or contains spaces or control characters (the key is not shown)');
+  }
+  if (!URL.canParse(options.baseUrl)) throw usageError(`invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
+  const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
+  if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
+  if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
+  const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' };
+  const plain = over({ signal: undefined, timeoutMs: DEFAULT_TIMEOUT_MS, policy: options, headers: own }, options.timeoutMs, options.defaultHeaders, 'defaultHeaders');
+  return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
+}
+
+/** A call's settings: `plain`, with the call's own signal, timeout, retries and headers (the key sent stays the client's). */
+function callOf(plain: Call, options: RequestOptions | AbortSignal | undefined): Call {
+  if (options === undefined) return plain;
+  if (options instanceof AbortSignal) return { ...plain, signal: options };
+  if (typeof options !== 'object' || options === null) throw usageError('request options must be an object: { signal, timeoutMs, retries, headers }');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw usageError('the signal option must be an AbortSignal');
+  const policy = options.retries === undefined ? plain.policy : { ...plain.policy, retries: options.retries };
+  return { ...over({ ...plain, policy }, options.timeoutMs, options.headers, 'headers'), signal: options.signal };
+}
+
+const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
+const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * `base` with a timeout and headers over it, a name in any case replacing the same name in `base`. The timeout, the retries and the headers
+ * (named as `option`) are checked: names and values HTTP allows (a bad value is not quoted: it may be a secret), none reserved.
+ */
+function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {
+  const timeout = timeoutMs ?? base.timeoutMs;
+  const retries = base.policy.retries ?? DEFAULT_RETRIES;
+  if (!isWholeIn(timeout, 1, MAX_TIMEOUT_MS)) throw usageError(`invalid timeout ${String(timeout)}: expected milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+  if (!isWholeIn(retries, 0, MAX_RETRIES)) throw usageError(`invalid retries ${String(retries)}: expected a whole number from 0 to ${MAX_RETRIES}`);
+  if (headers === undefined) return { ...base, timeoutMs: timeout };
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw usageError(`${option} must be an object of header names and values`);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) throw usageError(`${option}: invalid header name ${JSON.stringify(name)}`);
+    const lower = name.toLowerCase();
+    if (lower === 'x-api-key') throw usageError(`${option} cannot set ${name}: the key sent is always the client's apiKey`);
+    if (RESERVED_HEADERS.has(lower)) throw usageError(`${option} cannot set ${name}: the client sets it itself`);
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value))
+      throw usageError(`${option}: the value of ${name} must be a string without line breaks or control characters (it is not shown)`);
+  }
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const merged = Object.fromEntries(Object.entries(base.headers).filter(([name]) => !names.has(name.toLowerCase())));
+  return { ...base, timeoutMs: timeout, headers: Object.assign(merged, headers) };
+}
+
+/** Why an attempt was stopped by its deadline. */
+const TIMED_OUT = Symbol('timed out');
+
+/** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
+class Stoppable implements AttemptControl {
+  reason: unknown;
+  #stopRequest: ((reason: Error) => void) | undefined;
+
+  onStop(stopRequest: (reason: Error) => void): void {
+    if (this.reason !== undefined) stopRequest(asError(this.reason));
+    else this.#stopRequest = stopRequest;
+  }
+
+  stop(reason: unknown): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.#stopRequest?.(asError(reason));
+  }
+}
+
+const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error('timed out'));
 
 /** The exchange a cached body is read as: a 200 with no headers. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
@@ -24,24 +109,20 @@ export class Transport {
   /** The connection once open: an attempt takes it at once, and its proxy names failures to connect. */
   #opened: Connection | undefined;
   readonly #origin: string;
-  /** The base URL's path, without its trailing slash: each request's path is appended to it. */
   readonly #basePath: string;
   /** Aborted by close(): whatever is in flight stops, and no timer outlives the client. */
   readonly #closed = new AbortController();
   /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
   readonly #inFlight = new Set<(reason: unknown) => void>();
-  /** The settings of a call with no options of its own. */
   readonly #plain: Call;
-  readonly #trace = (line: string) => this.#debug(line);
 
   constructor(options: TransportOptions) {
-    checkOptions(options);
+    this.#plain = plainCall(options);
     this.#options = options;
     const base = new URL(options.baseUrl);
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
-    this.#plain = plainCall(options);
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
       for (const stop of this.#inFlight) stop(this.#signal.reason);
@@ -49,13 +130,8 @@ export class Transport {
   }
 
   /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
-  get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
-    let call: Call;
-    try {
-      call = callOf(this.#plain, options, this.#options.apiKey);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
+    const call = callOf(this.#plain, options);
     const { cache } = this.#options;
     return cache ? this.#viaCache(cache, operation, call) : this.#send(operation, call);
   }
@@ -65,14 +141,14 @@ export class Transport {
       (attempt) => this.#attempt(operation, call, attempt),
       call.policy,
       [call.signal, this.#signal],
-      this.#trace,
+      (line) => this.#debug(line),
       (reason) => abortedError(reason, operation.subject, operation.id),
     );
   }
 
   async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
-    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the
-    // rebuilt `{"data":…}` another command kept for the same path, nor they its body.
+    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the rebuilt `{"data":…}`
+    // another command kept for the same path, nor they its body.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
     // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
@@ -86,11 +162,13 @@ export class Transport {
       }
     }
     const response = await this.#send(operation, call);
-    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing).
-    if (response.status === 200 && (!operation.raw || (isJsonText(response.rawData) && sameBytes(response.rawData, response.rawBytes)))) {
+    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing), and kept as text only when
+    // that text is its bytes (no invalid UTF-8 was replaced on the way).
+    const { rawData, rawBytes } = response;
+    if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
-      if (operation.raw) cache.write(key, response.rawData, response.head);
-      else cache.write(key, `{"data":${response.rawData}}`);
+      if (operation.raw) cache.write(key, rawData, response.head);
+      else cache.write(key, `{"data":${rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
     }
     return response;
@@ -106,18 +184,16 @@ export class Transport {
   }
 
   /**
-   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates
-   * no AbortController and adds no listener: its deadline, and the client's one listener, stop it through the sender,
-   * which then settles (the AttemptControl contract).
+   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and
+   * adds no listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles
+   * (the AttemptControl contract).
    */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
     const { signal, timeoutMs, headers } = call;
     const control = new Stoppable();
     const stop = (reason: unknown) => control.stop(reason);
-    const timer = setTimeout(stop, timeoutMs, TIMED_OUT);
-    // A pending deadline never keeps the process alive on its own.
-    timer.unref();
+    const timer = setTimeout(stop, timeoutMs, TIMED_OUT).unref();
     this.#inFlight.add(stop);
     const onAbort = signal && (() => stop(signal.reason));
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
@@ -131,14 +207,11 @@ export class Transport {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.#debug(`> ${name}: ${value}`);
       }
       if (control.reason !== undefined) throw control.reason;
-      const response = await (this.#opened ?? (await this.#connect())).send(path, headers, control);
+      this.#connection ??= openConnection(this.#options, this.#plain.timeoutMs).then((connection) => (this.#opened = connection));
+      const response = await (this.#opened ?? (await this.#connection)).send(path, headers, control);
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
       const body = bytes.toString('utf8');
-      if (debug) {
-        const correlationId = headerCorrelationId(response.headers);
-        const facts = `${body.length} characters, ${describeContentType(response)}${correlationId ? `, correlation ID ${correlationId}` : ''}`;
-        this.#debug(`< ${response.status} ${response.statusText} in ${Date.now() - started} ms, ${facts}`);
-      }
+      if (debug) this.#debug(`< ${response.status} ${response.statusText} in ${Date.now() - started} ms, ${describeAnswer(response, body.length)}`);
       const answer = interpret(response, body, operation);
       return operation.raw ? { ...answer, rawBytes: bytes, head: redactHead(apiKey, responseHead(response)) } : answer;
     } catch (error) {
@@ -148,11 +221,6 @@ export class Transport {
       this.#inFlight.delete(stop);
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
-  }
-
-  #connect(): Promise<Connection> {
-    this.#connection ??= openConnection(this.#options).then((connection) => (this.#opened = connection));
-    return this.#connection;
   }
 
   /** What a failed attempt means: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */

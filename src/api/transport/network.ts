@@ -1,12 +1,11 @@
 /**
- * Socket, TLS and proxy failures, in messages that say what happened and
- * where to look: the proxy when the failure was on the way to it, the
- * certificate's names or expiry, a server that does not speak TLS or speaks
- * only HTTP/2, malformed HTTP.
+ * Socket, TLS and proxy failures, in messages that say what happened and where to look: the proxy when the failure was on the way to it,
+ * the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
  */
-import { GymApiError, type ErrorKind, type FailureReason } from '../errors.js';
+import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
 import type { ProxyChoice } from './proxy.js';
 import { RETRYABLE_CODES } from './retry.js';
+import { hostOptions } from './senders.js';
 import type { Operation } from './types.js';
 
 /** Certificate errors that a missing CA explains. */
@@ -34,13 +33,7 @@ function findCause(error: unknown): Cause {
 async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls').PeerCertificate) => T): Promise<T | undefined> {
   const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
-    const socket = tls.connect({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: Number(url.port || 443),
-      rejectUnauthorized: false,
-      ALPNProtocols: ['http/1.1'],
-      ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }),
-    });
+    const socket = tls.connect({ ...hostOptions(url), port: Number(url.port || 443), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
     const done = (value: T | undefined) => {
       socket.destroy();
       resolve(value);
@@ -110,7 +103,7 @@ export async function networkError(error: unknown, url: string, operation: Opera
   if (cause.detail === 'bad port') {
     // fetch refuses the "bad ports" of the fetch standard before connecting.
     const message = `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`;
-    return new GymApiError('usage', message, { id: operation.id, cause: error });
+    return usageError(message, { id: operation.id, cause: error });
   }
   const { text, reason, kind = 'unavailable' } = await describe(cause, target, proxy);
   const retryable = kind === 'unavailable' && cause.code !== undefined && RETRYABLE_CODES.has(cause.code) && reason !== 'proxy';

@@ -2,7 +2,7 @@
  * Which proxy a request goes through, from HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower case first, as curl reads them),
  * and how messages name it: the proxy and the variable it came from, never the API host, and never its password.
  */
-import { GymApiError } from '../errors.js';
+import { usageError } from '../errors.js';
 import { isLoopbackHost } from './loopback.js';
 
 export interface ProxyChoice {
@@ -22,7 +22,7 @@ function variable(env: NodeJS.ProcessEnv, name: string): [string, string] | unde
 }
 
 /** True when NO_PROXY names the host (exactly, as a domain suffix, or `*`), with or without the port. */
-export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   if (!noProxy) return false;
   const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '');
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
@@ -50,7 +50,7 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
     // The value is shown only when it cannot hold a password.
     const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
-    throw new GymApiError('usage', `${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
+    throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
   }
   return { url, variable: name, shown: `${url.protocol}//${url.host}` };
 }

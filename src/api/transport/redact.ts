@@ -1,16 +1,16 @@
 /**
- * The key, kept out of what a server echoes back: wherever a text holds it (an error's message or correlation ID, a
- * debugging proxy's copy of the request's headers in a raw answer's head, a trace line), it is shown as [redacted].
- * A key shorter than 8 characters is left alone: it would match too much. A trace's headers are redacted by name (attempt.ts).
+ * The key, kept out of what a server echoes back: wherever a text holds it (an error's message or correlation ID, a debugging proxy's copy
+ * of the request's headers in a raw answer's head, a trace line), it is shown as [redacted]. A key shorter than 8 characters is left alone:
+ * it would match too much. A trace's headers are redacted by name.
  */
 import type { GymApiError, ResponseHead } from '../errors.js';
 
-/** `key`, wherever it is in `text`, as [redacted]. */
+const echoes = (key: string, text: string) => key.length >= 8 && text.includes(key);
+
 export function redactText(key: string, text: string): string {
-  return key.length >= 8 && text.includes(key) ? text.split(key).join('[redacted]') : text;
+  return echoes(key, text) ? text.split(key).join('[redacted]') : text;
 }
 
-/** A server that echoes the key back in its error text does not get it printed. */
 export function redactError(key: string, error: GymApiError): GymApiError {
   const message = redactText(key, error.message);
   const correlationId = error.correlationId === undefined ? undefined : redactText(key, error.correlationId);
@@ -19,13 +19,19 @@ export function redactError(key: string, error: GymApiError): GymApiError {
   return error.with({ message, correlationId, head, cause: undefined });
 }
 
-/** A head whose reason phrase or headers echo the key (a debugging proxy's copy of the request's headers), with it as [redacted]: `api -i` prints no key. */
+/** The head itself when nothing in it echoes the key, as most do: `api -i` prints no key. */
 export function redactHead(key: string, head: ResponseHead): ResponseHead {
-  const echoes = (text: string) => key.length >= 8 && text.includes(key);
-  if (!echoes(head.statusText) && !head.headers.some(([name, value]) => echoes(name) || echoes(value))) return head;
+  if (!echoes(key, head.statusText) && !head.headers.some(([name, value]) => echoes(key, name) || echoes(key, value))) return head;
   return {
     ...head,
     statusText: redactText(key, head.statusText),
     headers: head.headers.map(([name, value]) => [redactText(key, name), redactText(key, value)] as const),
   };
+}
+
+/** Header names whose values are secrets: shown as [redacted] in traces. */
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value]));
 }

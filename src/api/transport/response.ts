@@ -1,7 +1,6 @@
 /**
- * Reading and interpreting an answer: the body under a size cap, then what it means. A success is parsed and validated
- * against the operation's schema; anything else becomes a GymApiError of the right kind, with a message that says what
- * the server said (never an HTML page it sent).
+ * Reading an answer's body under a size cap, then what it means: a success parsed and validated against the operation's schema, anything else
+ * a GymApiError of the right kind, with a message that says what the server said (never an HTML page it sent).
  */
 import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
@@ -10,18 +9,15 @@ import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type Respon
 import { errorBody as errorBodySchema } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
-import type { ApiResponse, Exchange, Operation } from './types.js';
+import type { ApiResponse, Exchange, NodeStream, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
-export const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
+const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
 
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
+const formatBytes = (bytes: number) =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
-export function headerCorrelationId(headers: Exchange['headers']): string | undefined {
+function headerCorrelationId(headers: Exchange['headers']): string | undefined {
   const id = headers.get('x-correlation-id') ?? headers.get('x-request-id');
   return id === null ? undefined : clip(id);
 }
@@ -34,17 +30,15 @@ export function responseHead(response: Exchange): ResponseHead {
   return { version: `HTTP/${response.httpVersion ?? '1.1'}`, status: response.status, statusText: response.statusText, headers };
 }
 
-export function describeContentType(response: Exchange): string {
+/** An answer in a trace line: its size, content type and correlation ID. */
+export function describeAnswer(response: Exchange, characters: number): string {
   const type = response.headers.get('content-type');
-  return type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type';
+  const correlationId = headerCorrelationId(response.headers);
+  return `${characters} characters, ${type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type'}${correlationId ? `, correlation ID ${correlationId}` : ''}`;
 }
 
 /** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
-
-type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
-
-const isNodeStream = (body: unknown): body is NodeStream => typeof (body as { pipe?: unknown }).pipe === 'function';
 
 /** A stream's chunks, read with events (cheaper than an async iterator), refused past `maxBytes`. */
 function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
@@ -65,19 +59,15 @@ function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiErr
   });
 }
 
-/** The failure of an answer that is not what it must be, with what it carries of the response. */
+/** What a failure carries of the response: a raw operation's, its head as received too (see GymctlError.head). */
+const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => {
+  return { status: response.status, correlationId, id: operation.id, headers: response.headers, head: operation.raw ? responseHead(response) : undefined };
+};
+
+/** The failure of an answer that is not what it must be. */
 function invalid(response: Exchange, operation: Operation<unknown>, why: string, correlationId = headerCorrelationId(response.headers)): GymApiError {
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
-
-const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => ({
-  status: response.status,
-  correlationId,
-  id: operation.id,
-  headers: response.headers,
-  // A raw operation's failure carries its response's head as received (see GymctlError.head).
-  head: operation.raw ? responseHead(response) : undefined,
-});
 
 /** The body, decoded from its Content-Encoding, up to `maxBytes` (a larger one is refused, and its reading stopped). */
 export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
@@ -90,7 +80,7 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
   const { body } = response;
   if (!body) return Promise.resolve(Buffer.alloc(0));
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  const source = isNodeStream(body) ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
+  const source = 'pipe' in body ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
   // Not an async function: a batch reads thousands of bodies, most of them with no coding.
   return coding === '' || coding === 'identity' ? collect(source, maxBytes, tooLarge) : decode(source, coding, response, operation, maxBytes, tooLarge);
 }
@@ -130,10 +120,10 @@ const statusLine = (response: Exchange) => `${response.status}${response.statusT
  * The words of a failed answer. Only the API's own error body (JSON, with its message) speaks for the API; an HTML page
  * or any other body came from something in front of it (a gateway, a proxy, a firewall): described as such, never blamed on the key.
  */
-function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | null | undefined, isJson: boolean): string {
+function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | undefined, isJson: boolean): string {
   const { status } = response;
   const subject = operation.subject;
-  const fromApi = isJson && typeof message === 'string';
+  const fromApi = message !== undefined;
   const body = isJson ? "a JSON body that is not the API's error" : describeBody(response);
   switch (kind) {
     case 'unauthorized': {
@@ -166,8 +156,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
 }
 
 /**
- * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a
- * batch, not for the one answer most calls check (compiled code is in no code cache). The first answers go without it.
+ * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a batch, not for the one
+ * answer most calls check (compiled code is in no code cache). The first answers go without it.
  */
 const JIT_AFTER = 64;
 let validations = 0;
@@ -190,25 +180,22 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   }
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
-  const maybeError = isJson && (!isSuccess || (isObject(json) && !('data' in json)));
-  const errorBody = maybeError ? errorBodySchema().safeParse(json) : undefined;
-  const message = errorBody?.success && typeof errorBody.data.message === 'string' ? errorBody.data.message : undefined;
-  const correlationId =
-    (errorBody?.success && typeof errorBody.data.correlationId === 'string' ? clip(errorBody.data.correlationId) : undefined) ?? headerCorrelationId(response.headers);
-
-  // The spec fixes no status codes, not even for success: a 2xx carrying
-  // the spec's error body without `data` is an error all the same.
-  const isSpecError = isObject(json) && !('data' in json) && (message === SPEC_MESSAGES.unauthorized || message === SPEC_MESSAGES.notFound);
+  const dataless = isObject(json) && !('data' in json);
+  const errorBody = isJson && (!isSuccess || dataless) ? errorBodySchema().safeParse(json) : undefined;
+  const sent = errorBody?.success ? errorBody.data : undefined;
+  const message = sent?.message ?? undefined;
+  const correlationId = (sent?.correlationId == null ? undefined : clip(sent.correlationId)) ?? headerCorrelationId(response.headers);
+  const kind = classifyStatus(status, message);
   if (status === 407) {
     // A plain forward proxy (an http: base URL) asks for credentials in its answer, not in a CONNECT.
     const meta = { ...metaOf(response, operation, correlationId), reason: 'proxy' as const };
     const words = 'a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY, as http://user:password@host:port';
     throw new GymApiError('unavailable', `${operation.subject}: ${response.statusText || 'Proxy Authentication Required'}: ${words}`, meta);
   }
-  if (!isSuccess || isSpecError) {
-    const kind = classifyStatus(status, message);
+  // The spec fixes no status codes, not even for success: a 2xx carrying the spec's error body without `data` is an error all the same.
+  if (!isSuccess || (dataless && kind !== 'invalid_response')) {
     const retryable = RETRYABLE_STATUSES.has(status);
-    throw new GymApiError(kind, errorMessage(kind, response, operation, isJson ? message : undefined, isJson), {
+    throw new GymApiError(kind, errorMessage(kind, response, operation, message, isJson), {
       ...metaOf(response, operation, correlationId),
       retryable,
       retryAfterMs: retryable ? parseRetryAfter(response.headers.get('retry-after')) : undefined,
@@ -232,9 +219,4 @@ export function isJsonText(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** True when `text` is what `bytes` say, byte for byte (no invalid UTF-8 was replaced on the way): only then may a raw body be kept as text. */
-export function sameBytes(text: string, bytes: Uint8Array | undefined): boolean {
-  return bytes === undefined || Buffer.from(text, 'utf8').equals(bytes);
 }

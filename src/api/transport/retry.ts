@@ -1,10 +1,10 @@
 /**
- * The retry policy: which failures are worth another attempt, how long to
- * wait (Retry-After within a bound, else exponential backoff with jitter),
- * and the loop that applies it. A GET changes nothing, so a retry is safe.
+ * The retry policy: which failures are worth another attempt, how long to wait (Retry-After within a bound, else exponential backoff with
+ * jitter), and the loop that applies it. A GET changes nothing, so a retry is safe.
  */
 import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../defaults.js';
 import { GymctlError } from '../errors.js';
+import type { TransportOptions } from './types.js';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
@@ -58,18 +58,9 @@ export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSign
   });
 }
 
-export interface RetryPolicy {
-  retries?: number | undefined;
-  retryBaseDelayMs?: number | undefined;
-  maxRetryAfterMs?: number | undefined;
-}
+export type RetryPolicy = Pick<TransportOptions, 'retries' | 'retryBaseDelayMs' | 'maxRetryAfterMs'>;
 
-/**
- * Runs `attempt` until it succeeds, fails with something not worth
- * retrying, or runs out of retries. Waits back off exponentially with
- * jitter, or as long as Retry-After says, up to a bound; a longer
- * Retry-After fails at once and says when to come back.
- */
+/** Runs `attempt` until it succeeds, fails with something not worth retrying, or runs out of retries; a Retry-After past the bound fails at once, saying when to come back. */
 export async function withRetries<R>(
   attempt: (number: number) => Promise<R>,
   policy: RetryPolicy,

@@ -8,47 +8,21 @@
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
-import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { proxyFor } from './proxy.js';
-import type { AttemptControl, Connection, Exchange, FetchLike, Send, TransportOptions } from './types.js';
+import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
 
-/** Reason phrases, for when the server (or a fake dispatcher) sent none through undici. */
-const REASONS: Record<number, string> = Object.fromEntries(
-  [
-    '200 OK|201 Created|204 No Content|301 Moved Permanently|302 Found|303 See Other|307 Temporary Redirect|308 Permanent Redirect|400 Bad Request|401 Unauthorized',
-    '403 Forbidden|404 Not Found|405 Method Not Allowed|408 Request Timeout|409 Conflict|422 Unprocessable Content|429 Too Many Requests|500 Internal Server Error',
-    '502 Bad Gateway|503 Service Unavailable|504 Gateway Timeout',
-  ]
-    .join('|')
-    .split('|')
-    .map((reason) => [reason.slice(0, 3), reason.slice(4)]),
-);
-
-/** Reads headers given as names and values in turn, a repeated one's values joined with `, `. */
-const rawHeaderGetter = (raw: readonly string[]) => ({
-  get: (name: string) => {
-    const wanted = name.toLowerCase();
-    let value: string | null = null;
-    for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
-    return value;
-  },
-});
+/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
+export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
 
 /** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
 export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
   const base = new URL(baseUrl);
   const secure = base.protocol === 'https:';
-  // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http
-  // loads Node's undici, tls, http2 and zlib through its getters, tens of milliseconds spent on nothing.
+  // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http loads Node's undici, tls, http2 and zlib through its getters, for nothing.
   const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
   // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2 fail the handshake, rather than answer in a way that looks like a 403.
   const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}), ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}) });
-  const target = {
-    protocol: base.protocol,
-    hostname: base.hostname.replace(/^\[|\]$/g, ''),
-    port: base.port,
-    ...(secure && !/^[\d.]+$|:/.test(base.hostname) ? { servername: base.hostname } : {}),
-  };
+  const target = { protocol: base.protocol, port: base.port, ...hostOptions(base) };
   const send: Send = (path, headers, control) =>
     new Promise<Exchange>((resolve, reject) => {
       let request: http.ClientRequest | undefined;
@@ -105,8 +79,10 @@ async function loadUndici(): Promise<Undici> {
 /** Through undici's request API on `dispatcher`, with the headers as received (`raw`: in order, as spelled, repeated ones kept). */
 export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
+  // For an answer with no reason phrase (or a fake dispatcher's), the one node:http knows.
+  const { STATUS_CODES } = process.getBuiltinModule('node:http');
   return (path, headers, control) => {
-    let body: (NodeJS.ReadableStream & { destroy(error?: Error): unknown }) | undefined;
+    let body: NodeStream | undefined;
     const start = (signal: AbortSignal) =>
       request(origin + path, { dispatcher, method: 'GET', headers, signal, responseHeaders: 'raw' }).then((response): Exchange => {
         body = response.body;
@@ -114,8 +90,16 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
         return {
           status: response.statusCode,
           // undici reads the reason phrase as UTF-8: given back as one character a byte, as node:http gives it.
-          statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (REASONS[response.statusCode] ?? ''),
-          headers: rawHeaderGetter(raw),
+          statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (STATUS_CODES[response.statusCode] ?? ''),
+          headers: {
+            // Read off the names and values in turn, a repeated one's values joined with `, `.
+            get: (name) => {
+              const wanted = name.toLowerCase();
+              let value: string | null = null;
+              for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
+              return value;
+            },
+          },
           rawHeaders: raw,
           body: response.body,
           cancel: () => void response.body.destroy(),
@@ -143,8 +127,8 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/** The caller's fetch or dispatcher; else undici's ProxyAgent when proxy.ts names a proxy for the base URL; else node:http. */
-export async function openConnection(options: TransportOptions): Promise<Connection> {
+/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when proxy.ts names a proxy for the base URL; else node:http. */
+export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const origin = new URL(options.baseUrl).origin;
   if (fetch) return { send: viaFetch(fetch, origin, dispatcher), close: async () => {} };
@@ -154,14 +138,12 @@ export async function openConnection(options: TransportOptions): Promise<Connect
     const send = viaNodeHttp(options.baseUrl, maxConnections);
     return { send, close: async () => send.close() };
   }
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { ProxyAgent, Pool, buildConnector } = await loadUndici();
   const { isIP } = process.getBuiltinModule('node:net');
   const connectToProxy = buildConnector({ timeout });
   const agent = new ProxyAgent({
     uri: proxy.url.href,
-    // undici names an https proxy given by IP address in the TLS handshake (SNI), which Node warns
-    // about (DEP0123) and, from Node 26, refuses: an IP address is never sent as a server name.
+    // undici names an https proxy given by IP address in TLS (SNI), which Node warns about (DEP0123) and, from Node 26, refuses: an IP address is never sent as a server name.
     clientFactory: (origin, options) =>
       new Pool(origin, {
         ...options,

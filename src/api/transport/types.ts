@@ -94,22 +94,21 @@ export interface Exchange {
   status: number;
   statusText: string;
   headers: ResponseHeaders;
-  /** Names and values in turn, as received (node:http's rawHeaders), one character a byte: read only for `gymctl api -i`. */
+  /** Names and values in turn, as received, one character a byte (node:http's rawHeaders): for `gymctl api -i`. */
   rawHeaders?: readonly string[];
-  /** The HTTP version of the answer (`1.1`), where the sender knows it (node:http). */
+  /** `1.1`, where the sender knows it (node:http). */
   httpVersion?: string;
   /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
-  body: NodeJS.ReadableStream | AsyncIterable<Uint8Array> | null;
-  /** The body was already decoded from its Content-Encoding (fetch does that itself). */
+  body: NodeStream | AsyncIterable<Uint8Array> | null;
+  /** Already decoded from its Content-Encoding (fetch does that itself). */
   decoded?: boolean;
   /** Stops reading the body and frees the connection. */
   cancel(): void;
 }
 
-/**
- * The contract every sender keeps: the transport may stop an attempt at any time (its deadline, Ctrl-C, close()), and
- * the sender's promise, and the body it handed over, then settle at once with the stop's reason.
- */
+export type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
+
+/** The transport may stop an attempt at any time (its deadline, Ctrl-C, close()): the sender's promise, and the body it handed over, then settle at once with the stop's reason. */
 export interface AttemptControl {
   /** How to stop this attempt's request; called at once if the attempt is already stopped, else at most once, when it is. */
   onStop(stop: (reason: Error) => void): void;
