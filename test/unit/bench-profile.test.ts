@@ -15,7 +15,7 @@ describe('where a bench case spends its time', () => {
   it('names packages, scoped packages and gymctl source folders', () => {
     expect(sourceGroup('../node_modules/undici/lib/dispatcher/client.js')).toBe('undici');
     expect(sourceGroup('../node_modules/.pnpm/x/node_modules/@inquirer/core/dist/index.js')).toBe('@inquirer/core');
-    expect(sourceGroup('../src/api/transport/call.ts')).toBe('src/api/transport');
+    expect(sourceGroup('../src/api/transport/loop.ts')).toBe('src/api/transport');
     expect(sourceGroup('../src/cli.ts')).toBe('src/*.ts');
   });
 
