@@ -3,17 +3,7 @@
  * a run, before the parser has read the flags, and reads them only when a piece is built, which only a command does:
  * every piece is built from the parsed flags (a failure reported before then takes the pre-scan's). `--help` or
  * `config path` never read the key, load the HTTP client or start a server. Each command takes only the pieces it
- * uses, so a test can hand it doubles.
- *
- *   io, env, signal, flags  the run's streams, environment, interrupt and flags
- *   config()       the config store (bounded reads; writes through conf)
- *   profileName()  the active profile's name; settings(): flags, environment and stored profile, resolved
- *   output()       what a command prints: format, --jq, --columns; printJson(): a document of its own, through --jq
- *   keyring        the profile's key in the system keyring
- *   makeClient()   a client for a base URL and key (Tab's reads the response cache)
- *   client()       an API command's: its base URL and key (the sandbox's with --sandbox) and --cache's store
- *   explain()      a failure with where that key or base URL came from
- *   onDispose()    what to close when the command ends
+ * uses (a `Pick` of Factory), so a test can hand it doubles.
  */
 import { createClient, type GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';

@@ -70,14 +70,8 @@ export function readCodeCache(cache: CodeCache): Buffer | undefined {
       try {
         const stat = fs.fstatSync(fd);
         if (!stat.isFile() || !ownClosed(stat, 0o022) || stat.size > MAX_BYTES) return undefined;
-        const bytes = Buffer.allocUnsafe(stat.size);
-        let read = 0;
-        while (read < bytes.length) {
-          const n = fs.readSync(fd, bytes, read, bytes.length - read, read);
-          if (n === 0) return undefined;
-          read += n;
-        }
-        return unframe(bytes, cache.name, secret);
+        // A file cut short, or grown, since fstat fails the frame's check of the length.
+        return unframe(fs.readFileSync(fd), cache.name, secret);
       } finally {
         fs.closeSync(fd);
       }
