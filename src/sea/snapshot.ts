@@ -1,7 +1,6 @@
 /**
- * The single executable's main script (scripts/build-sea.mjs bundles it): dist/gymctl.cjs runs, and is warmed (warm.ts),
- * while the start-up snapshot is built; a run registers it as the folder's `gymctl.cjs` and starts it as dist/boot.cjs
- * would, without a code cache (docs/sea-notes.md, "Snapshot start").
+ * The single executable's main script (build-sea.mjs bundles it): dist/gymctl.cjs runs and is warmed (warm.ts) while the
+ * snapshot is built; a run registers it as the folder's `gymctl.cjs` and starts it (docs/sea-notes.md, "Snapshot start").
  */
 import { topLevelHelp } from '../argv.js';
 import { guardStreams } from '../startup/boot.js';
