@@ -7,7 +7,7 @@ import { guardStreams } from '../startup/boot.js';
 import { moduleClass, seaMain } from './main.js';
 import { warmUp } from './warm.js';
 
-/** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
+/** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs defines it, ahead of this script). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
 /** The sandbox's answer to GET /me, for the warm-up run. */
 declare const __GYMCTL_WARM_UP_ME__: string;
