@@ -1,5 +1,4 @@
-// What the npm build (build/index.mjs) and the single executable's build (scripts/build-sea.mjs) share: the
-// package's version, esbuild's common options, and the build's only interventions in third-party code.
+// What build/index.mjs and scripts/build-sea.mjs share, and the build's interventions in third-party code (CONTRIBUTING.md).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,17 +13,15 @@ export const common = { bundle: true, platform: 'node', target: 'node20', format
 /** A path inside package `name` in node_modules, with either separator (a Windows build host has `\`). */
 export const inPackage = (name) => new RegExp(`node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/]`);
 
-// The interventions in third-party code, each checked by test/unit/bundle.test.ts against the package's source
-// (UPSTREAM: the file, and what it must still contain for the intervention to take).
+// What each intervention needs its package's file to contain, which test/unit/bundle.test.ts checks in node_modules.
 export const UPSTREAM = {
   whenExit: ['node_modules/atomically/dist/utils/temp.js', "from 'when-exit'"],
   jqSink: ['node_modules/jq-wasm/dist/index.cjs', 'if (byte != null) stdoutSink.push(byte);'],
   childProcess: ['node_modules/commander/lib/command.js', "require('node:child_process')"],
 };
 
-// conf writes through atomically, whose when-exit hooks SIGINT, SIGTERM and other signals on the first write and,
-// on one, sends it to the process again: gymctl took the echo for a second Ctrl-C and ended at once. atomically gets
-// gymctl's when-exit (src/config/when-exit.ts), the same function run on exit alone, so that signals stay gymctl's.
+// atomically (conf's writer) gets gymctl's when-exit (src/config/when-exit.ts), run on exit alone: the package's hooks
+// signals on the first write and sends each to the process again, which gymctl took for a second Ctrl-C.
 export const whenExitOnExitOnly = {
   name: 'when-exit-on-exit-only',
   setup(build) {
@@ -32,17 +29,14 @@ export const whenExitOnExitOnly = {
   },
 };
 
-// commander requires child_process at load, for stand-alone executable subcommands, which gymctl does not have; it
-// gets a stand-in that loads the real module only if it is used, which keeps child_process out of the single
-// executable's snapshot (docs/sea-notes.md, "child_process").
+// commander requires child_process at load, for executable subcommands, which gymctl has none of: a stand-in loads it
+// on first use, which keeps it out of the single executable's snapshot (docs/sea-notes.md, "child_process").
 export const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(build) {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (inPackage('commander').test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
-      loader: 'js',
-    }));
+    const contents = "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents, loader: 'js' }));
   },
 };
 

@@ -1,6 +1,5 @@
-// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types), in the numbered steps CONTRIBUTING.md's
-// "The build" lists; what one step takes from another is passed by name. The CLI is CommonJS, which esbuild cannot
-// split: each rare path is a side file, dist/side/<name>.cjs (build/side-files.json), required when its code runs import().
+// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types) in the numbered steps CONTRIBUTING.md's
+// "The build" lists, and says why; what one step takes from another is passed by name.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,9 +19,9 @@ const mergeMeta = (...metas) => ({
 const SIDE_FILES = JSON.parse(readFileSync('build/side-files.json', 'utf8'));
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
 /**
- * An import (of `kinds`, else any) of a side file's module becomes a require of that file (`prefix`: its folder from the
- * importer). With `mainInputs` (in a side file), a module of gymctl's own that the main file holds comes from its
- * registry, and is added to `shared`; packages, which carry no such state, are bundled into each file that uses them.
+ * The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a
+ * require of that file (`prefix`: its folder from the importer). With `mainInputs`, a module of gymctl's own that the
+ * main file holds comes from its registry (added to `shared`); packages, which carry no such state, are bundled in.
  */
 const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
   name: 'link-side-files',
@@ -38,20 +37,13 @@ const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
       shared.add(input);
       return { path: input, namespace: 'main-file' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'main-file' }, (args) => ({
-      contents: `module.exports = require('../gymctl.cjs').__modules[${JSON.stringify(args.path)}]();`,
-      loader: 'js',
-    }));
+    const fromMainFile = (input) => `module.exports = require('../gymctl.cjs').__modules[${JSON.stringify(input)}]();`;
+    build.onLoad({ filter: /.*/, namespace: 'main-file' }, (args) => ({ contents: fromMainFile(args.path), loader: 'js' }));
   },
 });
 
-const cli = {
-  ...common,
-  minify: !process.env.NO_MINIFY,
-  metafile: true,
-  sourcemap: 'external', // beside the files, not named in them; step 6 moves them out. npm run bench reads them.
-  supported: { 'dynamic-import': false }, // import() becomes a require() made when it runs: no ES module loader.
-};
+// Maps beside the files, not named in them (step 6 moves them); import() becomes a require() made as it runs: no ES loader.
+const cli = { ...common, minify: !process.env.NO_MINIFY, metafile: true, sourcemap: 'external', supported: { 'dynamic-import': false } };
 const mainFile = (shared) => {
   const registry = [...shared].sort().map((input) => `  ${JSON.stringify(input)}: () => require(${JSON.stringify(`./${input}`)}),\n`);
   const contents = `export { main } from './src/cli.ts';\nexport const __modules = {\n${registry.join('')}};\n`;

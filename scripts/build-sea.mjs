@@ -1,6 +1,5 @@
-// Builds dist/sea/gymctl (gymctl.exe on Windows), gymctl as one file for this machine's platform, after `npm run build`
-// (docs/sea-notes.md): the main script (src/sea/) runs dist/gymctl.cjs into a start-up snapshot, and the files of dist/
-// read at run time ride along as assets. GYMCTL_SEA_STRIP=0 keeps Node's symbols.
+// Builds dist/sea/gymctl (gymctl.exe on Windows), gymctl as one file for this machine's platform, after `npm run build`,
+// in the steps of docs/sea-notes.md's "Build": a start-up snapshot of dist/gymctl.cjs, with the files a run reads as assets.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -61,15 +60,12 @@ if (me.status !== 0 || !me.stdout.startsWith('{"data":')) fail(`could not get th
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const seaDefines = defines({ __GYMCTL_SEA_BUILD__: buildId, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_SEA_READS__: reads, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
-const bundled = await build({ ...common, entryPoints: [path.join(root, 'src/sea/snapshot.ts')], target: 'node24', write: false, define: { ...common.define, ...seaDefines } });
-// dist/gymctl.cjs, as the CommonJS module function the snapshot calls once.
-const [before, after, ...more] = bundled.outputFiles[0].text.split('__GYMCTL_MAIN_FILE__(');
-if (after === undefined || more.length > 0) fail('src/sea/snapshot.ts should call __GYMCTL_MAIN_FILE__ once');
-const mainFile = readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8');
-writeFileSync(path.join(out, 'main.cjs'), `${before}(function (exports, require, module, __filename, __dirname) {\n${mainFile}\n})(${after}`);
+// dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
+const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
+const define = { ...common.define, ...seaDefines, __GYMCTL_MAIN_FILE__: '__gymctlMainFile' };
+await build({ ...common, entryPoints: [path.join(root, 'src/sea/snapshot.ts')], outfile: path.join(out, 'main.cjs'), target: 'node24', banner: { js: mainFile }, define });
 
-// Linux: Node without its symbols (a third of its size). Stripping the built binary instead breaks it (its
-// .note.node.sea section lies outside any segment); macOS and Windows binaries are signed: left alone.
+// Linux: Node stripped first, never the binary made of it (docs/sea-notes.md, "Strip"); macOS and Windows: signed, left alone.
 let executable = node;
 if (process.platform === 'linux' && process.env.GYMCTL_SEA_STRIP !== '0') {
   executable = path.join(out, 'node-stripped');
@@ -80,17 +76,14 @@ if (process.platform === 'linux' && process.env.GYMCTL_SEA_STRIP !== '0') {
   }
 }
 const output = path.join(out, exe);
+// Node 25.5 and later build the binary themselves; Node 24 writes the blob, which postject puts into a copy of Node.
+const buildsItself = run(node, ['--help']).stdout.includes('--build-sea');
+const [blob, configFile] = [path.join(out, 'sea-prep.blob'), path.join(out, 'sea-config.json')];
 const config = { main: path.join(out, 'main.cjs'), executable, output, disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, assets: files };
-const configFile = path.join(out, 'sea-config.json');
-if (run(node, ['--help']).stdout.includes('--build-sea')) {
-  // Node 25.5 and later build the binary themselves.
-  writeFileSync(configFile, JSON.stringify(config));
-  if (run(node, ['--build-sea', configFile], { stdio: 'inherit' }).status !== 0) fail('node --build-sea failed');
-} else {
-  // Node 24: the blob from --experimental-sea-config, put into a copy of Node by postject.
-  const blob = path.join(out, 'sea-prep.blob');
-  writeFileSync(configFile, JSON.stringify({ ...config, output: blob, executable: undefined }));
-  if (run(node, ['--experimental-sea-config', configFile], { stdio: 'inherit' }).status !== 0) fail('node --experimental-sea-config failed');
+writeFileSync(configFile, JSON.stringify(buildsItself ? config : { ...config, output: blob, executable: undefined }));
+const flag = buildsItself ? '--build-sea' : '--experimental-sea-config';
+if (run(node, [flag, configFile], { stdio: 'inherit' }).status !== 0) fail(`node ${flag} failed`);
+if (!buildsItself) {
   copyFileSync(executable, output);
   chmodSync(output, 0o755);
   const { inject } = await import('postject');

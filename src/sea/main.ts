@@ -1,9 +1,9 @@
 /**
  * The single executable's run (docs/sea-notes.md, "Run"): `--version` from a constant, the keyring agent when given its
- * path alone, anything else from the start-up snapshot (snapshot.ts), whose folder is made, checked and hooked only
- * when a file of it is first needed.
+ * path alone, anything else from the snapshot (snapshot.ts), whose folder is made, checked and hooked at first use.
  */
 import { seaDir } from '../files/folders.js';
+import { guardStreams } from '../startup/boot.js';
 import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
 
 declare const __GYMCTL_VERSION__: string;
@@ -15,13 +15,12 @@ declare const __GYMCTL_SEA_READS__: Readonly<Record<string, readonly string[]>>;
 const path = process.getBuiltinModule('node:path');
 const sea = () => process.getBuiltinModule('node:sea');
 
-type Loader = (module: { _compile(source: string, filename: string): unknown }, filename: string) => unknown;
 /** Node's CommonJS Module class, with the internals used here (not part of its typed API). */
 export const moduleClass = () =>
   process.getBuiltinModule('node:module') as unknown as {
     new (id: string, parent: null): { filename: string; exports: object; loaded: boolean; paths: string[] };
     _cache: Record<string, unknown>;
-    _extensions: Record<string, Loader>;
+    _extensions: Record<string, (module: { _compile(source: string, filename: string): unknown }, filename: string) => unknown>;
     _nodeModulePaths(dir: string): string[];
     createRequire(file: string): NodeJS.Require;
   };
@@ -42,11 +41,7 @@ function realFolder(folder: string): string {
   }
 }
 
-/**
- * Makes and checks the build's folder `dir` (a refusal ends the run, in one line), then hooks the loading of its files:
- * JavaScript is compiled from the binary's bytes, a native addon runs once checked, and nothing the binary did not
- * unpack runs (a package.json leading elsewhere, say).
- */
+/** Makes and checks the folder `dir` (a refusal ends the run, in one line), then hooks its files' loading: JavaScript from the binary, an addon once checked, nothing else. */
 function ensureFolder(dir: string): void {
   try {
     const asset = (name: string) => new Uint8Array(sea().getRawAsset(name) as ArrayBuffer);
@@ -84,11 +79,7 @@ function ensureFolder(dir: string): void {
 export function seaMain(start: (dir: string, argv: string[], ensure: () => void) => void): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    // As bin/gymctl.cjs: a reader that stops early is not a failure; a full disk is, in one line.
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') process.stderr.write(`gymctl: cannot write output (${error.code || error.message})\n`);
-      process.exitCode = error.code === 'EPIPE' ? 0 : 1;
-    });
+    guardStreams();
     process.stdout.write(`${__GYMCTL_VERSION__}\n`);
     return;
   }
@@ -104,8 +95,7 @@ export function seaMain(start: (dir: string, argv: string[], ensure: () => void)
   try {
     if (addon in __GYMCTL_SEA_MANIFEST__) verifyOnce(dir, addon);
   } catch (error) {
-    if (!(error instanceof SeaError)) throw error;
-    process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message: error.message })}\n`);
+    process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message: (error as SeaError).message })}\n`);
     return;
   }
   // As `node keyring-agent.cjs`: the agent resolves its module from its own path.

@@ -1,14 +1,13 @@
 /**
- * The single executable's main script (scripts/build-sea.mjs bundles it): dist/gymctl.cjs runs, and is warmed (warm.ts),
- * while the start-up snapshot is built; a run registers it as the folder's `gymctl.cjs` and starts it as dist/boot.cjs
- * would, without a code cache (docs/sea-notes.md, "Snapshot start").
+ * The single executable's main script (build-sea.mjs bundles it): dist/gymctl.cjs runs and is warmed (warm.ts) while the
+ * snapshot is built; a run registers it as the folder's `gymctl.cjs` and starts it (docs/sea-notes.md, "Snapshot start").
  */
 import { topLevelHelp } from '../argv.js';
 import { guardStreams } from '../startup/boot.js';
 import { moduleClass, seaMain } from './main.js';
 import { warmUp } from './warm.js';
 
-/** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs puts it here). */
+/** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs defines it, ahead of this script). */
 declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
 /** The sandbox's answer to GET /me, for the warm-up run. */
 declare const __GYMCTL_WARM_UP_ME__: string;

@@ -16,20 +16,16 @@ export type Manifest = Readonly<Record<string, string>>;
 const fix = 'remove it, or set XDG_CACHE_HOME to a folder of your own';
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-/** Throws unless every part of `dir`'s path may be trusted. */
-function checkPath(dir: string, uid: number | undefined): void {
+/** True when `dir` is there, every part of its path may be trusted and it is the user's own (0700); false when it is not there; else throws. */
+function trustedFolder(dir: string, uid: number | undefined): boolean {
   let found: ReturnType<typeof untrustedPart>;
+  let stat: import('node:fs').Stats;
   try {
     found = untrustedPart(dir, { uid });
   } catch (error) {
     throw new SeaError(`cannot read the path to ${dir} (${codeOf(error)}): ${fix}`);
   }
   if (found) throw new SeaError(`gymctl will not run code from ${dir}: ${describeUntrusted(found)}; set XDG_CACHE_HOME to a folder of your own`);
-}
-
-/** True when `dir` is there and is the user's own (0700); false when it is not there; throws when it is there but not trusted. */
-function ownFolder(dir: string, uid: number | undefined): boolean {
-  let stat: import('node:fs').Stats;
   try {
     stat = fs.lstatSync(dir);
   } catch (error) {
@@ -43,20 +39,15 @@ function ownFolder(dir: string, uid: number | undefined): boolean {
   return true;
 }
 
-/**
- * This build's folder, `<root>/<build>` (`root`: `<cache>/gymctl-sea`), checked; on the first run, every asset (`asset`:
- * its bytes, from the binary) written into a fresh folder beside it (0700, files 0600) renamed into place.
- */
+/** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
 export function unpacked({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
   const uid = process.getuid?.();
   const dir = path.join(root, build);
-  checkPath(dir, uid);
-  if (ownFolder(dir, uid)) return dir;
+  if (trustedFolder(dir, uid)) return dir;
   let temporary: string | undefined;
   try {
     makeFolders(root, 0o700);
-    checkPath(dir, uid);
-    ownFolder(root, uid);
+    trustedFolder(root, uid);
     temporary = fs.mkdtempSync(path.join(root, `.${build}-`));
     fs.chmodSync(temporary, 0o700);
     for (const name of Object.keys(manifest)) {
@@ -72,7 +63,7 @@ export function unpacked({ root, build, manifest, asset }: { root: string; build
     if (error instanceof SeaError) throw error;
     // Another first run put the same build there meanwhile: the same files. (Windows says EPERM, or EACCES and EBUSY
     // while a scanner holds a new file open, where POSIX says ENOTEMPTY.)
-    if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY'].includes(codeOf(error)) && ownFolder(dir, uid)) return dir;
+    if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY'].includes(codeOf(error)) && trustedFolder(dir, uid)) return dir;
     throw new SeaError(`cannot unpack gymctl into ${root} (${codeOf(error)}): set XDG_CACHE_HOME to a writable folder of your own`);
   }
 }
@@ -83,8 +74,6 @@ export function verify(dir: string, name: string, manifest: Manifest): void {
   try {
     // node:crypto loaded here, never at the top: loaded into the start-up snapshot, it breaks crypto in worker threads (jq's).
     if (process.getBuiltinModule('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === manifest[name]) return;
-  } catch {
-    // Unreadable (removed, say): refused.
-  }
+  } catch {}
   throw new SeaError(`${file} is not the file this gymctl unpacked (changed, or removed): remove ${dir} and run gymctl again`);
 }

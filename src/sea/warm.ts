@@ -1,35 +1,26 @@
 /**
  * The warm-up run inside the start-up snapshot (docs/sea-notes.md, "Warm-up"): one `whoami --json` while it is built,
- * so that a run starts with a call's functions compiled. It gets stand-ins for what a snapshot cannot hold or a run must
- * not inherit, all put back after it; the build fails unless it printed what whoami prints.
+ * with stand-ins for what a snapshot cannot hold or a run must not inherit, all put back after it.
  */
 
-/** A directory that does not exist, for HOME and the XDG folders: nothing is read or written. */
-const NOWHERE = '/nonexistent/gymctl-snapshot-warm-up';
-
-/** node:http with an Agent that holds nothing and a request that answers `body` at once. */
+/** node:http with an Agent that holds nothing and a request, a stream (destroy(reason) fails it, as node:http's), that answers `body` once ended, unless destroyed first. */
 function standInHttp(body: string) {
-  const { EventEmitter } = process.getBuiltinModule('node:events');
-  const { Readable } = process.getBuiltinModule('node:stream');
+  const { Readable, Writable } = process.getBuiltinModule('node:stream');
+  const [type, length] = ['application/json; charset=utf-8', String(Buffer.byteLength(body))];
+  const headers = { 'content-type': type, 'content-length': length };
+  const response = { statusCode: 200, statusMessage: 'OK', httpVersion: '1.1', headers, rawHeaders: ['Content-Type', type, 'Content-Length', length] };
   class Agent {
     destroy(): void {}
   }
-  const request = (_options: unknown, answer: (response: unknown) => void) => {
-    const sent = new EventEmitter() as InstanceType<typeof EventEmitter> & { end(): void; destroy(reason?: unknown): void };
-    let stopped = false;
-    sent.destroy = (reason) => {
-      stopped = true;
-      if (reason !== undefined) setImmediate(() => sent.emit('error', reason));
-    };
-    sent.end = () =>
-      setImmediate(() => {
-        if (stopped) return;
-        const [type, length] = ['application/json; charset=utf-8', String(Buffer.byteLength(body))];
-        const headers = { headers: { 'content-type': type, 'content-length': length }, rawHeaders: ['Content-Type', type, 'Content-Length', length] };
-        answer(Object.assign(Readable.from([Buffer.from(body)], { objectMode: false }), { statusCode: 200, statusMessage: 'OK', httpVersion: '1.1', ...headers }));
-      });
-    return sent;
-  };
+  const request = (_options: unknown, answer: (response: unknown) => void) =>
+    new Writable({
+      final(done) {
+        setImmediate(() => {
+          if (!this.destroyed) answer(Object.assign(Readable.from([Buffer.from(body)], { objectMode: false }), response));
+          done();
+        });
+      },
+    });
   return { Agent, request };
 }
 
@@ -56,7 +47,8 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
     });
   const http = standInHttp(meBody);
   const { getBuiltinModule } = process;
-  const folders = Object.fromEntries(['HOME', 'GYMCTL_CONFIG_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'].map((name) => [name, NOWHERE]));
+  // HOME and the XDG folders under a path that does not exist: nothing is read or written.
+  const folders = Object.fromEntries(['HOME', 'GYMCTL_CONFIG_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'].map((name) => [name, '/nonexistent/gymctl-snapshot-warm-up']));
   const standIns: Array<[object, string, unknown]> = [
     [process, 'env', { GYMCTL_API_KEY: 'snapshot-warm-up', GYMCTL_BASE_URL: 'http://127.0.0.1:9', NO_COLOR: '1', ...folders }],
     [process, 'stdin', Readable.from([], { objectMode: false })],
