@@ -1,12 +1,65 @@
 /**
- * Socket, TLS and proxy failures, in messages that say what happened and where to look: the proxy when the failure was on the way to it,
- * the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
+ * Where a request connects: the proxy, from HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower case first, as curl reads them), and the host
+ * node:http(s) and node:tls are given. Then socket, TLS and proxy failures, in messages that say what happened and where to look: the proxy
+ * (its variable, never the API host, never its password) when the failure was on the way to it, the certificate's names or expiry, a server
+ * that does not speak TLS or speaks only HTTP/2, malformed HTTP.
  */
 import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
-import type { ProxyChoice } from './proxy.js';
+import { isLoopbackHost } from './loopback.js';
 import { RETRYABLE_CODES } from './retry.js';
-import { hostOptions } from './senders.js';
 import type { Operation } from './types.js';
+
+export interface ProxyChoice {
+  url: URL;
+  /** The variable it came from, e.g. HTTPS_PROXY. */
+  variable: string;
+  /** How messages show it: scheme, host and port, no credentials. */
+  shown: string;
+}
+
+/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
+export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
+
+function variable(env: NodeJS.ProcessEnv, name: string): [string, string] | undefined {
+  for (const key of [name.toLowerCase(), name]) {
+    const value = env[key]?.trim();
+    if (value) return [key, value];
+  }
+  return undefined;
+}
+
+/** True when NO_PROXY names the host (exactly, as a domain suffix, or `*`), with or without the port. */
+function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const host = hostOptions(target).host.toLowerCase();
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  return noProxy
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      if (entry === '*') return true;
+      const match = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\[|\](?=:|$)/g, ''))!;
+      const [, name = '', entryPort] = match;
+      if (entryPort && entryPort !== port) return false;
+      const domain = name.replace(/^\*?\./, '');
+      return host === domain || host.endsWith(`.${domain}`);
+    });
+}
+
+/** The proxy for requests to `target`, or undefined: none set, NO_PROXY names it, or it is loopback (the key would leave the machine). */
+export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  if (isLoopbackHost(target.hostname)) return undefined;
+  const chosen = variable(env, target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+  if (!chosen || bypassesProxy(target, variable(env, 'NO_PROXY')?.[1])) return undefined;
+  const [name, value] = chosen;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    // The value is shown only when it cannot hold a password.
+    const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
+    throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
+  }
+  return { url, variable: name, shown: `${url.protocol}//${url.host}` };
+}
 
 /** Certificate errors that a missing CA explains. */
 const TLS_TRUST_CODES = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED)$/;

@@ -2,17 +2,14 @@
  * The senders, each giving the transport the same view of an answer (an Exchange); none follows a redirect:
  * - node:http(s) on a keep-alive agent, for a direct request: it costs almost nothing to load, where undici costs
  *   tens of milliseconds at start-up (mostly compiling its WebAssembly HTTP parser), paid on every call;
- * - undici's request API on a dispatcher: its ProxyAgent for a proxy (see proxy.ts), or the caller's dispatcher.
+ * - undici's request API on a dispatcher: its ProxyAgent for a proxy (see network.ts), or the caller's dispatcher.
  *   Not undici's fetch: only the request API hands over the headers as received, which `gymctl api -i` prints;
  * - the caller's fetch (Node's global fetch, which nock intercepts in tests).
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
-import { proxyFor } from './proxy.js';
+import { hostOptions, proxyFor } from './network.js';
 import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
-
-/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
-export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
 
 /** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
 export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
@@ -127,7 +124,7 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when proxy.ts names a proxy for the base URL; else node:http. */
+/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when network.ts names a proxy for the base URL; else node:http. */
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const origin = new URL(options.baseUrl).origin;

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
-import type { ProxyChoice } from './proxy.js';
+import type { ProxyChoice } from './network.js';
 
 /** The client's options. Each optional one may be `undefined`, meaning its default, for projects with `exactOptionalPropertyTypes`. */
 export interface TransportOptions {
