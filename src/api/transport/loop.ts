@@ -12,7 +12,7 @@ import { redactError, redactHead, redactHeaders, redactText } from './redact.js'
 import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, AttemptControl, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, AttemptControl, CallOptions, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
 
 interface Call {
   signal: AbortSignal | undefined;
@@ -38,7 +38,7 @@ function plainCall(options: TransportOptions): Call {
 }
 
 /** A call's settings: `plain`, with the call's own signal, timeout, retries and headers (the key sent stays the client's). */
-function callOf(plain: Call, options: RequestOptions | AbortSignal | undefined): Call {
+function callOf(plain: Call, options: CallOptions | undefined): Call {
   if (options === undefined) return plain;
   if (options instanceof AbortSignal) return { ...plain, signal: options };
   if (typeof options !== 'object' || options === null) throw usageError('request options must be an object: { signal, timeoutMs, retries, headers }');
@@ -130,7 +130,7 @@ export class Transport {
   }
 
   /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
-  async get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
+  async get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
     const call = callOf(this.#plain, options);
     const { cache } = this.#options;
     return cache ? this.#viaCache(cache, operation, call) : this.#send(operation, call);

@@ -56,6 +56,9 @@ export interface RequestOptions {
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
+/** A call's own options, or (as before them) its signal alone. */
+export type CallOptions = RequestOptions | AbortSignal;
+
 /** A store of successful answers, by path under the base URL. What it hands back is checked as an answer would be; one that fails is a miss. */
 export interface ResponseCache {
   /** The body of a fresh 200 for `path`, how old it is, and the status line and headers kept with it, or undefined. */
