@@ -82,27 +82,20 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
   const source = 'pipe' in body ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
   // Not an async function: a batch reads thousands of bodies, most of them with no coding.
-  return coding === '' || coding === 'identity' ? collect(source, maxBytes, tooLarge) : decode(source, coding, response, operation, maxBytes, tooLarge);
-}
-
-async function decode(source: NodeStream, coding: string, response: Exchange, operation: Operation<unknown>, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
+  if (coding === '' || coding === 'identity') return collect(source, maxBytes, tooLarge);
   const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     coding === 'gzip' || coding === 'x-gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : coding === 'br' ? zlib.createBrotliDecompress() : undefined;
-  if (!decoder) throw invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`);
+  if (!decoder) return Promise.reject(invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`));
   source.on('error', (error: Error) => decoder.destroy(error));
-  try {
-    return await collect(source.pipe(decoder), maxBytes, tooLarge);
-  } catch (error) {
-    if (error instanceof GymApiError) throw error;
-    response.cancel();
-    throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  } finally {
-    decoder.destroy();
-  }
+  return collect(source.pipe(decoder), maxBytes, tooLarge)
+    .catch((error: unknown) => {
+      if (error instanceof GymApiError) throw error;
+      response.cancel();
+      throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    })
+    .finally(() => decoder.destroy());
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a body that is not JSON is, in words: never shown, only described. */
 function describeBody(response: Exchange): string {
@@ -180,7 +173,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   }
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
-  const dataless = isObject(json) && !('data' in json);
+  const dataless = typeof json === 'object' && json !== null && !Array.isArray(json) && !('data' in json);
   const errorBody = isJson && (!isSuccess || dataless) ? errorBodySchema().safeParse(json) : undefined;
   const sent = errorBody?.success ? errorBody.data : undefined;
   const message = sent?.message ?? undefined;
