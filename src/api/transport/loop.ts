@@ -1,8 +1,8 @@
 /**
- * The HTTP transport, with this folder the only code that talks to the network. Each call's settings are the client's options with the
- * call's own over them, each checked. Each attempt sends one GET (senders.ts) under a deadline from connecting to the last byte, then reads
- * and interprets the answer (response.ts); failures to connect get messages (network.ts); retries follow retry.ts. Every step can be traced
- * for --debug; neither traces nor errors hold the key (redact.ts).
+ * The HTTP transport, with this folder the only code that talks to the network. Each call's settings are the client's options with the call's own over
+ * them, each checked. Each attempt sends one GET (senders.ts) under a deadline from connecting to the last byte, then reads and interprets the answer
+ * (response.ts); failures to connect get messages (network.ts); retries follow retry.ts. Every step can be traced for --debug; neither traces nor errors
+ * hold the key (redact.ts).
  */
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
@@ -54,10 +54,7 @@ const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'cont
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/**
- * `base` with a timeout and headers over it, a name in any case replacing the same name in `base`. The timeout, the retries and the headers
- * (named as `option`) are checked: names and values HTTP allows (a bad value is not quoted: it may be a secret), none reserved.
- */
+/** `base` with a timeout and headers (`option` in messages) over it, a name in any case replacing the same in `base`; all checked, retries too, a bad value never quoted. */
 function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {
   const timeout = timeoutMs ?? base.timeoutMs;
   const retries = base.policy.retries ?? DEFAULT_RETRIES;
@@ -178,15 +175,12 @@ export class Transport {
   #debug(line: string): void {
     try {
       this.#options.debug?.(redactText(this.#options.apiKey, line));
-    } catch {
-      // The trace is a courtesy: the request goes on without it.
-    }
+    } catch {}
   }
 
   /**
-   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and
-   * adds no listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles
-   * (the AttemptControl contract).
+   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and adds no
+   * listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles (AttemptControl).
    */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;

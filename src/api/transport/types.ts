@@ -33,10 +33,7 @@ export interface TransportOptions {
   signal?: AbortSignal | undefined;
   /** Allow a plain `http:` base URL that is not loopback (the key then crosses the network in clear). */
   allowInsecureHttp?: boolean | undefined;
-  /**
-   * Headers sent with every request, over gymctl's own (Accept, User-Agent). Setting X-API-Key (always `apiKey`),
-   * Accept-Encoding, Host, Connection, Content-Length or Transfer-Encoding is a usage failure.
-   */
+  /** Headers sent with every request, over Accept and User-Agent; X-API-Key (always `apiKey`), Accept-Encoding, Host, Connection, Content-Length, Transfer-Encoding are refused. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
   env?: NodeJS.ProcessEnv | undefined;
