@@ -11,9 +11,8 @@ import type { Dispatcher } from 'undici';
 import { hostOptions, proxyFor } from './network.js';
 import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
 
-/** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
-export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
-  const base = new URL(baseUrl);
+/** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `base`. */
+export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
   const secure = base.protocol === 'https:';
   // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http loads Node's undici, tls, http2 and zlib through its getters, for nothing.
   const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
@@ -46,7 +45,7 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
       request.on('error', reject);
       request.end();
     });
-  return Object.assign(send, { close: () => agent.destroy() });
+  return { send, close: async () => agent.destroy() };
 }
 
 const nodeHeader = (value: string | string[] | undefined) => (value === undefined ? null : Array.isArray(value) ? value.join(', ') : value);
@@ -60,7 +59,6 @@ function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Prom
       onStop?.(reason);
       reject(reason);
     });
-    // Stopped before it was sent: nothing is sent.
     if (!controller.signal.aborted) start(controller.signal).then(resolve, reject);
   });
 }
@@ -89,7 +87,6 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
           // undici reads the reason phrase as UTF-8: given back as one character a byte, as node:http gives it.
           statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (STATUS_CODES[response.statusCode] ?? ''),
           headers: {
-            // Read off the names and values in turn, a repeated one's values joined with `, `.
             get: (name) => {
               const wanted = name.toLowerCase();
               let value: string | null = null;
@@ -127,14 +124,12 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
 /** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when network.ts names a proxy for the base URL; else node:http. */
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
-  const origin = new URL(options.baseUrl).origin;
+  const base = new URL(options.baseUrl);
+  const { origin } = base;
   if (fetch) return { send: viaFetch(fetch, origin, dispatcher), close: async () => {} };
   if (dispatcher) return { send: await viaUndici(dispatcher, origin), close: async () => {} };
-  const proxy = proxyFor(new URL(options.baseUrl), options.env ?? process.env);
-  if (!proxy) {
-    const send = viaNodeHttp(options.baseUrl, maxConnections);
-    return { send, close: async () => send.close() };
-  }
+  const proxy = proxyFor(base, options.env ?? process.env);
+  if (!proxy) return viaNodeHttp(base, maxConnections);
   const { ProxyAgent, Pool, buildConnector } = await loadUndici();
   const { isIP } = process.getBuiltinModule('node:net');
   const connectToProxy = buildConnector({ timeout });
