@@ -10,7 +10,7 @@ export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
   apiKey: string;
-  /** Time limit of one request, from connecting to the last byte of the body. */
+  /** Time limit of each attempt, from connecting to the last byte of the body. */
   timeoutMs?: number | undefined;
   /** Larger bodies are refused (invalid_response). */
   maxBodyBytes?: number | undefined;
@@ -21,7 +21,7 @@ export interface TransportOptions {
   maxConnections?: number | undefined;
   /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
   fetch?: FetchLike | undefined;
-  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2): every operation is a GET. */
+  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (the client's default: 2): every operation is a GET. */
   retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
   retryBaseDelayMs?: number | undefined;
@@ -29,7 +29,7 @@ export interface TransportOptions {
   maxRetryAfterMs?: number | undefined;
   /** Called with one line per step of each request, for --debug. The key is never in it. */
   debug?: ((line: string) => void) | undefined;
-  /** Aborts every request of this transport (Ctrl-C). */
+  /** Aborts every request of the client or call it is given to (Ctrl-C): a GymApiError of kind `aborted`, the reason as its cause. */
   signal?: AbortSignal | undefined;
   /** Allow a plain `http:` base URL that is not loopback (the key then crosses the network in clear). */
   allowInsecureHttp?: boolean | undefined;
@@ -42,15 +42,9 @@ export interface TransportOptions {
 }
 
 /** One call's own options over the client's (`getAcademy(1, { signal, timeoutMs, retries, headers })`); each may be `undefined`. */
-export interface RequestOptions {
-  /** Aborts this call (a GymApiError of kind `aborted`, the reason as its cause). */
-  signal?: AbortSignal | undefined;
-  /** Time limit of each attempt of this call. */
-  timeoutMs?: number | undefined;
-  /** Retries of this call. */
-  retries?: number | undefined;
+export interface RequestOptions extends Pick<TransportOptions, 'signal' | 'timeoutMs' | 'retries'> {
   /** Headers of this call, over the client's `defaultHeaders`, with the same limits. */
-  headers?: Readonly<Record<string, string>> | undefined;
+  headers?: TransportOptions['defaultHeaders'];
 }
 
 /** A call's own options, or (as before them) its signal alone. */
