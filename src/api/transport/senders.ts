@@ -23,8 +23,7 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
     new Promise<Exchange>((resolve, reject) => {
       let request: http.ClientRequest | undefined;
       let stopped = false;
-      // Destroying the request fails it, and the response it may have handed over, with the reason.
-      // Stopped before it was made, it is not made at all (no connection is opened for it).
+      // Destroying the request fails it, and the response it may have handed over, with the reason; stopped before it was made, it is not made.
       control.onStop((reason) => {
         stopped = true;
         request?.destroy(reason);
@@ -125,9 +124,8 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const base = new URL(options.baseUrl);
-  const { origin } = base;
-  if (fetch) return { send: viaFetch(fetch, origin, dispatcher), close: async () => {} };
-  if (dispatcher) return { send: await viaUndici(dispatcher, origin), close: async () => {} };
+  if (fetch) return { send: viaFetch(fetch, base.origin, dispatcher), close: async () => {} };
+  if (dispatcher) return { send: await viaUndici(dispatcher, base.origin), close: async () => {} };
   const proxy = proxyFor(base, options.env ?? process.env);
   if (!proxy) return viaNodeHttp(base, maxConnections);
   const { ProxyAgent, Pool, buildConnector } = await loadUndici();
@@ -148,5 +146,5 @@ export async function openConnection(options: TransportOptions, timeout: number)
     bodyTimeout: timeout,
     ...(maxConnections ? { connections: maxConnections } : {}),
   });
-  return { send: await viaUndici(agent, origin), close: () => agent.destroy(), proxy };
+  return { send: await viaUndici(agent, base.origin), close: () => agent.destroy(), proxy };
 }
