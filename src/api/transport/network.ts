@@ -38,8 +38,7 @@ function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
     .filter(Boolean)
     .some((entry) => {
       if (entry === '*') return true;
-      const match = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\[|\](?=:|$)/g, ''))!;
-      const [, name = '', entryPort] = match;
+      const [, name = '', entryPort] = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\[|\](?=:|$)/g, ''))!;
       if (entryPort && entryPort !== port) return false;
       const domain = name.replace(/^\*?\./, '');
       return host === domain || host.endsWith(`.${domain}`);
@@ -122,8 +121,7 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
       const fix = "the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file";
       return { text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): ${fix}`, reason: 'tls' };
     }
-    // A certificate that names where its issuer's is published (Authority Information Access), as those of public
-    // and company authorities with intermediates do, yet comes alone lacks its intermediates: the server's to fix.
+    // A certificate that names where its issuer's is published (Authority Information Access), yet comes alone, lacks its intermediates.
     if (code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' && (await peerCertificate(url, (certificate) => Boolean(certificate.infoAccess?.['CA Issuers - URI']?.length)))) {
       const fix = 'the server must send its whole chain, which is for whoever runs it to fix';
       return { text: `the TLS certificate of ${host} came without the intermediate certificates that link it to a trusted authority (${code}): ${fix}`, reason: 'tls' };
