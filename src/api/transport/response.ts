@@ -64,7 +64,6 @@ const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId
   return { status: response.status, correlationId, id: operation.id, headers: response.headers, head: operation.raw ? responseHead(response) : undefined };
 };
 
-/** The failure of an answer that is not what it must be. */
 function invalid(response: Exchange, operation: Operation<unknown>, why: string, correlationId = headerCorrelationId(response.headers)): GymApiError {
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
@@ -109,10 +108,7 @@ function describeBody(response: Exchange): string {
 /** `502 Bad Gateway`, or the status alone. */
 const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
-/**
- * The words of a failed answer. Only the API's own error body (JSON, with its message) speaks for the API; an HTML page
- * or any other body came from something in front of it (a gateway, a proxy, a firewall): described as such, never blamed on the key.
- */
+/** The words of a failed answer: only the API's own error body speaks for it; any other came from something in front of it, never blamed on the key. */
 function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | undefined, isJson: boolean): string {
   const { status } = response;
   const subject = operation.subject;
@@ -124,9 +120,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       if (fromApi || (status === 401 && isJson))
         return `${operation.id === undefined ? '' : `${subject}: `}${clip(message ?? SPEC_MESSAGES.unauthorized)}: the server refused the API key`;
       const login = response.headers.get('www-authenticate');
-      if (status === 401 && login) {
+      if (status === 401 && login)
         return `${subject}: something in front of the API asks for a login of its own (${clip(login.split(/[\s,]/)[0]!)}), not for the API key: check the base URL, or what stands between you and the API`;
-      }
       return `${subject}: access was denied by something in front of the API, which answered ${statusLine(response)} with ${body}; the API itself did not refuse the key`;
     }
     case 'not_found':
@@ -148,15 +143,22 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
   }
 }
 
-/**
- * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a batch, not for the one
- * answer most calls check (compiled code is in no code cache). The first answers go without it.
- */
+/** zod compiles an object schema's fast path (new Function) on its first parse: worth it over a batch, not for one answer (no code cache keeps it). */
 const JIT_AFTER = 64;
 let validations = 0;
 
 /** Without a byte order mark, which RFC 8259 lets a parser ignore (browsers' response.json() does). */
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseOr(text: string, parse: (text: string) => unknown): unknown {
+  try {
+    return parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
 
 /** What the answer means: the validated data, or the failure it reports. */
 export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
@@ -164,13 +166,8 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   if (nestsDeeperThan(text)) throw invalid(response, operation, `the response nests deeper than ${MAX_JSON_DEPTH} levels`);
   // The byte order mark is skipped for reading; `gymctl api` still gets the body as sent.
   const jsonText = withoutBom(text);
-  let json: unknown;
-  let isJson = true;
-  try {
-    json = parseJsonExact(jsonText);
-  } catch {
-    isJson = false;
-  }
+  const json = parseOr(jsonText, parseJsonExact);
+  const isJson = json !== NOT_JSON;
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
   const dataless = typeof json === 'object' && json !== null && !Array.isArray(json) && !('data' in json);
@@ -205,11 +202,4 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
 }
 
 /** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
-export function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(withoutBom(text));
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const isJsonText = (text: string) => parseOr(withoutBom(text), JSON.parse) !== NOT_JSON;
