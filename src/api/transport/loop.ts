@@ -1,8 +1,7 @@
 /**
- * The HTTP transport, with this folder the only code that talks to the network. Each call's settings are the client's options with the call's own over
- * them, each checked. Each attempt sends one GET (senders.ts) under a deadline from connecting to the last byte, then reads and interprets the answer
- * (response.ts); failures to connect get messages (network.ts); retries follow retry.ts. Every step can be traced for --debug; neither traces nor errors
- * hold the key (redact.ts).
+ * The HTTP transport, with this folder the only code that talks to the network: each call's settings (the client's options, the call's own over them,
+ * each checked), then its attempts, each one GET (senders.ts) under a deadline from connecting to the last byte, its answer read (response.ts) or its
+ * failure named (network.ts), retried as retry.ts says, each step traced for --debug; neither traces nor errors hold the key (redact.ts).
  */
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
@@ -25,9 +24,8 @@ interface Call {
 function plainCall(options: TransportOptions): Call {
   if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
-  if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
+  if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey))
     throw usageError('the API key is missing, empty or contains spaces or control characters (the key is not shown)');
-  }
   if (!URL.canParse(options.baseUrl)) throw usageError(`invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
@@ -75,7 +73,6 @@ function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Recor
   return { ...base, timeoutMs: timeout, headers: Object.assign(merged, headers) };
 }
 
-/** Why an attempt was stopped by its deadline. */
 const TIMED_OUT = Symbol('timed out');
 
 /** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
@@ -144,8 +141,7 @@ export class Transport {
   }
 
   async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
-    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the rebuilt `{"data":…}`
-    // another command kept for the same path, nor they its body.
+    // A raw operation (gymctl api) keeps the body as received under a name of its own, apart from the `{"data":…}` other commands keep.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
     // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
@@ -159,8 +155,7 @@ export class Transport {
       }
     }
     const response = await this.#send(operation, call);
-    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing), and kept as text only when
-    // that text is its bytes (no invalid UTF-8 was replaced on the way).
+    // Only a validated 200 is kept; a raw one only when JSON (never an HTML page or nothing) and when its text is its bytes (no invalid UTF-8).
     const { rawData, rawBytes } = response;
     if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.

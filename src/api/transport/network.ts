@@ -1,8 +1,7 @@
 /**
- * Where a request connects: the proxy, from HTTPS_PROXY, HTTP_PROXY and NO_PROXY (lower case first, as curl reads them), and the host
- * node:http(s) and node:tls are given. Then socket, TLS and proxy failures, in messages that say what happened and where to look: the proxy
- * (its variable, never the API host, never its password) when the failure was on the way to it, the certificate's names or expiry, a server
- * that does not speak TLS or speaks only HTTP/2, malformed HTTP.
+ * Where a request connects: the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (lower case first, as curl reads them), the host node:http(s) and node:tls
+ * are given. Then socket, TLS and proxy failures in messages that say what happened and where to look: the proxy (its variable, never its password) when
+ * the failure was on the way to it, the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
  */
 import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
 import { isLoopbackHost } from './loopback.js';
@@ -53,7 +52,6 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
   const [name, value] = chosen;
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-    // The value is shown only when it cannot hold a password.
     const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
     throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
   }
@@ -116,7 +114,6 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { text: `the connection to ${host} failed (${code})`, reason: 'connection_reset' };
   if (code !== undefined && MALFORMED_HTTP.test(code)) return { text: `the server sent malformed HTTP (${code})`, reason: 'network', kind: 'invalid_response' };
   if (code !== undefined && TLS_TRUST_CODES.test(code)) {
-    // Through a proxy, an untrusted certificate for the API host is the proxy's own: it intercepts TLS.
     if (proxy) {
       const fix = "the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file";
       return { text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): ${fix}`, reason: 'tls' };
@@ -138,12 +135,10 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
     const when = code === 'CERT_HAS_EXPIRED' ? `expired${date ? ` on ${date}` : ''}` : "is not valid yet (is this machine's clock right?)";
     return { text: `the TLS certificate of ${host} ${when}`, reason: 'tls' };
   }
-  if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(detail)) {
+  if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(detail))
     return { text: `the server at ${host} speaks only HTTP/2, and gymctl speaks HTTP/1.1`, reason: 'tls' };
-  }
-  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(detail)) {
+  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(detail))
     return { text: `the server at ${host} does not speak TLS there: is the base URL meant to be http:?`, reason: 'tls' };
-  }
   return { text: `the connection to ${host} failed (${code ?? detail})`, reason: 'network' };
 }
 
@@ -152,7 +147,6 @@ export async function networkError(error: unknown, url: string, operation: Opera
   const cause = findCause(error);
   const target = new URL(url);
   if (cause.detail === 'bad port') {
-    // fetch refuses the "bad ports" of the fetch standard before connecting.
     const message = `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`;
     return usageError(message, { id: operation.id, cause: error });
   }
