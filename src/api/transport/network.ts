@@ -8,12 +8,10 @@ import { isLoopbackHost } from './loopback.js';
 import { RETRYABLE_CODES } from './retry.js';
 import type { Operation } from './types.js';
 
+/** A proxy, shown in messages by its origin (never its credentials) and the variable it came from, e.g. HTTPS_PROXY. */
 export interface ProxyChoice {
   url: URL;
-  /** The variable it came from, e.g. HTTPS_PROXY. */
   variable: string;
-  /** How messages show it: scheme, host and port, no credentials. */
-  shown: string;
 }
 
 /** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
@@ -32,16 +30,14 @@ function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   if (!noProxy) return false;
   const host = hostOptions(target).host.toLowerCase();
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
-  return noProxy
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .some((entry) => {
-      if (entry === '*') return true;
-      const [, name = '', entryPort] = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\[|\](?=:|$)/g, ''))!;
-      if (entryPort && entryPort !== port) return false;
-      const domain = name.replace(/^\*?\./, '');
-      return host === domain || host.endsWith(`.${domain}`);
-    });
+  for (const entry of noProxy.split(/[\s,]+/)) {
+    if (entry === '*') return true;
+    const [, name = '', entryPort] = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\[|\](?=:|$)/g, ''))!;
+    if (!entry || (entryPort && entryPort !== port)) continue;
+    const domain = name.replace(/^\*?\./, '');
+    if (host === domain || host.endsWith(`.${domain}`)) return true;
+  }
+  return false;
 }
 
 /** The proxy for requests to `target`, or undefined: none set, NO_PROXY names it, or it is loopback (the key would leave the machine). */
@@ -55,7 +51,7 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
     const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
     throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
   }
-  return { url, variable: name, shown: `${url.protocol}//${url.host}` };
+  return { url, variable: name };
 }
 
 /** Certificate errors that a missing CA explains. */
@@ -97,16 +93,16 @@ async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls
 async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyChoice | undefined): Promise<{ text: string; reason: FailureReason; kind?: ErrorKind }> {
   const host = url.host;
   const tunnel = /Proxy response \((\d+)\)/.exec(detail)?.[1];
+  const named = proxy && `the proxy ${proxy.url.origin} (from ${proxy.variable})`;
   if (proxy && tunnel) {
-    const from = `the proxy ${proxy.shown} (from ${proxy.variable})`;
-    if (tunnel !== '407') return { text: `${from} refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
+    if (tunnel !== '407') return { text: `${named} refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
     const credentials = proxy.url.username ? `refused the credentials in ${proxy.variable}` : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
-    return { text: `${from} ${credentials}`, reason: 'proxy' };
+    return { text: `${named} ${credentials}`, reason: 'proxy' };
   }
   // With a proxy, every connection goes to the proxy: failing to connect is failing to reach it.
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) {
     const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'connect timed out' : 'its name does not resolve';
-    return { text: `could not reach the proxy ${proxy.shown} (from ${proxy.variable}): ${what}`, reason: 'proxy' };
+    return { text: `could not reach ${named}: ${what}`, reason: 'proxy' };
   }
   if (code === 'ECONNREFUSED') return { text: `could not connect to ${host} (connection refused)`, reason: 'connection_refused' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { text: `could not resolve ${host}`, reason: 'dns' };
@@ -116,7 +112,7 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
   if (code !== undefined && TLS_TRUST_CODES.test(code)) {
     if (proxy) {
       const fix = "the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file";
-      return { text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): ${fix}`, reason: 'tls' };
+      return { text: `the TLS certificate presented for ${host} through ${named} is not trusted (${code}): ${fix}`, reason: 'tls' };
     }
     // A certificate that names where its issuer's is published (Authority Information Access), yet comes alone, lacks its intermediates.
     if (code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' && (await peerCertificate(url, (certificate) => Boolean(certificate.infoAccess?.['CA Issuers - URI']?.length)))) {

@@ -19,7 +19,7 @@ const fs = process.getBuiltinModule('node:fs');
 export function proxyCheck(baseUrl: URL, env: NodeJS.ProcessEnv): Outcome {
   try {
     const proxy = proxyFor(baseUrl, env);
-    if (proxy) return result('proxy', 'pass', `${proxy.variable}: ${proxy.shown}${proxy.url.username ? ' (with credentials, not shown)' : ''}`);
+    if (proxy) return result('proxy', 'pass', `${proxy.variable}: ${proxy.url.origin}${proxy.url.username ? ' (with credentials, not shown)' : ''}`);
     const set = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => env[name]);
     return result('proxy', 'pass', set ? `none for ${baseUrl.host} (loopback, or NO_PROXY matches)` : 'none');
   } catch (error) {
