@@ -94,7 +94,7 @@ class Stoppable implements AttemptControl {
 
 const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error('timed out'));
 
-/** The exchange a cached body is read as: a 200 with no headers. */
+/** What a cached body is read as. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
 
 export class Transport {
@@ -108,7 +108,7 @@ export class Transport {
   readonly #closed = new AbortController();
   /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
-  readonly #inFlight = new Set<(reason: unknown) => void>();
+  readonly #inFlight = new Set<Stoppable>();
   readonly #plain: Call;
 
   constructor(options: TransportOptions) {
@@ -119,28 +119,26 @@ export class Transport {
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
-      for (const stop of this.#inFlight) stop(this.#signal.reason);
+      for (const control of this.#inFlight) control.stop(this.#signal.reason);
     });
   }
 
   /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
   async get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
     const call = callOf(this.#plain, options);
+    const send = () =>
+      withRetries(
+        (attempt) => this.#attempt(operation, call, attempt),
+        call.policy,
+        [call.signal, this.#signal],
+        (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
+      );
     const { cache } = this.#options;
-    return cache ? this.#viaCache(cache, operation, call) : this.#send(operation, call);
+    return cache ? this.#viaCache(cache, operation, send) : send();
   }
 
-  #send<T>(operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
-    return withRetries(
-      (attempt) => this.#attempt(operation, call, attempt),
-      call.policy,
-      [call.signal, this.#signal],
-      (line) => this.#debug(line),
-      (reason) => abortedError(reason, operation.subject, operation.id),
-    );
-  }
-
-  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
+  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
     // A raw operation (gymctl api) keeps the body as received under a name of its own, apart from the `{"data":…}` other commands keep.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
@@ -154,7 +152,7 @@ export class Transport {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }
     }
-    const response = await this.#send(operation, call);
+    const response = await send();
     // Only a validated 200 is kept; a raw one only when JSON (never an HTML page or nothing) and when its text is its bytes (no invalid UTF-8).
     const { rawData, rawBytes } = response;
     if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
@@ -181,14 +179,13 @@ export class Transport {
     const path = this.#basePath + operation.path;
     const { signal, timeoutMs, headers } = call;
     const control = new Stoppable();
-    const stop = (reason: unknown) => control.stop(reason);
-    const timer = setTimeout(stop, timeoutMs, TIMED_OUT).unref();
-    this.#inFlight.add(stop);
-    const onAbort = signal && (() => stop(signal.reason));
+    const timer = setTimeout(() => control.stop(TIMED_OUT), timeoutMs).unref();
+    this.#inFlight.add(control);
+    const onAbort = signal && (() => control.stop(signal.reason));
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
     const started = Date.now();
-    if (this.#signal.aborted) stop(this.#signal.reason);
-    if (signal?.aborted) stop(signal.reason);
+    if (this.#signal.aborted) control.stop(this.#signal.reason);
+    if (signal?.aborted) control.stop(signal.reason);
     const { debug, apiKey } = this.#options;
     try {
       if (debug) {
@@ -207,7 +204,7 @@ export class Transport {
       throw await this.#classify(error, control.reason, operation, path, started, timeoutMs);
     } finally {
       clearTimeout(timer);
-      this.#inFlight.delete(stop);
+      this.#inFlight.delete(control);
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
