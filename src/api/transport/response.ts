@@ -30,7 +30,6 @@ export function responseHead(response: Exchange): ResponseHead {
   return { version: `HTTP/${response.httpVersion ?? '1.1'}`, status: response.status, statusText: response.statusText, headers };
 }
 
-/** An answer in a trace line: its size, content type and correlation ID. */
 export function describeAnswer(response: Exchange, characters: number): string {
   const type = response.headers.get('content-type');
   const correlationId = headerCorrelationId(response.headers);
@@ -105,7 +104,6 @@ function describeBody(response: Exchange): string {
   return type ? `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} body` : 'a body with no content type';
 }
 
-/** `502 Bad Gateway`, or the status alone. */
 const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
 /** The words of a failed answer: only the API's own error body speaks for it; any other came from something in front of it, never blamed on the key. */
@@ -114,16 +112,16 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
   const subject = operation.subject;
   const fromApi = message !== undefined;
   const body = isJson ? "a JSON body that is not the API's error" : describeBody(response);
+  const login = response.headers.get('www-authenticate');
+  const location = response.headers.get('location');
   switch (kind) {
-    case 'unauthorized': {
+    case 'unauthorized':
       // In a batch, the line names the id it was about, as every other failure's does.
       if (fromApi || (status === 401 && isJson))
         return `${operation.id === undefined ? '' : `${subject}: `}${clip(message ?? SPEC_MESSAGES.unauthorized)}: the server refused the API key`;
-      const login = response.headers.get('www-authenticate');
       if (status === 401 && login)
         return `${subject}: something in front of the API asks for a login of its own (${clip(login.split(/[\s,]/)[0]!)}), not for the API key: check the base URL, or what stands between you and the API`;
       return `${subject}: access was denied by something in front of the API, which answered ${statusLine(response)} with ${body}; the API itself did not refuse the key`;
-    }
     case 'not_found':
       if (!fromApi && status === 404)
         return `${subject}: not found, and the answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
@@ -135,10 +133,7 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       if (status === 504) return `${subject}: ${response.statusText || 'Gateway Timeout'}: a gateway in front of the API timed out waiting for it`;
       return `${subject}: the server is unavailable: it answered ${statusLine(response)} with ${body}`;
     default:
-      if (status >= 300 && status < 400) {
-        const location = response.headers.get('location');
-        return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
-      }
+      if (status >= 300 && status < 400) return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       return `${subject}: unexpected HTTP status ${statusLine(response)}${fromApi ? `: ${clip(message!)}` : ` with ${body}`}`;
   }
 }

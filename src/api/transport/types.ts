@@ -92,7 +92,6 @@ export interface Exchange {
   rawHeaders?: readonly string[];
   /** `1.1`, where the sender knows it (node:http). */
   httpVersion?: string;
-  /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
   body: NodeStream | AsyncIterable<Uint8Array> | null;
   /** Already decoded from its Content-Encoding (fetch does that itself). */
   decoded?: boolean;
@@ -113,7 +112,6 @@ export type Send = (url: string, headers: Record<string, string>, control: Attem
 
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
 
-/** A way to send: its requests, how it closes, and the proxy it goes through, if any. */
 export interface Connection {
   send: Send;
   close(): Promise<void>;
