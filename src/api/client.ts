@@ -10,7 +10,7 @@ import { usageError } from './errors.js';
 import { isValidId } from './ids.js';
 import { envelope, type Id } from './schemas.js';
 import { Transport } from './transport/loop.js';
-import type { ApiResponse, Operation, RequestOptions, TransportOptions } from './transport/types.js';
+import type { ApiResponse, CallOptions, Operation, TransportOptions } from './transport/types.js';
 
 export type ClientOptions = TransportOptions;
 
@@ -94,8 +94,7 @@ export function operationFor<D extends OperationDeclaration>(declaration: D, id?
 }
 
 type Declared = Operations[number];
-/** A call's own options, or (as before them) its signal alone. */
-export type CallOptions = RequestOptions | AbortSignal;
+export type { CallOptions };
 
 type Takes<D extends Declared> = D extends { param: object } ? [id: Id, options?: CallOptions] : [options?: CallOptions];
 

@@ -92,7 +92,13 @@ const within = <T>(promise: Promise<T>, ms = 1000) =>
 
 const undiciAgent = new Agent();
 const SENDERS: Array<[string, () => Promise<Send & { close?(): void }>]> = [
-  ['node:http', async () => viaNodeHttp(origin)],
+  [
+    'node:http',
+    async () => {
+      const { send, close } = viaNodeHttp(new URL(origin));
+      return Object.assign(send, { close });
+    },
+  ],
   ['undici', async () => viaUndici(undiciAgent, origin)],
   ['fetch', async () => viaFetch((input, init) => globalThis.fetch(input, init), origin)],
 ];
@@ -193,7 +199,7 @@ describe('node:http, the default sender', () => {
   it('keeps one connection alive across requests, and close() lets go of it', async () => {
     const own = await ownServer(0);
     try {
-      const send = viaNodeHttp(own.origin);
+      const { send, close } = viaNodeHttp(new URL(own.origin));
       for (const path of ['/a', '/b', '/c']) {
         await text(await send(path, {}, control()));
         // The agent takes the socket back once the response has ended: a moment later.
@@ -202,7 +208,7 @@ describe('node:http, the default sender', () => {
       expect(own.sockets.size).toBe(1);
       const [socket] = own.sockets;
       const closed = new Promise((resolve) => socket!.once('close', resolve));
-      send.close();
+      await close();
       expect(await within(closed)).toHaveProperty('value');
     } finally {
       await own.close();
@@ -212,11 +218,11 @@ describe('node:http, the default sender', () => {
   it('maxConnections bounds the connections a batch opens', async () => {
     const own = await ownServer(50);
     try {
-      const send = viaNodeHttp(own.origin, 2);
+      const { send, close } = viaNodeHttp(new URL(own.origin), 2);
       await Promise.all(Array.from({ length: 8 }, () => send('/slow', {}, control()).then(text)));
       // Without the bound, the eight slow requests would open eight connections at once.
       expect(own.most()).toBe(2);
-      send.close();
+      await close();
     } finally {
       await own.close();
     }

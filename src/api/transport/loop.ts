@@ -1,8 +1,7 @@
 /**
- * The HTTP transport, with this folder the only code that talks to the network. Each call's settings are the client's options with the
- * call's own over them, each checked. Each attempt sends one GET (senders.ts) under a deadline from connecting to the last byte, then reads
- * and interprets the answer (response.ts); failures to connect get messages (network.ts); retries follow retry.ts. Every step can be traced
- * for --debug; neither traces nor errors hold the key (redact.ts).
+ * The HTTP transport, with this folder the only code that talks to the network: each call's settings (the client's options, the call's own over them,
+ * each checked), then its attempts, each one GET (senders.ts) under a deadline from connecting to the last byte, its answer read (response.ts) or its
+ * failure named (network.ts), retried as retry.ts says, each step traced for --debug; neither traces nor errors hold the key (redact.ts).
  */
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
@@ -12,7 +11,7 @@ import { redactError, redactHead, redactHeaders, redactText } from './redact.js'
 import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, AttemptControl, Connection, Exchange, Operation, RequestOptions, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, AttemptControl, CallOptions, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
 
 interface Call {
   signal: AbortSignal | undefined;
@@ -25,9 +24,8 @@ interface Call {
 function plainCall(options: TransportOptions): Call {
   if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
-  if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey)) {
+  if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey))
     throw usageError('the API key is missing, empty or contains spaces or control characters (the key is not shown)');
-  }
   if (!URL.canParse(options.baseUrl)) throw usageError(`invalid base URL ${JSON.stringify(String(options.baseUrl))}`);
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
@@ -38,7 +36,7 @@ function plainCall(options: TransportOptions): Call {
 }
 
 /** A call's settings: `plain`, with the call's own signal, timeout, retries and headers (the key sent stays the client's). */
-function callOf(plain: Call, options: RequestOptions | AbortSignal | undefined): Call {
+function callOf(plain: Call, options: CallOptions | undefined): Call {
   if (options === undefined) return plain;
   if (options instanceof AbortSignal) return { ...plain, signal: options };
   if (typeof options !== 'object' || options === null) throw usageError('request options must be an object: { signal, timeoutMs, retries, headers }');
@@ -54,10 +52,7 @@ const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'cont
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/**
- * `base` with a timeout and headers over it, a name in any case replacing the same name in `base`. The timeout, the retries and the headers
- * (named as `option`) are checked: names and values HTTP allows (a bad value is not quoted: it may be a secret), none reserved.
- */
+/** `base` with a timeout and headers (`option` in messages) over it, a name in any case replacing the same in `base`; all checked, retries too, a bad value never quoted. */
 function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {
   const timeout = timeoutMs ?? base.timeoutMs;
   const retries = base.policy.retries ?? DEFAULT_RETRIES;
@@ -78,7 +73,6 @@ function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Recor
   return { ...base, timeoutMs: timeout, headers: Object.assign(merged, headers) };
 }
 
-/** Why an attempt was stopped by its deadline. */
 const TIMED_OUT = Symbol('timed out');
 
 /** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
@@ -100,7 +94,7 @@ class Stoppable implements AttemptControl {
 
 const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error('timed out'));
 
-/** The exchange a cached body is read as: a 200 with no headers. */
+/** What a cached body is read as. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
 
 export class Transport {
@@ -114,7 +108,7 @@ export class Transport {
   readonly #closed = new AbortController();
   /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
-  readonly #inFlight = new Set<(reason: unknown) => void>();
+  readonly #inFlight = new Set<Stoppable>();
   readonly #plain: Call;
 
   constructor(options: TransportOptions) {
@@ -125,30 +119,27 @@ export class Transport {
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#signal = options.signal ? AbortSignal.any([options.signal, this.#closed.signal]) : this.#closed.signal;
     this.#signal.addEventListener('abort', () => {
-      for (const stop of this.#inFlight) stop(this.#signal.reason);
+      for (const control of this.#inFlight) control.stop(this.#signal.reason);
     });
   }
 
   /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
-  async get<T>(operation: Operation<T>, options?: RequestOptions | AbortSignal): Promise<ApiResponse<T>> {
+  async get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
     const call = callOf(this.#plain, options);
+    const send = () =>
+      withRetries(
+        (attempt) => this.#attempt(operation, call, attempt),
+        call.policy,
+        [call.signal, this.#signal],
+        (line) => this.#debug(line),
+        (reason) => abortedError(reason, operation.subject, operation.id),
+      );
     const { cache } = this.#options;
-    return cache ? this.#viaCache(cache, operation, call) : this.#send(operation, call);
+    return cache ? this.#viaCache(cache, operation, send) : send();
   }
 
-  #send<T>(operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
-    return withRetries(
-      (attempt) => this.#attempt(operation, call, attempt),
-      call.policy,
-      [call.signal, this.#signal],
-      (line) => this.#debug(line),
-      (reason) => abortedError(reason, operation.subject, operation.id),
-    );
-  }
-
-  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, call: Call): Promise<ApiResponse<T>> {
-    // A raw operation (gymctl api) keeps the whole body as received, under a name of its own: it never meets the rebuilt `{"data":…}`
-    // another command kept for the same path, nor they its body.
+  async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
+    // A raw operation (gymctl api) keeps the body as received under a name of its own, apart from the `{"data":…}` other commands keep.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
     // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
@@ -161,9 +152,8 @@ export class Transport {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }
     }
-    const response = await this.#send(operation, call);
-    // Only a validated 200 is kept: for a raw operation, a body that is JSON (never an HTML page or nothing), and kept as text only when
-    // that text is its bytes (no invalid UTF-8 was replaced on the way).
+    const response = await send();
+    // Only a validated 200 is kept; a raw one only when JSON (never an HTML page or nothing) and when its text is its bytes (no invalid UTF-8).
     const { rawData, rawBytes } = response;
     if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
       // The data's text as sent, in the body shape the API uses: what interpret() reads back.
@@ -178,28 +168,24 @@ export class Transport {
   #debug(line: string): void {
     try {
       this.#options.debug?.(redactText(this.#options.apiKey, line));
-    } catch {
-      // The trace is a courtesy: the request goes on without it.
-    }
+    } catch {}
   }
 
   /**
-   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and
-   * adds no listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles
-   * (the AttemptControl contract).
+   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and adds no
+   * listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles (AttemptControl).
    */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
     const { signal, timeoutMs, headers } = call;
     const control = new Stoppable();
-    const stop = (reason: unknown) => control.stop(reason);
-    const timer = setTimeout(stop, timeoutMs, TIMED_OUT).unref();
-    this.#inFlight.add(stop);
-    const onAbort = signal && (() => stop(signal.reason));
+    const timer = setTimeout(() => control.stop(TIMED_OUT), timeoutMs).unref();
+    this.#inFlight.add(control);
+    const onAbort = signal && (() => control.stop(signal.reason));
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
     const started = Date.now();
-    if (this.#signal.aborted) stop(this.#signal.reason);
-    if (signal?.aborted) stop(signal.reason);
+    if (this.#signal.aborted) control.stop(this.#signal.reason);
+    if (signal?.aborted) control.stop(signal.reason);
     const { debug, apiKey } = this.#options;
     try {
       if (debug) {
@@ -218,7 +204,7 @@ export class Transport {
       throw await this.#classify(error, control.reason, operation, path, started, timeoutMs);
     } finally {
       clearTimeout(timer);
-      this.#inFlight.delete(stop);
+      this.#inFlight.delete(control);
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }

@@ -1,12 +1,58 @@
 /**
- * Socket, TLS and proxy failures, in messages that say what happened and where to look: the proxy when the failure was on the way to it,
- * the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
+ * Where a request connects: the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (lower case first, as curl reads them), the host node:http(s) and node:tls
+ * are given. Then socket, TLS and proxy failures in messages that say what happened and where to look: the proxy (its variable, never its password) when
+ * the failure was on the way to it, the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
  */
 import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
-import type { ProxyChoice } from './proxy.js';
+import { isLoopbackHost } from './loopback.js';
 import { RETRYABLE_CODES } from './retry.js';
-import { hostOptions } from './senders.js';
 import type { Operation } from './types.js';
+
+/** A proxy, shown in messages by its origin (never its credentials) and the variable it came from, e.g. HTTPS_PROXY. */
+export interface ProxyChoice {
+  url: URL;
+  variable: string;
+}
+
+/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
+export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
+
+function variable(env: NodeJS.ProcessEnv, name: string): [string, string] | undefined {
+  for (const key of [name.toLowerCase(), name]) {
+    const value = env[key]?.trim();
+    if (value) return [key, value];
+  }
+  return undefined;
+}
+
+/** True when NO_PROXY names the host (exactly, as a domain suffix, or `*`), with or without the port. */
+function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const host = hostOptions(target).host.toLowerCase();
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  for (const entry of noProxy.split(/[\s,]+/)) {
+    if (entry === '*') return true;
+    const [, name = '', entryPort] = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\[|\](?=:|$)/g, ''))!;
+    if (!entry || (entryPort && entryPort !== port)) continue;
+    const domain = name.replace(/^\*?\./, '');
+    if (host === domain || host.endsWith(`.${domain}`)) return true;
+  }
+  return false;
+}
+
+/** The proxy for requests to `target`, or undefined: none set, NO_PROXY names it, or it is loopback (the key would leave the machine). */
+export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  if (isLoopbackHost(target.hostname)) return undefined;
+  const chosen = variable(env, target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+  if (!chosen || bypassesProxy(target, variable(env, 'NO_PROXY')?.[1])) return undefined;
+  const [name, value] = chosen;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
+    throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
+  }
+  return { url, variable: name };
+}
 
 /** Certificate errors that a missing CA explains. */
 const TLS_TRUST_CODES = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED)$/;
@@ -47,16 +93,16 @@ async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls
 async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyChoice | undefined): Promise<{ text: string; reason: FailureReason; kind?: ErrorKind }> {
   const host = url.host;
   const tunnel = /Proxy response \((\d+)\)/.exec(detail)?.[1];
+  const named = proxy && `the proxy ${proxy.url.origin} (from ${proxy.variable})`;
   if (proxy && tunnel) {
-    const from = `the proxy ${proxy.shown} (from ${proxy.variable})`;
-    if (tunnel !== '407') return { text: `${from} refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
+    if (tunnel !== '407') return { text: `${named} refused to open a tunnel to ${host} (it answered ${tunnel})`, reason: 'proxy' };
     const credentials = proxy.url.username ? `refused the credentials in ${proxy.variable}` : `wants credentials: put them in ${proxy.variable}, as http://user:password@host:port`;
-    return { text: `${from} ${credentials}`, reason: 'proxy' };
+    return { text: `${named} ${credentials}`, reason: 'proxy' };
   }
   // With a proxy, every connection goes to the proxy: failing to connect is failing to reach it.
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) {
     const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' ? 'connect timed out' : 'its name does not resolve';
-    return { text: `could not reach the proxy ${proxy.shown} (from ${proxy.variable}): ${what}`, reason: 'proxy' };
+    return { text: `could not reach ${named}: ${what}`, reason: 'proxy' };
   }
   if (code === 'ECONNREFUSED') return { text: `could not connect to ${host} (connection refused)`, reason: 'connection_refused' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { text: `could not resolve ${host}`, reason: 'dns' };
@@ -64,13 +110,11 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { text: `the connection to ${host} failed (${code})`, reason: 'connection_reset' };
   if (code !== undefined && MALFORMED_HTTP.test(code)) return { text: `the server sent malformed HTTP (${code})`, reason: 'network', kind: 'invalid_response' };
   if (code !== undefined && TLS_TRUST_CODES.test(code)) {
-    // Through a proxy, an untrusted certificate for the API host is the proxy's own: it intercepts TLS.
     if (proxy) {
       const fix = "the proxy intercepts TLS; if your company's CA signed its certificates, point NODE_EXTRA_CA_CERTS at that CA's PEM file";
-      return { text: `the TLS certificate presented for ${host} through the proxy ${proxy.shown} (from ${proxy.variable}) is not trusted (${code}): ${fix}`, reason: 'tls' };
+      return { text: `the TLS certificate presented for ${host} through ${named} is not trusted (${code}): ${fix}`, reason: 'tls' };
     }
-    // A certificate that names where its issuer's is published (Authority Information Access), as those of public
-    // and company authorities with intermediates do, yet comes alone lacks its intermediates: the server's to fix.
+    // A certificate that names where its issuer's is published (Authority Information Access), yet comes alone, lacks its intermediates.
     if (code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' && (await peerCertificate(url, (certificate) => Boolean(certificate.infoAccess?.['CA Issuers - URI']?.length)))) {
       const fix = 'the server must send its whole chain, which is for whoever runs it to fix';
       return { text: `the TLS certificate of ${host} came without the intermediate certificates that link it to a trusted authority (${code}): ${fix}`, reason: 'tls' };
@@ -87,12 +131,10 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
     const when = code === 'CERT_HAS_EXPIRED' ? `expired${date ? ` on ${date}` : ''}` : "is not valid yet (is this machine's clock right?)";
     return { text: `the TLS certificate of ${host} ${when}`, reason: 'tls' };
   }
-  if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(detail)) {
+  if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(detail))
     return { text: `the server at ${host} speaks only HTTP/2, and gymctl speaks HTTP/1.1`, reason: 'tls' };
-  }
-  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(detail)) {
+  if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(detail))
     return { text: `the server at ${host} does not speak TLS there: is the base URL meant to be http:?`, reason: 'tls' };
-  }
   return { text: `the connection to ${host} failed (${code ?? detail})`, reason: 'network' };
 }
 
@@ -101,7 +143,6 @@ export async function networkError(error: unknown, url: string, operation: Opera
   const cause = findCause(error);
   const target = new URL(url);
   if (cause.detail === 'bad port') {
-    // fetch refuses the "bad ports" of the fetch standard before connecting.
     const message = `${operation.subject}: fetch refuses to connect to port ${target.port} (a "bad port" of the fetch standard): serve the API on another port`;
     return usageError(message, { id: operation.id, cause: error });
   }

@@ -30,7 +30,6 @@ export function responseHead(response: Exchange): ResponseHead {
   return { version: `HTTP/${response.httpVersion ?? '1.1'}`, status: response.status, statusText: response.statusText, headers };
 }
 
-/** An answer in a trace line: its size, content type and correlation ID. */
 export function describeAnswer(response: Exchange, characters: number): string {
   const type = response.headers.get('content-type');
   const correlationId = headerCorrelationId(response.headers);
@@ -64,7 +63,6 @@ const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId
   return { status: response.status, correlationId, id: operation.id, headers: response.headers, head: operation.raw ? responseHead(response) : undefined };
 };
 
-/** The failure of an answer that is not what it must be. */
 function invalid(response: Exchange, operation: Operation<unknown>, why: string, correlationId = headerCorrelationId(response.headers)): GymApiError {
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
@@ -82,27 +80,20 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
   const source = 'pipe' in body ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
   // Not an async function: a batch reads thousands of bodies, most of them with no coding.
-  return coding === '' || coding === 'identity' ? collect(source, maxBytes, tooLarge) : decode(source, coding, response, operation, maxBytes, tooLarge);
-}
-
-async function decode(source: NodeStream, coding: string, response: Exchange, operation: Operation<unknown>, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
+  if (coding === '' || coding === 'identity') return collect(source, maxBytes, tooLarge);
   const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     coding === 'gzip' || coding === 'x-gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : coding === 'br' ? zlib.createBrotliDecompress() : undefined;
-  if (!decoder) throw invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`);
+  if (!decoder) return Promise.reject(invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`));
   source.on('error', (error: Error) => decoder.destroy(error));
-  try {
-    return await collect(source.pipe(decoder), maxBytes, tooLarge);
-  } catch (error) {
-    if (error instanceof GymApiError) throw error;
-    response.cancel();
-    throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  } finally {
-    decoder.destroy();
-  }
+  return collect(source.pipe(decoder), maxBytes, tooLarge)
+    .catch((error: unknown) => {
+      if (error instanceof GymApiError) throw error;
+      response.cancel();
+      throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    })
+    .finally(() => decoder.destroy());
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a body that is not JSON is, in words: never shown, only described. */
 function describeBody(response: Exchange): string {
@@ -113,29 +104,24 @@ function describeBody(response: Exchange): string {
   return type ? `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} body` : 'a body with no content type';
 }
 
-/** `502 Bad Gateway`, or the status alone. */
 const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
-/**
- * The words of a failed answer. Only the API's own error body (JSON, with its message) speaks for the API; an HTML page
- * or any other body came from something in front of it (a gateway, a proxy, a firewall): described as such, never blamed on the key.
- */
+/** The words of a failed answer: only the API's own error body speaks for it; any other came from something in front of it, never blamed on the key. */
 function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | undefined, isJson: boolean): string {
   const { status } = response;
   const subject = operation.subject;
   const fromApi = message !== undefined;
   const body = isJson ? "a JSON body that is not the API's error" : describeBody(response);
+  const login = response.headers.get('www-authenticate');
+  const location = response.headers.get('location');
   switch (kind) {
-    case 'unauthorized': {
+    case 'unauthorized':
       // In a batch, the line names the id it was about, as every other failure's does.
       if (fromApi || (status === 401 && isJson))
         return `${operation.id === undefined ? '' : `${subject}: `}${clip(message ?? SPEC_MESSAGES.unauthorized)}: the server refused the API key`;
-      const login = response.headers.get('www-authenticate');
-      if (status === 401 && login) {
+      if (status === 401 && login)
         return `${subject}: something in front of the API asks for a login of its own (${clip(login.split(/[\s,]/)[0]!)}), not for the API key: check the base URL, or what stands between you and the API`;
-      }
       return `${subject}: access was denied by something in front of the API, which answered ${statusLine(response)} with ${body}; the API itself did not refuse the key`;
-    }
     case 'not_found':
       if (!fromApi && status === 404)
         return `${subject}: not found, and the answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
@@ -147,23 +133,27 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       if (status === 504) return `${subject}: ${response.statusText || 'Gateway Timeout'}: a gateway in front of the API timed out waiting for it`;
       return `${subject}: the server is unavailable: it answered ${statusLine(response)} with ${body}`;
     default:
-      if (status >= 300 && status < 400) {
-        const location = response.headers.get('location');
-        return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
-      }
+      if (status >= 300 && status < 400) return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       return `${subject}: unexpected HTTP status ${statusLine(response)}${fromApi ? `: ${clip(message!)}` : ` with ${body}`}`;
   }
 }
 
-/**
- * zod compiles a fast path for each object schema (with new Function) the first time it parses one: worth it over a batch, not for the one
- * answer most calls check (compiled code is in no code cache). The first answers go without it.
- */
+/** zod compiles an object schema's fast path (new Function) on its first parse: worth it over a batch, not for one answer (no code cache keeps it). */
 const JIT_AFTER = 64;
 let validations = 0;
 
 /** Without a byte order mark, which RFC 8259 lets a parser ignore (browsers' response.json() does). */
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseOr(text: string, parse: (text: string) => unknown): unknown {
+  try {
+    return parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
 
 /** What the answer means: the validated data, or the failure it reports. */
 export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
@@ -171,16 +161,11 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   if (nestsDeeperThan(text)) throw invalid(response, operation, `the response nests deeper than ${MAX_JSON_DEPTH} levels`);
   // The byte order mark is skipped for reading; `gymctl api` still gets the body as sent.
   const jsonText = withoutBom(text);
-  let json: unknown;
-  let isJson = true;
-  try {
-    json = parseJsonExact(jsonText);
-  } catch {
-    isJson = false;
-  }
+  const json = parseOr(jsonText, parseJsonExact);
+  const isJson = json !== NOT_JSON;
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
-  const dataless = isObject(json) && !('data' in json);
+  const dataless = typeof json === 'object' && json !== null && !Array.isArray(json) && !('data' in json);
   const errorBody = isJson && (!isSuccess || dataless) ? errorBodySchema().safeParse(json) : undefined;
   const sent = errorBody?.success ? errorBody.data : undefined;
   const message = sent?.message ?? undefined;
@@ -212,11 +197,4 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
 }
 
 /** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
-export function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(withoutBom(text));
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const isJsonText = (text: string) => parseOr(withoutBom(text), JSON.parse) !== NOT_JSON;

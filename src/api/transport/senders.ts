@@ -2,21 +2,17 @@
  * The senders, each giving the transport the same view of an answer (an Exchange); none follows a redirect:
  * - node:http(s) on a keep-alive agent, for a direct request: it costs almost nothing to load, where undici costs
  *   tens of milliseconds at start-up (mostly compiling its WebAssembly HTTP parser), paid on every call;
- * - undici's request API on a dispatcher: its ProxyAgent for a proxy (see proxy.ts), or the caller's dispatcher.
+ * - undici's request API on a dispatcher: its ProxyAgent for a proxy (see network.ts), or the caller's dispatcher.
  *   Not undici's fetch: only the request API hands over the headers as received, which `gymctl api -i` prints;
  * - the caller's fetch (Node's global fetch, which nock intercepts in tests).
  */
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
-import { proxyFor } from './proxy.js';
+import { hostOptions, proxyFor } from './network.js';
 import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
 
-/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
-export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
-
-/** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `baseUrl`, parsed once. */
-export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Send & { close(): void } {
-  const base = new URL(baseUrl);
+/** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `base`. */
+export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
   const secure = base.protocol === 'https:';
   // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http loads Node's undici, tls, http2 and zlib through its getters, for nothing.
   const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
@@ -27,8 +23,7 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
     new Promise<Exchange>((resolve, reject) => {
       let request: http.ClientRequest | undefined;
       let stopped = false;
-      // Destroying the request fails it, and the response it may have handed over, with the reason.
-      // Stopped before it was made, it is not made at all (no connection is opened for it).
+      // Destroying the request fails it, and the response it may have handed over, with the reason; stopped before it was made, it is not made.
       control.onStop((reason) => {
         stopped = true;
         request?.destroy(reason);
@@ -49,7 +44,7 @@ export function viaNodeHttp(baseUrl: string | URL, maxConnections?: number): Sen
       request.on('error', reject);
       request.end();
     });
-  return Object.assign(send, { close: () => agent.destroy() });
+  return { send, close: async () => agent.destroy() };
 }
 
 const nodeHeader = (value: string | string[] | undefined) => (value === undefined ? null : Array.isArray(value) ? value.join(', ') : value);
@@ -63,7 +58,6 @@ function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Prom
       onStop?.(reason);
       reject(reason);
     });
-    // Stopped before it was sent: nothing is sent.
     if (!controller.signal.aborted) start(controller.signal).then(resolve, reject);
   });
 }
@@ -92,7 +86,6 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
           // undici reads the reason phrase as UTF-8: given back as one character a byte, as node:http gives it.
           statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (STATUS_CODES[response.statusCode] ?? ''),
           headers: {
-            // Read off the names and values in turn, a repeated one's values joined with `, `.
             get: (name) => {
               const wanted = name.toLowerCase();
               let value: string | null = null;
@@ -127,17 +120,14 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when proxy.ts names a proxy for the base URL; else node:http. */
+/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when network.ts names a proxy for the base URL; else node:http. */
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
-  const origin = new URL(options.baseUrl).origin;
-  if (fetch) return { send: viaFetch(fetch, origin, dispatcher), close: async () => {} };
-  if (dispatcher) return { send: await viaUndici(dispatcher, origin), close: async () => {} };
-  const proxy = proxyFor(new URL(options.baseUrl), options.env ?? process.env);
-  if (!proxy) {
-    const send = viaNodeHttp(options.baseUrl, maxConnections);
-    return { send, close: async () => send.close() };
-  }
+  const base = new URL(options.baseUrl);
+  if (fetch) return { send: viaFetch(fetch, base.origin, dispatcher), close: async () => {} };
+  if (dispatcher) return { send: await viaUndici(dispatcher, base.origin), close: async () => {} };
+  const proxy = proxyFor(base, options.env ?? process.env);
+  if (!proxy) return viaNodeHttp(base, maxConnections);
   const { ProxyAgent, Pool, buildConnector } = await loadUndici();
   const { isIP } = process.getBuiltinModule('node:net');
   const connectToProxy = buildConnector({ timeout });
@@ -156,5 +146,5 @@ export async function openConnection(options: TransportOptions, timeout: number)
     bodyTimeout: timeout,
     ...(maxConnections ? { connections: maxConnections } : {}),
   });
-  return { send: await viaUndici(agent, origin), close: () => agent.destroy(), proxy };
+  return { send: await viaUndici(agent, base.origin), close: () => agent.destroy(), proxy };
 }

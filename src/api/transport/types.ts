@@ -3,14 +3,14 @@ import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
-import type { ProxyChoice } from './proxy.js';
+import type { ProxyChoice } from './network.js';
 
 /** The client's options. Each optional one may be `undefined`, meaning its default, for projects with `exactOptionalPropertyTypes`. */
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
   apiKey: string;
-  /** Time limit of one request, from connecting to the last byte of the body. */
+  /** Time limit of each attempt, from connecting to the last byte of the body. */
   timeoutMs?: number | undefined;
   /** Larger bodies are refused (invalid_response). */
   maxBodyBytes?: number | undefined;
@@ -21,7 +21,7 @@ export interface TransportOptions {
   maxConnections?: number | undefined;
   /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
   fetch?: FetchLike | undefined;
-  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2): every operation is a GET. */
+  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (the client's default: 2): every operation is a GET. */
   retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
   retryBaseDelayMs?: number | undefined;
@@ -29,14 +29,11 @@ export interface TransportOptions {
   maxRetryAfterMs?: number | undefined;
   /** Called with one line per step of each request, for --debug. The key is never in it. */
   debug?: ((line: string) => void) | undefined;
-  /** Aborts every request of this transport (Ctrl-C). */
+  /** Aborts every request of the client or call it is given to (Ctrl-C): a GymApiError of kind `aborted`, the reason as its cause. */
   signal?: AbortSignal | undefined;
   /** Allow a plain `http:` base URL that is not loopback (the key then crosses the network in clear). */
   allowInsecureHttp?: boolean | undefined;
-  /**
-   * Headers sent with every request, over gymctl's own (Accept, User-Agent). Setting X-API-Key (always `apiKey`),
-   * Accept-Encoding, Host, Connection, Content-Length or Transfer-Encoding is a usage failure.
-   */
+  /** Headers sent with every request, over Accept and User-Agent; X-API-Key (always `apiKey`), Accept-Encoding, Host, Connection, Content-Length, Transfer-Encoding are refused. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
   env?: NodeJS.ProcessEnv | undefined;
@@ -45,16 +42,13 @@ export interface TransportOptions {
 }
 
 /** One call's own options over the client's (`getAcademy(1, { signal, timeoutMs, retries, headers })`); each may be `undefined`. */
-export interface RequestOptions {
-  /** Aborts this call (a GymApiError of kind `aborted`, the reason as its cause). */
-  signal?: AbortSignal | undefined;
-  /** Time limit of each attempt of this call. */
-  timeoutMs?: number | undefined;
-  /** Retries of this call. */
-  retries?: number | undefined;
+export interface RequestOptions extends Pick<TransportOptions, 'signal' | 'timeoutMs' | 'retries'> {
   /** Headers of this call, over the client's `defaultHeaders`, with the same limits. */
-  headers?: Readonly<Record<string, string>> | undefined;
+  headers?: TransportOptions['defaultHeaders'];
 }
+
+/** A call's own options, or (as before them) its signal alone. */
+export type CallOptions = RequestOptions | AbortSignal;
 
 /** A store of successful answers, by path under the base URL. What it hands back is checked as an answer would be; one that fails is a miss. */
 export interface ResponseCache {
@@ -98,7 +92,6 @@ export interface Exchange {
   rawHeaders?: readonly string[];
   /** `1.1`, where the sender knows it (node:http). */
   httpVersion?: string;
-  /** A Node stream (node:http, undici), read with events; or any async iterable (fetch). */
   body: NodeStream | AsyncIterable<Uint8Array> | null;
   /** Already decoded from its Content-Encoding (fetch does that itself). */
   decoded?: boolean;
@@ -119,7 +112,6 @@ export type Send = (url: string, headers: Record<string, string>, control: Attem
 
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
 
-/** A way to send: its requests, how it closes, and the proxy it goes through, if any. */
 export interface Connection {
   send: Send;
   close(): Promise<void>;

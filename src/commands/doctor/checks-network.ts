@@ -7,7 +7,7 @@
 import { GymApiError, type GymctlError } from '../../api/errors.js';
 import { operations } from '../../api/client.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
-import { proxyFor } from '../../api/transport/proxy.js';
+import { hostOptions, proxyFor } from '../../api/transport/network.js';
 import type { Setting } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
@@ -19,7 +19,7 @@ const fs = process.getBuiltinModule('node:fs');
 export function proxyCheck(baseUrl: URL, env: NodeJS.ProcessEnv): Outcome {
   try {
     const proxy = proxyFor(baseUrl, env);
-    if (proxy) return result('proxy', 'pass', `${proxy.variable}: ${proxy.shown}${proxy.url.username ? ' (with credentials, not shown)' : ''}`);
+    if (proxy) return result('proxy', 'pass', `${proxy.variable}: ${proxy.url.origin}${proxy.url.username ? ' (with credentials, not shown)' : ''}`);
     const set = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => env[name]);
     return result('proxy', 'pass', set ? `none for ${baseUrl.host} (loopback, or NO_PROXY matches)` : 'none');
   } catch (error) {
@@ -78,8 +78,8 @@ export function checkProgress(io: IO, env: NodeJS.ProcessEnv): { show(what: stri
 export function tlsCheck(baseUrl: URL, signal: AbortSignal, budgetMs: number): Promise<Outcome> {
   const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
-    const host = baseUrl.hostname.replace(/^\[|\]$/g, '');
-    const socket = tls.connect({ host, port: Number(baseUrl.port) || 443, servername: /^[\d.]+$|:/.test(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+    const target = hostOptions(baseUrl);
+    const socket = tls.connect({ ...target, port: Number(baseUrl.port) || 443, ALPNProtocols: ['http/1.1'] });
     const timer = setTimeout(
       () => done(result('TLS', 'fail', `no TLS handshake with ${baseUrl.host} within ${seconds(budgetMs)}`, 'check the base URL, the network or the proxy', 'unavailable')),
       budgetMs,
@@ -95,8 +95,8 @@ export function tlsCheck(baseUrl: URL, signal: AbortSignal, budgetMs: number): P
       const days = Math.floor((new Date(socket.getPeerCertificate().valid_to).getTime() - Date.now()) / 86_400_000);
       done(
         days < 14
-          ? result('TLS', 'warn', `trusted, for ${host}; expires in ${days} days`, 'renew the certificate')
-          : result('TLS', 'pass', `trusted, for ${host}; expires in ${days} days`),
+          ? result('TLS', 'warn', `trusted, for ${target.host}; expires in ${days} days`, 'renew the certificate')
+          : result('TLS', 'pass', `trusted, for ${target.host}; expires in ${days} days`),
       );
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
