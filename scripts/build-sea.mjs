@@ -45,9 +45,6 @@ const addon = addonFolder && readdirSync(path.join(scope, addonFolder)).find((na
 if (addon) files['node_modules/@napi-rs/keyring/index.node'] = path.join(scope, addonFolder, addon);
 else process.stderr.write(`no @napi-rs/keyring addon for ${process.platform}-${process.arch} in node_modules: the binary will have no keyring\n`);
 const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
-// What a file of the binary reads from disk and runs (the jq worker's require, WebAssembly): checked when it loads.
-const reads = { 'side/output-jq.cjs': ['jq.wasm', 'jq-wasm.cjs'] };
-for (const [name, [data]] of Object.entries(reads)) if (!readFileSync(files[name], 'utf8').includes(`../${data}`)) fail(`dist/${name} does not name ../${data}: change \`reads\``);
 // One folder per build in the user's cache, named after the files and the Node that runs them.
 const hash = createHash('sha256').update(`${nodeVersion}\n`);
 for (const name of Object.keys(manifest).sort()) hash.update(`${name} ${manifest[name]}\n`);
@@ -59,7 +56,7 @@ if (me.status !== 0 || !me.stdout.startsWith('{"data":')) fail(`could not get th
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const seaDefines = defines({ __GYMCTL_SEA_BUILD__: buildId, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_SEA_READS__: reads, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
+const seaDefines = defines({ __GYMCTL_SEA_BUILD__: buildId, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
 // dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
 const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
 const define = { ...common.define, ...seaDefines, __GYMCTL_MAIN_FILE__: '__gymctlMainFile' };

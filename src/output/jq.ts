@@ -48,6 +48,15 @@ function modulePath(): string {
 }
 
 /**
+ * A file beside the bundle, as bytes: in the single executable, its own copy (`name` is the asset's), so that jq's
+ * loader and WebAssembly never come from disk there; else the file at `file`.
+ */
+function besideBundle(name: string, file: () => string): Uint8Array {
+  const sea = process.getBuiltinModule('node:sea') as { isSea(): boolean; getRawAsset(name: string): ArrayBuffer } | undefined;
+  return sea?.isSea() ? new Uint8Array(sea.getRawAsset(name)) : process.getBuiltinModule('node:fs').readFileSync(file());
+}
+
+/**
  * Slices of jq's output (16 KiB each) posted by the worker and not yet
  * written out, at most: past it, jq waits for the main thread, so that a
  * reader slower than jq (`| sleep 25`, a paused pager) holds gymctl at a
@@ -62,7 +71,11 @@ const MAX_UNWRITTEN = 4;
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { loadJq } = require(workerData.module);
+// jq-wasm's CommonJS source, read by the main thread (the single executable's own copy there), run as require would.
+const jqModule = { exports: {} };
+require('node:vm').runInThisContext('(function (exports, require, module, __filename, __dirname) {' + workerData.source + '\\n})', { filename: workerData.filename })(
+  jqModule.exports, require, jqModule, workerData.filename, require('node:path').dirname(workerData.filename));
+const { loadJq } = jqModule.exports;
 // With the build's jq-wasm, jq's output comes here a byte at a time as jq writes it (see build/common.mjs),
 // and goes to the main thread in slices, so that results are printed as they come.
 const SLICE = 16384;
@@ -124,7 +137,8 @@ async function startWorker(
     Atomics.sub(flow, 0, 1);
     Atomics.notify(flow, 0);
   };
-  const worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath(), flow: flow.buffer } });
+  const source = Buffer.from(besideBundle('jq-wasm.cjs', modulePath)).toString('utf8');
+  const worker = new Worker(WORKER, { eval: true, workerData: { source, filename: modulePath(), flow: flow.buffer } });
   // jq's WebAssembly, compiled once, on the main thread, while the worker starts.
   wasmModule.then(
     (compiled) => worker.postMessage(compiled),
@@ -227,7 +241,7 @@ function compileMessage(stderr: string, lines: number): string {
 export async function compileJq(expression: string, signal?: AbortSignal): Promise<JqFilter> {
   // Node 20 and 22 compile jq's WebAssembly with the optimising compiler up front (tuneV8 says what it costs).
   if (Number(process.versions.node.split('.')[0]) < 24) tuneV8('jq');
-  const compiling = WebAssembly.compile(process.getBuiltinModule('node:fs').readFileSync(wasmPath()));
+  const compiling = WebAssembly.compile(besideBundle('jq.wasm', wasmPath) as Uint8Array<ArrayBuffer>);
   // The filter runs in a worker, so that Ctrl-C can stop it: it starts first, in a thread of its own, while
   // the WebAssembly compiles and the check below (and then the request) run here.
   const starting = startWorker(compiling, signal);

@@ -9,8 +9,6 @@ import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
 declare const __GYMCTL_VERSION__: string;
 declare const __GYMCTL_SEA_BUILD__: string;
 declare const __GYMCTL_SEA_MANIFEST__: Manifest;
-/** For each file run from the binary, the data files it reads from disk and runs: checked when it loads. */
-declare const __GYMCTL_SEA_READS__: Readonly<Record<string, readonly string[]>>;
 
 const path = process.getBuiltinModule('node:path');
 const sea = () => process.getBuiltinModule('node:sea');
@@ -65,7 +63,6 @@ function ensureFolder(dir: string): void {
   loaders['.js'] = function (this: unknown, module, filename) {
     const name = assetName(filename);
     if (name === undefined) return javascript.call(this, module, filename);
-    for (const data of __GYMCTL_SEA_READS__[name] ?? []) verifyOnce(dir, data);
     return module._compile(sea().getAsset(name, 'utf8'), filename);
   };
   loaders['.node'] = function (this: unknown, module, filename) {

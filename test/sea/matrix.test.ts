@@ -130,7 +130,7 @@ describe.skipIf(!ready())('the single executable against the npm build', () => {
     }
   }
 
-  it("through a linked cache folder (~/.cache a link, as dotfiles make it), gymctl's code still comes from the binary, never from the unpacked copies", () => {
+  it("through a linked cache folder (~/.cache a link, as dotfiles make it), gymctl's code and jq's still come from the binary, never from the unpacked copies", () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gymctl-sea-'));
     try {
       const where = folders(root);
@@ -148,6 +148,9 @@ describe.skipIf(!ready())('the single executable against the npm build', () => {
       const [build] = readdirSync(path.join(real, 'gymctl-sea'));
       const side = path.join(real, 'gymctl-sea', build!, 'side');
       for (const name of readdirSync(side)) writeFileSync(path.join(side, name), "process.stdout.write('a copy on disk ran\\n');");
+      // jq's loader and WebAssembly too: the binary's own copies are run, never those on disk.
+      writeFileSync(path.join(side, '..', 'jq-wasm.cjs'), "process.stdout.write('a copy on disk ran\\n');");
+      writeFileSync(path.join(side, '..', 'jq.wasm'), 'not WebAssembly');
       const again = run('academy', '1', '--sandbox', '--jq', '.name');
       expect({ status: again.status, stdout: again.stdout }).toEqual({ status: 0, stdout: 'Alfama Jiu-Jitsu\n' });
     } finally {
