@@ -1,5 +1,5 @@
-/** The README says what the code does: its exit-code table, and the first thing a new user runs. */
-import { readFileSync } from 'node:fs';
+/** The README says what the code does (its exit-code table, and the first thing a new user runs), in a shape users can read. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/failures.js';
@@ -66,8 +66,10 @@ describe('README', () => {
     expect(rows).toEqual(EXIT_CODES.map(({ code, kind, when }) => ({ code, kind, when })));
   });
 
-  it('its table of which commands take each global option is the flag table', () => {
-    const section = readme.split('\n| option | commands |\n|---|---|\n')[1]!.split('\n\n')[0]!;
+  it('the table of which commands take each global option (docs/commands.md, linked from the README) is the flag table', () => {
+    expect(readme).toContain('](docs/commands.md#global-options)');
+    const commands = readFileSync(path.join(ROOT, 'docs', 'commands.md'), 'utf8');
+    const section = commands.split('\n| option | commands |\n|---|---|\n')[1]!.split('\n\n')[0]!;
     const shown = new Map<string, string[]>();
     let before: string[] = [];
     for (const line of section.split('\n')) {
@@ -82,5 +84,95 @@ describe('README', () => {
     const table = new Map(GLOBAL_FLAGS.map((flag) => [longOf(flag), flag.commands.filter((name) => name !== 'auth' && name !== 'config')]));
     expect(new Set(shown.keys())).toEqual(new Set(table.keys()));
     for (const [option, commands] of table) expect(new Set(shown.get(option)), option).toEqual(new Set(commands));
+  });
+
+  /** The lines outside fenced code blocks. */
+  const prose = (text: string) => {
+    let fenced = false;
+    return text.split('\n').filter((line) => {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      else if (!fenced) return true;
+      return false;
+    });
+  };
+
+  it('is at most 450 lines: the reference is in docs/ and what is for maintainers in CONTRIBUTING.md', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(450);
+  });
+
+  it('has its sections in the order users need them, after a first part that says what gymctl is', () => {
+    const order = [
+      /install/i,
+      /try it/i,
+      /point it at your api/i,
+      /commands/i,
+      /output.*scripting/i,
+      /\bai\b.*\bmcp\b/i,
+      /errors.*exit codes/i,
+      /configuration.*keyring/i,
+      /windows/i,
+      /troubleshooting/i,
+      /library/i,
+      /licen[cs]es/i,
+    ];
+    const headings = prose(readme).filter((line) => line.startsWith('## '));
+    expect(headings).toHaveLength(order.length);
+    for (const [i, heading] of headings.entries()) expect(heading).toMatch(order[i]!);
+    const intro = readme.split('\n## ')[0]!;
+    expect(intro).toMatch(/^# gymctl\n\n`gymctl` is a command-line tool/);
+  });
+
+  it('has no line over 200 characters outside its code blocks', () => {
+    const long = prose(readme).filter((line) => line.length > 200);
+    expect(long).toEqual([]);
+  });
+
+  it('names the X-API-Key header in "Point it at your API", before the commands', () => {
+    const point = readme.split('\n## Point it at your API\n')[1]!.split('\n## ')[0]!;
+    expect(point).toContain('`X-API-Key`');
+    expect(readme.indexOf('X-API-Key')).toBeLessThan(readme.indexOf('\n## Commands\n'));
+  });
+
+  it('says how to put gymctl on PATH before its first shell block that runs gymctl', () => {
+    const firstCall = readme.search(/```sh\n(?:[^`]*\n)?gymctl /);
+    expect(firstCall).toBeGreaterThan(0);
+    expect(readme.slice(0, firstCall)).toContain('npm link');
+  });
+
+  it('links only to files and headings that exist, from the README, CONTRIBUTING.md and docs/', () => {
+    const slugsOf = (text: string) => {
+      const seen = new Map<string, number>();
+      return new Set(
+        prose(text)
+          .filter((line) => /^#{1,6} /.test(line))
+          .map((line) => {
+            const slug = line
+              .replace(/^#+ /, '')
+              .trim()
+              .toLowerCase()
+              .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+              .replaceAll(' ', '-');
+            const count = seen.get(slug) ?? 0;
+            seen.set(slug, count + 1);
+            return count ? `${slug}-${count}` : slug;
+          }),
+      );
+    };
+    const files = ['README.md', 'CONTRIBUTING.md', ...readdirSync(path.join(ROOT, 'docs')).map((name) => `docs/${name}`)].filter((name) => name.endsWith('.md'));
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      const links = prose(text)
+        .join('\n')
+        .matchAll(/\]\(([^)\s]+)\)/g);
+      for (const [, target] of links) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [where, anchor] = target!.split('#');
+        const resolved = where ? path.join(path.dirname(path.join(ROOT, file)), where) : path.join(ROOT, file);
+        if (!existsSync(resolved)) broken.push(`${file}: ${target}`);
+        else if (anchor && resolved.endsWith('.md') && !slugsOf(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${file}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
