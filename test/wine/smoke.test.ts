@@ -85,7 +85,7 @@ describe.skipIf(!ready)('the Windows build of Node under Wine', () => {
     const label = `Node ${(JSON.parse(readFileSync(path.join(path.dirname(node), '..', 'package.json'), 'utf8')) as { version: string }).version}`;
     // Only builds that run under this Wine are installed (scripts/test-wine.sh: 20 and 22). Those of Node 24 and later
     // do not, under Debian's Wine 8: most starts stop with V8's "Fatal process out of memory: SegmentedTable::
-    // InitializeTable", and some exit 0 having printed nothing, at random; they are left out, and the README says so.
+    // InitializeTable", and some exit 0 having printed nothing, at random; they are left out, and CONTRIBUTING.md says so.
     if (started.code !== 0 || !/^v\d+\.\d+\.\d+$/.test(started.stdout)) {
       it(`${label} starts`, () => {
         globalExpect({ code: started.code, stdout: started.stdout }, started.stderr).toEqual({ code: 0, stdout: globalExpect.stringMatching(/^v\d+\.\d+\.\d+$/) });
