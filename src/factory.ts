@@ -13,7 +13,7 @@ import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
 import { once } from './api/once.js';
 import { ConfigStore, configDir } from './config/store.js';
-import { checkProfileExists, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
+import { checkProfileExists, isInsecureBaseUrl, loginFor, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
 import { withNextStep } from './output/errors.js';
 import type { JqFilter } from './output/jq.js';
@@ -123,7 +123,7 @@ export function createFactory(options: FactoryOptions): Factory {
         );
       }
     }
-    if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`);
+    if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
     if (!API_KEY_FORM.test(apiKey.value)) {
       throw usageError(
         `the API key from ${apiKey.origin ?? apiKey.source} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`,

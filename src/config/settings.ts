@@ -262,6 +262,9 @@ export function configKey(name: string): ConfigKey | GlobalConfigKey {
   throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${[...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)].join(', ')}`);
 }
 
+/** The login to name in a message, as it works when typed: with no base URL known, `auth login` needs one. */
+export const loginFor = (baseUrl: Setting<string> | undefined) => (baseUrl ? 'gymctl auth login' : 'gymctl auth login --base-url URL');
+
 /** The key masked to its last 4 characters; short keys are masked whole. */
 export function maskKey(key: string): string {
   return key.length >= 12 ? `****${key.slice(-4)}` : '****';
