@@ -4,11 +4,13 @@
  * is drawn for a terminal fits it.
  */
 import { describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
 const gymctl = (args: string[], options: GymctlOptions = {}) => inProcess(args, { configDir: world.config.dir, ...options });
+const api = () => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
 
 describe('with no config at all', () => {
   it('whoami and doctor name a login that works as written: `gymctl auth login --base-url URL`', async () => {
@@ -22,5 +24,23 @@ describe('with no config at all', () => {
     const known = await gymctl(['whoami'], { env: { GYMCTL_BASE_URL: world.sandbox.url } });
     expect(known.stderr).toMatch(/run `gymctl auth login` or set GYMCTL_API_KEY/);
     expect(world.requests).toEqual([]);
+  });
+});
+
+describe('errors in CSV output', () => {
+  it('--help says why a CSV run reports errors as JSON lines, as the contract has it', async () => {
+    const help = await gymctl(['academy', '--help']);
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    expect(flat(help.stdout)).toContain(
+      '--format <format> output format: table, json, ndjson or csv (default table); with json, ndjson and csv, each error is one JSON line on stderr, for the program that reads the output (gymctl help exit-codes)',
+    );
+    const topic = await gymctl(['help', 'exit-codes']);
+    expect(flat(topic.stdout)).toContain('CSV is output for programs (a script, a spreadsheet import), as JSON is: a program reads a failure by its kind and status');
+  });
+
+  it('a CSV run at a terminal reports a failure as one JSON line, as --help says', async () => {
+    const result = await gymctl(['academy', '999', '--format', 'csv'], { env: api(), stdoutTTY: true, stderrTTY: true });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { kind: 'not_found', status: 404, id: 999 } });
   });
 });
