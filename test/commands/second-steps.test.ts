@@ -44,3 +44,27 @@ describe('errors in CSV output', () => {
     expect(JSON.parse(result.stderr)).toMatchObject({ error: { kind: 'not_found', status: 404, id: 999 } });
   });
 });
+
+describe('a mistyped value gets a suggestion, as a mistyped command does', () => {
+  it('--format cvs, config set fromat, config set format cvs and --columns id,nme each name the nearest', async () => {
+    const format = await gymctl(['academy', '1', '--format', 'cvs'], { env: api() });
+    expect(format).toMatchObject({ code: 2, stdout: '' });
+    expect(format.stderr).toBe('gymctl: invalid format "cvs" (from --format): expected one of table, json, ndjson, csv (Did you mean csv?)\n');
+    const key = await gymctl(['config', 'set', 'fromat', 'csv']);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toMatch(/^gymctl: unknown config key "fromat": expected one of base-url, format, .* \(Did you mean format\?\)\n$/);
+    const value = await gymctl(['config', 'set', 'format', 'cvs']);
+    expect(value.code).toBe(2);
+    expect(value.stderr).toMatch(/invalid format "cvs" \(from format\): .*\(Did you mean csv\?\)\n$/);
+    const columns = await gymctl(['academy', '1', '--columns', 'id,nme'], { env: api() });
+    expect(columns.code).toBe(2);
+    expect(columns.stderr).toMatch(/^gymctl: unknown column "nme" for --columns: the columns are id, name, .*, createdAt \(Did you mean name\?\)\n$/);
+    // A field's last part alone names the dotted field.
+    const city = await gymctl(['academy', '1', '--columns', 'id,city'], { env: api() });
+    expect(city.stderr).toMatch(/^gymctl: unknown column "city" for --columns: .* \(Did you mean address\.city\?\)\n$/);
+    // Nothing near: no guess.
+    const far = await gymctl(['academy', '1', '--format', 'xml'], { env: api() });
+    expect(far.stderr).toBe('gymctl: invalid format "xml" (from --format): expected one of table, json, ndjson, csv\n');
+    expect(world.requests).toEqual([]);
+  });
+});
