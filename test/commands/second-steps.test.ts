@@ -68,3 +68,30 @@ describe('a mistyped value gets a suggestion, as a mistyped command does', () =>
     expect(world.requests).toEqual([]);
   });
 });
+
+describe('a wrong path prefix answered with the API’s own 404', () => {
+  it('GET /me not found says the base URL is probably wrong, where it came from, and still exits 3', async () => {
+    const base = `${world.sandbox.url}/api/v1`;
+    const whoami = await gymctl(['whoami', '--base-url', base], { env: { GYMCTL_API_KEY: DEMO_KEY } });
+    expect(whoami).toMatchObject({ code: 3, stdout: '' });
+    expect(whoami.stderr).toMatch(
+      new RegExp(
+        `^gymctl: GET /me: Resource not found; the API always has /me, so the base URL ${base.replace(/[.]/g, '\\.')} \\(from --base-url\\) or its path prefix is probably wrong \\(HTTP 404, correlation ID [0-9a-f-]+\\)\\n$`,
+      ),
+    );
+    // academies starts with GET /me: the same hint, from the environment.
+    const academies = await gymctl(['academies'], { env: { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: base } });
+    expect(academies.code).toBe(3);
+    expect(academies.stderr).toContain(`so the base URL ${base} (from GYMCTL_BASE_URL) or its path prefix is probably wrong`);
+    // A login checks its key with GET /me: it says so too, and stores nothing.
+    const login = await gymctl(['auth', 'login', '--with-key', '--base-url', base], { stdin: `${DEMO_KEY}\n` });
+    expect(login.code).toBe(3);
+    expect(login.stderr).toContain('or its path prefix is probably wrong');
+    // An academy that does not exist is only that.
+    const academy = await gymctl(['academy', '999'], { env: api() });
+    expect(academy.stderr).toMatch(/^gymctl: academy 999: Resource not found \(HTTP 404/);
+    // JSON keeps the server's message as sent.
+    const json = await gymctl(['whoami', '--json', '--base-url', base], { env: { GYMCTL_API_KEY: DEMO_KEY } });
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: 'Resource not found', kind: 'not_found', status: 404 } });
+  });
+});
