@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { gymctl as inProcess, type GymctlOptions, interruptWhen } from '../helpers/harness.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -93,5 +93,24 @@ describe('a wrong path prefix answered with the API’s own 404', () => {
     // JSON keeps the server's message as sent.
     const json = await gymctl(['whoami', '--json', '--base-url', base], { env: { GYMCTL_API_KEY: DEMO_KEY } });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: 'Resource not found', kind: 'not_found', status: 404 } });
+  });
+});
+
+describe('Ctrl-C during a batch drawn as a table', () => {
+  it('the note says what ndjson does (each record written as it arrives, so an interrupted run keeps them), not that it fetches the rest', async () => {
+    const ids = `${Array.from({ length: 5000 }, (_, i) => (i % 4) + 1).join('\n')}\n`;
+    const result = await gymctl(['academy', '-'], {
+      stdin: ids,
+      stdoutTTY: true,
+      stderrTTY: true,
+      columns: 100,
+      env: { ...api(), NO_COLOR: '1' },
+      ...interruptWhen('rows on the screen', (streams) => streams.stdout().includes('│ 4  │')),
+    });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(
+      /gymctl: interrupted after fetching \d+ of 5000 academies; the rest were not fetched\. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n$/,
+    );
+    expect(result.stderr).not.toContain('get them all');
   });
 });
