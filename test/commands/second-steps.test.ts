@@ -3,9 +3,12 @@
  * step that works as written, a mistyped value gets a suggestion, and what
  * is drawn for a terminal fits it.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions, interruptWhen } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
@@ -112,5 +115,47 @@ describe('Ctrl-C during a batch drawn as a table', () => {
       /gymctl: interrupted after fetching \d+ of 5000 academies; the rest were not fetched\. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n$/,
     );
     expect(result.stderr).not.toContain('get them all');
+  });
+});
+
+describe('auth login --with-key', () => {
+  it('with nothing on stdin, says how to give the key: piped in, or pasted at a terminal without --with-key', async () => {
+    const result = await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      `gymctl: no API key was given on stdin: pipe it in (\`echo "$KEY" | gymctl auth login --with-key --base-url ${world.sandbox.url}\`, or \`< keyfile\`), or run \`gymctl auth login --base-url ${world.sandbox.url}\` at a terminal to paste it at a hidden prompt\n`,
+    );
+    expect(world.requests).toEqual([]);
+  });
+
+  it('with nothing typed at the prompt, says to paste it or pipe it in', async () => {
+    const result = await gymctl(['auth', 'login', '--base-url', world.sandbox.url], {
+      stdinTTY: true,
+      started: (streams) =>
+        void waitFor('the prompt', () => streams.stderr() !== '').then(
+          () => streams.terminal!.write('\r'),
+          () => streams.terminal!.end(),
+        ),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `gymctl: no API key was given: paste it at the prompt, or pipe it in (\`echo "$KEY" | gymctl auth login --with-key --base-url ${world.sandbox.url}\`)\n`,
+    );
+  });
+
+  it('a refused key says whether the stored key is still there', async () => {
+    const configFile = path.join(world.config.dir, 'config.json');
+    const login = (key: string) => gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: `${key}\n` });
+    const first = await login('wrong_key_0123456789');
+    expect(first.code).toBe(4);
+    expect(first.stderr).toMatch(/the server refused the API key; the key was not stored \(profile "default" has no stored key\) \(HTTP 401/);
+    expect((await login(DEMO_KEY)).code).toBe(0);
+    const second = await login('wrong_key_0123456789');
+    expect(second.code).toBe(4);
+    expect(second.stderr).toMatch(
+      new RegExp(`the server refused the API key; the key was not stored, and profile "default" keeps its stored key \\(\\*{4}${DEMO_KEY.slice(-4)}\\) \\(HTTP 401`),
+    );
+    expect(JSON.parse(readFileSync(configFile, 'utf8')).profiles.default.apiKey).toBe(DEMO_KEY);
+    expect(second.stderr).not.toContain('wrong_key');
   });
 });
