@@ -159,3 +159,54 @@ describe('auth login --with-key', () => {
     expect(second.stderr).not.toContain('wrong_key');
   });
 });
+
+describe('accessible output fits the terminal', () => {
+  const accessible = (env: Record<string, string | undefined> = {}) => ({
+    stdoutTTY: true,
+    stderrTTY: true,
+    columns: 60,
+    env: { GYMCTL_ACCESSIBLE: '1', NO_COLOR: '1', ...env },
+  });
+  const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
+
+  it('at 60 columns, academies with wide columns is cut to 60 with …, columns still aligned', async () => {
+    const result = await gymctl(['academies', '--columns', 'id,name,email,phone,address.city'], accessible(api()));
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(widest(result.stdout)).toBeLessThanOrEqual(60);
+    expect(result.stdout).toContain('…');
+    // No box: the header row and the rows, each column starting where its header does.
+    expect(lines[0]).toMatch(/^ID {2,}Name {2,}Email {2,}Phone {2,}City$/);
+    const at = lines[0]!.indexOf('Email');
+    for (const line of lines.slice(1)) expect(line.slice(at - 2, at), line).toBe('  ');
+    expect(lines[1]).toMatch(/^1 +Alfama Jiu-Jitsu /);
+  });
+
+  it('at 60 columns, doctor with no config wraps Detail and Fix as the boxed table does, never cutting them', async () => {
+    const result = await gymctl(['doctor'], accessible());
+    expect(result.code).toBe(4);
+    expect(widest(result.stdout)).toBeLessThanOrEqual(60);
+    const json = JSON.parse((await gymctl(['doctor', '--json'])).stdout) as Array<{ check: string; detail: string; fix: string | null }>;
+    // Each row's Detail and Fix, read down their columns: a row starts where Status is not empty.
+    const [header, ...lines] = result.stdout.trimEnd().split('\n');
+    const status = header!.indexOf('Status');
+    const detail = header!.indexOf('Detail');
+    const fix = header!.indexOf('Fix');
+    const rows: Array<{ detail: string[]; fix: string[] }> = [];
+    for (const line of lines) {
+      if (line.slice(status, detail).trim()) rows.push({ detail: [], fix: [] });
+      rows.at(-1)!.detail.push(line.slice(detail, fix).trim());
+      rows.at(-1)!.fix.push(line.slice(fix).trim());
+    }
+    const squeeze = (text: string) => text.replace(/\s+/g, '');
+    expect(rows.map((row) => squeeze(row.detail.join('')))).toEqual(json.map((row) => squeeze(row.detail)));
+    expect(rows.map((row) => squeeze(row.fix.join('')))).toEqual(json.map((row) => squeeze(row.fix ?? '-')));
+    expect(
+      rows
+        .find((row) => row.fix.join(' ').includes('GYMCTL_API_KEY'))!
+        .fix.join(' ')
+        .trim(),
+    ).toBe('gymctl auth login --base-url URL, or set GYMCTL_API_KEY');
+  });
+});
