@@ -4,6 +4,7 @@
  * is drawn for a terminal fits it.
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
@@ -208,5 +209,39 @@ describe('accessible output fits the terminal', () => {
         .fix.join(' ')
         .trim(),
     ).toBe('gymctl auth login --base-url URL, or set GYMCTL_API_KEY');
+  });
+});
+
+describe("doctor's table at 100 columns", () => {
+  it('with no config, no line of a wrapped cell holds only punctuation (a lone `)`), whatever the length of the paths', async () => {
+    // Folders that are never made (doctor writes nothing), their paths of every length in a range: where a path ends decides the wrapping.
+    const root = process.platform === 'win32' ? tmpdir() : '/tmp';
+    const named = (length: number, fill: string) => path.join(root, fill.repeat(Math.max(1, length - root.length - 1)));
+    const alone: string[] = [];
+    for (let length = 16; length <= 40; length++) {
+      for (const cacheLength of [25, 30, 35]) {
+        const configDir = named(length, 'd');
+        const cache = named(cacheLength, 'k');
+        const result = await inProcess(['doctor'], { configDir, stdoutTTY: true, columns: 100, env: { NO_COLOR: '1', XDG_CACHE_HOME: cache } });
+        expect(result.code).toBe(4);
+        const details: string[] = [];
+        for (const line of result.stdout.split('\n')) {
+          expect(line.length).toBeLessThanOrEqual(100);
+          if (!line.startsWith('│')) continue;
+          const cells = line.split('│').slice(1, -1);
+          // A row starts where Check is not empty; there, a lone - is an empty cell.
+          const first = cells[0]!.trim() !== '';
+          for (const cell of cells) if (/^[\p{P}\p{S}]+$/u.test(cell.trim()) && !(first && cell.trim() === '-')) alone.push(`${configDir}, ${cache}: ${line}`);
+          // Detail, read down its column.
+          if (first) details.push('');
+          details[details.length - 1] += cells[2]!.trim();
+        }
+        // Nothing is lost: the paths are there whole.
+        const squeezed = details.map((text) => text.replace(/\s+/g, ''));
+        expect(squeezed).toContain(`noneyet(${path.join(cache, 'gymctl-code-cache')})`);
+        expect(squeezed).toContain(`noneyet(${path.join(configDir, 'config.json')})`);
+      }
+    }
+    expect(alone).toEqual([]);
   });
 });
