@@ -13,7 +13,7 @@ import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
 import { once } from './api/once.js';
 import { ConfigStore, configDir } from './config/store.js';
-import { checkProfileExists, isInsecureBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
+import { checkProfileExists, isInsecureBaseUrl, loginFor, resolveProfileName, resolveSettings, type GlobalFlags, type ResolvedSettings, type Setting } from './config/settings.js';
 import { resolveOutput, type OutputChoice } from './output/choice.js';
 import { withNextStep } from './output/errors.js';
 import type { JqFilter } from './output/jq.js';
@@ -100,6 +100,7 @@ export function createFactory(options: FactoryOptions): Factory {
   /** Where the key and base URL in use came from (`GYMCTL_API_KEY`, `profile "work"`…), once credentials() has found them: for explain(). */
   let keyFrom: string | undefined;
   let baseUrlFrom: string | undefined;
+  let baseUrlInUse: string | undefined;
   /** The base URL and key of an API command: the sandbox's with --sandbox, else from the flag or environment, the file, or the keyring that the file names. */
   const credentials = once(async (): Promise<Omit<ApiSession, 'client'>> => {
     const resolved = await settings();
@@ -123,7 +124,7 @@ export function createFactory(options: FactoryOptions): Factory {
         );
       }
     }
-    if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`gymctl auth login\` or set GYMCTL_API_KEY (or try --sandbox)`);
+    if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
     if (!API_KEY_FORM.test(apiKey.value)) {
       throw usageError(
         `the API key from ${apiKey.origin ?? apiKey.source} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`,
@@ -134,6 +135,8 @@ export function createFactory(options: FactoryOptions): Factory {
     }
     keyFrom = apiKey.origin ?? apiKey.source;
     baseUrlFrom = baseUrl.origin ?? baseUrl.source;
+    // The sandbox's is its own, never a wrong one.
+    baseUrlInUse = flags().sandbox ? undefined : baseUrl.value;
     return { settings: resolved, baseUrl, apiKey };
   });
 
@@ -196,7 +199,7 @@ export function createFactory(options: FactoryOptions): Factory {
       await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY, io.stdout);
     },
     keyring,
-    explain: (failure) => withNextStep(failure, { keyOrigin: keyFrom, baseUrlOrigin: baseUrlFrom }),
+    explain: (failure) => withNextStep(failure, { keyOrigin: keyFrom, baseUrlOrigin: baseUrlFrom, baseUrl: baseUrlInUse }),
     makeClient: async (baseUrl, apiKey, use = {}) =>
       newClient(baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(baseUrl, apiKey, use.readCacheMs, true)),
     async client(maxConnections) {

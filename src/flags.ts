@@ -26,7 +26,12 @@ export interface GlobalFlag {
 }
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { flags: '--format <format>', description: 'output format: table, json, ndjson or csv (default table)', commands: [...RECORDS, 'auth status'] },
+  {
+    flags: '--format <format>',
+    description:
+      'output format: table, json, ndjson or csv (default table); with json, ndjson and csv, each error is one JSON line on stderr, for the program that reads the output (gymctl help exit-codes)',
+    commands: [...RECORDS, 'auth status'],
+  },
   { flags: '--json', description: 'print JSON: the response data exactly as received (same as --format json)', commands: [...RECORDS, 'auth status', 'config list', 'doctor'] },
   {
     flags: '-q, --jq <expression>',

@@ -1,10 +1,16 @@
 /** `gymctl help exit-codes` and `gymctl help environment`: reference tables, as `gh help` has. */
 import { EXIT_CODES } from '../failures.js';
 
+/** How a failure is written, and why CSV's are JSON (the contract's rule). */
+const ERROR_LINES = [
+  'Each failure is one line on stderr: text with table output, `gymctl: <message> (HTTP <status>, correlation ID <id>)`; one JSON line with json, ndjson and csv, and with --jq, `{"error":{…}}` with its message, correlationId, status, kind and id.',
+  'CSV is output for programs (a script, a spreadsheet import), as JSON is: a program reads a failure by its kind and status, which the JSON line gives whole. stdout holds the CSV alone either way, so `> file` keeps data and nothing else; the error stays on the screen.',
+].join('\n\n');
+
 /** The exit codes, from the one table that main.ts maps failures with. */
 function exitCodesTopic(): string {
   const rows = EXIT_CODES.map(({ code, kind, when }) => `  ${String(code).padEnd(5)}${kind ? `${kind}: ` : ''}${when}`);
-  return `Exit codes\n\n${rows.join('\n')}\n\nWith several ids, the exit code is that of the first failure in argument order.\n`;
+  return `Exit codes\n\n${rows.join('\n')}\n\nWith several ids, the exit code is that of the first failure in argument order.\n\n${ERROR_LINES}\n`;
 }
 
 export const HELP_TOPICS = {

@@ -12,7 +12,7 @@ import { isLoopbackHost } from '../api/transport/loopback.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME, type KeyStore, type OutputFormat } from './formats.js';
 import type { ConfigFile, Profile } from './schema.js';
 import type { GymctlError } from '../api/errors.js';
-import { closest } from '../commands/shared/suggest.js';
+import { closest, didYouMean } from '../commands/shared/suggest.js';
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -147,12 +147,12 @@ export const showTimeout = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000}s` : 
 
 export function parseFormat(text: string, origin: string): OutputFormat {
   if ((OUTPUT_FORMATS as readonly string[]).includes(text)) return text as OutputFormat;
-  throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}`);
+  throw usageError(`invalid format ${JSON.stringify(text)} (from ${origin}): expected one of ${OUTPUT_FORMATS.join(', ')}${didYouMean(text, OUTPUT_FORMATS)}`);
 }
 
 function parseKeyStore(text: string, origin: string): KeyStore {
   if ((KEY_STORES as readonly string[]).includes(text)) return text as KeyStore;
-  throw usageError(`invalid key store ${JSON.stringify(text)} (from ${origin}): expected config (the config file) or keyring (the system keyring)`);
+  throw usageError(`invalid key store ${JSON.stringify(text)} (from ${origin}): expected config (the config file) or keyring (the system keyring)${didYouMean(text, KEY_STORES)}`);
 }
 
 /** GYMCTL_DEBUG turns tracing on with any value but these, which say no. */
@@ -259,8 +259,12 @@ export function configKey(name: string): ConfigKey | GlobalConfigKey {
   if (name === 'api-key' || name === 'key') {
     throw usageError('the API key is not a config setting: store it with `gymctl auth login`, which keeps it out of the command line');
   }
-  throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${[...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)].join(', ')}`);
+  const names = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
+  throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${names.join(', ')}${didYouMean(name, names)}`);
 }
+
+/** The login to name in a message, as it works when typed: with no base URL known, `auth login` needs one. */
+export const loginFor = (baseUrl: Setting<string> | undefined) => (baseUrl ? 'gymctl auth login' : 'gymctl auth login --base-url URL');
 
 /** The key masked to its last 4 characters; short keys are masked whole. */
 export function maskKey(key: string): string {

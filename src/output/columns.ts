@@ -4,6 +4,7 @@
  * names of the CSV header (`gymctl schema` shows the same fields); a
  * field the usual table shows keeps its label and layout there.
  */
+import { closest } from '../commands/shared/suggest.js';
 import { usageError } from '../failures.js';
 import { fieldText, valueAt, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
@@ -20,9 +21,21 @@ export function parseColumns<T>(view: ResourceView<T>, text: string): string[] {
   const unknown = names.filter((name) => !valid.includes(name));
   if (unknown.length > 0) {
     const list = unknown.map((name) => JSON.stringify(name)).join(', ');
-    throw usageError(`unknown column${unknown.length > 1 ? 's' : ''} ${list} for --columns: the columns are ${valid.join(', ')}`);
+    const near = unknown.map((name) => nearestColumn(name, valid)).filter((name) => name !== undefined);
+    const hint = near.length > 0 ? ` (Did you mean ${near.join(', ')}?)` : '';
+    throw usageError(`unknown column${unknown.length > 1 ? 's' : ''} ${list} for --columns: the columns are ${valid.join(', ')}${hint}`);
   }
   return names;
+}
+
+/** The column a mistyped name was meant to be: the nearest name, else the one whose last part (`city` of `address.city`) is nearest. */
+function nearestColumn(name: string, valid: readonly string[]): string | undefined {
+  const whole = closest(name, valid);
+  if (whole) return whole;
+  const last = (column: string) => column.split('.').pop()!;
+  const part = closest(name, valid.map(last));
+  const matches = part === undefined ? [] : valid.filter((column) => last(column) === part);
+  return matches.length === 1 ? matches[0] : undefined;
 }
 
 export interface PickedColumns<T> {

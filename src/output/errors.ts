@@ -2,6 +2,8 @@
 import type { GymctlError } from '../api/errors.js';
 import { FailureWithFix, UnexpectedError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
+import { subjectOf } from '../operations/declare.js';
+import { whoami } from '../operations/whoami.js';
 import { stringifyExact } from '../json/exact.js';
 import { headForJson, headForTerminal } from './head.js';
 import { escapeJsonForTerminal, sanitizeLine } from './sanitize.js';
@@ -12,17 +14,29 @@ export interface FailureContext {
   keyOrigin?: string | undefined;
   /** `--base-url`, `GYMCTL_BASE_URL`, `profile "work"`… */
   baseUrlOrigin?: string | undefined;
+  /** The base URL itself. */
+  baseUrl?: string | undefined;
 }
 
 /** Reasons that say the base URL's host could not be reached (refused, or no such name): where it came from is the next thing to check. */
 const UNREACHED = new Set(['connection_refused', 'dns']);
 
+/** What messages call the call that every right base URL answers: `GET /me`. */
+const ME = subjectOf(whoami);
+
 /**
  * A failure with its next step: a key the server refused names where it
  * came from and the command that shows it; a host that cannot be reached
- * names where the base URL came from. Batches and single commands alike.
+ * names where the base URL came from; GET /me not found, which the API
+ * never answers at its base URL, says the base URL (or its path prefix) is
+ * wrong, even when the 404 is the API's own JSON. Batches and single
+ * commands alike.
  */
 export function withNextStep(failure: GymctlError, context: FailureContext): GymctlError {
+  if (failure.kind === 'not_found' && failure.id === undefined && failure.message.startsWith(`${ME}: `) && !failure.message.includes('probably wrong')) {
+    const where = context.baseUrl ? ` ${context.baseUrl}${context.baseUrlOrigin ? ` (from ${context.baseUrlOrigin})` : ''}` : '';
+    return failure.with({ message: `${failure.message}; the API always has ${whoami.path}, so the base URL${where} or its path prefix is probably wrong` });
+  }
   if (failure.kind === 'unauthorized' && context.keyOrigin && failure.message.endsWith('the server refused the API key')) {
     return failure.with({ message: `${failure.message} from ${context.keyOrigin}; check it with \`gymctl auth status\`` });
   }

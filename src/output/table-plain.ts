@@ -47,11 +47,19 @@ export interface PlainOptions {
   widths?: readonly number[];
 }
 
-/** The widths `drawColumns` gives these rows: each column's widest cell, the last cut to the terminal's width. */
-export function columnWidths(rows: ReadonlyArray<readonly Cell[]>, options: PlainOptions): number[] {
-  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
+/** A row of cells; a cell given as lines is a sentence wrapped to its column. */
+type PlainRow = ReadonlyArray<Cell | readonly string[]>;
+
+/** Each row's cells as text, made safe (a cell given as lines, its lines joined by newlines); an empty cell undefined. */
+const textsOf = (rows: ReadonlyArray<PlainRow>) =>
+  rows.map((row) => row.map((cell) => (Array.isArray(cell) ? cell.map(cellText).join('\n') : isEmpty(cell as Cell) ? undefined : cellText(cell as Cell))));
+
+/** The widths `drawColumns` gives these rows: each column's widest cell (its widest line), the last cut to the terminal's width. */
+export function columnWidths(rows: ReadonlyArray<PlainRow>, options: PlainOptions): number[] {
+  const texts = textsOf(rows);
   const count = Math.max(0, ...rows.map((row) => row.length));
-  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : stringWidth(row[i]!)))));
+  const wide = (text: string) => Math.max(...text.split('\n').map((line) => stringWidth(line)));
+  const natural = Array.from({ length: count }, (_, i) => Math.max(1, ...texts.map((row) => (row[i] === undefined ? 1 : wide(row[i]!)))));
   const indent = options.indent ?? 0;
   if (options.width && count > 0) {
     const before = natural.slice(0, -1).reduce((sum, w) => sum + w + options.gap, indent);
@@ -63,12 +71,13 @@ export function columnWidths(rows: ReadonlyArray<readonly Cell[]>, options: Plai
 /**
  * Columns without a box, aligned, each line trimmed at its end: a card's
  * labels and values, a status, the sandbox's keys. Empty cells show as a
- * dim -. Cells are sanitised here.
+ * dim -. Cells are sanitised here; a cell given as lines (a sentence
+ * wrapped to its column) is drawn over as many.
  */
-export function drawColumns(rows: ReadonlyArray<readonly Cell[]>, options: PlainOptions): string {
+export function drawColumns(rows: ReadonlyArray<PlainRow>, options: PlainOptions): string {
   if (rows.length === 0) return '';
   const chalk = paint(options.color);
-  const texts = rows.map((row) => row.map((cell) => (isEmpty(cell) ? undefined : cellText(cell))));
+  const texts = textsOf(rows);
   const natural = [...(options.widths ?? columnWidths(rows, options))];
   const count = natural.length;
   const indent = options.indent ?? 0;

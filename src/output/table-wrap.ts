@@ -7,42 +7,60 @@
  */
 import stringWidth from 'string-width';
 
+/** Text that is punctuation or symbols alone (`)`, `).`, `—`): a line of its own it would read as a stray mark. */
+const MARKS_ONLY = /^[\p{P}\p{S}]+$/u;
+
 /**
  * `text` in lines of at most `width` columns, broken between words, a word
- * wider than the line split where it must: nothing is lost.
+ * wider than the line split where it must: nothing is lost. No line is
+ * punctuation alone: a word's last piece that would be (the `)` closing a
+ * long path) takes the character before it along, and a word of marks
+ * alone goes to the next line with the word before it.
  */
 export function wrapText(text: string, width: number): string {
   const lines: string[] = [];
-  let line = '';
+  /** The words of the line being filled, and its width. */
+  let words: string[] = [];
   let used = 0;
+  const take = (word: string) => {
+    words.push(word);
+    used += (words.length > 1 ? 1 : 0) + stringWidth(word);
+  };
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    let rest = word;
-    let size = stringWidth(rest);
+    const size = stringWidth(word);
     if (used > 0 && used + 1 + size <= width) {
-      line += ` ${rest}`;
-      used += 1 + size;
+      take(word);
       continue;
     }
-    if (used > 0) lines.push(line);
-    line = '';
+    // A mark alone would start the next line: the word before it goes along (when that leaves a word behind, and both fit).
+    const carried = MARKS_ONLY.test(word) && words.length > 1 && stringWidth(words.at(-1)!) + 1 + size <= width ? words.pop()! : undefined;
+    if (words.length > 0) lines.push(words.join(' '));
+    words = [];
     used = 0;
-    while (size > width) {
-      let head = '';
+    if (carried !== undefined) take(carried);
+    if (carried !== undefined || size <= width) {
+      take(word);
+      continue;
+    }
+    let rest = [...word];
+    while (stringWidth(rest.join('')) > width) {
+      let cut = 0;
       let headSize = 0;
       for (const char of rest) {
         const w = stringWidth(char);
-        if (headSize + w > width && headSize > 0) break;
-        head += char;
+        if (headSize + w > width && cut > 0) break;
+        cut++;
         headSize += w;
       }
-      lines.push(head);
-      rest = rest.slice(head.length);
-      size = stringWidth(rest);
+      // The word's last piece is never marks alone: it takes characters from the end of this one, while it fits, until it is not.
+      const tail = (from: number) => rest.slice(from).join('');
+      while (cut > 1 && MARKS_ONLY.test(tail(cut)) && stringWidth(tail(cut - 1)) <= width) cut--;
+      lines.push(rest.slice(0, cut).join(''));
+      rest = rest.slice(cut);
     }
-    line = rest;
-    used = size;
+    take(rest.join(''));
   }
-  if (used > 0 || lines.length === 0) lines.push(line);
+  if (used > 0 || lines.length === 0) lines.push(words.join(' '));
   return lines.join('\n');
 }
 

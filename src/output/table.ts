@@ -6,8 +6,8 @@
  * loaded only to draw for a terminal.
  *
  * Every cell is sanitised before cli-table3 sees it: it may hold text from
- * the server. A table is never wider than the terminal (the fitting rules
- * are table-fit.ts), and cut cells end in …; a long table is drawn in
+ * the server. A table, boxed or accessible, is never wider than the
+ * terminal (the fitting rules are table-fit.ts), and cut cells end in …; a long table is drawn in
  * chunks joined into one box (table-box.ts); sentences a reader needs
  * whole are wrapped (table-wrap.ts); accessible output and cards are
  * plain aligned columns (table-plain.ts). This module is the one the rest
@@ -18,7 +18,7 @@ import stringWidth from 'string-width';
 import type { IO } from '../terminal/io.js';
 import { bottomBorder, CHUNK_ROWS, drawBox, frameOf } from './table-box.js';
 import { cutsFromStart, fitColumns, fitWidths, keepEnd, streamWidths } from './table-fit.js';
-import { columnWidths, drawColumns, isEmpty, paint, plainRows } from './table-plain.js';
+import { drawColumns, isEmpty, paint, plainRows } from './table-plain.js';
 import { balanceWraps, wrapText } from './table-wrap.js';
 import { sanitizeCell } from './sanitize.js';
 import { cellText, tsvTable, type Column } from './tsv.js';
@@ -28,6 +28,12 @@ export { CHUNK_ROWS, drawBox, type Edges } from './table-box.js';
 export { type FitColumn, fitWidths, keepEnd, streamWidths, yieldRank } from './table-fit.js';
 export { columnWidths, drawColumns, paint, type PlainOptions } from './table-plain.js';
 export { wrapText } from './table-wrap.js';
+
+/** Spaces between the columns of an accessible table. */
+const PLAIN_GAP = 2;
+
+/** What an accessible table's columns take besides their cells: the gaps between them. */
+const plainFrame = (count: number) => Math.max(0, count - 1) * PLAIN_GAP;
 
 /** The terminal's width, if it says. */
 const widthOf = (io: IO) => (io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : undefined);
@@ -68,17 +74,20 @@ export interface PartsOptions {
 
 export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true, hints: PartsOptions = {}): TableParts<T> {
   const width = widthOf(io);
+  /** By column, the width of its widest cell when known before the rows arrive (a batch's ids). */
+  const widest = columns.map((column) => {
+    const text = hints.widest?.[column.key];
+    return text === undefined ? undefined : stringWidth(sanitizeCell(text));
+  });
   if (io.accessible) {
     let widths: number[] | undefined;
-    const options = { gap: 2, color: io.color, ...(width ? { width } : {}) };
+    const options = { gap: PLAIN_GAP, color: io.color };
     return {
       start(records) {
         const rows = [...(headers ? [columns.map((column) => column.label)] : []), ...plainRows(columns, records)];
-        // A column whose widest cell is known (a batch's ids) is that wide from the start.
-        widths = columnWidths(rows, options).map((width, i) => {
-          const text = hints.widest?.[columns[i]!.key];
-          return text === undefined ? width : Math.max(width, stringWidth(sanitizeCell(text)));
-        });
+        // The boxed table's widths, for columns without a box: as wide as the terminal at most, a batch's ids never cut.
+        const labels = columns.map((column) => sanitizeCell(column.label));
+        widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), plainFrame(columns.length), width, widest);
         return drawColumns(rows, { ...options, header: headers, widths });
       },
       more: (records) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
@@ -92,10 +101,6 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
   let widths: number[] = [];
   return {
     start(records) {
-      const widest = columns.map((column) => {
-        const text = hints.widest?.[column.key];
-        return text === undefined ? undefined : stringWidth(sanitizeCell(text));
-      });
       widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), frameOf(columns.length), widthOf(io), widest);
       return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rowsOf(records), CHUNK_ROWS, { bottom: false });
     },
@@ -113,21 +118,22 @@ export interface TableOptions {
 /** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
 export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS, options: TableOptions = {}): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
-  const width = widthOf(io);
-  // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold.
-  if (io.accessible) {
-    const rows = plainRows(columns, records);
-    return drawColumns(headers ? [columns.map((column) => column.label), ...rows] : rows, { gap: 2, header: headers, color: io.color, ...(width ? { width } : {}) });
-  }
   const chalk = paint(io.color);
   const texts = cellTexts(columns, records);
   const labels = columns.map((column) => sanitizeCell(column.label));
-  const widths = boxWidths(io, columns, labels, texts, headers);
-  const dash = chalk.dim('-');
+  // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold, in the room the box would have.
+  const widths = io.accessible ? fitWidths(fitColumns(columns, labels, texts, headers), plainFrame(columns.length), widthOf(io)) : boxWidths(io, columns, labels, texts, headers);
   const fromStart = columns.map((column) => cutsFromStart(column.key));
   const wraps = columns.map((column) => options.wrap?.includes(column.key) === true);
   balanceWraps(widths, wraps, texts);
-  const rows = texts.map((row) => row.map((text, i) => (text === undefined ? dash : wraps[i] ? wrapText(text, widths[i]!) : fromStart[i] ? keepEnd(text, widths[i]!) : text)));
+  const fitted = (text: string, i: number) => (wraps[i] ? wrapText(text, widths[i]!) : fromStart[i] ? keepEnd(text, widths[i]!) : text);
+  if (io.accessible) {
+    // A wrapped cell goes over as lines, which drawColumns keeps apart.
+    const rows = texts.map((row) => row.map((text, i) => (text === undefined ? undefined : wraps[i] ? fitted(text, i).split('\n') : fitted(text, i))));
+    return drawColumns(headers ? [labels, ...rows] : rows, { gap: PLAIN_GAP, header: headers, color: io.color, widths });
+  }
+  const dash = chalk.dim('-');
+  const rows = texts.map((row) => row.map((text, i) => (text === undefined ? dash : fitted(text, i))));
   return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rows, chunkRows);
 }
 

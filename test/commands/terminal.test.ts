@@ -162,7 +162,7 @@ describe('a batch drawn as a table', () => {
     }
   });
 
-  it('shows its rows as they arrive, above the progress line; Ctrl-C closes the box and says how a script gets them all', async () => {
+  it('shows its rows as they arrive, above the progress line; Ctrl-C closes the box and says what ndjson would have kept', async () => {
     const controller = new AbortController();
     /** What reached the terminal, stdout and stderr in the order written. */
     const transcript: Array<{ to: 'out' | 'err'; text: string }> = [];
@@ -198,7 +198,7 @@ describe('a batch drawn as a table', () => {
     for (const line of lines) expect(line.length).toBe(lines[0]!.length);
     const rows = lines.filter((line) => /^│ \d/.test(line));
     const note =
-      /gymctl: interrupted after fetching (\d+) of 5000 academies; to get them all in a script, use --format ndjson, which prints each one, whole, as it arrives\n$/.exec(
+      /gymctl: interrupted after fetching (\d+) of 5000 academies; the rest were not fetched\. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n$/.exec(
         result.stderr,
       );
     expect(note, result.stderr).not.toBeNull();

@@ -19,9 +19,9 @@ export interface LoginFlags {
 /** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-/** The login the user ran, with --with-key: the flags they gave kept (there is no flag for the key, so it is never in it). */
-function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags): string {
-  const words = ['gymctl', 'auth', 'login', '--with-key'];
+/** The login the user ran, with --with-key (or without, for a prompt): the flags they gave kept (there is no flag for the key, so it is never in it). */
+function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags, withKey = true): string {
+  const words = ['gymctl', 'auth', 'login', ...(withKey ? ['--with-key'] : [])];
   if (options.keyring !== undefined) words.push(options.keyring ? '--keyring' : '--no-keyring');
   if (f.flags.profile !== undefined) words.push('--profile', shellWord(f.flags.profile));
   if (f.flags.baseUrl !== undefined) words.push('--base-url', shellWord(f.flags.baseUrl));
@@ -45,7 +45,14 @@ async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
     throw noPrompt(f, options);
   }
   const key = text.trim();
-  if (key === '') throw usageError('no API key was given');
+  if (key === '') {
+    const piped = `\`echo "$KEY" | ${loginCommand(f, options)}\``;
+    throw usageError(
+      f.io.stdinIsTTY
+        ? `no API key was given: paste it at the prompt, or pipe it in (${piped})`
+        : `no API key was given on stdin: pipe it in (${piped}, or \`< keyfile\`), or run \`${loginCommand(f, options, false)}\` at a terminal to paste it at a hidden prompt`,
+    );
+  }
   return key;
 }
 
@@ -91,7 +98,17 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
   }
   const key = await readKey(f, options);
   const client = await f.makeClient(settings.baseUrl.value, key);
-  const me = await client.getMe();
+  const me = await client.getMe().catch((error: unknown) => {
+    // A key that could not be checked is not stored: say what the profile keeps instead.
+    const failure = toFailure(error);
+    if (failure.kind === 'aborted' || f.signal.aborted) throw error;
+    const kept = previous
+      ? `, and profile "${profile}" keeps its stored key (${maskKey(previous)})`
+      : inKeyring
+        ? `, and the system keyring keeps what profile "${profile}" had`
+        : ` (profile "${profile}" has no stored key)`;
+    throw failure.with({ message: `${failure.message}; the key was not stored${kept}` });
+  });
   const store = f.config();
   // A base URL given as a flag is the server this key belongs to: keep it with the key.
   const storeBaseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;

@@ -4,7 +4,7 @@
  * profile and where its key comes from, the response cache's folder and
  * secret, and the V8 code cache's folder. None waits on the network.
  */
-import { checkProfileExists } from '../../config/settings.js';
+import { checkProfileExists, loginFor } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
@@ -110,7 +110,7 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
       return [...out, result('key', 'fail', message, fix, 'unauthorized')];
     }
   }
-  return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, 'gymctl auth login, or set GYMCTL_API_KEY', 'unauthorized')];
+  return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, `${loginFor(settings.baseUrl)}, or set GYMCTL_API_KEY`, 'unauthorized')];
 }
 
 export function cacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {

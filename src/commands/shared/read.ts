@@ -165,8 +165,12 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
   if (firstFailure) throw new AlreadyReported(firstFailure.kind);
 }
 
-/** Said on stderr when Ctrl-C stops a batch drawn as a table: how many arrived, and the format that streams whole records. */
+/**
+ * Said on stderr when Ctrl-C stops a batch drawn as a table: how many
+ * arrived, that the rest were not fetched, and why a script would use
+ * ndjson (it keeps what an interrupted run fetched; it fetches no more).
+ */
 export function interruptedNote(fetched: number, total: number, label: string): string {
   const noun = label.replace(/^Fetching /, '');
-  return `gymctl: interrupted after fetching ${fetched} of ${total} ${noun}; to get them all in a script, use --format ndjson, which prints each one, whole, as it arrives\n`;
+  return `gymctl: interrupted after fetching ${fetched} of ${total} ${noun}; the rest were not fetched. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n`;
 }

@@ -1,4 +1,4 @@
-/** Suggestions for a mistyped command or topic. */
+/** Suggestions for a mistyped command, topic, option, profile or value. */
 import type { Command } from 'commander';
 import { usageError } from '../../failures.js';
 
@@ -21,6 +21,12 @@ export function closest(word: string, names: readonly string[]): string | undefi
   };
   const [best] = names.map((name) => ({ name, d: distance(word, name) })).sort((x, y) => x.d - y.d);
   return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.name : undefined;
+}
+
+/** ` (Did you mean csv?)`, to end a message about a mistyped `word`, or '' when no name is close enough. */
+export function didYouMean(word: string, names: readonly string[]): string {
+  const suggestion = closest(word, names);
+  return suggestion ? ` (Did you mean ${suggestion}?)` : '';
 }
 
 /**
