@@ -124,8 +124,14 @@ export class Transport {
   }
 
   /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
-  async get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
-    const call = callOf(this.#plain, options);
+  get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
+    let call: Call;
+    try {
+      call = callOf(this.#plain, options);
+    } catch (error) {
+      // Not async: a batch makes one call a request, and an async function's promise would be one more each.
+      return Promise.reject(error);
+    }
     const send = () =>
       withRetries(
         (attempt) => this.#attempt(operation, call, attempt),
