@@ -1,0 +1,72 @@
+/**
+ * Every process a test file starts is ended with it. A setup file of every
+ * test file (vitest.config.ts): it wraps node:child_process's spawn,
+ * execFile, exec and fork, so that whatever starts a child (a test, a
+ * helper, the MCP SDK's transport) has it tracked. A child started during
+ * a test is ended, with everything it started, when that test ends (passed,
+ * failed or timed out); one started in a beforeAll, when the file ends.
+ * The suite's global teardown (no-leftovers.ts) then fails the run if any
+ * process of it is still alive.
+ *
+ * spawnSync and its kin are not wrapped: they return only once their child
+ * has ended.
+ */
+import childProcess, { type ChildProcess } from 'node:child_process';
+import { syncBuiltinESMExports } from 'node:module';
+import { afterAll, afterEach, beforeEach } from 'vitest';
+import { killTree } from './proc.js';
+
+type Scope = 'test' | 'file';
+const tracked = new Map<ChildProcess, Scope>();
+let scope: Scope = 'file';
+
+function track(child: ChildProcess): void {
+  if (tracked.has(child) || child.pid === undefined) return;
+  tracked.set(child, scope);
+  child.once('exit', () => tracked.delete(child));
+}
+
+const wrapped = Symbol.for('gymctl.test.processes');
+const module = childProcess as unknown as Record<string, ((...args: unknown[]) => ChildProcess) & { [wrapped]?: true }>;
+for (const name of ['spawn', 'execFile', 'exec', 'fork']) {
+  const original = module[name]!;
+  if (original[wrapped]) continue;
+  const wrapper = Object.assign(
+    function (this: unknown, ...args: unknown[]) {
+      const child = original.apply(this, args);
+      track(child);
+      return child;
+    },
+    { [wrapped]: true as const },
+  );
+  module[name] = wrapper;
+}
+// `import { spawn } from 'node:child_process'` sees the wrappers too.
+syncBuiltinESMExports();
+
+/** Ends the children of `which` scope, and their descendants, and waits for each to be reaped. */
+async function end(which: Scope): Promise<void> {
+  const ending: Array<Promise<unknown>> = [];
+  for (const [child, of] of tracked) {
+    if (of !== which) continue;
+    tracked.delete(child);
+    // Ended and reaped: its pid may be another process's by now. What it left behind is no-leftovers.ts's to find.
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killTree(child.pid!);
+    ending.push(exited);
+  }
+  await Promise.all(ending);
+}
+
+beforeEach(() => {
+  scope = 'test';
+});
+afterEach(async () => {
+  scope = 'file';
+  await end('test');
+});
+afterAll(async () => {
+  await end('test');
+  await end('file');
+});
