@@ -3,8 +3,9 @@
  * test file (vitest.config.ts): it wraps node:child_process's spawn,
  * execFile, exec and fork, so that whatever starts a child (a test, a
  * helper, the MCP SDK's transport) has it tracked. A child started during
- * a test is ended, with everything it started, when that test ends (passed,
- * failed or timed out); one started in a beforeAll, when the file ends.
+ * a test (its body or a beforeEach) is ended, with everything it started,
+ * when that test ends (passed, failed or timed out); one started in a
+ * beforeAll or an afterEach, when the file ends.
  * The suite's global teardown (no-leftovers.ts) then fails the run if any
  * process of it is still alive.
  *
@@ -13,16 +14,18 @@
  */
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, type RunnerTestCase, TestRunner } from 'vitest';
 import { killTree } from './proc.js';
 
-type Scope = 'test' | 'file';
-const tracked = new Map<ChildProcess, Scope>();
-let scope: Scope = 'file';
+/** Whose a child is: the test that was running when it started (its body or a beforeEach), else the file's. */
+type Owner = RunnerTestCase | 'file';
+const tracked = new Map<ChildProcess, Owner>();
 
 function track(child: ChildProcess): void {
   if (tracked.has(child) || child.pid === undefined) return;
-  tracked.set(child, scope);
+  const test = TestRunner.getCurrentTest();
+  // Once a test's body has ended (passed, failed, timed out) its afterEach hooks run: what they start is the file's.
+  tracked.set(child, test?.result?.state === 'run' ? test : 'file');
   child.once('exit', () => tracked.delete(child));
 }
 
@@ -44,11 +47,11 @@ for (const name of ['spawn', 'execFile', 'exec', 'fork']) {
 // `import { spawn } from 'node:child_process'` sees the wrappers too.
 syncBuiltinESMExports();
 
-/** Ends the children of `which` scope, and their descendants, and waits for each to be reaped. */
-async function end(which: Scope): Promise<void> {
+/** Ends the children `owner` started, and their descendants, and waits for each to be reaped. */
+async function end(owner: (of: Owner) => boolean): Promise<void> {
   const ending: Array<Promise<unknown>> = [];
   for (const [child, of] of tracked) {
-    if (of !== which) continue;
+    if (!owner(of)) continue;
     tracked.delete(child);
     // Ended and reaped: its pid may be another process's by now. What it left behind is no-leftovers.ts's to find.
     if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -59,14 +62,9 @@ async function end(which: Scope): Promise<void> {
   await Promise.all(ending);
 }
 
-beforeEach(() => {
-  scope = 'test';
-});
-afterEach(async () => {
-  scope = 'file';
-  await end('test');
+afterEach(async ({ task }) => {
+  await end((of) => of === task);
 });
 afterAll(async () => {
-  await end('test');
-  await end('file');
+  await end(() => true);
 });
