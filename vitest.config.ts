@@ -17,6 +17,8 @@ export default defineConfig({
     // request seen by the server). These limits are ceilings, so that a test that would wait forever fails instead;
     // a loaded machine may be slow, and must not fail for it.
     testTimeout: 180_000,
+    // expect.poll's own default is a second.
+    expect: { poll: { timeout: 60_000 } },
     hookTimeout: 180_000,
     // Every process a test starts ends with it (processes.ts), and the run fails if one outlives it (no-leftovers.ts).
     setupFiles: ['test/helpers/processes.ts'],
