@@ -465,7 +465,7 @@ describe('arbitrary server answers, through the CLI', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  }, 60_000);
+  });
 });
 
 describe('what the review found', () => {

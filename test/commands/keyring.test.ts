@@ -187,5 +187,5 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     } finally {
       hung.close();
     }
-  }, 60_000);
+  });
 });

@@ -94,7 +94,7 @@ describe('writers under stress, each planting a dead process’s lock after ever
         .filter((name) => name !== 'config.json.lock')
         .sort(),
     ).toEqual(['cache-secret', 'config.json']);
-  }, 60_000);
+  });
 });
 
 describe.skipIf(!hasTool('unshare', ['--version']))('a full disk', () => {
