@@ -12,9 +12,6 @@ export default defineConfig({
     // One file: its cases run side by side, a few per core, as each waits on its child processes most of the time.
     maxConcurrency: 2 * Math.max(2, availableParallelism()),
     testTimeout: 120_000,
-    // Every process a test starts ends with it, and the run fails if one outlives it (test/helpers/processes.ts, no-leftovers.ts).
-    setupFiles: ['test/helpers/processes.ts'],
-    globalSetup: ['test/helpers/no-leftovers.ts'],
     hookTimeout: 20_000,
   },
 });

@@ -11,9 +11,6 @@ export default defineConfig({
     // Each case waits on Wine most of the time; more than a few at once only queue on the shared wineserver.
     maxConcurrency: 4,
     testTimeout: 180_000,
-    // Every process a test starts ends with it, and the run fails if one outlives it (test/helpers/processes.ts, no-leftovers.ts).
-    setupFiles: ['test/helpers/processes.ts'],
-    globalSetup: ['test/helpers/no-leftovers.ts'],
     hookTimeout: 60_000,
   },
 });
