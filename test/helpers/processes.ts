@@ -10,7 +10,8 @@
  * process of it is still alive.
  *
  * spawnSync and its kin are not wrapped: they return only once their child
- * has ended.
+ * has ended. A child is told to its test by vitest's current test, which
+ * tests run side by side (it.concurrent) share: none of this suite's do.
  */
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
