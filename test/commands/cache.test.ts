@@ -253,12 +253,11 @@ describe('odd files and folders around the cache: refused at once, and the answe
     for (const plant of [() => expect(spawnSync('mkfifo', [secretFile()]).status).toBe(0), () => symlinkSync('/dev/zero', secretFile())]) {
       rmSync(secretFile(), { force: true });
       plant();
-      const started = Date.now();
+      // Refused before it is read: an endless read (or a FIFO no one writes to) would never end, and the test's ceiling would.
       const result = await gymctl(['whoami', '--json', '--cache', '1m']);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout).id).toBe(101);
       expect(result.stderr).toMatch(/warning: the cache cannot be used, so the answer comes from the server: .*cache-secret is not a regular file/);
-      expect(Date.now() - started).toBeLessThan(2000);
     }
     rmSync(secretFile(), { force: true });
   });

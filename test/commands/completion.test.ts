@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { gymctl } from '../helpers/harness.js';
+import { gymctl, tabDeadline } from '../helpers/harness.js';
+import { waitFor } from '../helpers/wait.js';
 import { httpServer } from '../helpers/servers.js';
 
 const KEY = 'demo_key_all_academies';
@@ -75,10 +76,28 @@ describe("Tab after gymctl academy, for a key's 200 academies", () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('within its half second: the ids alone when the names do not come, and nothing when the ids do not', async () => {
+  it('at its deadline: the ids alone when the names have not come, and nothing when the ids have not', async () => {
+    // The deadline comes once the server holds every request Tab makes, unanswered: after it, by construction.
     const namesSilent = await manyAcademies({ names: false });
-    const unnamed = await complete(namesSilent.url, 'academy', '');
-    expect(unnamed.lines).toEqual([...IDS.map(String), ':none']);
+    const namesAsked = new AbortController();
+    tabDeadline(namesAsked.signal);
+    const unnamed = complete(namesSilent.url, 'academy', '');
+    await waitFor('the 50 names asked for', () => namesSilent.asked.length === 50);
+    namesAsked.abort();
+    expect((await unnamed).lines).toEqual([...IDS.map(String), ':none']);
+
+    let asked = 0;
+    const silent = await httpServer(() => void asked++); // never answers
+    const idsAsked = new AbortController();
+    tabDeadline(idsAsked.signal);
+    const nothing = complete(silent, 'academy', '');
+    await waitFor('the ids asked for', () => asked === 1);
+    idsAsked.abort();
+    expect((await nothing).lines).toEqual([':none']);
+  });
+
+  it("gymctl's own deadline, half a second, ends the wait for a server that never answers: nothing is offered", async () => {
+    tabDeadline('gymctl');
     const silent = await httpServer(() => {}); // never answers
     expect((await complete(silent, 'academy', '')).lines).toEqual([':none']);
   });

@@ -261,7 +261,7 @@ describe('gymctl doctor reports what would break other commands', () => {
       stderrTTY: true,
     });
     expect(spoken.stderr).toBe(`Checking the API: GET ${silent}/me (at most 300 ms)…\n`);
-  }, 30_000);
+  });
 });
 
 describe.skipIf(!hasTool('openssl', ['version']))('gymctl doctor and TLS', () => {

@@ -82,10 +82,10 @@ describe('retries', () => {
 
   it('429 honours Retry-After, then succeeds', async () => {
     const { env } = await withFaults('rate-limit=1*1');
-    const started = Date.now();
-    const result = await gymctl(['whoami', '--json'], { env });
+    // Traced (--debug), the wait before the retry is the second Retry-After asked for.
+    const result = await gymctl(['whoami', '--json'], { env: { ...env, GYMCTL_DEBUG: '1' } });
     expect(result.code, result.stderr).toBe(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(result.stderr.split('\n').filter((line) => line.includes('retrying in'))).toEqual([expect.stringMatching(/retrying in 1000 ms \(attempt 2 of /)]);
   });
 
   it('a Retry-After longer than 20 s fails at once and says when to try again', async () => {
@@ -338,12 +338,10 @@ describe('a custom CA', () => {
 
 describe('Ctrl-C', () => {
   it('aborts the request in flight and exits 130', async () => {
-    // The sandbox holding its answer for 10 s, and counting the requests that reach it.
+    // A server that never answers, counting the requests that reach it.
     let arrived = 0;
-    const slow = sandboxHandler(undefined, undefined, [parseFault('slow=10000')]);
-    const url = await httpServer((request, response) => {
+    const url = await httpServer(() => {
       arrived++;
-      slow(request, response);
     });
     const { child, ready } = spawnWatched(['whoami'], cleanEnv(config.dir, { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: DEMO_KEY }));
     let stdout = '';
@@ -355,14 +353,13 @@ describe('Ctrl-C', () => {
     // Ctrl-C once the request is at the server, however long a loaded machine took to send it.
     await waitFor('the request at the server', () => arrived > 0 || child.exitCode !== null);
     child.kill('SIGINT');
-    // Not aborted, the request would be answered (exit 0) at 10 s; the ceiling only stops a hang.
-    const ceiling = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const code = await closed.finally(() => clearTimeout(ceiling));
+    // Not aborted, the request would wait for its 30 s timeout (exit 5): only the interrupt gives 130.
+    const code = await closed;
     expect(code, stderr).toBe(130);
     expect(stdout).toBe('');
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(arrived).toBe(1);
-  }, 60_000);
+  });
 });
 
 describe('secrets', () => {
@@ -468,7 +465,7 @@ describe('arbitrary server answers, through the CLI', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  }, 60_000);
+  });
 });
 
 describe('what the review found', () => {
@@ -543,13 +540,12 @@ describe('what the second review found', () => {
     const proxy = http.createServer().on('connect', (_request, socket: net.Socket) => socket.destroy());
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const started = Date.now();
     const result = await spawned(['whoami', '--timeout', '800ms', '--retries', '0', '--base-url', 'https://api.example.com'], {
       env: { HTTPS_PROXY: proxyUrl, GYMCTL_API_KEY: 'abcdefghijklmnop' },
     });
     await new Promise((resolve) => proxy.close(resolve));
+    // The process ends, and by its own timeout (a spin would go on until the test's ceiling ended it).
     expectFailure(result, 5, /timed out after 800 ms/);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('--version and --help into a full disk: one line, exit 1', async () => {

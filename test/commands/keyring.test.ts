@@ -174,14 +174,11 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     expect((await login('--keyring')).code).toBe(0);
     const hung = await hungBus();
     try {
-      const started = Date.now();
       const result = await gymctl(['whoami'], {}, hung.address);
       expect(result.code).toBe(4);
-      // The message names the limit that ended the wait: gymctl's own 5 s, not the minute it gives a keyring prompt.
+      // The message names the limit that ended the wait: gymctl's own 5 s, not the minute it gives a keyring prompt, nor
+      // D-Bus's default 25 s (which would end in D-Bus's own error): only the agent killed at gymctl's limit says this.
       expect(result.stderr).toContain('keyring unavailable: the keyring did not answer within 5 s');
-      // And nothing then waits on the hung bus for D-Bus's default 25 s: the bound lies between the two, with room
-      // for a loaded machine to start the keyring agent.
-      expect(Date.now() - started).toBeLessThan(15_000);
       expect(hung.connections()).toBeGreaterThan(0);
       const seen = hung.connections();
       writeFileSync(configFile(), JSON.stringify({ profiles: { file: { apiKey: DEMO_KEY, baseUrl: world.sandbox.url } } }), { mode: 0o600 });
@@ -190,5 +187,5 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     } finally {
       hung.close();
     }
-  }, 60_000);
+  });
 });

@@ -29,9 +29,10 @@ describe('signals while waiting for the config lock', () => {
       // A lock held by a live process (this one): gymctl waits for it.
       writeFileSync(`${file}.lock`, `${process.pid} test\n`);
       // 150 ms: a moment to start waiting for the lock, though a signal before it is handled the same way.
-      const { exit, stderr, endedInMs } = await signalledAfter(['config', 'set', 'format', 'json'], cleanEnv(config.dir), signal, 150);
+      // The lock is never released: only the signal can end the wait, and the exit code says it did (a wait given up
+      // would be another code, with a message).
+      const { exit, stderr } = await signalledAfter(['config', 'set', 'format', 'json'], cleanEnv(config.dir), signal, 150);
       expect({ exit, stderr }).toEqual({ exit: code, stderr: '' });
-      expect(endedInMs).toBeLessThan(1000);
       expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
       expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid} test\n`);
       expect(readdirSync(config.dir).sort()).toEqual(['config.json', 'config.json.lock']);
@@ -93,7 +94,7 @@ describe('writers under stress, each planting a dead process’s lock after ever
         .filter((name) => name !== 'config.json.lock')
         .sort(),
     ).toEqual(['cache-secret', 'config.json']);
-  }, 60_000);
+  });
 });
 
 describe.skipIf(!hasTool('unshare', ['--version']))('a full disk', () => {

@@ -99,7 +99,7 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
 /** Every request the loopback API got: where it was sent, its path and its headers. */
 const seen: Array<{ host: string | undefined; url: string; key: string | undefined }> = [];
 /** Requests the server never answers, and when each was aborted by the client. */
-const held: Array<{ url: string; closed: Promise<number> }> = [];
+const held: Array<{ url: string; closed: Promise<void> }> = [];
 
 function loopbackApi(request: http.IncomingMessage, response: http.ServerResponse): void {
   seen.push({ host: request.headers.host, url: request.url ?? '', key: request.headers['x-api-key'] as string | undefined });
@@ -131,8 +131,7 @@ function loopbackApi(request: http.IncomingMessage, response: http.ServerRespons
       return;
     default: {
       // Never answered: a timeout, or a call to cancel.
-      const started = Date.now();
-      held.push({ url: request.url ?? '', closed: new Promise((resolve) => request.socket.once('close', () => resolve(Date.now() - started))) });
+      held.push({ url: request.url ?? '', closed: new Promise((resolve) => request.socket.once('close', () => resolve())) });
     }
   }
 }
@@ -182,8 +181,8 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
   });
 
   it('a cancelled call aborts its HTTP request', async () => {
-    // Its own server, waiting 30 s for an answer: the request closes long before only if the cancellation aborts it.
-    const patient = await spawnMcp(['--base-url', base, '--timeout', '30s', '--retries', '0'], config.dir, { GYMCTL_API_KEY: KEY });
+    // Its own server, waiting an hour for an answer: the request closes during the test only if the cancellation aborts it.
+    const patient = await spawnMcp(['--base-url', base, '--timeout', '1h', '--retries', '0'], config.dir, { GYMCTL_API_KEY: KEY });
     const patientLog: unknown[] = [];
     patient.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void patientLog.push(notification.params));
     await patient.client.setLoggingLevel('debug');
@@ -191,11 +190,10 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
       const controller = new AbortController();
       const call = patient.client.callTool({ name: 'get_academy', arguments: { academyId: '8' } }, undefined, { signal: controller.signal, timeout: 60_000 });
       await expect.poll(() => held.some((request) => request.url === '/academies/8')).toBe(true);
-      const started = Date.now();
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow(/changed my mind|aborted/i);
+      // The request to the API is closed: by the cancellation, as nothing else would close it within the hour.
       await held.find((request) => request.url === '/academies/8')!.closed;
-      expect(Date.now() - started).toBeLessThan(5_000);
       // The client that cancelled is not told of it as a failure in its log. (A ping after it: anything sent before has arrived.)
       await patient.client.ping();
       expect(patientLog).toEqual([]);

@@ -45,12 +45,12 @@ function expectAnswerAndWarning(result: { code: number | null; signal: NodeJS.Si
 
 describe.runIf(process.platform === 'linux')('procfs and sysfs', () => {
   it('XDG_CACHE_HOME=/proc: the answer, a warning, and the process ends (it used to spin, deaf to SIGTERM)', async () => {
-    const result = await runCli(ARGS, config.dir, { env: env('/proc'), timeoutMs: 10_000 });
+    const result = await runCli(ARGS, config.dir, { env: env('/proc') });
     expect(expectAnswerAndWarning(result)).toBe("gymctl: warning: the answer could not be cached in /proc/gymctl: ENOENT: /proc takes no new folders, mkdir '/proc/gymctl'");
   });
 
   it('XDG_CACHE_HOME=/proc without --cache: the answer, nothing on stderr, and the process ends (the code cache has its folder there too)', async () => {
-    const result = await runCli(['whoami', '--sandbox', '--json'], config.dir, { env: env('/proc'), timeoutMs: 10_000 });
+    const result = await runCli(['whoami', '--sandbox', '--json'], config.dir, { env: env('/proc') });
     expect(result.signal, result.stderr).toBeNull();
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(101);
@@ -58,7 +58,7 @@ describe.runIf(process.platform === 'linux')('procfs and sysfs', () => {
   });
 
   it('XDG_CACHE_HOME=/sys: the answer and a warning naming why the folder cannot be made', async () => {
-    const result = await runCli(ARGS, config.dir, { env: env('/sys'), timeoutMs: 10_000 });
+    const result = await runCli(ARGS, config.dir, { env: env('/sys') });
     expect(expectAnswerAndWarning(result)).toMatch(/^gymctl: warning: the answer could not be cached in \/sys\/gymctl: (EPERM|EACCES|EROFS): .*mkdir '\/sys\/gymctl'$/);
   });
 });
@@ -66,7 +66,7 @@ describe.runIf(process.platform === 'linux')('procfs and sysfs', () => {
 it('XDG_CACHE_HOME is a file: the answer and a warning that it is not a folder', async () => {
   const file = path.join(base, 'a-file');
   writeFileSync(file, '');
-  const result = await runCli(ARGS, config.dir, { env: env(file), timeoutMs: 10_000 });
+  const result = await runCli(ARGS, config.dir, { env: env(file) });
   expect(expectAnswerAndWarning(result)).toBe(
     `gymctl: warning: the cache cannot be used, so the answer comes from the server: gymctl will not use the cache folder ${file}/gymctl: ${file} is not a folder; set XDG_CACHE_HOME to a folder of your own`,
   );
@@ -78,7 +78,7 @@ describe.skipIf(!hasTool('unshare', ['--version']))('read-only mounts, each in a
     const result = spawnSync('unshare', ['-m', 'sh', '-c', `${mount} && exec "$NODE" "$BIN" ${args.join(' ')}`], {
       env: { ...cleanEnv(config.dir, env(cacheHome)), NODE: process.execPath, BIN, MOUNT_AT: mountAt, SOURCE: path.join(base, 'source') },
       encoding: 'utf8',
-      timeout: 10_000,
+      timeout: 120_000,
       killSignal: 'SIGKILL',
     });
     if (/unshare: unshare failed|mount: .*(permission denied|not permitted)/i.test(result.stderr) && process.env.CI !== 'true') {

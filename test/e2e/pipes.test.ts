@@ -3,7 +3,6 @@
  * pipeline, shows how gymctl meets EPIPE.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
@@ -48,45 +47,34 @@ describe('pipes that close early', () => {
 });
 
 describe('--jq results as they come', () => {
-  it("--jq 'range(1e9)' | head -3: the first results come at once, and head closing the pipe ends gymctl", async () => {
-    // jq takes far longer than a minute to count to 1e9 (and the results would not fit in memory): were they held
-    // until jq ends, head would get nothing and timeout would stop gymctl (status 124). The minute is a ceiling for a
-    // loaded machine, not a measure: results as they come end it in a moment.
-    const { stdout, gymctlStatus } = await pipeline(`timeout 60 $GYMCTL whoami --jq 'range(1e9)' | head -3`);
+  it("--jq 'range(1e9)' | head -3: the first results come before jq ends, and head closing the pipe ends gymctl", async () => {
+    // jq would take hours to count to 1e9 (and the results would not fit in memory): were they held until jq ends,
+    // head would get nothing and the pipeline would run until the test's ceiling ended it.
+    const { stdout, gymctlStatus } = await pipeline(`$GYMCTL whoami --jq 'range(1e9)' | head -3`);
     expect(stdout).toBe('0\n1\n2\n');
     expect(gymctlStatus).toBe(0);
-  }, 90_000);
+  });
 });
 
-/** The resident memory of a running process, in bytes, from /proc. */
-function residentBytes(pid: number): number {
-  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (kilobytes === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(kilobytes) * 1024;
-}
+/** A reader that has not read yet: a moment in which gymctl, or jq in it, could run ahead of it if it did not wait. */
+const notReading = () => new Promise((resolve) => setTimeout(resolve, 2000));
 
-describe('--jq and a reader that does not read', () => {
-  it("api /me --jq 'range(1e8)' into a pipe nobody reads: memory stays flat, and the results are whole and in order once read", async () => {
+describe('--jq and a reader that does not read at first', () => {
+  it("api /me --jq 'range(1e8)' into a pipe nobody reads: once read, the results are whole and in order", async () => {
+    // That jq waits for the pipe (and gymctl's memory with it) is test/unit/jq-flow.test.ts's, on a stream that says
+    // when it is full; the memory a run takes is `npm run bench`'s. Here, a real pipe: nothing lost or reordered.
     const child = spawn(process.execPath, [BIN, 'api', '/me', '--jq', 'range(1e8)'], { env: cleanEnv(world.config.dir, env()) });
     try {
       // Nothing is read: the stream is only told when something is there (it buffers its high-water mark, then stops reading).
       await new Promise((resolve) => child.stdout.once('readable', resolve));
-      // jq is running; for 4 s (16 samples) the reader takes nothing. jq, unchecked, grows gymctl by about 12 MB a second.
-      const samples: number[] = [];
-      for (let i = 0; i < 16; i++) {
-        samples.push(residentBytes(child.pid!));
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect(Math.max(...samples), samples.join(' ')).toBeLessThan(128 * 1024 * 1024);
-      // Flat once the pipe is full (the first second is jq and the sandbox starting).
-      expect(Math.max(...samples.slice(4)) - samples[4]!, samples.join(' ')).toBeLessThan(8 * 1024 * 1024);
+      await notReading();
       // Then read: the first 200,000 results, every one, in order.
       const lines = await readLines(child, 200_000);
       expect(lines.every((line, i) => line === String(i))).toBe(true);
     } finally {
       await killed(child);
     }
-  }, 30_000);
+  });
 });
 
 /** Reads the child's stdout until `count` whole lines are there: the first `count` lines. */
@@ -120,35 +108,29 @@ describe('a batch and a reader that does not read', () => {
     // Whole records (as compact JSON), so that the pipe fills as soon as with ndjson.
     ['--jq .', ['--jq', '.'], (line: string) => (JSON.parse(line) as { id: number }).id],
   ] as const) {
-    it(`academy - ${name} into a pipe nobody reads: the requests stop, memory stays flat, and the batch goes on, in order, once read`, async () => {
+    it(`academy - ${name} into a pipe nobody reads: the requests stop at what the pipe holds, and the batch goes on, in order, once read`, async () => {
       const child = spawn(process.execPath, [BIN, 'academy', '-', ...extra], { env: cleanEnv(world.config.dir, env()) });
       try {
         child.stdin.end(IDS.join('\n'));
         // Nothing is read: the stream is only told when something is there (it buffers its high-water mark, then stops reading).
         await new Promise((resolve) => child.stdout.once('readable', resolve));
-        // For 6 s (24 samples) the reader takes nothing. A batch that did not wait for it went on fetching, hundreds of records a second.
-        const samples: number[] = [];
+        // While nobody reads, what the server is asked for is bounded by what the pipe and the streams' buffers hold
+        // (records of about 200 bytes: a few hundred), and the requests in flight: never the 50,000. A batch that did
+        // not wait went on fetching, hundreds of records a second. A slow machine asks for fewer, never more.
         const requests: number[] = [];
-        for (let i = 0; i < 24; i++) {
-          samples.push(residentBytes(child.pid!));
+        for (let i = 0; i < 20; i++) {
           requests.push(world.requests.length);
-          await new Promise((resolve) => setTimeout(resolve, 250));
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        const seen = `RSS ${samples.join(' ')}; requests ${requests.join(' ')}`;
-        expect(Math.max(...samples), seen).toBeLessThan(128 * 1024 * 1024);
-        // A few pipes' worth of records, then none for the last 3 s. The first seconds are for the requests in flight when
-        // the pipe filled, and for jq to catch up with them (slower on a loaded machine).
-        expect(requests[12]!, seen).toBeLessThan(2000);
-        expect(requests[23]! - requests[12]!, seen).toBe(0);
-        expect(Math.max(...samples.slice(12)) - samples[12]!, seen).toBeLessThan(8 * 1024 * 1024);
+        expect(Math.max(...requests), `requests ${requests.join(' ')}`).toBeLessThan(2000);
         // Then read: the batch goes on, every record in order.
         const lines = await readLines(child, 5000);
-        expect(world.requests.length).toBeGreaterThan(requests[15]!);
         expect(lines.map(id)).toEqual(IDS.slice(0, 5000));
+        expect(world.requests.length).toBeGreaterThanOrEqual(5000);
       } finally {
         await killed(child);
       }
-    }, 30_000);
+    });
   }
 });
 

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { sandboxHandler } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { killTree } from '../helpers/proc.js';
 import { closedPort } from '../helpers/servers.js';
 import { hasTool, makeAuthority, type Authority } from '../helpers/tls.js';
 import { waitFor } from '../helpers/wait.js';
@@ -66,7 +67,7 @@ describe.skipIf(!hasTool('openssl', ['version']))('certificates trusted through 
     const { key, cert } = authority.issue(['localhost'], 0);
     // Valid until the second it was made: used once the clock is past that second.
     const expiry = Date.parse(new X509Certificate(cert).validTo);
-    await waitFor('the certificate expired', () => Date.now() > expiry, 5_000);
+    await waitFor('the certificate expired', () => Date.now() > expiry);
     const server = await httpsSandbox(key, cert);
     servers.push(server);
     const result = await run(server.port);
@@ -166,6 +167,7 @@ describe.skipIf(!hasTool('openssl', ['version']) || !hasTool('squid', ['-v']))('
         `coredump_dir ${dir}`,
         `hosts_file ${dir}/hosts`,
         'dns_nameservers 127.0.0.1',
+        'pinger_enable off',
         'cache deny all',
         'acl local src 127.0.0.1',
         'http_access allow local',
@@ -175,16 +177,17 @@ describe.skipIf(!hasTool('openssl', ['version']) || !hasTool('squid', ['-v']))('
       ].join('\n'),
     );
     squid = spawn('squid', ['-N', '-f', path.join(dir, 'squid.conf')], { stdio: 'ignore' });
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 60_000;
     const started = () => existsSync(path.join(dir, 'cache.log')) && /Accepting HTTP Socket connections/.test(readFileSync(path.join(dir, 'cache.log'), 'utf8'));
     while (!started()) {
       if (Date.now() > deadline) throw new Error('squid did not start');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 20_000);
+  });
 
   afterAll(async () => {
-    squid?.kill('SIGKILL');
+    // squid and its helpers (its pinger, which a SIGKILL to squid alone would leave to init).
+    if (squid?.pid !== undefined && squid.exitCode === null) killTree(squid.pid);
     sandbox?.close();
     authority?.remove();
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,8 @@
  * spawned: a test runs in milliseconds.
  */
 import { PassThrough, Readable, Writable } from 'node:stream';
+import { afterEach } from 'vitest';
+import { tabWait } from '../../src/commands/complete/run.js';
 import { run } from '../../src/main.js';
 import type { IOStreams } from '../../src/terminal/io.js';
 import { Interrupted } from '../../src/failures.js';
@@ -120,3 +122,21 @@ export function interruptWhen(what: string, seen: (streams: FakeStreams) => bool
       ),
   };
 }
+
+const gymctlsTabWait = tabWait.deadline;
+/** A signal that never aborts: Tab waits for every answer. */
+const answers = () => new AbortController().signal;
+
+/**
+ * When Tab stops waiting for the ids (half a second in gymctl, from
+ * src/commands/complete/run.ts), in this test: 'answers', the default,
+ * waits for every answer, however slow the machine; 'gymctl' is gymctl's
+ * own half second, for a server that never answers; a signal of the
+ * test's ends it when the test aborts it (once the server has seen the
+ * requests it holds, say). Back to 'answers' after each test.
+ */
+export function tabDeadline(deadline: 'answers' | 'gymctl' | AbortSignal): void {
+  tabWait.deadline = deadline === 'answers' ? answers : deadline === 'gymctl' ? gymctlsTabWait : () => deadline;
+}
+tabDeadline('answers');
+afterEach(() => tabDeadline('answers'));

@@ -51,7 +51,7 @@ export async function typeInTmux(shell: string, steps: readonly Step[], options:
   const folder = mkdtempSync(path.join(os.tmpdir(), 'gymctl-tmux-'));
   const socket = path.join(folder, 'socket');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { env: options.env, encoding: 'utf8', cwd: options.cwd });
-  const within = options.within ?? 15_000;
+  const within = options.within ?? 60_000;
   tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 200), '-y', String(options.height ?? 50), '-c', options.cwd, `env PS1='$ ' PROMPT='$ ' ${shell}`);
   const screen = () => tmux('capture-pane', '-p', '-t', session).stdout;
   /** The line the cursor is on, without the spaces after it. */

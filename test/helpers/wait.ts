@@ -4,7 +4,7 @@
  * for a loaded machine, never a fixed time to wait. Past it, fails naming
  * `what`.
  */
-export async function waitFor(what: string, condition: () => boolean, within = 10_000): Promise<void> {
+export async function waitFor(what: string, condition: () => boolean, within = 60_000): Promise<void> {
   const deadline = Date.now() + within;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what}: not so within ${within} ms`);

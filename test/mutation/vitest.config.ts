@@ -10,6 +10,8 @@ export default {
   ...config,
   test: {
     ...config.test,
+    // No check for processes left at the end: Stryker keeps vitest running in processes of its own between mutants.
+    globalSetup: [],
     include: [
       'test/unit/ids.test.ts', // api/ids.ts, commands/shared/ids.ts
       'test/unit/loopback.test.ts', // api/transport/loopback.ts

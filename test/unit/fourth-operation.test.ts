@@ -18,7 +18,7 @@ vi.mock('../../src/operations/index.js', async (original) => {
 describe('a fourth operation, declared once', () => {
   it('is on every surface', async () => {
     await walkSurfaces(classes, [1, 2]);
-  }, 60_000);
+  });
 
   it('Tab offers its ids from where its declaration says (the key academies), and the sandbox answers it', async () => {
     const { gymctl } = await import('../helpers/harness.js');

@@ -74,7 +74,7 @@ describe('an abort', () => {
     try {
       const perCall = new AbortController();
       const pending = client.getAcademy(3, { signal: perCall.signal }).catch((error: unknown) => error);
-      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 60_000 });
       const reason = new Error('the caller gave up');
       perCall.abort(reason);
       const error = (await pending) as GymApiError;
@@ -88,7 +88,7 @@ describe('an abort', () => {
       expect(error.cause).toBe(reason);
 
       const whole = client.getMe().catch((error: unknown) => error);
-      await vi.waitFor(() => expect(seen).toHaveLength(2));
+      await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 60_000 });
       own.abort();
       const second = (await whole) as GymApiError;
       expect(second).toBeInstanceOf(GymApiError);
@@ -105,7 +105,7 @@ describe('an abort', () => {
     try {
       const controller = new AbortController();
       const pending = client.getMe({ signal: controller.signal }).catch((error: unknown) => error);
-      await vi.waitFor(() => expect(seen).toHaveLength(1));
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 60_000 });
       controller.abort();
       const error = (await pending) as GymApiError;
       expect(error).toBeInstanceOf(GymApiError);
@@ -136,8 +136,10 @@ describe('an abort', () => {
 
 describe('a timeout', () => {
   it('is retried within the retry budget (every operation is a GET), and the last one is reported', async () => {
+    // The first two requests are never answered, the third at once: a second is its timeout, so that the answer that
+    // comes at once is in time on a loaded machine too.
     const { url, seen } = await server((count) => (count < 3 ? undefined : { status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } } }));
-    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, timeoutMs: 100, retries: 2, retryBaseDelayMs: 1 });
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, timeoutMs: 1000, retries: 2, retryBaseDelayMs: 1 });
     try {
       expect((await client.getAcademy(1)).name).toBe('Alfama Jiu-Jitsu');
       expect(seen).toHaveLength(3);
@@ -149,7 +151,8 @@ describe('a timeout', () => {
         reason: 'timeout',
         message: 'GET /me: timed out after 100 ms; gave up after 2 attempts',
       });
-      expect(tried).toHaveLength(2);
+      // Each attempt reaches the server, however slowly: it waits on nothing else.
+      await vi.waitFor(() => expect(tried).toHaveLength(2), { timeout: 60_000 });
       await never.close();
     } finally {
       await client.close();
@@ -164,7 +167,7 @@ describe('per-call options', () => {
     try {
       const error = (await client.getAcademy(1, { timeoutMs: 50, retries: 1 }).catch((error: unknown) => error)) as GymApiError;
       expect(error.message).toBe('academy 1: timed out after 50 ms; gave up after 2 attempts');
-      expect(seen).toHaveLength(2);
+      await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 60_000 });
       expect(usageOf(await client.getMe({ timeoutMs: 0 }).catch((error: unknown) => error)).message).toContain('invalid timeout 0');
       expect(usageOf(await client.getMe({ retries: 11 }).catch((error: unknown) => error)).message).toContain('invalid retries 11');
       expect(seen).toHaveLength(2);

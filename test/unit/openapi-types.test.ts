@@ -118,7 +118,7 @@ beforeAll(() => {
     else if (line.trim() && diagnostics.length > 0) diagnostics.at(-1)!.text += `\n${line}`;
     else if (line.trim()) diagnostics.push({ file: '', text: line });
   }
-}, 60_000);
+});
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the exported types and types generated from the OpenAPI document, under exactOptionalPropertyTypes', () => {

@@ -21,7 +21,7 @@ describe.each(OPERATIONS.map((operation) => [operation.name, operation] as const
   it('in-process: client, command, formats, batches, help, man page, Tab, schema, OpenAPI, sandbox, code cache, MCP tools', async () => {
     expect(SAMPLE_IDS[name], 'a test id for it in SAMPLE_IDS').toBeDefined();
     await walkSurfaces(operation, SAMPLE_IDS[name]!);
-  }, 60_000);
+  });
 
   it('in the build: help.txt, the man page and openapi.json', () => {
     for (const command of commandNames(operation)) {

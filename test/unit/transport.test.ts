@@ -314,9 +314,10 @@ describe('retries', () => {
   it('waits as long as Retry-After says, in seconds', async () => {
     nock(BASE).get('/me').reply(429, { message: 'slow down', correlationId: 'c' }, { 'Retry-After': '1' });
     nock(BASE).get('/me').reply(200, { data: me });
-    const started = Date.now();
-    await client({ retries: 1 }).getMe();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // The wait it takes, as traced: that it really waits what it takes is withRetries' test, on a fake clock (retry.test.ts).
+    const trace: string[] = [];
+    await client({ retries: 1, debug: (line) => trace.push(line) }).getMe();
+    expect(trace.filter((line) => line.includes('retrying in'))).toEqual([expect.stringMatching(/^retrying in 1000 ms \(attempt 2 of 2\): /)]);
   });
 
   it('a Retry-After beyond the bound fails at once and says when to try again', async () => {
