@@ -56,7 +56,7 @@ const ownClosed = (stat: import('node:fs').Stats, mask: number) => (currentUid()
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /** The cache, when it is there and may be trusted. */
-export function readCodeCache(cache: CodeCache): Buffer | undefined {
+function readCodeCache(cache: CodeCache): Buffer | undefined {
   try {
     const secret = readSecret(cache.secretDir);
     if (!Buffer.isBuffer(secret) || !trustedPath(cache.dir)) return undefined;
@@ -100,7 +100,7 @@ export const MAX_FILES = 16;
  * the folder: leftovers of stopped writers, other builds' caches not written for a day, any not written for
  * MAX_AGE_MS, then the oldest beyond MAX_FILES. Only when a file is written, so the usual run pays nothing for it.
  */
-export function writeCodeCache(cache: CodeCache, data: () => Buffer): void {
+function writeCodeCache(cache: CodeCache, data: () => Buffer): void {
   try {
     // Only through folders and links of the user's (or root's): as root with another user's HOME, or through a
     // parent folder another user linked elsewhere, nothing is made or written.
