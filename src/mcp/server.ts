@@ -11,6 +11,8 @@ import { redactText } from '../api/transport/redact.js';
 import type { GymClient } from '../api/client.js';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { asFailure, failureResult, toolFailure } from './failures.js';
+import type { Gate } from './gate.js';
+import type { McpLimits } from './limits.js';
 import { type Send, toolsOf } from './tools.js';
 
 /** What the tools call the API with: the command's client and key, or the failure that kept it from having them. */
@@ -24,6 +26,10 @@ export interface McpServerOptions {
   log(line: string): void;
   /** Aborted when the server stops: every call in flight is aborted. */
   signal?: AbortSignal;
+  /** The server's limits (limits.ts); the defaults when absent. */
+  limits?: McpLimits;
+  /** The requests in flight at the API: one gate for every server of the process (HTTP makes one server a session); one of its own when absent. */
+  gate?: Gate;
 }
 
 const INSTRUCTIONS =

@@ -11,10 +11,13 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { GymctlError } from '../../api/errors.js';
 import type { Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
+import { Gate } from '../../mcp/gate.js';
+import { parseLimits } from '../../mcp/limits.js';
 import { createMcpServer, type Session } from '../../mcp/server.js';
 import { OPERATIONS } from '../../operations/index.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { VERSION } from '../../version.js';
+import type { McpFlags } from '../mcp.js';
 
 /** JSON-RPC's codes for a line that is not JSON, and for JSON that is not a message. */
 const PARSE_ERROR = -32700;
@@ -36,11 +39,20 @@ async function openSession(f: Factory): Promise<(Session & { baseUrl: Setting<st
   }
 }
 
-export async function runMcp(f: Factory): Promise<void> {
+export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   const log = (line: string) => f.io.err(`${sanitizeLine(`gymctl mcp: ${line}`)}\n`);
+  const limits = parseLimits(flags);
   const session = await openSession(f);
   const stopped = new AbortController();
-  const { server, tools, settled } = createMcpServer({ operations: OPERATIONS, session, version: VERSION, log, signal: AbortSignal.any([f.signal, stopped.signal]) });
+  const { server, tools, settled } = createMcpServer({
+    operations: OPERATIONS,
+    session,
+    version: VERSION,
+    log,
+    limits,
+    gate: new Gate(limits.concurrency),
+    signal: AbortSignal.any([f.signal, stopped.signal]),
+  });
   const stdin = f.io.stdin as NodeJS.ReadStream;
   const transport = new StdioServerTransport(stdin, f.io.stdout as NodeJS.WriteStream);
   // What is being written: a call's answer is sent after its handler returns, so that stdin's end waits for it too.

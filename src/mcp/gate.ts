@@ -1,0 +1,48 @@
+/**
+ * At most `size` requests in flight at the API, across every tool call of
+ * the server (and every HTTP session): each request waits for a place, in
+ * the order asked, and a call cancelled while it waits leaves the queue.
+ */
+export class Gate {
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(readonly size: number) {}
+
+  /** Runs `task` once a place is free; the place is given back when it settles. */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.#enter(signal);
+    try {
+      return await task();
+    } finally {
+      this.#leave();
+    }
+  }
+
+  #enter(signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.#active < this.size) {
+      this.#active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const admit = () => {
+        signal?.removeEventListener('abort', leaveQueue);
+        this.#active++;
+        resolve();
+      };
+      const leaveQueue = () => {
+        const at = this.#waiting.indexOf(admit);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', leaveQueue, { once: true });
+      this.#waiting.push(admit);
+    });
+  }
+
+  #leave(): void {
+    this.#active--;
+    this.#waiting.shift()?.();
+  }
+}
