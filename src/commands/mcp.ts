@@ -14,12 +14,11 @@ export const newCmdMcp = (f: FactoryRef) =>
   defineCommand(
     {
       name: 'mcp',
-      description:
-        "serve the read operations as MCP tools to an AI assistant, over stdio (or Streamable HTTP on loopback), with the profile's key (the assistant never sees it)",
+      description: "serve the read operations as MCP tools to an AI assistant, over stdio (or Streamable HTTP on loopback), with the profile's key (the assistant never sees it)",
       options: [
         ['--http [port]', 'serve Streamable HTTP on 127.0.0.1 instead of stdio, behind a bearer token (default port 8808)'],
         [CONCURRENCY_OPTION[0], 'requests at once to the API, across every call in flight, 1 to 64 (default 8)'],
-        ['--call-timeout <duration>', "time limit of one tool call, retries included, under the 60 s an assistant waits (default 45s)"],
+        ['--call-timeout <duration>', 'time limit of one tool call, retries included, under the 60 s an assistant waits (default 45s)'],
         ['--max-answer <size>', 'most one tool result carries, both of its copies counted, such as 256KB or 2MB (default 1MB); a longer one is shortened'],
       ],
       examples: ['gymctl mcp', 'gymctl mcp --sandbox', 'gymctl mcp --profile work --call-timeout 20s --max-answer 256KB', 'gymctl mcp --http 8808'],
