@@ -4,9 +4,10 @@
  * kind, the correlation ID (the server's, null when no answer carried
  * one), the HTTP status, and the next step. The key never appears in it.
  */
-import { GymctlError } from '../api/errors.js';
+import { GymApiError, GymctlError } from '../api/errors.js';
 import { redactText } from '../api/transport/redact.js';
 import { UnexpectedError } from '../failures.js';
+import { sanitizeLine } from '../output/sanitize.js';
 
 export interface ToolFailure {
   message: string;
@@ -37,9 +38,11 @@ export function nextStep(failure: GymctlError, atStart = false): string {
           : `The API is rate limiting: wait ${Math.ceil(failure.retryAfterMs / 1000)} s before calling again.`;
       }
       if (failure.reason === 'timeout')
-        return 'The API did not answer in time: try again later; if it keeps happening, the user can raise `--timeout` in the MCP server configuration.';
+        return 'The API did not answer in time: try again later; if it keeps happening, the user can raise `--call-timeout` (and `--timeout`, for each request) in the MCP server configuration.';
       return 'The API could not be reached or is unavailable: try again later; if it persists, tell the user to run `gymctl doctor`.';
     case 'invalid_response':
+      if (failure.status !== undefined && failure.status >= 400 && failure.status < 500)
+        return `The API refused the request (HTTP ${failure.status}), in its own words in the message. gymctl sends only the documented GETs, so retrying will not help: tell the user, with the correlation ID.`;
       return 'The API answered with something that is not its JSON (a gateway or proxy page, say): try again later; if it persists, tell the user to run `gymctl doctor` to check the base URL.';
     case 'usage':
       return 'The arguments were refused before any request: ids are positive whole numbers, sent as strings of digits ("42"). Fix the call and try again.';
@@ -53,9 +56,20 @@ export function nextStep(failure: GymctlError, atStart = false): string {
 /** Any thrown value as a failure of gymctl's. */
 export const asFailure = (error: unknown): GymctlError => (error instanceof GymctlError ? error : new UnexpectedError(error));
 
-/** The failure's fields, each string with the key redacted. */
+/** A call that did not finish within the server's time limit for one call (retries included): the API did not answer in time. */
+export function callTimedOut(failure: GymctlError, ms: number): GymctlError {
+  const subject = failure.message.replace(/: aborted$/, '');
+  return new GymApiError('unavailable', `${subject}: no answer within ${ms / 1000} s, this server's time limit for one call (retries included)`, {
+    reason: 'timeout',
+    id: failure.id,
+    correlationId: failure.correlationId,
+    cause: failure,
+  });
+}
+
+/** The failure's fields, each string with the key redacted and every control character shown (`^[`, as on stderr): no escape sequence or forged line reaches the client. */
 export function toolFailure(failure: GymctlError, apiKey: string | undefined, atStart = false): ToolFailure {
-  const clean = (text: string) => (apiKey ? redactText(apiKey, text) : text);
+  const clean = (text: string) => sanitizeLine(apiKey ? redactText(apiKey, text) : text);
   return {
     message: clean(failure.message),
     kind: failure.kind,

@@ -4,16 +4,21 @@
  * command's, made once before serving; no tool takes a key, a base URL or
  * a path, only ids, which are checked before any request.
  */
+import { setMaxListeners } from 'node:events';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { GymctlError } from '../api/errors.js';
+import { abortedError, GymctlError } from '../api/errors.js';
 import { redactText } from '../api/transport/redact.js';
 import type { GymClient } from '../api/client.js';
 import type { OperationDeclaration } from '../operations/declare.js';
-import { asFailure, failureResult, toolFailure } from './failures.js';
-import type { Gate } from './gate.js';
-import type { McpLimits } from './limits.js';
-import { type Send, toolsOf } from './tools.js';
+import { INVISIBLE, caret, codePoint } from '../output/sanitize.js';
+import { asFailure, callTimedOut, failureResult, toolFailure } from './failures.js';
+import { fitAnswer } from './fit.js';
+import { Gate } from './gate.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES, type McpLimits } from './limits.js';
+import { guardRequests } from './protocol.js';
+import { FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
 
 /** What the tools call the API with: the command's client and key, or the failure that kept it from having them. */
 export type Session = { client: Pick<GymClient, 'request'>; apiKey: string; explain?(failure: GymctlError): GymctlError } | { failure: GymctlError };
@@ -32,14 +37,25 @@ export interface McpServerOptions {
   gate?: Gate;
 }
 
-const INSTRUCTIONS =
-  'Read-only tools over a gym (academy) management API, through the gymctl CLI and the API key it is configured with. Start with whoami: it says which academies the key can see (academyIds), the ids the academy tools take. Ids are strings of digits. A failed call is a result with isError whose text is JSON with a message, a kind, a correlationId and the next step.';
+const INSTRUCTIONS = [
+  'Read-only tools over a gym (academy) management API, through the gymctl CLI and the API key it is configured with.',
+  'Start with whoami: it says which academies the key can see (academyIds), the ids the academy tools take; list_academies answers all of them at once.',
+  'Ids are strings of digits.',
+  FAILURES,
+  SHORTENED,
+].join(' ');
 
-/** `value` with every string holding the key redacted: a server that echoes the key in its data does not get it to the model. */
-function redactDeep(key: string, value: unknown): unknown {
-  if (typeof value === 'string') return redactText(key, value);
-  if (Array.isArray(value)) return value.map((item) => redactDeep(key, item));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, field]) => [redactText(key, name), redactDeep(key, field)]));
+/** Controls but tab and line feed, which data may hold; the rest of what hides or reorders text. */
+const DATA_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text from the API as the client gets it: the key redacted, and controls shown (`^[`), as on a terminal: no escape sequence reaches the client's screen. */
+const cleanText = (key: string, text: string) => redactText(key, text).replace(DATA_CONTROL, caret).replace(INVISIBLE, codePoint);
+
+/** `value` with every string cleaned: a server that echoes the key in its data does not get it to the model. */
+function cleanDeep(key: string, value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(key, value);
+  if (Array.isArray(value)) return value.map((item) => cleanDeep(key, item));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, field]) => [cleanText(key, name), cleanDeep(key, field)]));
   return value;
 }
 
@@ -47,31 +63,46 @@ export interface GymctlMcpServer {
   server: McpServer;
   /** The tools' names, in the order listed. */
   tools: string[];
+  /** Connects the server to a transport, whose requests with malformed params are answered -32602 before the SDK sees them (protocol.ts). */
+  connect(transport: Transport): Promise<void>;
   /** Resolves once every call in flight has answered, or after `ms`, whichever is first. */
   settled(ms: number): Promise<void>;
 }
 
 export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   const { session, log } = options;
+  const limits = options.limits ?? { concurrency: 8, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES };
+  const gate = options.gate ?? new Gate(limits.concurrency);
   const inFlight = new Set<Promise<unknown>>();
   const server = new McpServer({ name: 'gymctl', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const apiKey = 'failure' in session ? undefined : session.apiKey;
   const tools = toolsOf(options.operations);
   for (const tool of tools) {
-    const answer = async (args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
+    const answer = async (args: Record<string, unknown>, cancelled: AbortSignal): Promise<CallToolResult> => {
+      // The call's time limit, retries and waits for the gate included: it ends with gymctl's own failure before the client gives up.
+      const deadline = AbortSignal.timeout(limits.callTimeoutMs);
+      const signal = AbortSignal.any([cancelled, deadline, ...(options.signal ? [options.signal] : [])]);
+      // One listener for each of the call's requests (every academy of a key, say), for the call's life only.
+      setMaxListeners(0, signal);
       try {
         if ('failure' in session) throw session.failure;
-        const send: Send = (operation) => session.client.request(operation, { signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal });
-        const structured = redactDeep(session.apiKey, await tool.run(args, send)) as Record<string, unknown>;
-        return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+        const send: Send = (operation) =>
+          gate
+            .run(() => session.client.request(operation, { signal }), signal)
+            .catch((error: unknown) => {
+              throw error instanceof GymctlError ? error : abortedError(signal.reason, operation.subject, operation.id);
+            });
+        const structured = cleanDeep(session.apiKey, await tool.run(args, send)) as { data: unknown };
+        return fitAnswer(structured, limits.maxAnswerBytes, tool.shortening(args));
       } catch (error) {
-        const failure = asFailure(error);
+        let failure = asFailure(error);
+        if (failure.kind === 'aborted' && deadline.aborted && !cancelled.aborted && !options.signal?.aborted) failure = callTimedOut(failure, limits.callTimeoutMs);
         const explained = 'failure' in session ? failure : (session.explain?.(failure) ?? failure);
         const failed = toolFailure(explained, apiKey, 'failure' in session);
         const line = `${tool.name}: ${failed.message}`;
         log(line);
         // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already
-        // redacted. Not for a call the client cancelled itself.
+        // redacted and its controls shown. Not for a call the client cancelled itself.
         if (failed.kind !== 'aborted') void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
         return failureResult(failed);
       }
@@ -91,9 +122,15 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
     if (tool.inputSchema) server.registerTool(tool.name, { ...config, inputSchema: tool.inputSchema }, (args, extra) => call(args as Record<string, unknown>, extra.signal));
     else server.registerTool(tool.name, config, (extra) => call({}, extra.signal));
   }
+  // The tools are the declarations': the list never changes while the server runs.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return {
     server,
     tools: tools.map((tool) => tool.name),
+    async connect(transport) {
+      await server.connect(transport);
+      guardRequests(transport);
+    },
     async settled(ms) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);

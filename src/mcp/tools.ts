@@ -7,17 +7,15 @@
 import * as z from 'zod/mini';
 import { operationFor } from '../api/client.js';
 import type { GymctlError } from '../api/errors.js';
-import { envelope, type Id } from '../api/schemas.js';
+import type { Id } from '../api/schemas.js';
 import type { ApiResponse, Operation } from '../api/transport/types.js';
-import type { OperationDeclaration } from '../operations/declare.js';
+import type { Ask, OperationDeclaration } from '../operations/declare.js';
 import { argumentsOf, checkIdInput, idsAsText, idText, withTextIds } from './shapes.js';
 import { usageError } from '../failures.js';
+import { type Shortening, truncatedSchema } from './fit.js';
 
 /** At most this many ids in one batch call: a model asks for a handful, never for thousands. */
 export const MAX_BATCH_IDS = 20;
-
-/** Requests at once in a batch call. */
-const BATCH_CONCURRENCY = 4;
 
 /** Runs an operation against the API, for one tool call (its cancellation included). */
 export type Send = <T>(operation: Operation<T>) => Promise<ApiResponse<T>>;
@@ -30,7 +28,9 @@ export interface ToolSpec {
   inputSchema?: z.core.$ZodType;
   outputSchema: z.core.$ZodType;
   /** The structured answer: ids as strings (shapes.ts). Throws a GymctlError on failure (usage ones before any request). */
-  run(args: Record<string, unknown>, send: Send): Promise<Record<string, unknown>>;
+  run(args: Record<string, unknown>, send: Send): Promise<{ data: unknown } & Record<string, unknown>>;
+  /** How its answer is shortened when too long for one result (fit.ts), for the arguments it was called with. */
+  shortening(args: Record<string, unknown>): Shortening;
 }
 
 /** `get_academy`, `list_family`, `whoami`: the operation's name, with the verb it is. */
@@ -48,8 +48,10 @@ export function batchName(declaration: OperationDeclaration): string | undefined
 }
 
 const IDS_AS_TEXT = 'Every id in the answer is a string of digits, exact however large (ids are 64-bit).';
-const FAILURES =
-  'A failure is a result with isError whose text is JSON: {"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited), where next says what to do (kind is one of unauthorized, not_found, unavailable, invalid_response, usage, aborted, internal).';
+/** Said once, in the server's instructions, for every tool. */
+export const FAILURES =
+  'A failed call is a result with isError whose text is JSON: {"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited), where next says what to do; kind is one of unauthorized, not_found, unavailable, invalid_response, usage, aborted, internal.';
+export const SHORTENED = 'An answer too long for one result is shortened: it then has "truncated", which says what was left out and how to get it.';
 const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.';
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -67,7 +69,6 @@ function describe(declaration: OperationDeclaration, takes: string, gives: strin
     param?.found ?? '',
     gives,
     IDS_AS_TEXT,
-    FAILURES,
     READ_ONLY,
   ]
     .filter(Boolean)
@@ -76,6 +77,33 @@ function describe(declaration: OperationDeclaration, takes: string, gives: strin
 
 /** One record's schema as a tool answers it. */
 const recordSchema = (declaration: OperationDeclaration) => withTextIds(declaration.schema());
+
+/** A tool's answer: `data`, what else it names, and the note of an answer shortened to fit (fit.ts). */
+const answerSchema = (data: z.core.$ZodType, more: Record<string, z.core.$ZodType> = {}) => z.looseObject({ data, ...more, truncated: z.optional(truncatedSchema()) });
+
+/** The command that prints a whole answer at a terminal, for a caller that wants what a shortened one left out. */
+const commandFor = (name: string, ids: readonly unknown[] = []) => ['gymctl', name, ...ids.map(String), '--json'].join(' ');
+
+/** `ids`, each once, in the order first asked: a batch fetches an id once however often it is named. */
+const distinct = <T>(ids: readonly T[]): T[] => [...new Map(ids.map((id) => [String(id), id])).values()];
+
+/**
+ * The records of `ids` (through `send`, which holds every call to the server's limit of requests in flight), in the
+ * order asked, and the ids the API does not know; any other failure fails the call, the first asked for being the one
+ * reported.
+ */
+async function recordsOf(declaration: OperationDeclaration, ids: readonly Id[], send: Send): Promise<{ data: unknown[]; notFound: string[] }> {
+  const settled = await Promise.allSettled(ids.map((id) => send(operationFor(declaration, id))));
+  const schema = declaration.schema();
+  const data: unknown[] = [];
+  const notFound: string[] = [];
+  for (const [at, outcome] of settled.entries()) {
+    if (outcome.status === 'fulfilled') data.push(idsAsText(schema, outcome.value.data));
+    else if ((outcome.reason as GymctlError).kind === 'not_found') notFound.push(String(ids[at]));
+    else throw outcome.reason;
+  }
+  return { data, notFound };
+}
 
 /** The tool of one operation: `whoami`, `get_academy {academyId}`, `list_family {memberId}`. */
 function singleTool(declaration: OperationDeclaration): ToolSpec {
@@ -90,27 +118,37 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
     title: declaration.openapi.summary,
     description: describe(declaration, takes, gives),
     ...(param ? { inputSchema: argumentsOf({ [param.name]: param }) } : {}),
-    outputSchema: envelope(declaration.list ? z.array(record) : record),
+    outputSchema: answerSchema(declaration.list ? z.array(record) : record),
     async run(args, send) {
       const id = param ? checkIdInput(args[param.name], param.what) : undefined;
       const response = await send(operationFor(declaration, id));
       return { data: idsAsText(declaration.list ? z.array(declaration.schema()) : declaration.schema(), response.data) };
     },
+    shortening: (args) => ({
+      shape: declaration.list ? 'list' : 'record',
+      command: commandFor(declaration.command.name, param ? [args[param.name]] : []),
+    }),
   };
 }
 
-/** Up to MAX_BATCH_IDS ids at once: the records in the order asked, the ids the API does not know apart, and any other failure fails the call. */
+/** What a tool answering records by id gives back: the records, and the ids the API does not know. */
+const recordsSchema = (declaration: OperationDeclaration) =>
+  answerSchema(z.array(recordSchema(declaration)), {
+    notFound: z.array(idText()).register(z.globalRegistry, { description: "Ids the API does not know, or that lie outside this key's scope" }),
+  });
+
+/** Up to MAX_BATCH_IDS ids at once: the records in the order asked (each id once), the ids the API does not know apart, and any other failure fails the call. */
 function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
   const param = declaration.param!;
   const many = `${param.name}s`;
   const takes = `Takes ${many}: 1 to ${MAX_BATCH_IDS} ${param.what}s, each a positive whole number, best sent as a string; for one, ${toolName(declaration)} does the same.`;
-  const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records in the order asked, and the ids the API does not know (or that lie outside this key's scope). Any other failure fails the whole call.`;
+  const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records in the order asked (an id named twice is fetched and answered once), and the ids the API does not know (or that lie outside this key's scope). Any other failure fails the whole call.`;
   return {
     name,
     title: `${sentence(declaration.topic)} by id, several at once`,
     description: describe(declaration, takes, gives, true),
     inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),
-    outputSchema: z.object({ data: z.array(recordSchema(declaration)), notFound: z.array(idText()) }),
+    outputSchema: recordsSchema(declaration),
     async run(args, send) {
       const given = args[many];
       if (!Array.isArray(given) || given.length === 0 || given.length > MAX_BATCH_IDS) {
@@ -118,37 +156,45 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
           `${many} must be a list of 1 to ${MAX_BATCH_IDS} ${param.what}s${Array.isArray(given) && given.length > 0 ? `, not ${given.length}: split the call` : ''}`,
         );
       }
-      const ids = given.map((value) => checkIdInput(value, param.what));
-      const answers: Array<{ data?: unknown; notFound?: Id }> = new Array(ids.length);
-      let next = 0;
-      /** Failures other than not found, by position: the first asked for is the call's. */
-      const failures: Array<{ at: number; error: GymctlError }> = [];
-      const worker = async () => {
-        for (let at = next++; at < ids.length && failures.length === 0; at = next++) {
-          try {
-            answers[at] = { data: (await send(operationFor(declaration, ids[at]))).data };
-          } catch (error) {
-            if ((error as GymctlError).kind === 'not_found') answers[at] = { notFound: ids[at]! };
-            else failures.push({ at, error: error as GymctlError });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, ids.length) }, worker));
-      const [first] = failures.sort((a, b) => a.at - b.at);
-      if (first) throw first.error;
-      const schema = declaration.schema();
-      return {
-        data: answers.filter((answer) => answer.notFound === undefined).map((answer) => idsAsText(schema, answer.data)),
-        notFound: answers.filter((answer) => answer.notFound !== undefined).map((answer) => String(answer.notFound)),
-      };
+      return recordsOf(declaration, distinct(given.map((value) => checkIdInput(value, param.what))), send);
     },
+    shortening: (args) => ({ shape: 'batch', tool: name, command: commandFor(declaration.command.name, distinct((args[many] as unknown[]) ?? [])) }),
   };
 }
 
-/** Every tool of the declared operations, in their order: each operation's own, then its batch. */
+/** `list_academies`: every record whose id the operation's values list (the key's academies), in one call, as `gymctl academies` shows them. */
+function everyTool(declaration: OperationDeclaration, values: NonNullable<OperationDeclaration['values']>, batch: string | undefined): ToolSpec {
+  const name = `list_${values.all.name.replaceAll('-', '_')}`;
+  const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records, and the ids listed that the API does not know.`;
+  return {
+    name,
+    title: sentence(values.all.description.replace(/^show /, '')),
+    description: [
+      `${sentence(values.all.description.replace(/^show /, ''))}, in one call (one ${declaration.method} ${declaration.path} each).`,
+      'Takes no arguments.',
+      gives,
+      IDS_AS_TEXT,
+      READ_ONLY,
+    ].join(' '),
+    outputSchema: recordsSchema(declaration),
+    async run(_args, send) {
+      const ask: Ask = async (asked, id) => (await send(operationFor(asked, id))).data as never;
+      const { ids } = await values.load(ask);
+      return recordsOf(declaration, distinct(ids), send);
+    },
+    shortening: () => ({ shape: 'batch', command: commandFor(values.all.name), ...(batch ? { tool: batch } : {}) }),
+  };
+}
+
+/** Every tool of the declared operations, in their order: each operation's own, its batch, and the one that lists every record of the key. */
 export function toolsOf(operations: readonly OperationDeclaration[]): ToolSpec[] {
   return operations.flatMap((declaration) => {
     const batch = batchName(declaration);
-    return [singleTool(declaration), ...(batch && batch !== toolName(declaration) ? [batchTool(declaration, batch)] : [])];
+    const hasBatch = batch !== undefined && batch !== toolName(declaration);
+    return [
+      singleTool(declaration),
+      ...(hasBatch ? [batchTool(declaration, batch)] : []),
+      ...(declaration.values && !declaration.list ? [everyTool(declaration, declaration.values, hasBatch ? batch : undefined)] : []),
+    ];
   });
 }

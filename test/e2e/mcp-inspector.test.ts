@@ -41,7 +41,7 @@ function inspect(args: string[]): Promise<Record<string, unknown>> {
 describe('the MCP Inspector CLI', () => {
   it('lists the tools', async () => {
     const { tools } = (await inspect(['--method', 'tools/list'])) as { tools: Array<{ name: string; annotations: Record<string, boolean> }> };
-    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_family']);
+    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family']);
     for (const tool of tools) expect(tool.annotations.readOnlyHint).toBe(true);
   });
 

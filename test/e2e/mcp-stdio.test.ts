@@ -85,6 +85,52 @@ describe('gymctl mcp on raw stdio', () => {
     expect((await server.exited).code).toBe(0);
   });
 
+  it('answers params of the wrong form with -32602 in one line, not -32603 with a dump', async () => {
+    const server = rawServer();
+    server.send(JSON.stringify(INITIALIZE));
+    await server.answer(1);
+    server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: 5 } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_academy', arguments: ['1'] } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'loud' } }));
+    for (const [id, where] of [
+      [2, 'params.arguments'],
+      [3, 'params.name'],
+      [4, 'params.arguments'],
+      [5, 'params.level'],
+    ] as const) {
+      const { error } = (await server.answer(id)) as { error: { code: number; message: string } };
+      expect(error.code, String(id)).toBe(-32602);
+      expect(error.message).toMatch(new RegExp(`^Invalid params for [a-z/A-Z]+: ${where.replace('.', '\\.')}: `));
+      expect(error.message).not.toMatch(/\n/);
+    }
+    // And it goes on serving.
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } }));
+    expect((await server.answer(6)).result).toMatchObject({ structuredContent: { data: { id: '1' } } });
+    server.child.stdin.end();
+    expect((await server.exited).code).toBe(0);
+  });
+
+  it('skips a line longer than 4 MiB with an error answer, and keeps serving (the SDK alone would close at 10 MiB)', async () => {
+    const server = rawServer();
+    server.send(JSON.stringify(INITIALIZE));
+    await server.answer(1);
+    server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    // 11 MiB in one line, written in pieces as a pipe carries it, then a call on the next line.
+    const long = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: 'x'.repeat(11 * 1024 * 1024) } } });
+    server.send(long);
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } }));
+    expect((await server.answer(3)).result).toMatchObject({ structuredContent: { data: { id: '1' } } });
+    expect(server.messages().filter((message) => message.error)).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a line longer than 4 MiB was skipped' } },
+    ]);
+    expect(server.messages().some((message) => message.id === 2)).toBe(false);
+    expect(server.stderr()).toMatch(/a line longer than 4 MiB was skipped/);
+    server.child.stdin.end();
+    expect((await server.exited).code).toBe(0);
+  });
+
   it('ends with exit 0 when stdin closes, and with 143 on SIGTERM', async () => {
     // Nothing else ends a server that has answered: the end of its input, or the signal, is what does.
     const closing = rawServer();
@@ -129,7 +175,7 @@ describe('gymctl mcp on raw stdio', () => {
 
 describe('gymctl mcp in the help, the man page and completion', () => {
   it('is listed as every command is, and takes the network options and --sandbox, not the output ones', async () => {
-    expect(readFileSync(path.join(ROOT, 'dist', 'help.txt'), 'utf8')).toMatch(/^ {2}mcp +serve the read operations as MCP tools/m);
+    expect(readFileSync(path.join(ROOT, 'dist', 'help.txt'), 'utf8')).toMatch(/^ {2}mcp(?: \[options\])? +serve the read operations as MCP tools/m);
     expect(readFileSync(path.join(ROOT, 'dist', 'gymctl.1'), 'utf8').replaceAll('\\-', '-')).toContain('gymctl mcp');
     const help = await runCli(['help', 'mcp'], config.dir);
     expect(help.stdout).toContain('Usage: gymctl mcp');

@@ -27,28 +27,32 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
 
   it('lists one tool per operation and the batch, read-only, idempotent and open-world, each with an output schema', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_family']);
+    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family']);
     // A title is the operation's summary; the batch's names what it reads, in the plural the declaration gives.
     expect(tools.map((tool) => tool.title)).toEqual([
       'The calling API key, the academies it is scoped to, and its owner',
       'One academy',
       'Academies by id, several at once',
+      'Every academy the key is scoped to, in the order of its academyIds',
       'The other members of the family of a member (the member itself excluded)',
     ]);
     for (const tool of tools) {
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true, destructiveHint: false });
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.description!.length).toBeGreaterThan(100);
-      // The failure's fields, as toolFailure makes them.
-      expect(tool.description).toContain('{"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited)');
+      // The failure's fields are said once, in the instructions, not in each tool a model reads.
+      expect(tool.description).not.toContain('isError');
     }
+    // The failure's fields, as toolFailure makes them; and the list never changes.
+    expect(mcp.client.getInstructions()).toContain('{"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited)');
+    expect(mcp.client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     expect(tools.find((tool) => tool.name === 'get_academy')!.description).toMatch(/academyIds that whoami answers/);
     // The batch says what it does with several ids, not the one-record operation's "exactly one".
     const batch = tools.find((tool) => tool.name === 'get_academies')!.description!;
     expect(batch).toMatch(/^Academies by id, several at once: what an academy is for each id \(one GET \/academies\/\{academyId\} each\)/);
     expect(batch).not.toMatch(/exactly one/);
     // Ids are the only arguments: no URL, path, header or key.
-    expect(tools.map((tool) => Object.keys(tool.inputSchema.properties ?? {}))).toEqual([[], ['academyId'], ['academyIds'], ['memberId']]);
+    expect(tools.map((tool) => Object.keys(tool.inputSchema.properties ?? {}))).toEqual([[], ['academyId'], ['academyIds'], [], ['memberId']]);
     // What each id takes is in the schema a client reads (the metadata survives the build's two copies of zod).
     const academyId = tools.find((tool) => tool.name === 'get_academy')!.inputSchema;
     expect(academyId).toMatchObject({
@@ -75,7 +79,7 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
     expect(several.structuredContent).toMatchObject({ data: [{ id: '2' }, { id: '1' }], notFound: ['999'] });
     const family = await mcp.client.callTool({ name: 'list_family', arguments: { memberId: '501' } });
     expect((family.structuredContent as { data: Array<{ id: string }> }).data.map((member) => member.id)).toEqual(['502', '503']);
-    expect(mcp.stderr()).toMatch(/^gymctl mcp: serving 4 tools/m);
+    expect(mcp.stderr()).toMatch(/^gymctl mcp: serving 5 tools/m);
   });
 
   it('answers ping, and says who it is', async () => {

@@ -47,7 +47,7 @@ describe('tool names', () => {
   it('one per operation, with its verb, and a batch for an operation that answers one record by id', () => {
     expect(OPERATIONS.map(toolName)).toEqual(['whoami', 'get_academy', 'list_family']);
     expect(OPERATIONS.map(batchName)).toEqual([undefined, 'get_academies', undefined]);
-    expect(toolsOf([...OPERATIONS, classes]).map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_family', 'list_classes']);
+    expect(toolsOf([...OPERATIONS, classes]).map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family', 'list_classes']);
   });
 });
 

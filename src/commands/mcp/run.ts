@@ -13,6 +13,7 @@ import type { Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { Gate } from '../../mcp/gate.js';
 import { parseLimits } from '../../mcp/limits.js';
+import { boundedLines, TOO_LONG_REPLY } from '../../mcp/protocol.js';
 import { createMcpServer, type Session } from '../../mcp/server.js';
 import { OPERATIONS } from '../../operations/index.js';
 import { sanitizeLine } from '../../output/sanitize.js';
@@ -22,6 +23,9 @@ import type { McpFlags } from '../mcp.js';
 /** JSON-RPC's codes for a line that is not JSON, and for JSON that is not a message. */
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+
+/** The longest line read on stdin: a call takes a few ids, and the SDK's reader closes at 10 MiB. */
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The session the tools use: made once. A key or settings that cannot be had (no key, no base URL, a profile the
@@ -44,7 +48,7 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   const limits = parseLimits(flags);
   const session = await openSession(f);
   const stopped = new AbortController();
-  const { server, tools, settled } = createMcpServer({
+  const { connect, tools, settled, server } = createMcpServer({
     operations: OPERATIONS,
     session,
     version: VERSION,
@@ -54,7 +58,13 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
     signal: AbortSignal.any([f.signal, stopped.signal]),
   });
   const stdin = f.io.stdin as NodeJS.ReadStream;
-  const transport = new StdioServerTransport(stdin, f.io.stdout as NodeJS.WriteStream);
+  // Whole lines only, each at most MAX_LINE_BYTES: a longer one is skipped with an error answer, and serving goes on.
+  const lines = boundedLines(MAX_LINE_BYTES, () => {
+    void transport.send(TOO_LONG_REPLY(MAX_LINE_BYTES) as unknown as JSONRPCMessage).catch(() => {});
+    log(`a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB was skipped, with an error answer`);
+  });
+  stdin.pipe(lines);
+  const transport = new StdioServerTransport(lines as unknown as NodeJS.ReadStream, f.io.stdout as NodeJS.WriteStream);
   // What is being written: a call's answer is sent after its handler returns, so that stdin's end waits for it too.
   const sending = new Set<Promise<void>>();
   const send = transport.send.bind(transport);
@@ -81,12 +91,14 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
     } else log(error.message);
   };
   const ended = new Promise<void>((resolve) => {
-    stdin.once('end', resolve);
-    stdin.once('close', resolve);
+    lines.once('end', resolve);
+    stdin.once('close', () => {
+      if (!lines.writableEnded) lines.end();
+    });
     f.io.stdout.once('error', resolve);
     transport.onclose = resolve;
   });
-  await server.connect(transport);
+  await connect(transport);
   if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
   if ('failure' in session) log(`${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`);
   else {

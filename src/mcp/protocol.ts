@@ -1,0 +1,102 @@
+/**
+ * Protocol errors as JSON-RPC names them, where the SDK would answer
+ * otherwise: a request whose params do not have the form its method takes
+ * is answered -32602 (Invalid params) in one line, before the SDK parses
+ * it (it would answer -32603, Internal error, with a dump of zod issues).
+ * And a line too long to read on stdin is skipped with an error answer
+ * (-32600), where the SDK's reader would close the session.
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ClientRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+
+type Schema = { safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } } };
+
+/** Each request method the SDK's server knows, with the schema of its request. */
+let byMethod: Map<string, Schema> | undefined;
+function schemaOf(method: string): Schema | undefined {
+  byMethod ??= new Map(
+    (ClientRequestSchema as unknown as { options: Array<Schema & { shape: { method: { value: string } } }> }).options.map((schema) => [schema.shape.method.value, schema]),
+  );
+  return byMethod.get(method);
+}
+
+/** `params.arguments: expected record, received number`, for the first issue. */
+function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const issue = issues[0];
+  if (!issue) return 'not the form this method takes';
+  const where = issue.path.map(String).join('.');
+  return `${where ? `${where}: ` : ''}${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/** The message `transport` hands the server next goes through this first: a request with bad params is answered here. */
+export function guardRequests(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    const request = message as { id?: unknown; method?: unknown };
+    const schema = request.id !== undefined && typeof request.method === 'string' ? schemaOf(request.method) : undefined;
+    const parsed = schema?.safeParse(message);
+    if (parsed && !parsed.success) {
+      const reply = {
+        jsonrpc: '2.0' as const,
+        id: request.id as string | number,
+        error: { code: INVALID_PARAMS, message: `Invalid params for ${String(request.method)}: ${firstIssue(parsed.error?.issues ?? [])}` },
+      };
+      void transport.send(reply as JSONRPCMessage, { relatedRequestId: reply.id }).catch(() => {});
+      return;
+    }
+    deliver.call(transport, message, extra);
+  };
+}
+
+/** The answer to a line that was too long to read: it has no id that can be read. */
+export const TOO_LONG_REPLY = (max: number) => ({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: INVALID_REQUEST, message: `Invalid Request: a line longer than ${max / (1024 * 1024)} MiB was skipped` },
+});
+
+/**
+ * Stdin as whole lines of at most `max` bytes: a longer line is dropped up
+ * to its end, and `tooLong` told, so that the SDK's reader (whose limit is
+ * 10 MiB, past which it closes) only ever gets lines it can read.
+ */
+export function boundedLines(max: number, tooLong: () => void): Transform {
+  let held: Buffer[] = [];
+  let length = 0;
+  let skipping = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      let start = 0;
+      while (start < chunk.length) {
+        const end = chunk.indexOf(0x0a, start);
+        const piece = chunk.subarray(start, end === -1 ? chunk.length : end + 1);
+        start += piece.length;
+        if (!skipping && length + piece.length > max + 1) {
+          skipping = true;
+          held = [];
+          tooLong();
+        }
+        if (!skipping) {
+          held.push(piece);
+          length += piece.length;
+        }
+        if (end !== -1) {
+          if (!skipping) this.push(Buffer.concat(held));
+          held = [];
+          length = 0;
+          skipping = false;
+        }
+      }
+      done();
+    },
+    flush(done: TransformCallback) {
+      if (!skipping && held.length > 0) this.push(Buffer.concat(held));
+      done();
+    },
+  });
+}
