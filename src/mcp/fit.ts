@@ -86,18 +86,23 @@ function fieldsThatFit(record: Record<string, unknown>, budget: number): { kept:
  * The result of `answer`, held to `limit` bytes. Past it, the answer is
  * shortened as `how` says, with a `truncated` note; should even that not
  * fit (a limit far below any record), the note alone, with no records.
+ * `unfetched`: ids of a batch's records the tool did not fetch at all,
+ * which the note names after those left out.
  */
-export function fitAnswer(answer: Answer, limit: number, how: Shortening): CallToolResult {
+export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetched: readonly string[] = []): CallToolResult {
   const whole = resultOf(answer);
   const bytes = bytesOf(whole);
-  if (bytes <= limit) return whole;
+  if (bytes <= limit && unfetched.length === 0) return whole;
   const base = { bytes, limit };
-  const said = `This answer is ${grouped(bytes)} bytes, over the ${grouped(limit)} this server sends in one result`;
+  const said =
+    bytes > limit
+      ? `This answer is ${grouped(bytes)} bytes, over the ${grouped(limit)} this server sends in one result`
+      : `This tool fetches at most ${grouped(Array.isArray(answer.data) ? answer.data.length : 0)} records in one call`;
   const raise = "or ask the user to raise --max-answer in this MCP server's configuration";
   const { data } = answer;
 
   if (Array.isArray(data)) {
-    const total = data.length;
+    const total = data.length + unfetched.length;
     const ids = data.map((item) => (isRecord(item) && item.id !== undefined ? String(item.id) : undefined));
     const shortened = (n: number, first?: { record: Record<string, unknown>; omitted: string[] }): Answer => {
       const records = first ? [first.record, ...data.slice(1, n)] : data.slice(0, n);
@@ -111,19 +116,19 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening): CallT
             ? `Call ${how.tool} again with the ids in omittedIds (fewer at a time), ${raise}.`
             : `The rest is not available through this tool: ask the user to run \`${how.command}\`, ${raise}.`,
       };
-      if (how.shape === 'batch') note.omittedIds = ids.slice(n).filter((id): id is string => id !== undefined);
+      if (how.shape === 'batch') note.omittedIds = [...ids.slice(n).filter((id): id is string => id !== undefined), ...unfetched];
       if (first?.omitted.length) note.omittedFields = named(first.omitted.map((key) => `data[0].${key}`));
       return { ...answer, data: records, truncated: note };
     };
     // The most records that fit whole: each record's cost added up against the room the note leaves, then measured as written.
     const room = limit - bytesOf(resultOf(shortened(0)));
     let fits = 0;
-    for (let used = 0; fits < total; fits++) {
+    for (let used = 0; fits < data.length; fits++) {
       used += costOf(`${JSON.stringify(data[fits])},`);
       if (used > room) break;
     }
     while (fits > 0 && bytesOf(resultOf(shortened(fits))) > limit) fits--;
-    if (fits > 0 || total === 0) return resultOf(shortened(fits));
+    if (fits > 0 || data.length === 0) return resultOf(shortened(fits));
     // Not even the first record fits whole: the first, with the fields that fit.
     const first = data[0];
     if (isRecord(first)) {

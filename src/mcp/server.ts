@@ -92,8 +92,8 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
             .catch((error: unknown) => {
               throw error instanceof GymctlError ? error : abortedError(signal.reason, operation.subject, operation.id);
             });
-        const structured = cleanDeep(session.apiKey, await tool.run(args, send)) as { data: unknown };
-        return fitAnswer(structured, limits.maxAnswerBytes, tool.shortening(args));
+        const { unfetched, ...answer } = await tool.run(args, send);
+        return fitAnswer(cleanDeep(session.apiKey, answer) as typeof answer, limits.maxAnswerBytes, tool.shortening(args), unfetched);
       } catch (error) {
         let failure = asFailure(error);
         if (failure.kind === 'aborted' && deadline.aborted && !cancelled.aborted && !options.signal?.aborted) failure = callTimedOut(failure, limits.callTimeoutMs);

@@ -17,6 +17,9 @@ import { type Shortening, truncatedSchema } from './fit.js';
 /** At most this many ids in one batch call: a model asks for a handful, never for thousands. */
 export const MAX_BATCH_IDS = 20;
 
+/** At most this many records fetched by one call of a tool that lists every one (a key's academies): the rest are named, for another call. */
+export const MAX_LISTED = 500;
+
 /** Runs an operation against the API, for one tool call (its cancellation included). */
 export type Send = <T>(operation: Operation<T>) => Promise<ApiResponse<T>>;
 
@@ -28,7 +31,7 @@ export interface ToolSpec {
   inputSchema?: z.core.$ZodType;
   outputSchema: z.core.$ZodType;
   /** The structured answer: ids as strings (shapes.ts). Throws a GymctlError on failure (usage ones before any request). */
-  run(args: Record<string, unknown>, send: Send): Promise<{ data: unknown } & Record<string, unknown>>;
+  run(args: Record<string, unknown>, send: Send): Promise<{ data: unknown; unfetched?: string[] } & Record<string, unknown>>;
   /** How its answer is shortened when too long for one result (fit.ts), for the arguments it was called with. */
   shortening(args: Record<string, unknown>): Shortening;
 }
@@ -165,7 +168,7 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
 /** `list_academies`: every record whose id the operation's values list (the key's academies), in one call, as `gymctl academies` shows them. */
 function everyTool(declaration: OperationDeclaration, values: NonNullable<OperationDeclaration['values']>, batch: string | undefined): ToolSpec {
   const name = `list_${values.all.name.replaceAll('-', '_')}`;
-  const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records, and the ids listed that the API does not know.`;
+  const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records, and the ids listed that the API does not know; past ${MAX_LISTED}, the first ${MAX_LISTED}, and the rest named in truncated.omittedIds.`;
   return {
     name,
     title: sentence(values.all.description.replace(/^show /, '')),
@@ -179,8 +182,8 @@ function everyTool(declaration: OperationDeclaration, values: NonNullable<Operat
     outputSchema: recordsSchema(declaration),
     async run(_args, send) {
       const ask: Ask = async (asked, id) => (await send(operationFor(asked, id))).data as never;
-      const { ids } = await values.load(ask);
-      return recordsOf(declaration, distinct(ids), send);
+      const ids = distinct((await values.load(ask)).ids);
+      return { ...(await recordsOf(declaration, ids.slice(0, MAX_LISTED), send)), unfetched: ids.slice(MAX_LISTED).map(String) };
     },
     shortening: () => ({ shape: 'batch', command: commandFor(values.all.name), ...(batch ? { tool: batch } : {}) }),
   };

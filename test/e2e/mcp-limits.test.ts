@@ -21,6 +21,9 @@ afterAll(() => config.remove());
 
 /** The academies of the key: 200 of them. */
 const ACADEMIES = Array.from({ length: 200 }, (_, i) => i + 1);
+/** A key with 600 academies (ids 1 to 200, then 10,001 to 10,400, which the API does not know). */
+const MANY = 'mcp-limits-many-0123456789abcdef';
+const MANY_ACADEMIES = [...ACADEMIES, ...Array.from({ length: 400 }, (_, i) => 10_001 + i)];
 const academy = (id: number) => ({ id, name: `Academy ${id}`, currency: 'EUR', address: { city: 'Lisboa', country: 'PT' } });
 
 /** Requests the API got, by path, and the most it had open at once. */
@@ -45,7 +48,7 @@ function loopbackApi(request: http.IncomingMessage, response: http.ServerRespons
     }, 15);
   };
   const id = Number(/^\/academies\/([0-9]+)$/.exec(url)?.[1]);
-  if (url === '/me') json(200, JSON.stringify({ data: { id: 7, name: 'limits', academyIds: ACADEMIES } }));
+  if (url === '/me') json(200, JSON.stringify({ data: { id: 7, name: 'limits', academyIds: request.headers['x-api-key'] === MANY ? MANY_ACADEMIES : ACADEMIES } }));
   else if (id === 6000) json(200, bigAcademy(id, 6_000_000));
   else if (id === 10000) json(200, bigAcademy(id, 10_000_000));
   else if (id === 666) json(400, JSON.stringify({ message: 'bad\u001b[2J\rgymctl mcp: FAKE LOG LINE\n\u0007', correlationId: uuidv7() }));
@@ -98,6 +101,23 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     expect(paths.filter((path) => path.startsWith('/academies/'))).toHaveLength(200);
     expect(mostOpen).toBeLessThanOrEqual(8);
     expect(mostOpen).toBeGreaterThan(1);
+  });
+
+  it('list_academies fetches at most 500 academies in one call, and names the rest for another', async () => {
+    const many = await spawnMcp(['--base-url', base], config.dir, { GYMCTL_API_KEY: MANY });
+    try {
+      const answer = (await many.client.callTool({ name: 'list_academies', arguments: {} })).structuredContent as Answer & {
+        data: Array<{ id: string }>;
+        truncated: { returned: number; total: number; omittedIds: string[] };
+      };
+      expect(paths.filter((path) => path.startsWith('/academies/'))).toHaveLength(500);
+      expect(answer.data.map((record) => record.id)).toEqual(ACADEMIES.map(String));
+      expect(answer.notFound).toHaveLength(300);
+      expect(answer.truncated).toMatchObject({ returned: 200, total: 300 });
+      expect(answer.truncated.omittedIds).toEqual(MANY_ACADEMIES.slice(500).map(String));
+    } finally {
+      await many.close();
+    }
   });
 
   it('50 concurrent get_academies calls never have more than --concurrency requests in flight', async () => {

@@ -58,6 +58,16 @@ describe('fitAnswer', () => {
     expect(answer.truncated!.next).toMatch(/^Call get_academies again with the ids in omittedIds/);
   });
 
+  it('names the ids a tool did not fetch after those left out, even when what it fetched fits', () => {
+    const answer = structured(fitAnswer({ data: records(3, 10), notFound: ['9'] }, 100_000, BATCH, ['4', '5']));
+    expect(answer.data).toEqual(records(3, 10));
+    expect(answer.truncated).toMatchObject({ returned: 3, total: 5, omittedIds: ['4', '5'] });
+    expect(answer.truncated!.note).toBe('This tool fetches at most 3 records in one call: it holds the first 3 of its 5 records.');
+    const over = structured(fitAnswer({ data: records(200, 100) }, 16 * 1024, BATCH, ['201']));
+    expect(over.truncated!.omittedIds!.at(-1)).toBe('201');
+    expect(over.truncated!.omittedIds!.length + (over.data as unknown[]).length).toBe(201);
+  });
+
   it('keeps the fields of a record that fit whole, in order, and names the rest', () => {
     const data = { id: '1', name: 'Alfama', notes: 'n'.repeat(50_000), city: 'Lisboa', bio: 'b'.repeat(40_000), country: 'PT' };
     const limit = 16 * 1024;
