@@ -16,9 +16,9 @@ export interface InProcessMcp {
 export async function inProcessMcp(operations: readonly OperationDeclaration[], baseUrl: string, apiKey: string): Promise<InProcessMcp> {
   const api = createClient({ baseUrl, apiKey, retries: 0 });
   const log: string[] = [];
-  const { server } = createMcpServer({ operations, session: { client: api, apiKey }, version: '0.0.0', log: (line) => log.push(line) });
+  const { server, connect } = createMcpServer({ operations, session: { client: api, apiKey }, version: '0.0.0', log: (line) => log.push(line) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
+  await connect(serverSide);
   const client = new Client({ name: 'gymctl-test', version: '0.0.0' });
   await client.connect(clientSide);
   return {
