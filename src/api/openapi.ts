@@ -20,11 +20,15 @@ function component(schema: z.core.$ZodType): JsonSchema {
 /** What gymctl's client accepts beyond what the document states. */
 const TOLERANCE = "gymctl's client checks the types only: it shows a value not in a stated format or pattern as it came.";
 
-/** An operation's record as a JSON Schema: its OpenAPI component, which `gymctl schema` prints too. */
-export const componentOf = (declaration: OperationDeclaration): JsonSchema => ({
-  description: `${declaration.openapi.componentDescription} ${TOLERANCE}`,
-  ...component(declaration.schema()),
-});
+/**
+ * An operation's record as a JSON Schema: its OpenAPI component, which
+ * `gymctl schema` prints too. Its description is the declaration's (which
+ * the record's schema says too), with what the client tolerates.
+ */
+export const componentOf = (declaration: OperationDeclaration): JsonSchema => {
+  const { description: _said, ...record } = component(declaration.schema());
+  return { description: `${declaration.openapi.componentDescription} ${TOLERANCE}`, ...record };
+};
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

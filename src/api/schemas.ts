@@ -14,7 +14,8 @@
  * the form of a date-time, a range of degrees) is declared here too, beside
  * the field, but only the OpenAPI document states it (see `stated`): the
  * client does not check it, so a value not in the documented form is shown
- * as it came.
+ * as it came. What each field means is declared beside it too
+ * (`described`), and every JSON Schema made of these says it.
  *
  * Each schema is built on first use (`schemas.academy()`): zod builds a
  * schema when it is declared, and a command that reads one resource need
@@ -44,15 +45,28 @@ export interface Stated {
 
 /**
  * What the spec says of each value beyond its type, by schema: the OpenAPI
- * document states it (openapi.ts reads this registry), parsing never sees
- * it. A registry of its own, not zod's global one, so that neither the
- * client nor `gymctl schema` (the schema of what gymctl prints, which is
- * what the client accepted) carries it.
+ * document and `gymctl schema` state it (json-schema.ts reads this
+ * registry), parsing never sees it. A registry of its own, not zod's global
+ * one, so that no JSON Schema made with zod's defaults carries it: not the
+ * MCP tools' output schemas (the SDK makes them so), whose records pass
+ * through a value not in the stated form as it came.
  */
 export const stated = z.registry<Stated>();
 
 export const says = <T extends z.core.$ZodType>(schema: T, what: Stated): T => {
   stated.add(schema, what);
+  return schema;
+};
+
+/**
+ * What a field or a record means (spec §2's "Meaning"), said once, beside
+ * it: in zod's global registry, which every JSON Schema made of the schema
+ * reads (the OpenAPI document, `gymctl schema`, and the MCP tools' output
+ * schemas, which the SDK makes with zod's converter). Metadata only: it is
+ * registered when the schema is built (once), and parsing never reads it.
+ */
+export const described = <T extends z.core.$ZodType>(schema: T, description: string): T => {
+  z.globalRegistry.add(schema, { description });
   return schema;
 };
 
@@ -75,11 +89,17 @@ export type Id = number | bigint;
 
 /** 2.8 Error body of every error response. */
 export const errorBody = once(() =>
-  z.looseObject({
-    message: text(),
-    // "a time-ordered UUID form": version 6 or 7 (RFC 9562), the RFC's variant; hex digits of either case.
-    correlationId: says(text(), { format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$' }),
-  }),
+  described(
+    z.looseObject({
+      message: described(text(), 'Human-readable error text'),
+      // "a time-ordered UUID form": version 6 or 7 (RFC 9562), the RFC's variant; hex digits of either case.
+      correlationId: described(
+        says(text(), { format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$' }),
+        'Identifier of the failed request, for tracing (a time-ordered UUID form)',
+      ),
+    }),
+    'The body of every error response (spec §2.8).',
+  ),
 );
 
 /** Every successful response is `{ "data": … }` (spec §1, §4). */

@@ -23,18 +23,33 @@ const defOf = (schema: Schema) => schema._zod.def as unknown as Def;
 /** An identifier as a tool hands it back: its decimal digits (the API's own, so 0 or negative are not refused here). */
 export const idText = () => z.string().check(z.regex(/^-?[0-9]+$/));
 
-/** `schema` with each identifier an `idText`: the same object, array and optional/nullable structure, built anew (the declaration's schema is left as it is). */
+/**
+ * `made`, built in place of `schema`, with its metadata: what a field means
+ * (schemas.ts, `described`) is zod's global registry's entry for that very
+ * schema, which a clone or a new schema does not have. Not an `id`, which
+ * names one schema only (zod's own inheritance drops it too).
+ */
+function sameMeta(schema: Schema, made: Schema): Schema {
+  const { id: _id, ...meta } = z.globalRegistry.get(schema) ?? {};
+  if (Object.keys(meta).length > 0) z.globalRegistry.add(made, meta);
+  return made;
+}
+
+/** `schema` with each identifier an `idText`: the same object, array and optional/nullable structure and descriptions, built anew (the declaration's schema is left as it is). */
 export function withTextIds(schema: Schema): Schema {
-  if (isIntegerUnion(schema)) return idText();
+  if (isIntegerUnion(schema)) return sameMeta(schema, idText());
   const def = defOf(schema);
   switch (def.type) {
     case 'optional':
     case 'nullable':
-      return z.core.clone(schema, { ...schema._zod.def, innerType: withTextIds(def.innerType!) } as never);
+      return sameMeta(schema, z.core.clone(schema, { ...schema._zod.def, innerType: withTextIds(def.innerType!) } as never));
     case 'array':
-      return z.core.clone(schema, { ...schema._zod.def, element: withTextIds(def.element!) } as never);
+      return sameMeta(schema, z.core.clone(schema, { ...schema._zod.def, element: withTextIds(def.element!) } as never));
     case 'object':
-      return z.core.clone(schema, { ...schema._zod.def, shape: Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, withTextIds(field)])) } as never);
+      return sameMeta(
+        schema,
+        z.core.clone(schema, { ...schema._zod.def, shape: Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, withTextIds(field)])) } as never),
+      );
     default:
       return schema;
   }

@@ -1,47 +1,62 @@
 /** GET /academies/{academyId}, as `gymctl academy`, and every academy of the key as `gymctl academies`. */
 import * as z from 'zod/mini';
-import { email, envelope, identifier, maybe, says, text, url, type Id } from '../api/schemas.js';
+import { described, email, envelope, identifier, maybe, says, text, url, type Id } from '../api/schemas.js';
 import { once } from '../api/once.js';
 import { defineOperation } from './declare.js';
 import { whoami } from './whoami.js';
 
-/** 2.4 Postal address. */
+/** 2.4 Postal address. The spec gives its fields no meaning: these say what an address's fields are. */
 const address = once(() =>
-  z.looseObject({
-    line1: text(),
-    line2: text(),
-    city: text(),
-    state: text(),
-    postalCode: text(),
-    country: text(),
-  }),
+  described(
+    z.looseObject({
+      line1: described(text(), 'First line of the street address'),
+      line2: described(text(), 'Second line of the street address'),
+      city: described(text(), 'City or town'),
+      state: described(text(), 'State, province or region'),
+      postalCode: described(text(), 'Postal code'),
+      country: described(text(), 'Country'),
+    }),
+    'A postal address (spec §2.4).',
+  ),
 );
 
 /** 2.5 Geographic position in decimal degrees. */
 const coordinates = once(() =>
-  z.looseObject({
-    lat: says(maybe(z.number()), { minimum: -90, maximum: 90 }),
-    lng: says(maybe(z.number()), { minimum: -180, maximum: 180 }),
-  }),
+  described(
+    z.looseObject({
+      lat: described(says(maybe(z.number()), { minimum: -90, maximum: 90 }), 'Latitude in decimal degrees, −90 to 90'),
+      lng: described(says(maybe(z.number()), { minimum: -180, maximum: 180 }), 'Longitude in decimal degrees, −180 to 180'),
+    }),
+    'A geographic position in decimal degrees (spec §2.5).',
+  ),
 );
+
+/** What an academy is: the schema's description, and the OpenAPI component's. */
+const ACADEMY = 'An academy (spec §2.3).';
 
 /** 2.3 Academy, returned by GET /academies/{academyId}. */
 const record = once(() =>
-  z.looseObject({
-    id: identifier(),
-    name: text(),
-    // "a short upper-case alphabetic code": the spec names no standard and no length.
-    currency: says(text(), { pattern: '^[A-Z]+$' }),
-    email: email(),
-    // "in international format with a leading plus sign": a plus, a country code (which never starts with 0), then digits and the usual separators.
-    phone: says(text(), { pattern: '^\\+[1-9][0-9 ().-]*$' }),
-    address: maybe(address()),
-    coordinates: maybe(coordinates()),
-    franchiseId: maybe(identifier()),
-    logoUrl: url(),
-    // "ISO 8601 date-time in UTC (form `YYYY-MM-DDThh:mm:ssZ`)": no fraction, no offset but Z.
-    createdAt: says(text(), { format: 'date-time', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' }),
-  }),
+  described(
+    z.looseObject({
+      id: described(identifier(), 'Academy identifier'),
+      name: described(text(), 'Academy name'),
+      // "a short upper-case alphabetic code": the spec names no standard and no length.
+      currency: described(says(text(), { pattern: '^[A-Z]+$' }), 'Currency code of the academy (a short upper-case alphabetic code)'),
+      email: described(email(), 'Contact e-mail address'),
+      // "in international format with a leading plus sign": a plus, a country code (which never starts with 0), then digits and the usual separators.
+      phone: described(says(text(), { pattern: '^\\+[1-9][0-9 ().-]*$' }), 'Contact telephone number in international format with a leading plus sign'),
+      address: described(maybe(address()), 'Postal address'),
+      coordinates: described(maybe(coordinates()), 'Geographic position'),
+      franchiseId: described(maybe(identifier()), 'Identifier of the franchise the academy belongs to'),
+      logoUrl: described(url(), 'URL of the academy logo image'),
+      // "ISO 8601 date-time in UTC (form `YYYY-MM-DDThh:mm:ssZ`)": no fraction, no offset but Z.
+      createdAt: described(
+        says(text(), { format: 'date-time', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' }),
+        'Creation time, ISO 8601 date-time in UTC (form YYYY-MM-DDThh:mm:ssZ)',
+      ),
+    }),
+    ACADEMY,
+  ),
 );
 
 export const schemas = { address, coordinates, academy: record, academyResponse: once(() => envelope(record())) };
@@ -72,7 +87,7 @@ export const academy = defineOperation({
   client: { method: 'getAcademy', operation: 'academy', summary: 'One academy (GET /academies/{academyId}).' },
   openapi: {
     component: 'Academy',
-    componentDescription: 'An academy (spec §2.3).',
+    componentDescription: ACADEMY,
     tag: { name: 'academies', description: 'Academies' },
     summary: 'One academy',
     description: "Returns exactly one academy. The specification does not say what happens when the academy lies outside the key's scope.",

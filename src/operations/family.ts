@@ -1,27 +1,36 @@
 /** GET /members/{memberId}/family, as `gymctl family`: the other members of a member's family. */
 import * as z from 'zod/mini';
-import { envelope, identifier, maybe, text, url, type Id } from '../api/schemas.js';
+import { described, envelope, identifier, maybe, text, url, type Id } from '../api/schemas.js';
 import { once } from '../api/once.js';
 import { defineOperation, type SandboxCollections } from './declare.js';
 
 /** 2.7 Photo URLs of a member. */
 const photoUrls = once(() =>
-  z.looseObject({
-    thumbnail: url(),
-    large: url(),
-  }),
+  described(
+    z.looseObject({
+      thumbnail: described(url(), 'URL of the thumbnail image'),
+      large: described(url(), 'URL of the large image'),
+    }),
+    "A member's photo URLs (spec §2.7).",
+  ),
 );
+
+/** What a family member entry is: the schema's description, and the OpenAPI component's. */
+const FAMILY_MEMBER = "A member linked to another member's family (spec §2.6).";
 
 /** 2.6 Family member entry, an element of GET /members/{memberId}/family. */
 const familyMember = once(() =>
-  z.looseObject({
-    id: identifier(),
-    academyId: identifier(),
-    firstName: text(),
-    lastName: text(),
-    photoUrl: maybe(photoUrls()),
-    primaryFamilyMember: z.boolean(),
-  }),
+  described(
+    z.looseObject({
+      id: described(identifier(), 'Member identifier'),
+      academyId: described(identifier(), 'Academy the member belongs to'),
+      firstName: described(text(), "Member's first name"),
+      lastName: described(text(), "Member's last name"),
+      photoUrl: described(maybe(photoUrls()), 'Photo URLs'),
+      primaryFamilyMember: described(z.boolean(), 'Whether this member is the primary member of the family'),
+    }),
+    FAMILY_MEMBER,
+  ),
 );
 
 export const schemas = { photoUrls, familyMember, familyResponse: once(() => envelope(z.array(familyMember()))) };
@@ -65,7 +74,7 @@ export const family = defineOperation({
   client: { method: 'listFamily', operation: 'family', summary: "The other members of a member's family (GET /members/{memberId}/family)." },
   openapi: {
     component: 'FamilyMember',
-    componentDescription: "A member linked to another member's family (spec §2.6).",
+    componentDescription: FAMILY_MEMBER,
     tag: { name: 'members', description: 'Members and their family links' },
     summary: 'The other members of the family of a member (the member itself excluded)',
     description:

@@ -1,26 +1,35 @@
 /** GET /me, as `gymctl whoami`: the key in use, the academies it is scoped to, and its owner. */
 import * as z from 'zod/mini';
-import { email, envelope, identifier, maybe, text } from '../api/schemas.js';
+import { described, email, envelope, identifier, maybe, text } from '../api/schemas.js';
 import { once } from '../api/once.js';
 import { defineOperation } from './declare.js';
 
 /** 2.2 User: the owner of an API key. */
 const user = once(() =>
-  z.looseObject({
-    id: identifier(),
-    name: text(),
-    email: email(),
-  }),
+  described(
+    z.looseObject({
+      id: described(identifier(), 'User identifier'),
+      name: described(text(), "User's name"),
+      email: described(email(), "User's e-mail address"),
+    }),
+    'A user (spec §2.2): the owner of an API key.',
+  ),
 );
+
+/** What an API key is: the schema's description, and the OpenAPI component's. */
+const API_KEY = 'An API key (spec §2.1): the key that made the call, the academies it is scoped to, and its owning user.';
 
 /** 2.1 API key, returned by GET /me. */
 const apiKey = once(() =>
-  z.looseObject({
-    id: identifier(),
-    name: text(),
-    academyIds: z.array(identifier()),
-    user: maybe(user()),
-  }),
+  described(
+    z.looseObject({
+      id: described(identifier(), 'Identifier of the calling API key'),
+      name: described(text(), 'Label of the key'),
+      academyIds: described(z.array(identifier()), 'Identifiers of the academies the key is scoped to'),
+      user: described(maybe(user()), 'Owning user'),
+    }),
+    API_KEY,
+  ),
 );
 
 export const schemas = { user, apiKey, meResponse: once(() => envelope(apiKey())) };
@@ -47,7 +56,7 @@ export const whoami = defineOperation({
   client: { method: 'getMe', operation: 'me', summary: 'The calling key, the academies it is scoped to, and its owner (GET /me).' },
   openapi: {
     component: 'ApiKey',
-    componentDescription: 'An API key (spec §2.1): the key that made the call, the academies it is scoped to, and its owning user.',
+    componentDescription: API_KEY,
     tag: { name: 'keys', description: 'The calling API key' },
     summary: 'The calling API key, the academies it is scoped to, and its owner',
     description: 'Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user.',

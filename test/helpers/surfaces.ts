@@ -4,8 +4,9 @@
  * --ignore-not-found, help and the man page, Tab, the --json FIELDS hint,
  * the flag table, `gymctl schema`, the OpenAPI document, the sandbox's
  * route, the code cache's command names and the MCP tools (through the
- * SDK's own client). Used for the declared
- * operations and for a fourth one declared by a test alone.
+ * SDK's own client); `gymctl schema` and the tools' output schemas say
+ * what every field means. Used for the declared operations and for a
+ * fourth one declared by a test alone.
  */
 import { expect } from 'vitest';
 import { componentOf, openApiDocument } from '../../src/api/openapi.js';
@@ -25,6 +26,7 @@ import { createIO } from '../../src/terminal/io.js';
 import { fakeStreams, gymctl } from './harness.js';
 import { batchName, toolName } from '../../src/mcp/tools.js';
 import { inProcessMcp } from './mcp.js';
+import { outputData, undescribed } from './described.js';
 
 const lines = (text: string) => text.split(/\r?\n/).filter(Boolean);
 
@@ -86,6 +88,7 @@ export async function walkSurfaces(declaration: OperationDeclaration, ids: reado
   expect(schema.code).toBe(0);
   const { $schema: _dialect, ...printed } = JSON.parse(schema.stdout) as Record<string, unknown>;
   expect(declaration.list ? printed.items : printed).toEqual(componentOf(declaration));
+  expect(undescribed(printed, `gymctl schema ${name}`), 'what each field means').toEqual([]);
   const document = openApiDocument('0') as { paths: Record<string, { get: { operationId: string } }>; components: { schemas: Record<string, unknown> } };
   expect(document.paths[declaration.path]?.get.operationId).toBe(declaration.client.method);
   expect(document.components.schemas[declaration.openapi.component]).toEqual(componentOf(declaration));
@@ -104,6 +107,7 @@ async function walkMcpTools(declaration: OperationDeclaration, ids: readonly num
     expect(tool, `the MCP tool ${name}`).toBeDefined();
     expect(tool!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
     expect(tool!.outputSchema?.type).toBe('object');
+    expect(undescribed(outputData(tool!.outputSchema), `${name}.data`), 'what each field means').toEqual([]);
     expect(tool!.inputSchema.required ?? []).toEqual(declaration.param ? [declaration.param.name] : []);
     const args = declaration.param ? { [declaration.param.name]: String(ids[0]) } : {};
     const answer = await mcp.client.callTool({ name, arguments: args });
@@ -120,6 +124,8 @@ async function walkMcpTools(declaration: OperationDeclaration, ids: readonly num
     }
     const batch = batchName(declaration);
     if (batch) {
+      const listed = tools.find((other) => other.name === batch);
+      expect(undescribed(outputData(listed?.outputSchema), `${batch}.data`), 'what each field means').toEqual([]);
       const many = await mcp.client.callTool({ name: batch, arguments: { [`${declaration.param!.name}s`]: ids.map(String) } });
       expect((many.structuredContent as { data: unknown[] }).data).toHaveLength(ids.length);
     }

@@ -6,7 +6,10 @@ import { nextStep, toolFailure } from '../../src/mcp/failures.js';
 import { checkIdInput, idsAsText, withTextIds } from '../../src/mcp/shapes.js';
 import { batchName, toolName, toolsOf } from '../../src/mcp/tools.js';
 import { OPERATIONS, academy, family, whoami } from '../../src/operations/index.js';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { classes } from '../fixtures/classes.js';
+import { outputData, undescribed } from '../helpers/described.js';
+import { inProcessMcp } from '../helpers/mcp.js';
 
 describe('ids as strings', () => {
   it("derives a schema whose ids are strings, leaving the declaration's schema as it was", () => {
@@ -16,6 +19,20 @@ describe('ids as strings', () => {
     expect(z.safeParse(academy.schema(), { id: 1, franchiseId: 9223372036854775807n }).success).toBe(true);
     expect(z.safeParse(academy.schema(), { id: '1' }).success).toBe(false);
     expect(z.safeParse(withTextIds(whoami.schema()), { id: '101', academyIds: ['1', '2'], user: { id: '9' } }).success).toBe(true);
+  });
+
+  it("keeps what each field means: a rebuilt field, an id made a string of digits included, has the declaration's description", () => {
+    const meaning = (schema: z.core.$ZodType) => z.globalRegistry.get(schema)?.description;
+    const shape = (schema: z.core.$ZodType) => (schema._zod.def as unknown as { shape: Record<string, z.core.$ZodType> }).shape;
+    const [declared, derived] = [academy.schema(), withTextIds(academy.schema())];
+    expect(meaning(derived)).toBe(meaning(declared));
+    for (const field of ['id', 'franchiseId', 'address', 'name']) {
+      expect(meaning(shape(derived)[field]!), field).toBe(meaning(shape(declared)[field]!));
+      expect(meaning(shape(derived)[field]!), field).toMatch(/\w/);
+    }
+    const key = shape(withTextIds(whoami.schema()));
+    expect(meaning(key.academyIds!)).toBe('Identifiers of the academies the key is scoped to');
+    expect(z.safeParse(key.academyIds!, ['1']).success).toBe(true);
   });
 
   it('turns every id into its digits, leaves other numbers, and writes a bigint in a field the schema leaves open as digits too', () => {
@@ -40,6 +57,25 @@ describe('ids as strings', () => {
     }
     expect(() => checkIdInput(2 ** 53, 'academy id')).toThrow(/send it as a string of digits/);
     expect(() => checkIdInput(undefined, 'academy id')).toThrow(/^missing academy id/);
+  });
+});
+
+describe('what the tools answer, as a client lists it', () => {
+  it("every field of every tool's output schema from tools/list, nested ones and ids too, has a description", async () => {
+    const mcp = await inProcessMcp([...OPERATIONS, classes], 'http://127.0.0.1:9', DEMO_KEY);
+    try {
+      const { tools } = await mcp.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(toolsOf([...OPERATIONS, classes]).map((tool) => tool.name));
+      for (const tool of tools) {
+        const data = outputData(tool.outputSchema);
+        expect(data.type, tool.name).toMatch(/^(object|array)$/);
+        expect(undescribed(data, `${tool.name}.data`)).toEqual([]);
+      }
+      const academyId = (outputData(tools.find((tool) => tool.name === 'get_academy')!.outputSchema).properties as Record<string, Record<string, unknown>>).id;
+      expect(academyId).toMatchObject({ type: 'string', description: 'Academy identifier' });
+    } finally {
+      await mcp.close();
+    }
   });
 });
 

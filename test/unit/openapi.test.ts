@@ -18,6 +18,7 @@ import { OPERATIONS, schemas } from '../../src/operations/index.js';
 import { parseJsonExact } from '../../src/json/exact.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 import { ROOT } from '../helpers/cli.js';
+import { undescribed } from '../helpers/described.js';
 
 type Json = Record<string, unknown>;
 
@@ -184,6 +185,20 @@ describe('what the spec says of values beyond their types: the document states i
   });
 });
 
+describe('what each field means (spec §2), said once beside it in the schemas', () => {
+  it('every component, every record in it and every property, nested ones and ids too, has a description', () => {
+    expect(Object.keys(components)).toEqual([...OPERATIONS.map((operation) => operation.openapi.component), 'ErrorBody']);
+    for (const [name, schema] of Object.entries(components)) expect(undescribed(schema, name)).toEqual([]);
+    expect(propertySchema('Academy', 'coordinates.lat').description).toMatch(/^Latitude/);
+    expect(propertySchema('FamilyMember', 'academyId').description).toBe('Academy the member belongs to');
+  });
+
+  it('a field left undescribed is found', () => {
+    const bare = setAt(components.Academy!, 'properties.address.anyOf.0.properties.city', { type: ['string', 'null'] });
+    expect(undescribed(bare, 'Academy')).toEqual(['Academy.address.city']);
+  });
+});
+
 describe('ids: path parameters and response ids agree', () => {
   const paths = shipped.paths as Record<string, { get: { parameters?: Array<{ in: string; schema: Json }> } }>;
   const pathIds = Object.values(paths).flatMap(({ get }) => (get.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.schema));
@@ -197,12 +212,14 @@ describe('ids: path parameters and response ids agree', () => {
     propertySchema('FamilyMember', 'academyId'),
   ];
 
-  it('both are integers and nothing more, as the spec says (§2, §4): no range the spec does not state', () => {
+  it('both are integers and nothing more, as the spec says (§2, §4): no range the spec does not state, only what the id is', () => {
     expect(pathIds).toHaveLength(OPERATIONS.filter((operation) => operation.param).length);
     for (const schema of [...pathIds, ...responseIds]) {
-      expect(Object.keys(schema)).toEqual(['type']);
+      expect(Object.keys(schema).filter((keyword) => keyword !== 'description')).toEqual(['type']);
       expect([schema.type].flat().filter((type) => type !== 'null')).toEqual(['integer']);
     }
+    // A field's id says what it identifies; an element of academyIds is described by its array.
+    expect(responseIds.filter((schema) => typeof schema.description === 'string')).toHaveLength(responseIds.length - 1);
   });
 
   it('the client accepts in a response every integer id the document allows, 0, negative and beyond 2^64 alike, with every digit', () => {
