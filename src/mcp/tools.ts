@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { operationFor } from '../api/client.js';
 import type { GymctlError } from '../api/errors.js';
-import type { Id } from '../api/schemas.js';
+import { described, type Id } from '../api/schemas.js';
 import type { ApiResponse, Operation } from '../api/transport/types.js';
 import type { Ask, OperationDeclaration } from '../operations/declare.js';
 import { argumentsOf, checkIdInput, idsAsText, idText, withTextIds } from './shapes.js';
@@ -121,7 +121,7 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
     title: declaration.openapi.summary,
     description: describe(declaration, takes, gives),
     ...(param ? { inputSchema: argumentsOf({ [param.name]: param }) } : {}),
-    outputSchema: answerSchema(declaration.list ? z.array(record) : record),
+    outputSchema: answerSchema(declaration.list ? described(z.array(record), `The ${openapi.component} records, possibly none`) : record),
     async run(args, send) {
       const id = param ? checkIdInput(args[param.name], param.what) : undefined;
       const response = await send(operationFor(declaration, id));
@@ -136,8 +136,8 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
 
 /** What a tool answering records by id gives back: the records, and the ids the API does not know. */
 const recordsSchema = (declaration: OperationDeclaration) =>
-  answerSchema(z.array(recordSchema(declaration)), {
-    notFound: z.array(idText()).register(z.globalRegistry, { description: "Ids the API does not know, or that lie outside this key's scope" }),
+  answerSchema(described(z.array(recordSchema(declaration)), `The ${declaration.openapi.component} records found, in the order asked`), {
+    notFound: described(z.array(idText()), "Ids the API does not know, or that lie outside this key's scope"),
   });
 
 /** Up to MAX_BATCH_IDS ids at once: the records in the order asked (each id once), the ids the API does not know apart, and any other failure fails the call. */

@@ -70,6 +70,9 @@ describe('what the tools answer, as a client lists it', () => {
         const data = outputData(tool.outputSchema);
         expect(data.type, tool.name).toMatch(/^(object|array)$/);
         expect(undescribed(data, `${tool.name}.data`)).toEqual([]);
+        // And what the tool adds around the records: data itself, notFound, and a shortened answer's note, field by field.
+        expect(undescribed({ ...tool.outputSchema, description: 'the answer' }, tool.name)).toEqual([]);
+        expect(Object.keys((tool.outputSchema?.properties as object) ?? {})).toContain('truncated');
       }
       const academyId = (outputData(tools.find((tool) => tool.name === 'get_academy')!.outputSchema).properties as Record<string, Record<string, unknown>>).id;
       expect(academyId).toMatchObject({ type: 'string', description: 'Academy identifier' });
