@@ -129,7 +129,7 @@ describe('gymctl mcp on raw stdio', () => {
 
 describe('gymctl mcp in the help, the man page and completion', () => {
   it('is listed as every command is, and takes the network options and --sandbox, not the output ones', async () => {
-    expect(readFileSync(path.join(ROOT, 'dist', 'help.txt'), 'utf8')).toMatch(/^ {2}mcp +serve the read operations as MCP tools/m);
+    expect(readFileSync(path.join(ROOT, 'dist', 'help.txt'), 'utf8')).toMatch(/^ {2}mcp \[options\] +serve the read operations as MCP tools/m);
     expect(readFileSync(path.join(ROOT, 'dist', 'gymctl.1'), 'utf8').replaceAll('\\-', '-')).toContain('gymctl mcp');
     const help = await runCli(['help', 'mcp'], config.dir);
     expect(help.stdout).toContain('Usage: gymctl mcp');
