@@ -34,7 +34,7 @@ interface Served {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `gymctl mcp --sandbox --http 0` (and `args`), once it says where it listens. */
+/** `gymctl mcp --sandbox --http 0` (and `args`), once it has said where it listens and what token it wants. */
 async function serve(args: string[] = [], env: Record<string, string | undefined> = { GYMCTL_MCP_TOKEN: TOKEN }): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox', '--http', '0', ...args], { env: cleanEnv(config.dir, env), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -42,7 +42,8 @@ async function serve(args: string[] = [], env: Record<string, string | undefined
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   let ended = false;
   void exited.then(() => (ended = true));
-  await waitFor('the line with the URL', () => ended || /http:\/\/127\.0\.0\.1:[0-9]+\/mcp/.test(stderr));
+  // The line about the token comes last, after the one with the URL.
+  await waitFor('the lines with the URL and the token', () => ended || /every request needs the header .*\n/.test(stderr));
   const found = /http:\/\/127\.0\.0\.1:[0-9]+\/mcp/.exec(stderr);
   if (!found) throw new Error(`gymctl mcp --http ended before it listened:\n${stderr}`);
   return { child, url: new URL(found[0]), stderr: () => stderr, exited };
@@ -186,7 +187,8 @@ describe('gymctl mcp --http with the SDK client', () => {
     expect(whoami).toContain('academyIds');
     expect(whoami).not.toContain(DEMO_KEY);
     expect(served.stderr()).toMatch(/Authorization: Bearer <the token in GYMCTL_MCP_TOKEN>/);
-    expect(served.stderr()).toMatch(/refused a request with a wrong token/);
+    // Written before the refusal was sent, but read from another pipe than the answer.
+    await expect.poll(() => served.stderr()).toMatch(/refused a request with a wrong token/);
     expect(served.stderr()).not.toContain(TOKEN);
     expect(served.stderr()).not.toContain(DEMO_KEY);
   });
