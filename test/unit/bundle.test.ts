@@ -109,11 +109,13 @@ describe('what the built CLI loads', () => {
         .sort(),
     );
     const requiredByMain = meta.outputs[MAIN]!.imports.filter((imported) => imported.path.startsWith('./side/')).map((imported) => imported.path);
+    // A side file only another side file loads (mcp-http, by mcp's handler alone) is required from beside it.
+    const requiredBySides = sideFiles().flatMap((side) => meta.outputs[side]!.imports.map((imported) => imported.path.replace(/^\.\//, './side/')));
     for (const [name, source] of Object.entries(SIDE_FILES)) {
       const entry = meta.outputs[`dist/side/${name}.cjs`]?.entryPoint ?? '';
       expect(source.startsWith('src/') ? entry : packages([entry])[0], name).toBe(source);
       expect(inputsOf(MAIN), `${source} is imported statically by the main file, so it is folded into it`).not.toContain(entry);
-      expect(requiredByMain, name).toContain(`./side/${name}.cjs`);
+      expect([...requiredByMain, ...requiredBySides], name).toContain(`./side/${name}.cjs`);
     }
   });
 
@@ -152,7 +154,9 @@ describe('the design card’s packages, each loaded only where it works', () => 
     ['conf (writing the config file)', /node_modules\/(conf|atomically)\//, ['dist/side/config-conf.cjs']],
     // ajv checks the config file for conf, and comes with the MCP SDK's server (which builds a validator, used for elicitation only).
     ['ajv (JSON Schema)', /node_modules\/ajv\//, ['dist/side/config-conf.cjs', 'dist/side/mcp.cjs']],
-    ['@modelcontextprotocol/sdk (gymctl mcp)', /node_modules\/@modelcontextprotocol\/sdk\//, ['dist/side/mcp.cjs']],
+    // Its Streamable HTTP transport (with @hono/node-server) only for `gymctl mcp --http`, in a side file of its own.
+    ['@modelcontextprotocol/sdk (gymctl mcp)', /node_modules\/@modelcontextprotocol\/sdk\//, ['dist/side/mcp.cjs', 'dist/side/mcp-http.cjs']],
+    ['@hono/node-server (gymctl mcp --http)', /node_modules\/@hono\/node-server\//, ['dist/side/mcp-http.cjs']],
   ] as const) {
     it(`${name}: in the build, never in the main file, only in its side file`, () => {
       expect(holders(pattern).sort()).toEqual([...sides].sort());

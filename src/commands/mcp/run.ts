@@ -1,10 +1,12 @@
 /**
- * `gymctl mcp`: an MCP server on stdin and stdout (the SDK's stdio
- * transport) whose tools are the declared operations (mcp/tools.ts). The
- * base URL and key are resolved once, here, from the flags, environment,
- * profile and keyring, as every command resolves them; a missing key is
- * each tool's failure, so that the assistant can say what to do. Logs go
- * to stderr. It ends when stdin ends (exit 0) or on SIGTERM (143).
+ * `gymctl mcp`: an MCP server whose tools are the declared operations
+ * (mcp/tools.ts), on stdin and stdout (the SDK's stdio transport) or, with
+ * --http, over Streamable HTTP on loopback (mcp/http.ts). The base URL and
+ * key are resolved once, here, from the flags, environment, profile and
+ * keyring, as every command resolves them; a missing key is each tool's
+ * failure, so that the assistant can say what to do. Logs go to stderr.
+ * On stdio it ends when stdin ends (exit 0) or on SIGTERM (143); over HTTP,
+ * on Ctrl-C (130) or SIGTERM (143).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -14,11 +16,13 @@ import type { Factory } from '../../factory.js';
 import { Gate } from '../../mcp/gate.js';
 import { parseLimits } from '../../mcp/limits.js';
 import { boundedLines, TOO_LONG_REPLY } from '../../mcp/protocol.js';
-import { createMcpServer, type Session } from '../../mcp/server.js';
+import { createMcpServer, type McpServerOptions, type Session } from '../../mcp/server.js';
+import { toolsOf } from '../../mcp/tools.js';
 import { OPERATIONS } from '../../operations/index.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { VERSION } from '../../version.js';
 import type { McpFlags } from '../mcp.js';
+import type { Listen } from './http.js';
 
 /** JSON-RPC's codes for a line that is not JSON, and for JSON that is not a message. */
 const PARSE_ERROR = -32700;
@@ -43,12 +47,37 @@ async function openSession(f: Factory): Promise<(Session & { baseUrl: Setting<st
   }
 }
 
+type OpenedSession = Awaited<ReturnType<typeof openSession>>;
+
+/** What either transport serves: the options every server is made from (the session, the limits, the gate), and the log. */
+interface Serving {
+  f: Factory;
+  options: McpServerOptions;
+  session: OpenedSession;
+  log(line: string): void;
+}
+
+/** The line that says what is served, and where: or, when the session cannot be used, what every tool will say. */
+function describe(f: Factory, session: OpenedSession, tools: string[], where: string): string {
+  if ('failure' in session) return `${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`;
+  const { baseUrl } = session;
+  return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${f.flags.sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
+}
+
+/**
+ * The session and limits every transport shares, then stdio or, with --http, Streamable HTTP (mcp/http.ts). A bad
+ * --http value or GYMCTL_MCP_TOKEN is a usage error before anything starts.
+ */
 export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   const log = (line: string) => f.io.err(`${sanitizeLine(`gymctl mcp: ${line}`)}\n`);
   const limits = parseLimits(flags);
+  const http = flags.http === undefined ? undefined : await import('./http.js');
+  const listen = http?.parseListen(flags.http!);
+  const token = http?.tokenOf(f.env);
   const session = await openSession(f);
   const stopped = new AbortController();
-  const { connect, tools, settled, server } = createMcpServer({
+  // One set of options for every server: HTTP makes a server a session, all of them with this gate and this signal.
+  const options: McpServerOptions = {
     operations: OPERATIONS,
     session,
     version: VERSION,
@@ -56,7 +85,44 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
     limits,
     gate: new Gate(limits.concurrency),
     signal: AbortSignal.any([f.signal, stopped.signal]),
+  };
+  const serving: Serving = { f, options, session, log };
+  if (http && listen && token) await serveHttp(serving, http, listen, token);
+  else await serveStdio(serving, stopped);
+}
+
+/**
+ * Streamable HTTP until Ctrl-C or SIGTERM: the run's interrupt ends the command (130, 143), and the server is closed
+ * as the run ends (a disposer of the factory), its sessions and connections with it, before gymctl exits.
+ */
+async function serveHttp(
+  { f, options, session, log }: Serving,
+  http: typeof import('./http.js'),
+  listen: Listen,
+  { token, generated }: { token: string; generated: boolean },
+): Promise<void> {
+  const tools = toolsOf(options.operations).map((tool) => tool.name);
+  const server = await http.serveHttp({ listen, token, log, newServer: () => createMcpServer(options) });
+  f.onDispose(async () => {
+    await server.close();
+    log('stopped');
   });
+  if ('failure' in session) log(`listening on ${server.url}`);
+  log(describe(f, session, tools, server.url));
+  // Printed once, here, and nowhere else; a token of the user's own (GYMCTL_MCP_TOKEN) is never printed.
+  if (generated) log(`every request needs the header "Authorization: Bearer ${token}" (a token made for this run; set ${http.TOKEN_VARIABLE} to choose one)`);
+  else log(`every request needs the header "Authorization: Bearer <the token in ${http.TOKEN_VARIABLE}>"`);
+  if (f.io.stderrIsTTY) log('Ctrl-C stops it');
+  await new Promise<never>((_, reject) => {
+    void server.failed.catch(reject);
+    if (f.signal.aborted) reject(f.signal.reason);
+    else f.signal.addEventListener('abort', () => reject(f.signal.reason), { once: true });
+  });
+}
+
+/** stdio: until stdin ends (exit 0) or SIGTERM (143). */
+async function serveStdio({ f, options, session, log }: Serving, stopped: AbortController): Promise<void> {
+  const { server, tools, settled, connect } = createMcpServer(options);
   const stdin = f.io.stdin as NodeJS.ReadStream;
   // Whole lines only, each at most MAX_LINE_BYTES: a longer one is skipped with an error answer, and serving goes on.
   const lines = boundedLines(MAX_LINE_BYTES, () => {
@@ -100,13 +166,7 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   });
   await connect(transport);
   if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
-  if ('failure' in session) log(`${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`);
-  else {
-    const { baseUrl } = session;
-    log(
-      `serving ${tools.length} tools (${tools.join(', ')}) on stdio for ${f.flags.sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`,
-    );
-  }
+  log(describe(f, session, tools, 'stdio'));
   await ended;
   // stdin ended: the calls in flight may answer if they do so at once; the process ends within a second either way.
   await settled(500);

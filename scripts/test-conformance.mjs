@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// npm run test:conformance: the official MCP conformance suite (@modelcontextprotocol/conformance, which needs Node 22
+// or later) against the built gymctl (`npm test` builds it first; this script builds nothing), serving the sandbox's
+// demo data over Streamable HTTP: `gymctl mcp --sandbox --http 0`, with a config folder, cache folder and TMPDIR of
+// its own, all in one temporary folder removed at the end, and GYMCTL_MCP_TOKEN set so that the token is known.
+//
+// The suite's client sends no Authorization header, so it talks to a relay on loopback (here, node:http) that adds
+// `Authorization: Bearer <token>` and forwards everything else as it came: the method, the path, the body, and the
+// Host and Origin headers the client sent. So dns-rebinding-protection still tests gymctl's own check (a foreign
+// Host and Origin refused with a 4xx, the relay's own loopback address accepted) and not the relay's.
+//
+// Scenarios run, each of which must pass with no failure and no warning:
+//   server-initialize, ping, tools-list, logging-set-level, server-sse-multiple-streams, dns-rebinding-protection.
+// Scenarios that do not apply to gymctl, which serves read-only tools and nothing else:
+//   - tools-call-simple-text, -image, -audio, -embedded-resource, -mixed-content, -with-logging, -error,
+//     -with-progress, -sampling, -elicitation, json-schema-2020-12 and server-sse-polling call fixture tools of the
+//     suite's reference server (test_simple_text, test_image_content, test_error_handling, test_tool_with_logging,
+//     test_tool_with_progress, test_sampling, test_elicitation, json_schema_2020_12_tool, test_reconnection…), which
+//     gymctl does not have and will not fake; its own tools are tested end to end in test/e2e/mcp*.test.ts. (Some
+//     would pass all the same, and prove nothing: tools-call-simple-text only looks for text in the answer, which
+//     the SDK's "Tool test_simple_text not found" error result has);
+//   - elicitation-sep1034-defaults and elicitation-sep1330-enums: fixture tools that ask the client (gymctl never
+//     asks the user anything through the assistant);
+//   - resources-*, prompts-* and completion-complete: gymctl serves no resources and no prompts (and so no completion).
+//
+// Stops every process it started, on success, failure or Ctrl-C, and exits non-zero when a scenario fails.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+/** Ceilings that only stop a hang: no check here is about speed. */
+const START_CEILING_MS = 60_000;
+const SCENARIO_CEILING_MS = 120_000;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  console.error(`test:conformance: the MCP conformance suite needs Node 22 or later (this is ${process.version})`);
+  process.exit(1);
+}
+const conformance = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'gymctl-conformance-'));
+/** Every child started, so that each is stopped whatever happens. */
+const children = new Set();
+let relay;
+
+function stopAll() {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  relay?.closeAllConnections();
+  relay?.close();
+}
+
+function start(command, args, env) {
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  return child;
+}
+
+/** gymctl's environment: nothing of the caller's gymctl settings, and every folder it writes in the scratch folder. */
+function gymctlEnv(token) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(GYMCTL_|NO_COLOR$|FORCE_COLOR$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$)/.test(key)) env[key] = value;
+  }
+  return { ...env, GYMCTL_CONFIG_DIR: path.join(scratch, 'config'), XDG_CACHE_HOME: path.join(scratch, 'cache'), TMPDIR: path.join(scratch, 'tmp'), GYMCTL_MCP_TOKEN: token };
+}
+
+/** Starts gymctl and resolves to its URL, from the line it prints when it listens. */
+async function startGymctl(token) {
+  const gymctl = start(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'mcp', '--sandbox', '--http', '0'], gymctlEnv(token));
+  let stderr = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gymctl did not say where it listens:\n${stderr}`)), START_CEILING_MS);
+    gymctl.stderr.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk;
+      process.stderr.write(chunk);
+      const found = /http:\/\/127\.0\.0\.1:[0-9]+\/mcp/.exec(stderr);
+      if (found) {
+        clearTimeout(timer);
+        resolve(new URL(found[0]));
+      }
+    });
+    void gymctl.exited.then(({ code, signal }) => reject(new Error(`gymctl ended (${code ?? signal}) before it listened:\n${stderr}`)));
+  });
+  return { gymctl, url, stderr: () => stderr };
+}
+
+/** A relay on loopback that adds the token and forwards everything else unchanged (Host and Origin included), streams as they come. */
+async function startRelay(target, token) {
+  relay = http.createServer((req, res) => {
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${token}` } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.flushHeaders();
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+    });
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${relay.address().port}/mcp`;
+}
+
+/** Runs one scenario; its checks, from the results file the suite writes. */
+async function runScenario(url, scenario) {
+  const output = path.join(scratch, 'results', scenario);
+  const env = { ...process.env, TMPDIR: path.join(scratch, 'tmp') };
+  const run = start(process.execPath, [conformance, 'server', '--url', url, '--scenario', scenario, '--output-dir', output], env);
+  run.stdout.pipe(process.stdout, { end: false });
+  run.stderr.pipe(process.stderr, { end: false });
+  let timer;
+  const ceiling = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      run.kill('SIGKILL');
+      resolve({ code: null, signal: 'ceiling' });
+    }, SCENARIO_CEILING_MS);
+  });
+  const { code, signal } = await Promise.race([run.exited, ceiling]);
+  clearTimeout(timer);
+  children.delete(run);
+  // The suite writes the checks in a folder it names itself (`server-<scenario>-<time>`), the only one in `output`.
+  const [folder] = code === null ? [] : readdirSync(output);
+  const checks = folder ? JSON.parse(readFileSync(path.join(output, folder, 'checks.json'), 'utf8')) : [];
+  return { code, signal, checks };
+}
+
+// Ctrl-C or SIGTERM: the same clean-up as at the end.
+for (const name of ['SIGINT', 'SIGTERM']) {
+  process.once(name, () => {
+    stopAll();
+    rmSync(scratch, { recursive: true, force: true });
+    process.exit(1);
+  });
+}
+
+let failed = [];
+try {
+  mkdirSync(path.join(scratch, 'tmp'));
+  const token = randomBytes(24).toString('base64url');
+  const { gymctl, url, stderr } = await startGymctl(token);
+  const relayUrl = await startRelay(url, token);
+  for (const scenario of SCENARIOS) {
+    console.log(`\n=== ${scenario} ===`);
+    const { code, signal, checks } = await runScenario(relayUrl, scenario);
+    const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+    if (code !== 0 || bad.length > 0 || !checks.some((check) => check.status === 'SUCCESS')) {
+      failed.push(`${scenario} (exit ${code ?? signal}${bad.length ? `; ${bad.map((check) => `${check.status} ${check.name}`).join(', ')}` : ''})`);
+    }
+  }
+  if (gymctl.exitCode !== null) failed.push(`gymctl ended during the run (${gymctl.exitCode})`);
+  gymctl.kill('SIGTERM');
+  const { code } = await gymctl.exited;
+  if (code !== 143) failed.push(`gymctl ended with ${code} on SIGTERM, not 143`);
+  if (stderr().includes(token)) failed.push('gymctl wrote the token of GYMCTL_MCP_TOKEN on stderr');
+} catch (error) {
+  failed = [...failed, error instanceof Error ? error.message : String(error)];
+} finally {
+  stopAll();
+  await Promise.all([...children].map((child) => child.exited));
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (failed.length > 0) {
+  console.error(`\ntest:conformance: failed: ${failed.join('; ')}`);
+  process.exit(1);
+}
+console.log(`\ntest:conformance: ${SCENARIOS.length} scenarios passed (${SCENARIOS.join(', ')})`);

@@ -1,0 +1,283 @@
+/**
+ * `gymctl mcp --http`: the same tools over Streamable HTTP, on loopback
+ * only, at one path (`/mcp`), behind a bearer token. Each request is
+ * checked in this order: its Host and Origin must name loopback (DNS
+ * rebinding: 403), its path must be `/mcp` (404), it must carry the token
+ * (401); then it goes to its session, or opens one. Each MCP session has a
+ * server of its own (the SDK's server serves one transport), made by
+ * `newServer` from the one set of options: the API session, the limits and
+ * the gate of requests in flight are shared by every session. Loaded with
+ * import() by mcp/run.ts, only for --http, as the side file mcp-http.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { GymctlError } from '../../api/errors.js';
+import { parseWholeNumber } from '../../files/system.js';
+import { usageError } from '../../failures.js';
+import type { GymctlMcpServer } from '../../mcp/server.js';
+
+/** `--http` alone: a port of its own, away from the sandbox's 4010 and the usual development servers' 3000, 5173 and 8080. */
+export const DEFAULT_HTTP_PORT = 8808;
+/** The one path served. */
+export const MCP_PATH = '/mcp';
+/** MCP sessions at once: an assistant holds one while it runs; a session no request holds open is closed to make room for a new one. */
+export const MAX_SESSIONS = 32;
+/** A request body's most: a tool call's arguments are a few ids. Over it, 413 (the SDK's check, with this bound). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** The environment variable that chooses the token (never a flag: argv is visible to every user of the machine). */
+export const TOKEN_VARIABLE = 'GYMCTL_MCP_TOKEN';
+const MIN_TOKEN_LENGTH = 16;
+const MAX_TOKEN_LENGTH = 512;
+
+/** Where to listen: a loopback address and a port (0: any free one). */
+export interface Listen {
+  host: '127.0.0.1' | '::1';
+  port: number;
+}
+
+const LOOPBACK_NAMES: Record<string, Listen['host']> = { localhost: '127.0.0.1', '127.0.0.1': '127.0.0.1', '[::1]': '::1', '::1': '::1' };
+
+/** `--http`'s value: `true` (the default port), `PORT`, `HOST` or `HOST:PORT` where HOST is 127.0.0.1, localhost or [::1]. Anything else is a usage error. */
+export function parseListen(value: string | true): Listen {
+  if (value === true) return { host: '127.0.0.1', port: DEFAULT_HTTP_PORT };
+  const text = value.trim();
+  let name: string | undefined;
+  let portText: string | undefined;
+  const bracketed = /^(\[[^\]]*\])(?::(.*))?$/.exec(text);
+  if (/^[0-9]+$/.test(text)) portText = text;
+  else if (bracketed) [, name, portText] = bracketed;
+  else if (text.split(':').length === 2) [name, portText] = text.split(':');
+  // A host alone (`::1` without brackets has no port).
+  else name = text;
+  const host = name === undefined ? '127.0.0.1' : LOOPBACK_NAMES[name.toLowerCase()];
+  if (host === undefined) {
+    throw usageError(
+      `--http serves on loopback only (127.0.0.1, localhost or [::1]), never on ${JSON.stringify(name)}, which others could reach: give a port alone, such as --http ${DEFAULT_HTTP_PORT}`,
+    );
+  }
+  const port = portText === undefined ? DEFAULT_HTTP_PORT : parseWholeNumber(portText, 0, 65535);
+  if (port === undefined) throw usageError(`invalid --http port ${JSON.stringify(portText)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
+  return { host, port };
+}
+
+/**
+ * The token every request must carry: GYMCTL_MCP_TOKEN's when it is set (not empty), else one made now, which the
+ * caller prints once. A token that is too short or holds anything but visible ASCII is a usage error, said without it.
+ */
+export function tokenOf(env: NodeJS.ProcessEnv): { token: string; generated: boolean } {
+  const given = env[TOKEN_VARIABLE];
+  if (given === undefined || given === '') return { token: randomBytes(32).toString('base64url'), generated: true };
+  if (given.length < MIN_TOKEN_LENGTH || given.length > MAX_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(given)) {
+    throw usageError(
+      `${TOKEN_VARIABLE} must be ${MIN_TOKEN_LENGTH} to ${MAX_TOKEN_LENGTH} visible ASCII characters, with no spaces (it has ${given.length} characters); unset it and gymctl makes one`,
+    );
+  }
+  return { token: given, generated: false };
+}
+
+/** `localhost`, `127.0.0.1` or `[::1]`, with any port: the Host a client of this server sends, directly or through a relay on loopback. */
+const LOOPBACK_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::[0-9]{1,5})?$/i;
+/** The same, as a browser's Origin: a page served from loopback itself. */
+const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[0-9]{1,5})?$/i;
+
+/** Why a request is refused for its Host or Origin header (a web page's request, made through DNS rebinding or not), if it is. */
+export function foreignHeader(headers: IncomingMessage['headers']): string | undefined {
+  const { host, origin } = headers;
+  if (host === undefined || !LOOPBACK_HOST.test(host)) return `its Host header (${JSON.stringify(host ?? '')}) is not localhost, 127.0.0.1 or [::1]`;
+  if (origin !== undefined && !LOOPBACK_ORIGIN.test(origin)) return `its Origin header (${JSON.stringify(origin)}) is not a page on localhost, 127.0.0.1 or [::1]`;
+  return undefined;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether `authorization` is `Bearer <token>`: compared in constant time, as digests of equal length, so that neither the text nor its length leaks. */
+export function bearerMatches(authorization: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(authorization ?? '');
+  return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
+}
+
+/** A JSON-RPC error as the whole answer, as the SDK's transport answers its own refusals. The connection is closed: the body, if any, is not read. */
+function refuse(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers });
+  res.end(body);
+}
+
+/** JSON-RPC codes: the SDK's transport's for a request refused (-32000) and for a session it does not know (-32001). */
+const REFUSED = -32000;
+const SESSION_NOT_FOUND = -32001;
+
+interface LiveSession {
+  transport: StreamableHTTPServerTransport;
+  server: GymctlMcpServer;
+  /** HTTP requests of the session still open (a GET stream stays open while its client listens). */
+  open: number;
+  /** When the session was last asked anything, as a count of requests: the session idle longest has the smallest. */
+  used: number;
+}
+
+export interface HttpServeOptions {
+  listen: Listen;
+  token: string;
+  /** A new MCP server for a new session, from the options every session shares. */
+  newServer(): GymctlMcpServer;
+  /** One line for stderr. */
+  log(line: string): void;
+}
+
+export interface McpHttpServer {
+  /** `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  /** Rejects if the server fails once listening. */
+  failed: Promise<never>;
+  /** Stops listening, closes every session and connection. */
+  close(): Promise<void>;
+}
+
+/** Listens, or fails with the port taken (a usage error, as the sandbox's) or any other reason it cannot. */
+export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServer> {
+  const { listen, log, newServer } = options;
+  const expected = digest(options.token);
+  /** Every session, from the request that opens it; by id once it is initialized. */
+  const sessions = new Set<LiveSession>();
+  const byId = new Map<string, LiveSession>();
+  let requests = 0;
+  let stopping = false;
+
+  const closeSession = async (session: LiveSession) => {
+    sessions.delete(session);
+    if (session.transport.sessionId !== undefined) byId.delete(session.transport.sessionId);
+    // Closing the server closes its transport: the session's streams end, and its calls in flight are aborted.
+    await session.server.server.close().catch(() => {});
+  };
+
+  /** Room for one more session: at most MAX_SESSIONS, the one idle longest (no request open) closed to make room if need be. */
+  const makeRoom = async (): Promise<boolean> => {
+    if (sessions.size < MAX_SESSIONS) return true;
+    let idlest: LiveSession | undefined;
+    for (const session of byId.values()) if (session.open === 0 && (!idlest || session.used < idlest.used)) idlest = session;
+    if (!idlest) return false;
+    log(`${MAX_SESSIONS} sessions are open: the one idle longest is closed to make room for a new one`);
+    await closeSession(idlest);
+    return true;
+  };
+
+  const openSession = async (): Promise<LiveSession> => {
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onsessioninitialized: (id) => void byId.set(id, session),
+    });
+    const session: LiveSession = { transport, server: newServer(), open: 0, used: requests };
+    sessions.add(session);
+    // DELETE, or the server closed: the session is gone.
+    transport.onclose = () => {
+      sessions.delete(session);
+      if (transport.sessionId !== undefined) byId.delete(transport.sessionId);
+    };
+    // The SDK answers a request it refuses itself (406, 415, 413, 400, 404); the line says what it was, never the request's headers.
+    transport.onerror = (error) => log(`a request was refused: ${error.message.slice(0, 200)}`);
+    await session.server.connect(transport);
+    return session;
+  };
+
+  const serve = async (session: LiveSession, req: IncomingMessage, res: ServerResponse) => {
+    session.open++;
+    session.used = ++requests;
+    res.once('close', () => session.open--);
+    await session.transport.handleRequest(req, res);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // A web page's request (DNS rebinding) first, whatever else it holds: its Host or Origin is not loopback's.
+    const foreign = foreignHeader(req.headers);
+    if (foreign) {
+      log(`refused a request because ${foreign}`);
+      refuse(res, 403, REFUSED, `Forbidden: ${foreign}`);
+      return;
+    }
+    if ((req.url ?? '').split('?')[0] !== MCP_PATH) {
+      refuse(res, 404, REFUSED, `Not Found: the MCP endpoint is ${MCP_PATH}`);
+      return;
+    }
+    if (!bearerMatches(req.headers.authorization, expected)) {
+      log(`refused a request ${req.headers.authorization === undefined ? 'without a bearer token' : 'with a wrong token'}`);
+      refuse(res, 401, REFUSED, `Unauthorized: send the token gymctl mcp printed when it started (or ${TOKEN_VARIABLE}'s) as Authorization: Bearer <token>`, {
+        'www-authenticate': 'Bearer',
+      });
+      return;
+    }
+    if (stopping) {
+      refuse(res, 503, REFUSED, 'Service Unavailable: gymctl mcp is stopping');
+      return;
+    }
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = byId.get(id);
+      // As the SDK says it: a client that gets 404 for its session starts a new one.
+      if (!session) refuse(res, 404, SESSION_NOT_FOUND, 'Session not found');
+      else await serve(session, req, res);
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      refuse(res, 400, REFUSED, 'Bad Request: Mcp-Session-Id header is required');
+      return;
+    }
+    if (req.method !== 'POST') {
+      refuse(res, 405, REFUSED, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+      return;
+    }
+    // A POST with no session: an initialize request opens one (the SDK's transport refuses anything else).
+    if (!(await makeRoom())) {
+      refuse(res, 503, REFUSED, `Service Unavailable: ${MAX_SESSIONS} MCP sessions are open and in use, the most gymctl mcp serves at once; end one (DELETE) and retry`);
+      return;
+    }
+    const session = await openSession();
+    await serve(session, req, res);
+    if (session.transport.sessionId === undefined) await closeSession(session);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`a request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) refuse(res, 500, REFUSED, 'Internal error');
+      else res.destroy();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: listen.host, port: listen.port, ipv6Only: listen.host === '::1' }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const where = `${listen.host === '::1' ? '[::1]' : listen.host}:${listen.port}`;
+    // The port is what the user chose: a usage error, with what to choose instead (as the sandbox says it).
+    if (code === 'EADDRINUSE') throw usageError(`cannot serve MCP over HTTP: port ${listen.port} on ${listen.host} is taken; choose another with --http PORT (0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw usageError(`cannot serve MCP over HTTP on ${where} (${code}): choose another --http port, or 127.0.0.1`);
+    throw new GymctlError('internal', `cannot serve MCP over HTTP on ${where}: ${code ?? String(error)}`);
+  }
+  const { port } = server.address() as AddressInfo;
+  const failed = new Promise<never>((_, reject) => server.once('error', (error) => reject(new GymctlError('internal', `the MCP HTTP server failed: ${error.message}`))));
+  failed.catch(() => {});
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${listen.host === '::1' ? '[::1]' : listen.host}:${port}${MCP_PATH}`,
+    failed,
+    close() {
+      closing ??= (async () => {
+        stopping = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.allSettled([...sessions].map(closeSession));
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,294 @@
+/**
+ * `gymctl mcp --http`, the built binary on loopback: the SDK's own client
+ * over Streamable HTTP with the bearer token (tools listed and called, two
+ * sessions at once), and raw requests for what a client library would not
+ * send: no token or a wrong one (401), a foreign Host or Origin (403, before
+ * the token), a body too large (413, and serving goes on), the bound on
+ * sessions (the one idle longest closed, else 503); --http values that name
+ * another host (exit 2, nothing started); the token printed once, or never
+ * when it is GYMCTL_MCP_TOKEN's; SIGTERM and Ctrl-C.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { toolError } from '../helpers/mcp-stdio.js';
+import { waitFor } from '../helpers/wait.js';
+
+const config = tempConfigDir();
+afterAll(() => config.remove());
+
+const TOKEN = 'a-token-of-the-users-own-0123456789';
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+interface Served {
+  child: ChildProcess;
+  url: URL;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `gymctl mcp --sandbox --http 0` (and `args`), once it has said where it listens and what token it wants. */
+async function serve(args: string[] = [], env: Record<string, string | undefined> = { GYMCTL_MCP_TOKEN: TOKEN }): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox', '--http', '0', ...args], { env: cleanEnv(config.dir, env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  let ended = false;
+  void exited.then(() => (ended = true));
+  // The line about the token comes last, after the one with the URL.
+  await waitFor('the lines with the URL and the token', () => ended || /every request needs the header .*\n/.test(stderr));
+  const found = /http:\/\/127\.0\.0\.1:[0-9]+\/mcp/.exec(stderr);
+  if (!found) throw new Error(`gymctl mcp --http ended before it listened:\n${stderr}`);
+  return { child, url: new URL(found[0]), stderr: () => stderr, exited };
+}
+
+/** The SDK's client, connected with `token`. */
+async function connect(url: URL, token = TOKEN): Promise<Client> {
+  const client = new Client({ name: 'gymctl-e2e-http', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request as given, Host and Origin included (which fetch would not let a test choose), and its whole answer. */
+function raw(url: URL, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; path?: string } = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: url.hostname, port: url.port, method: options.method ?? 'POST', path: options.path ?? url.pathname, headers: { ...POST_HEADERS, ...options.headers }, agent: false },
+      (answer) => {
+        let body = '';
+        answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body }));
+        answer.on('error', reject);
+      },
+    );
+    // A server that answers before reading the whole body may close while it is still being sent.
+    request.on('error', reject);
+    request.end(options.body ?? JSON.stringify(INITIALIZE));
+  });
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const jsonRpcError = (answer: RawAnswer) => (JSON.parse(answer.body) as { jsonrpc: string; error: { code: number; message: string } }).error;
+
+describe('gymctl mcp --http with the SDK client', () => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serve();
+  });
+  afterAll(() => void served.child.kill('SIGKILL'));
+
+  it('initializes, lists the tools, calls get_academy for data, and answers a not-found id with an isError result', async () => {
+    const client = await connect(served.url);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'gymctl' });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_family']);
+      const academy = (await client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
+      expect(academy.isError).toBeFalsy();
+      expect(academy.structuredContent).toMatchObject({ data: { id: '1', name: expect.any(String) } });
+      expect(toolError(await client.callTool({ name: 'get_academy', arguments: { academyId: '999' } }))).toMatchObject({ kind: 'not_found' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves two sessions at once, each with its own session id', async () => {
+    const [one, two] = await Promise.all([connect(served.url), connect(served.url)]);
+    try {
+      const ids = [one, two].map((client) => (client.transport as StreamableHTTPClientTransport).sessionId);
+      expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(ids[1]).not.toBe(ids[0]);
+      const [a, b] = (await Promise.all([
+        one.callTool({ name: 'get_academy', arguments: { academyId: '1' } }),
+        two.callTool({ name: 'get_academy', arguments: { academyId: '2' } }),
+      ])) as CallToolResult[];
+      expect([a!.structuredContent, b!.structuredContent]).toMatchObject([{ data: { id: '1' } }, { data: { id: '2' } }]);
+      // One session ending (DELETE) leaves the other serving.
+      await (one.transport as StreamableHTTPClientTransport).terminateSession();
+      expect((await two.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+      const gone = await raw(served.url, { headers: { ...bearer(TOKEN), 'mcp-session-id': ids[0]! }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+      expect(gone.status).toBe(404);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('refuses a request without the token, or with a wrong one, with 401, WWW-Authenticate: Bearer and a JSON-RPC error', async () => {
+    for (const headers of [{}, bearer('wrong-token-0123456789abcdef'), bearer(`${TOKEN}x`), { authorization: `Basic ${TOKEN}` }]) {
+      const answer = await raw(served.url, { headers });
+      expect(answer.status, JSON.stringify(headers)).toBe(401);
+      expect(answer.headers['www-authenticate']).toMatch(/^Bearer\b/);
+      expect(jsonRpcError(answer)).toMatchObject({ code: -32000, message: expect.stringMatching(/^Unauthorized/) });
+      expect(answer.body).not.toContain(TOKEN);
+    }
+    await expect(connect(served.url, 'wrong-token-0123456789abcdef')).rejects.toThrow();
+    // The same request with the token opens a session.
+    expect((await raw(served.url, { headers: bearer(TOKEN) })).status).toBe(200);
+  });
+
+  it('refuses a foreign Origin or Host with 403 before it looks at the token, and takes loopback names with any port', async () => {
+    for (const headers of [
+      { origin: 'http://evil.example', ...bearer(TOKEN) },
+      { origin: 'null', ...bearer(TOKEN) },
+      { origin: 'http://127.0.0.1.evil.example:8808' },
+      { host: 'evil.example', ...bearer(TOKEN) },
+      { host: `evil.example:${served.url.port}` },
+      { host: `192.168.1.5:${served.url.port}`, ...bearer(TOKEN) },
+    ] as Record<string, string>[]) {
+      const answer = await raw(served.url, { headers });
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(jsonRpcError(answer).message).toMatch(/^Forbidden: its (Host|Origin) header/);
+    }
+    for (const headers of [{ host: 'localhost:1234', origin: 'http://localhost:1234' }, { host: '[::1]', origin: 'https://[::1]:9' }, { host: '127.0.0.1' }] as Record<
+      string,
+      string
+    >[]) {
+      expect((await raw(served.url, { headers: { ...headers, ...bearer(TOKEN) } })).status, JSON.stringify(headers)).toBe(200);
+      expect((await raw(served.url, { headers })).status, JSON.stringify(headers)).toBe(401);
+    }
+  });
+
+  it('serves /mcp alone, and wants a session for anything but an initialize request', async () => {
+    expect((await raw(served.url, { path: '/', headers: bearer(TOKEN) })).status).toBe(404);
+    expect((await raw(served.url, { path: '/mcp/x', headers: bearer(TOKEN) })).status).toBe(404);
+    expect((await raw(served.url, { method: 'GET', headers: { ...bearer(TOKEN), accept: 'text/event-stream' } })).status).toBe(400);
+    expect((await raw(served.url, { method: 'PUT', headers: bearer(TOKEN) })).status).toBe(405);
+    const notInitialize = await raw(served.url, { headers: bearer(TOKEN), body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    expect(notInitialize.status).toBe(400);
+    expect((await raw(served.url, { headers: { ...bearer(TOKEN), 'mcp-session-id': 'no-such-session' } })).status).toBe(404);
+  });
+
+  it('answers a body over 1 MiB with 413, and keeps serving', async () => {
+    const big = Buffer.from(JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(2 * 1024 * 1024) } }));
+    const answer = await raw(served.url, { headers: bearer(TOKEN), body: big });
+    expect(answer.status).toBe(413);
+    expect(jsonRpcError(answer).message).toMatch(/Payload Too Large/);
+    const client = await connect(served.url);
+    expect((await client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })).isError).toBeFalsy();
+    await client.close();
+  });
+
+  it("never writes GYMCTL_MCP_TOKEN's token or the API key on stderr, nor the key in an answer", async () => {
+    const client = await connect(served.url);
+    const whoami = JSON.stringify(await client.callTool({ name: 'whoami', arguments: {} }));
+    await client.close();
+    expect(whoami).toContain('academyIds');
+    expect(whoami).not.toContain(DEMO_KEY);
+    expect(served.stderr()).toMatch(/Authorization: Bearer <the token in GYMCTL_MCP_TOKEN>/);
+    // Written before the refusal was sent, but read from another pipe than the answer.
+    await expect.poll(() => served.stderr()).toMatch(/refused a request with a wrong token/);
+    expect(served.stderr()).not.toContain(TOKEN);
+    expect(served.stderr()).not.toContain(DEMO_KEY);
+  });
+});
+
+describe('gymctl mcp --http, its token, sessions and end', () => {
+  it('makes a token when GYMCTL_MCP_TOKEN is not set, prints it once on stderr, and takes it', async () => {
+    const served = await serve([], {});
+    const tokens = served.stderr().match(/Bearer ([A-Za-z0-9_-]{43})\b/g) ?? [];
+    expect(tokens).toHaveLength(1);
+    const token = tokens[0]!.slice('Bearer '.length);
+    const client = await connect(served.url, token);
+    expect((await client.listTools()).tools).toHaveLength(4);
+    await client.close();
+    expect((await raw(served.url)).status).toBe(401);
+    expect(served.stderr().split(token)).toHaveLength(2);
+  });
+
+  it('refuses a GYMCTL_MCP_TOKEN that is too short or holds a space with a usage error, without printing it', async () => {
+    for (const token of ['short-token', 'a token with spaces in it']) {
+      const result = await runCli(['mcp', '--sandbox', '--http', '0'], config.dir, { env: { GYMCTL_MCP_TOKEN: token } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/GYMCTL_MCP_TOKEN must be 16 to 512 visible ASCII characters/);
+      expect(result.stderr).not.toContain(token);
+      expect(result.stderr).not.toMatch(/serving|http:\/\//);
+    }
+  });
+
+  it.each([['0.0.0.0:0'], ['192.168.1.5:1'], ['example.com:8808'], ['[::]:0'], ['0.0.0.0']])(
+    '--http %s names another host than loopback: exit 2, and nothing started',
+    async (value) => {
+      const result = await runCli(['mcp', '--http', value], config.dir, { env: { GYMCTL_MCP_TOKEN: TOKEN } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--http serves on loopback only \(127\.0\.0\.1, localhost or \[::1\]\)/);
+      expect(result.stderr).not.toMatch(/serving|listening|http:\/\//);
+    },
+  );
+
+  it('says when the port is taken, with exit 2', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const result = await runCli(['mcp', '--sandbox', '--http', `localhost:${port}`], config.dir, { env: { GYMCTL_MCP_TOKEN: TOKEN } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is taken; choose another with --http PORT (0 picks a free one)`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('serves at most 32 sessions: the one idle longest makes room for a new one, and when every one is in use a new one gets 503', async () => {
+    const served = await serve();
+    const initialize = () => raw(served.url, { headers: bearer(TOKEN) });
+    const ids: string[] = [];
+    for (let i = 0; i < 32; i++) ids.push((await initialize()).headers['mcp-session-id'] as string);
+    expect(new Set(ids).size).toBe(32);
+    // Each session in use: a GET stream open, as a client that listens for notifications holds one.
+    const streams = await Promise.all(
+      ids.map(
+        (id) =>
+          new Promise<http.ClientRequest>((resolve, reject) => {
+            const request = http.request(
+              {
+                host: '127.0.0.1',
+                port: served.url.port,
+                path: '/mcp',
+                method: 'GET',
+                headers: { ...bearer(TOKEN), accept: 'text/event-stream', 'mcp-session-id': id },
+                agent: false,
+              },
+              (answer) => (answer.statusCode === 200 ? resolve(request) : reject(new Error(`GET ${answer.statusCode}`))),
+            );
+            request.on('error', () => {});
+            request.end();
+          }),
+      ),
+    );
+    const full = await initialize();
+    expect(full.status).toBe(503);
+    expect(jsonRpcError(full).message).toMatch(/32 MCP sessions are open and in use/);
+    // The third client goes away without ending its session: its session, idle now, is closed for the next one.
+    streams[2]!.destroy();
+    await expect.poll(async () => (await initialize()).status).toBe(200);
+    const ping = (id: string) => raw(served.url, { headers: { ...bearer(TOKEN), 'mcp-session-id': id }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) });
+    expect((await ping(ids[2]!)).status).toBe(404);
+    expect((await ping(ids[3]!)).status).toBe(200);
+    for (const stream of streams) stream.destroy();
+  });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('stops on %s with exit %i, its sessions closed', async (signal, code) => {
+    const served = await serve();
+    const client = await connect(served.url);
+    expect((await client.listTools()).tools).toHaveLength(4);
+    served.child.kill(signal);
+    expect((await served.exited).code).toBe(code);
+    expect(served.stderr()).toMatch(/gymctl mcp: stopped\n$/);
+    await client.close();
+  });
+});
