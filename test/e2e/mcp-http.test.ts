@@ -13,7 +13,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
@@ -94,11 +94,16 @@ describe('gymctl mcp --http with the SDK client', () => {
     const client = await connect(served.url);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'gymctl' });
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_family']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family']);
       const academy = (await client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
       expect(academy.isError).toBeFalsy();
       expect(academy.structuredContent).toMatchObject({ data: { id: '1', name: expect.any(String) } });
       expect(toolError(await client.callTool({ name: 'get_academy', arguments: { academyId: '999' } }))).toMatchObject({ kind: 'not_found' });
+      // Params of the wrong form: -32602 in one line, over HTTP as over stdio.
+      await expect(client.request({ method: 'tools/call', params: { name: 'get_academy', arguments: 5 as never } }, CallToolResultSchema)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/Invalid params for tools\/call: params\.arguments: expected record, received number$/),
+      });
     } finally {
       await client.close();
     }
@@ -201,7 +206,7 @@ describe('gymctl mcp --http, its token, sessions and end', () => {
     expect(tokens).toHaveLength(1);
     const token = tokens[0]!.slice('Bearer '.length);
     const client = await connect(served.url, token);
-    expect((await client.listTools()).tools).toHaveLength(4);
+    expect((await client.listTools()).tools).toHaveLength(5);
     await client.close();
     expect((await raw(served.url)).status).toBe(401);
     expect(served.stderr().split(token)).toHaveLength(2);
@@ -285,7 +290,7 @@ describe('gymctl mcp --http, its token, sessions and end', () => {
   ] as const)('stops on %s with exit %i, its sessions closed', async (signal, code) => {
     const served = await serve();
     const client = await connect(served.url);
-    expect((await client.listTools()).tools).toHaveLength(4);
+    expect((await client.listTools()).tools).toHaveLength(5);
     served.child.kill(signal);
     expect((await served.exited).code).toBe(code);
     expect(served.stderr()).toMatch(/gymctl mcp: stopped\n$/);
