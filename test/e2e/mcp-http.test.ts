@@ -13,7 +13,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
@@ -98,7 +98,12 @@ describe('gymctl mcp --http with the SDK client', () => {
       const academy = (await client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
       expect(academy.isError).toBeFalsy();
       expect(academy.structuredContent).toMatchObject({ data: { id: '1', name: expect.any(String) } });
+      const logged: unknown[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(notification.params));
+      await client.setLoggingLevel('warning');
       expect(toolError(await client.callTool({ name: 'get_academy', arguments: { academyId: '999' } }))).toMatchObject({ kind: 'not_found' });
+      // The failure reaches the client's log too, over HTTP as over stdio.
+      await expect.poll(() => logged).toContainEqual({ level: 'warning', logger: 'gymctl', data: 'get_academy: academy 999: Resource not found' });
       // Params of the wrong form: -32602 in one line, over HTTP as over stdio.
       await expect(client.request({ method: 'tools/call', params: { name: 'get_academy', arguments: 5 as never } }, CallToolResultSchema)).rejects.toMatchObject({
         code: -32602,
