@@ -11,7 +11,8 @@ import { redactError, redactHead, redactHeaders, redactText } from './redact.js'
 import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, AttemptControl, CallOptions, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
+import type { AttemptControl, Connection, Exchange } from './exchange.js';
+import type { ApiResponse, CallOptions, Operation, ResponseCache, TransportOptions } from './types.js';
 
 interface Call {
   signal: AbortSignal | undefined;

@@ -9,7 +9,8 @@ import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type Respon
 import { errorBody as errorBodySchema } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
-import type { ApiResponse, Exchange, NodeStream, Operation } from './types.js';
+import type { Exchange, NodeStream } from './exchange.js';
+import type { ApiResponse, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
