@@ -5,6 +5,7 @@ import { createClient, operations } from '../../src/api/client.js';
 import { ERROR_KINDS, type ErrorKind, GymApiError, GymctlError } from '../../src/api/errors.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { exitCodeOf, Interrupted } from '../../src/failures.js';
+import { VERSION } from '../../src/version.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { httpServer } from '../helpers/servers.js';
 
@@ -266,6 +267,23 @@ describe('the correlation ID of a success', () => {
       expect(Reflect.ownKeys(academy)).toEqual(['id', 'name']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('the User-Agent', () => {
+  it('is gymctl/<version>, as the CLI sends it, unless the client names its own', async () => {
+    const { url, seen } = await server(() => ({ status: 200, body: { data: { id: 1 } } }));
+    const plain = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    const own = createClient({ baseUrl: url, apiKey: DEMO_KEY, userAgent: 'my-app/2.0' });
+    try {
+      await plain.getAcademy(1);
+      await own.getAcademy(1);
+      expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+      expect(seen.map((headers) => headers['user-agent'])).toEqual([`gymctl/${VERSION}`, 'my-app/2.0']);
+    } finally {
+      await plain.close();
+      await own.close();
     }
   });
 });

@@ -3,6 +3,7 @@
  * each checked), then its attempts, each one GET (senders.ts) under a deadline from connecting to the last byte, its answer read (response.ts) or its
  * failure named (network.ts), retried as retry.ts says, each step traced for --debug; neither traces nor errors hold the key (redact.ts).
  */
+import { VERSION } from '../../version.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
@@ -31,7 +32,7 @@ function plainCall(options: TransportOptions): Call {
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
   if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
-  const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' };
+  const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? `gymctl/${VERSION}` };
   const plain = over({ signal: undefined, timeoutMs: DEFAULT_TIMEOUT_MS, policy: options, headers: own }, options.timeoutMs, options.defaultHeaders, 'defaultHeaders');
   return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
 }

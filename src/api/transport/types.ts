@@ -29,6 +29,7 @@ export interface TransportOptions {
   timeoutMs?: number | undefined;
   /** Larger bodies are refused (invalid_response). */
   maxBodyBytes?: number | undefined;
+  /** The User-Agent header (default `gymctl/<version>`, the CLI's too). */
   userAgent?: string | undefined;
   /** Send through undici's request API on this dispatcher (an undici `Agent`, `MockAgent`…) instead of node:http. */
   dispatcher?: DispatcherLike | undefined;
