@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type ResponseHead } from '../errors.js';
-import { errorBody as errorBodySchema } from '../schemas.js';
+import { errorBodyAsRead } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
 import type { Exchange, NodeStream } from './exchange.js';
@@ -167,7 +167,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
   const dataless = typeof json === 'object' && json !== null && !Array.isArray(json) && !('data' in json);
-  const errorBody = isJson && (!isSuccess || dataless) ? errorBodySchema().safeParse(json) : undefined;
+  const errorBody = isJson && (!isSuccess || dataless) ? errorBodyAsRead().safeParse(json) : undefined;
   const sent = errorBody?.success ? errorBody.data : undefined;
   const message = sent?.message ?? undefined;
   const correlationId = (sent?.correlationId == null ? undefined : clip(sent.correlationId)) ?? headerCorrelationId(response.headers);
