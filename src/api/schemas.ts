@@ -2,7 +2,9 @@
  * What the API's resources (spec §2) are made of, as zod schemas: each
  * resource's own schema is declared with its operation (operations/*.ts),
  * from these parts, and the error body every operation shares is here.
- * Types are inferred from them; nothing is written twice.
+ * The types of the records are named beside their schemas, each field with
+ * its meaning as a comment, for editors to show: each is checked to be the
+ * schema's output, and each comment the schema's description (see `named`).
  *
  * Strict where the spec speaks: identifiers are integers, `academyIds` is an
  * array of integers, `primaryFamilyMember` is a boolean, a list answer is an
@@ -123,6 +125,33 @@ export const errorBodyAsRead = once(() => {
 
 /** Every successful response is `{ "data": … }` (spec §1, §4). */
 export const envelope = <T extends z.core.$ZodType>(data: T) => z.looseObject({ data });
+
+/**
+ * A record's schema as the client's methods, the views and the sandbox's
+ * answers type it: its output is the record's named type (`Academy`), the
+ * schema's own output without the index signature of a loose object. The
+ * schema is the same object, and still keeps unknown fields when it parses
+ * (see `extraFields`). test/unit/records.test.ts checks that each named
+ * type is the schema's output, both ways, and that each field's comment is
+ * the field's description.
+ */
+export const named = <T>(schema: () => z.ZodMiniType<T, unknown>): (() => z.ZodMiniType<T, unknown>) => schema;
+
+/**
+ * The fields of a record that its schema does not name: what the server
+ * sent beyond the spec, as it sent it. The client keeps them (every record
+ * is read as a loose object), but the named types do not show them, so
+ * that a misspelt field is a compile error: `extraFields(academy,
+ * academySchema)`. Only the record's own level: a nested record's are
+ * `extraFields(academy.address, addressSchema)`. Empty for anything that is
+ * not an object.
+ */
+export function extraFields(record: object | null | undefined, schema: z.core.$ZodObject): Record<string, unknown> {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return {};
+  const known = schema._zod.def.shape;
+  // fromEntries defines each key, `__proto__` too, as the record's own field.
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(known, name)));
+}
 
 /** The body of every error response (spec §2.8). As the spec states it; the client reads one leniently (a gateway's may have neither field): see `GymApiError`'s `serverMessage` and `correlationId`. */
 export type ErrorBody = {
