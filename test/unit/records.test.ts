@@ -12,6 +12,7 @@ import {
   type Academy,
   type Address,
   type ApiKey,
+  type ApiPromise,
   type Coordinates,
   createClient,
   type ErrorBody,
@@ -50,9 +51,9 @@ describe('the named types are the schemas’ output, closed', () => {
 
   it('the client’s methods return them by name, and a misspelt field does not compile', () => {
     const client = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'test_key_0123456789' });
-    expectTypeOf(client.getAcademy).returns.toEqualTypeOf<Promise<Academy>>();
-    expectTypeOf(client.getMe).returns.toEqualTypeOf<Promise<ApiKey>>();
-    expectTypeOf(client.listFamily).returns.toEqualTypeOf<Promise<FamilyMember[]>>();
+    expectTypeOf(client.getAcademy).returns.toEqualTypeOf<ApiPromise<Academy>>();
+    expectTypeOf(client.getMe).returns.toEqualTypeOf<ApiPromise<ApiKey>>();
+    expectTypeOf(client.listFamily).returns.toEqualTypeOf<ApiPromise<FamilyMember[]>>();
     const typo = (academy: Academy) =>
       // @ts-expect-error: Academy has no field `nmae` (no index signature lets it through).
       academy.nmae;

@@ -155,7 +155,7 @@ export class Transport {
       try {
         const response = interpret(CACHED, cached.body, operation);
         this.#debug(`cache hit: GET ${operation.path}, stored ${Math.round(cached.ageMs / 1000)} s ago`);
-        return operation.raw ? { ...response, head: cached.head! } : response;
+        return { ...response, cached: true, ...(operation.raw ? { head: cached.head! } : {}) };
       } catch {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }

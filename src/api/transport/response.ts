@@ -189,12 +189,13 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
       serverMessage: message === undefined ? undefined : clip(message),
     });
   }
-  if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
+  const { headers } = response;
+  if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, headers, correlationId };
   if (text.trim() === '') throw invalid(response, operation, 'the server sent an empty response', correlationId);
   if (!isJson) throw invalid(response, operation, `the response is not JSON: the server sent ${describeBody(response)}`, correlationId);
   const parsed = z.safeParse(operation.schema, json, { reportInput: true, jitless: ++validations <= JIT_AFTER });
   if (!parsed.success) throw invalid(response, operation, `unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, correlationId);
-  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, correlationId };
+  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId };
 }
 
 /** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */

@@ -31,17 +31,19 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
         reject(reason);
       });
       if (stopped) return;
-      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) =>
+      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
+        // The headers' getter holds the headers alone, not the response: an answer keeps it (withResponse()), and a batch keeps answers until their turn.
+        const received = response.headers;
         resolve({
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? '',
-          headers: { get: (name) => nodeHeader(response.headers[name.toLowerCase()]) },
+          headers: { get: (name) => nodeHeader(received[name.toLowerCase()]) },
           rawHeaders: response.rawHeaders,
           httpVersion: response.httpVersion,
           body: response,
           cancel: () => void response.destroy(),
-        }),
-      );
+        });
+      });
       request.on('error', reject);
       request.end();
     });

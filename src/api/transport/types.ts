@@ -5,7 +5,7 @@
  * senders hand the transport is in exchange.ts, which the library does not export.
  */
 import type * as z from 'zod/mini';
-import type { ResponseHead } from '../errors.js';
+import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
 
 /**
@@ -86,6 +86,7 @@ export interface Operation<T> {
   id?: Id;
 }
 
+/** What `request()` hands back: the data, its JSON text, and what the answer came with. */
 export interface ApiResponse<T> {
   /** The validated `data` member (undefined for a raw operation). */
   data: T;
@@ -95,8 +96,32 @@ export interface ApiResponse<T> {
   rawBytes?: Uint8Array;
   /** For a raw operation, the status line and headers as received (or as kept with a cached answer). */
   head?: ResponseHead;
+  /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
   status: number;
+  /** The response headers, read by name in any case; an answer from the `cache` has none (every `get` is null). */
+  headers: ResponseHeaders;
+  /** The correlation ID: the error body's, else the `X-Correlation-Id` (or `X-Request-Id`) header's; none for an answer from the `cache`. */
   correlationId: string | undefined;
+  /** True for an answer from the client's `cache`, which reached no server. */
+  cached?: boolean;
+}
+
+/** What a successful answer came with, beside its data: `(await client.getAcademy(1).withResponse()).response`. */
+export interface ResponseInfo {
+  /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
+  status: number;
+  /** The response headers, read by name in any case, as fetch's `Headers` reads them: `headers.get('x-ratelimit-remaining')`. An answer from the `cache` has none (every `get` is null). */
+  headers: ResponseHeaders;
+  /** The correlation ID: the `X-Correlation-Id` (or `X-Request-Id`) header's; none for an answer from the `cache`. */
+  correlationId: string | undefined;
+  /** True for an answer from the client's `cache`, which reached no server. */
+  cached: boolean;
+}
+
+/** What `withResponse()` resolves to: the data, as awaiting the call gives it, and what its answer came with. */
+export interface WithResponse<T> {
+  data: T;
+  response: ResponseInfo;
 }
 
 /** A fetch, as the `fetch` option takes it: Node's global one, or any with its signature. */
