@@ -43,10 +43,10 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--no-headers', description: 'no header row in table, tab-separated and csv output', commands: RECORDS },
   {
     flags: '--bom',
-    description: 'start csv output with a UTF-8 byte-order mark, so that Excel reads accented names right (`config set csv-bom true` for every run)',
+    description: 'start csv output with a UTF-8 byte-order mark, so that Excel reads accented names right (config set csv-bom true: every run)',
     commands: RECORDS,
   },
-  { flags: '--no-bom', description: 'no byte-order mark before csv output, even with `config set csv-bom true`', commands: RECORDS },
+  { flags: '--no-bom', description: 'no byte-order mark before csv output, even with config set csv-bom true', commands: RECORDS },
   { flags: '--cache <duration>', description: 'answer from a local cache when it holds an answer younger than this (30s, 5m, 1h)', commands: [...RECORDS, 'api'] },
   { flags: '--refresh', description: 'fetch from the server even when the cache holds an answer, and cache it', commands: [...RECORDS, 'api'] },
   { flags: '--base-url <url>', description: 'API base address (env GYMCTL_BASE_URL)', commands: NETWORK },
