@@ -8,6 +8,8 @@ export default {
   mutate: [
     'src/api/ids.ts',
     'src/commands/shared/ids.ts',
+    // Ids and keys on stdin as text: UTF-8, or UTF-16 with its byte-order mark.
+    'src/terminal/decode.ts',
     'src/api/transport/loopback.ts',
     'src/api/base-url.ts',
     'src/output/sanitize.ts',

@@ -5,10 +5,12 @@
 // which loads the main file (CommonJS, through a V8 code cache).
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  // As in dist/boot.cjs: a reader that stops early is not a failure; a full disk is, in one line.
+  // As in dist/boot.cjs: a reader that stops early (EPIPE, or EOF from a pipe on Windows) is not a failure; a full disk
+  // is, in one line.
   process.stdout.on('error', (error) => {
-    if (error.code !== 'EPIPE') process.stderr.write(`gymctl: cannot write output (${error.code || error.message})\n`);
-    process.exitCode = error.code === 'EPIPE' ? 0 : 1;
+    const gone = error.code === 'EPIPE' || error.code === 'EOF';
+    if (!gone) process.stderr.write(`gymctl: cannot write output (${error.code || error.message})\n`);
+    process.exitCode = gone ? 0 : 1;
   });
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {

@@ -86,7 +86,7 @@ export function createFactory(options: FactoryOptions): Factory {
     onDispose(() => filter.close());
     return filter;
   });
-  const output = once(async () => resolveOutput(flags(), (await settings()).format, compileJq));
+  const output = once(async () => resolveOutput(flags(), (await settings()).format, compileJq, config().read().csvBom === true));
 
   const keyring: KeyringPort = {
     async read(profile) {

@@ -41,6 +41,12 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--slurp', description: 'run --jq once over all the records as one array (as jq -s), to count, group or sum a batch', commands: RECORDS },
   { flags: '--columns <list>', description: 'fields of table and csv output, in order, such as id,name,address.city', commands: RECORDS },
   { flags: '--no-headers', description: 'no header row in table, tab-separated and csv output', commands: RECORDS },
+  {
+    flags: '--bom',
+    description: 'start csv output with a UTF-8 byte-order mark, so that Excel reads accented names right (config set csv-bom true: every run)',
+    commands: RECORDS,
+  },
+  { flags: '--no-bom', description: 'no byte-order mark before csv output, even with config set csv-bom true', commands: RECORDS },
   { flags: '--cache <duration>', description: 'answer from a local cache when it holds an answer younger than this (30s, 5m, 1h)', commands: [...RECORDS, 'api'] },
   { flags: '--refresh', description: 'fetch from the server even when the cache holds an answer, and cache it', commands: [...RECORDS, 'api'] },
   { flags: '--base-url <url>', description: 'API base address (env GYMCTL_BASE_URL)', commands: NETWORK },

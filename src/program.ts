@@ -113,7 +113,11 @@ Learn more: gymctl help exit-codes, gymctl help environment
   for (const flag of GLOBAL_FLAGS) program.option(flag.flags, flag.description);
 
   program.hook('preAction', (_program, action) => {
-    const given = program.options.filter((option) => program.getOptionValueSource(option.attributeName()) === 'cli').map((option) => option.long!);
+    const given = program.options
+      .filter((option) => program.getOptionValueSource(option.attributeName()) === 'cli')
+      // --bom and --no-bom set one value: the one given is the one whose value it holds.
+      .filter((option) => option.negate === (program.getOptionValue(option.attributeName()) === false))
+      .map((option) => option.long!);
     checkFlagScope(commandPath(action), given);
     parsed(action, action.optsWithGlobals<GlobalFlags>());
   });

@@ -2,7 +2,7 @@
 import { defineCommand, defineGroup, type FactoryRef } from './shared/define.js';
 
 const handlers = () => import('./config/run.js');
-const KEY: readonly [string, string] = ['<key>', 'base-url, format, timeout, retries, key-store or default-profile'];
+const KEY: readonly [string, string] = ['<key>', 'base-url, format, timeout, retries, key-store, default-profile, accessible or csv-bom'];
 
 export const newCmdConfig = (f: FactoryRef) =>
   defineGroup(

@@ -20,6 +20,8 @@ const buildConfigFileSchema = () =>
     defaultProfile: z.optional(z.string()),
     /** Accessible output for screen readers (see terminal/io.ts). */
     accessible: z.optional(z.boolean()),
+    /** CSV output starts with a UTF-8 byte-order mark (see output/emit.ts). */
+    csvBom: z.optional(z.boolean()),
     profiles: z.optional(z.record(z.string(), buildProfileSchema())),
   });
 

@@ -33,6 +33,8 @@ export interface GlobalFlags {
   columns?: string;
   /** False with --no-headers. */
   headers?: boolean;
+  /** True with --bom, false with --no-bom. */
+  bom?: boolean;
   cache?: string;
   refresh?: boolean;
 }
@@ -250,6 +252,8 @@ export function parseBoolean(text: string, origin: string): boolean {
 export const GLOBAL_CONFIG_KEYS = {
   'default-profile': { field: 'defaultProfile', parse: (text: string) => parseProfileName(text, 'default-profile'), fallback: DEFAULT_PROFILE },
   accessible: { field: 'accessible', parse: (text: string) => parseBoolean(text, 'accessible'), fallback: false },
+  /** A UTF-8 byte-order mark before CSV output, as --bom: a spreadsheet's setting, the same for every profile. */
+  'csv-bom': { field: 'csvBom', parse: (text: string) => parseBoolean(text, 'csv-bom'), fallback: false },
 } as const;
 
 export type GlobalConfigKey = keyof typeof GLOBAL_CONFIG_KEYS;

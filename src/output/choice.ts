@@ -1,8 +1,8 @@
 /**
  * What a command prints, from the output flags: the format, and `--jq`,
- * `--columns` and `--no-headers`. Checked together, before anything is
- * sent: a combination that cannot be honoured is a usage error, never
- * silently ignored.
+ * `--columns`, `--no-headers` and `--bom`. Checked together, before
+ * anything is sent: a combination that cannot be honoured is a usage error,
+ * never silently ignored.
  */
 import { usageError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
@@ -18,6 +18,8 @@ export interface OutputChoice {
   jq?: JqFilter;
   /** --slurp: --jq runs once, over an array of every record, as `jq -s` does. */
   slurp?: boolean;
+  /** CSV starts with a UTF-8 byte-order mark: --bom, or `config set csv-bom true` unless --no-bom. Never for another format. */
+  bom?: boolean;
 }
 
 /**
@@ -25,13 +27,16 @@ export interface OutputChoice {
  * no --json or --format it implies --json (whatever format the profile
  * stores), with --format ndjson it runs on each line, and with a table or
  * CSV asked for on the command line it is a usage error. `--slurp` makes
- * it run once over the array of every record, and needs `--jq`.
+ * it run once over the array of every record, and needs `--jq`. `--bom`
+ * applies to CSV alone; the stored `csv-bom` (`storedBom`) applies to CSV
+ * whenever it is printed, and is silent for other formats.
  */
-export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFormat>, compile: () => Promise<JqFilter>): Promise<OutputChoice> {
+export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFormat>, compile: () => Promise<JqFilter>, storedBom = false): Promise<OutputChoice> {
   const chosen = resolveFormat(flags);
   const headers = flags.headers !== false;
   if (flags.slurp && flags.jq === undefined) throw usageError("--slurp runs --jq once over every record: give a filter, such as --slurp --jq 'length'");
   if (flags.jq !== undefined) {
+    if (flags.bom) throw usageError('--bom applies to CSV output, not to --jq (which prints JSON)');
     if (chosen && chosen.value !== 'json' && chosen.value !== 'ndjson') {
       throw usageError(`--jq filters JSON: it cannot be used with ${chosen.origin} ${chosen.value} (use --json or --format ndjson, or leave the format out)`);
     }
@@ -40,10 +45,12 @@ export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFo
     return { format: chosen?.value ?? 'json', headers, jq: await compile(), ...(flags.slurp ? { slurp: true } : {}) };
   }
   const format = chosen ?? stored;
+  if (flags.bom && format.value !== 'csv') throw usageError(`--bom applies to CSV output, not to ${format.value} (from ${format.origin ?? format.source}): add --format csv`);
   if (format.value === 'json' || format.value === 'ndjson') {
     const flag = flags.columns !== undefined ? '--columns' : !headers ? '--no-headers' : undefined;
     if (flag)
       throw usageError(`${flag} applies to table, tab-separated and CSV output, not to ${format.value} (from ${format.origin ?? format.source}): use --jq to pick fields of JSON`);
   }
-  return { format: format.value, headers, ...(flags.columns !== undefined ? { columns: flags.columns } : {}) };
+  const bom = format.value === 'csv' && (flags.bom ?? storedBom);
+  return { format: format.value, headers, ...(flags.columns !== undefined ? { columns: flags.columns } : {}), ...(bom ? { bom } : {}) };
 }

@@ -8,6 +8,9 @@ import type * as z from 'zod/mini';
 import { unwrapSchema } from '../api/validation.js';
 import { caret, codePoint, INVISIBLE } from './sanitize.js';
 
+/** U+FEFF, which UTF-8 writes as EF BB BF: the byte-order mark by which Excel, on a double-click, reads a CSV file as UTF-8 (--bom). */
+export const CSV_BOM = '\ufeff';
+
 export interface CsvColumn {
   /** The dotted field name, e.g. `address.city`. */
   name: string;

@@ -6,13 +6,15 @@
  * Nothing is written before the first record: when every request of a
  * command fails, stdout stays empty. An empty but successful result still
  * gets its frame (`[]`, a CSV or tab-separated header, an empty table).
+ * CSV's byte-order mark (--bom) is part of the first write, never written
+ * alone: a run that fails prints no lone mark.
  */
 import { formatJson } from '../json/raw.js';
 import type { IO } from '../terminal/io.js';
 import type { OutputChoice } from './choice.js';
 import type { JqFilter } from './jq.js';
 import { parseColumns, pickColumns } from './columns.js';
-import { csvHeader, csvRow } from './csv.js';
+import { CSV_BOM, csvHeader, csvRow } from './csv.js';
 import { escapeJsonForTerminal } from './sanitize.js';
 import { tsvFieldHeader, tsvFieldRow } from './tsv.js';
 import type { Column } from './tsv.js';
@@ -140,12 +142,13 @@ function slurpEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
 export async function createEmitter<T>(io: IO, output: OutputChoice, view: ResourceView<T>, shape: Shape, options: EmitOptions = {}): Promise<Emitter<T>> {
   const { format, jq } = output;
   let count = 0;
-  const framed = (header: () => string, row: (item: OutputItem<T>) => string): Emitter<T> => ({
+  /** `start` comes first of all, once, with the header or the first row. */
+  const framed = (header: () => string, row: (item: OutputItem<T>) => string, start = ''): Emitter<T> => ({
     write(item) {
-      io.out((count++ === 0 && output.headers ? header() : '') + row(item));
+      io.out((count++ === 0 ? start + (output.headers ? header() : '') : '') + row(item));
     },
     end(failed) {
-      if (count === 0 && !failed && output.headers) io.out(header());
+      if (count === 0 && !failed && output.headers) io.out(start + header());
     },
   });
 
@@ -162,6 +165,8 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     return framed(
       () => csvHeader(columns),
       (item) => csvRow(columns, item.data, io.stdoutIsTTY),
+      // The mark is for a file a spreadsheet opens; on a terminal it would be an invisible character, so there it is left out.
+      output.bom && !io.stdoutIsTTY ? CSV_BOM : '',
     );
   }
   if (format === 'json') {

@@ -22,14 +22,27 @@ function builtHelp(): string | undefined {
   }
 }
 
+/**
+ * The codes a write to stdout fails with when its reader has gone (`| head`, `| Select-Object -First 1`): EPIPE, and
+ * on Windows also EOF, which libuv reports for a pipe whose reading end is closed (ERROR_BROKEN_PIPE; ERROR_NO_DATA
+ * is EPIPE). Anything else (a full disk, EINVAL, EBADF) is a failure: the output reached no one.
+ */
+export const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'EOF']);
+
+/** The standard streams as guardStreams uses them: the process's, or a test's. */
+export interface GuardedStreams {
+  stdout: { on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown };
+  stderr: { on(event: 'error', listener: () => void): unknown; write(text: string): unknown };
+}
+
 /** A reader that stops early (`| head`) is not a failure; a full disk is, in one line; a broken stderr loses the messages, not the exit code. Also the single executable's (src/sea/). */
-export function guardStreams(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
-    process.exit(1);
+export function guardStreams(streams: GuardedStreams = process, exit: (code: number) => void = (code) => process.exit(code)): void {
+  streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== undefined && READER_GONE.has(error.code)) return exit(0);
+    streams.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
+    exit(1);
   });
-  process.stderr.on('error', () => {});
+  streams.stderr.on('error', () => {});
 }
 
 export function start(argv: string[]): void {

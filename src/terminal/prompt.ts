@@ -1,5 +1,6 @@
 /** Reading a secret: from a hidden prompt on a terminal, or from piped stdin. */
 import { Interrupted, usageError } from '../failures.js';
+import { decodeInput } from './decode.js';
 import type { IO } from './io.js';
 
 /** Enough for any API key. */
@@ -149,7 +150,7 @@ export function confirm(io: IO, question: string, signal?: AbortSignal): Promise
   );
 }
 
-/** All of stdin, up to `maxBytes` (by default, more than a key can be). */
+/** All of stdin, up to `maxBytes` (by default, more than a key can be), as text: UTF-8, or UTF-16 with its byte-order mark (decode.ts). */
 export async function readStdin(io: IO, maxBytes = MAX_KEY_BYTES, what = 'an API key'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -159,5 +160,5 @@ export async function readStdin(io: IO, maxBytes = MAX_KEY_BYTES, what = 'an API
     if (size > maxBytes) throw usageError(`stdin holds more than ${maxBytes / 1024} KiB: that is not ${what}`);
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeInput(Buffer.concat(chunks));
 }

@@ -476,6 +476,7 @@ describe('config', () => {
       'key-store': 'config',
       'default-profile': 'default',
       accessible: false,
+      'csv-bom': false,
     });
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
 
@@ -486,7 +487,7 @@ describe('config', () => {
     expect((await gymctl(['config', 'unset', 'format'])).code).toBe(0);
     expect((await gymctl(['config', 'get', 'format'])).stdout).toBe('table\n');
     expect((await gymctl(['config', 'list'])).stdout).toBe(
-      `base-url=${world.sandbox.url}\nformat=table\ntimeout=30s\nretries=2\nkey-store=config\ndefault-profile=default\naccessible=false\n`,
+      `base-url=${world.sandbox.url}\nformat=table\ntimeout=30s\nretries=2\nkey-store=config\ndefault-profile=default\naccessible=false\ncsv-bom=false\n`,
     );
   });
 

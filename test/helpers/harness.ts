@@ -15,8 +15,8 @@ import { cleanEnv, tempConfigDir } from './cli.js';
 import { waitFor } from './wait.js';
 
 export interface FakeStreamsOptions {
-  /** What stdin holds (ignored when stdinTTY: write keystrokes to `stdin` instead). */
-  stdin?: string;
+  /** What stdin holds, as text (written as UTF-8) or bytes (ignored when stdinTTY: write keystrokes to `stdin` instead). */
+  stdin?: string | Uint8Array;
   stdinTTY?: boolean;
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
@@ -64,7 +64,7 @@ export function fakeStreams(options: FakeStreamsOptions = {}): FakeStreams {
     terminal = Object.assign(new PassThrough(), { isTTY: true as const, rawModes, setRawMode: (mode: boolean) => void rawModes.push(mode) });
     stdin = terminal;
   } else {
-    stdin = Readable.from(options.stdin === undefined || options.stdin === '' ? [] : [Buffer.from(options.stdin)]);
+    stdin = Readable.from(options.stdin === undefined || options.stdin.length === 0 ? [] : [Buffer.from(options.stdin)]);
   }
   return {
     streams: { stdin, stdout: stdout.stream, stderr: stderr.stream } as IOStreams,

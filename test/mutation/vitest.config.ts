@@ -14,6 +14,7 @@ export default {
     globalSetup: [],
     include: [
       'test/unit/ids.test.ts', // api/ids.ts, commands/shared/ids.ts
+      'test/unit/decode-input.test.ts', // terminal/decode.ts
       'test/unit/loopback.test.ts', // api/transport/loopback.ts
       'test/unit/base-url.test.ts', // api/base-url.ts
       'test/unit/sanitize.test.ts', // output/sanitize.ts

@@ -173,7 +173,7 @@ export function runWin(
   node: string,
   folder: string,
   args: readonly string[],
-  options: { stdin?: string; variables?: Record<string, string> } = {},
+  options: { stdin?: string | Uint8Array; variables?: Record<string, string> } = {},
 ): Promise<WinRun> {
   const run = path.join(folder, `run-${++runs}`);
   mkdirSync(run);

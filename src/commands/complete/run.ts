@@ -108,7 +108,7 @@ function argumentValues(f: CompleteDeps, program: Command, path: string[], befor
       if (before.length === 1 && first === 'format') return { words: [...OUTPUT_FORMATS] };
       if (before.length === 1 && first === 'key-store') return { words: [...KEY_STORES] };
       if (before.length === 1 && first === 'default-profile') return { words: profileNames(f) };
-      if (before.length === 1 && first === 'accessible') return { words: ['true', 'false'] };
+      if (before.length === 1 && (first === 'accessible' || first === 'csv-bom')) return { words: ['true', 'false'] };
       return { words: [] };
     case 'help': {
       // `help auth ` offers what `auth` has, as `gymctl auth ` would.

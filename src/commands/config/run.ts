@@ -1,6 +1,6 @@
 /**
  * `gymctl config list | get | set | unset | path`: the settings of the active
- * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible).
+ * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible, csv-bom).
  */
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
@@ -81,17 +81,12 @@ export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
 
 export async function runConfigSet(f: ConfigDeps, name: string, value: string): Promise<void> {
   const key = configKey(name);
-  if (key === 'accessible') {
-    const parsed = GLOBAL_CONFIG_KEYS.accessible.parse(value);
-    await f.config().update((file) => ({ ...file, accessible: parsed }));
-    return;
-  }
   if (isGlobal(key)) {
     const setting = GLOBAL_CONFIG_KEYS[key];
     const parsed = setting.parse(value);
     const store = f.config();
     // A default profile that does not exist would make every command fail: refuse it, naming those that do.
-    checkProfileExists({ value: parsed, source: 'config' }, store.read());
+    if (key === 'default-profile') checkProfileExists({ value: String(parsed), source: 'config' }, store.read());
     await store.update((file) => ({ ...file, [setting.field]: parsed }));
     return;
   }

@@ -45,7 +45,13 @@ export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[
     else {
       // Ids from stdin make a long batch as a rule: V8 is tuned for one before they are read (tuneV8 says why).
       tuneV8('long batch');
-      ids.push(...parseIdList(await readStdin(f.io, MAX_ID_INPUT_BYTES, 'a list of ids'), what));
+      const text = await readStdin(f.io, MAX_ID_INPUT_BYTES, 'a list of ids');
+      // Digits in UTF-16 with no byte-order mark read as UTF-8 are digits and NULs: said as such, rather than as an id "1\u0000".
+      if (text.includes('\u0000'))
+        throw usageError(
+          'stdin holds NUL characters, as UTF-16 text with no byte-order mark does: gymctl reads ids as UTF-8, or as UTF-16 with its byte-order mark, and never guesses UTF-16; save them in one of those',
+        );
+      ids.push(...parseIdList(text, what));
     }
   }
   const several = texts.length > 1 || texts.some((text) => text === '-' || text.includes(','));
