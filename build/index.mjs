@@ -1,7 +1,7 @@
-// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types) in the numbered steps CONTRIBUTING.md's
+// Builds gymctl's dist/ (`npm run build`, after tsc has type-checked src/) in the numbered steps CONTRIBUTING.md's
 // "The build" lists, and says why; what one step takes from another is passed by name.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -15,6 +15,26 @@ const mergeMeta = (...metas) => ({
   inputs: Object.assign({}, ...metas.map((meta) => meta.inputs)),
   outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
 });
+
+/**
+ * `entry` and every declaration file it reaches through relative specifiers (`from './api/client.js'`,
+ * `import('./x.js')`), as paths relative to the project. A specifier to a file tsc did not write stops the build.
+ */
+function reachedDeclarations(entry) {
+  const reached = new Set();
+  const pending = [path.normalize(entry)];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
+      const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
+      if (!existsSync(target)) throw new Error(`${file} names ${specifier}, for which tsc wrote no declaration (${target})`);
+      pending.push(target);
+    }
+  }
+  return reached;
+}
 
 const SIDE_FILES = JSON.parse(readFileSync('build/side-files.json', 'utf8'));
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
@@ -53,8 +73,8 @@ const mainFile = (shared) => {
 /** Where a side file finds the files it names, from dist/side/. */
 const besideDist = { __JQ_WASM__: '../jq.wasm', __JQ_MODULE__: '../jq-wasm.cjs', __KEYRING_AGENT__: '../keyring-agent.cjs', __LICENSES__: '../licenses/THIRD-PARTY-NOTICES' };
 
-// 1. clean
-for (const name of readdirSync('dist')) if (name !== 'types' && name !== 'sea') rmSync(`dist/${name}`, { recursive: true, force: true });
+// 1. clean: all of dist/ but build:sea's single executable; dist/types/ too, as tsc never removes a declaration it no longer writes
+for (const name of existsSync('dist') ? readdirSync('dist') : []) if (name !== 'sea') rmSync(`dist/${name}`, { recursive: true, force: true });
 
 // 2. analyse
 const mainInputs = new Set(Object.keys((await build({ ...mainFile([]), write: false })).metafile.inputs));
@@ -100,9 +120,21 @@ writeFileSync('dist/help.txt', help.stdout);
 const { manPage } = await import('../scripts/manpage.mjs');
 writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 
-// 9. library: its dependencies left to npm; then the OpenAPI 3.1 document, from the zod schemas the client validates with
+// 9. library: its dependencies left to npm; its declarations; then the OpenAPI 3.1 document, from the zod schemas the client validates with
 const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
+// tsc writes a declaration for every module of src/index.ts's program (the transport's, the CSV writer's…); only those
+// dist/types/index.d.ts reaches are kept, the ones a user's compiler reads: the CLI's never get there.
+const tsc = spawnSync(process.execPath, [path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+if (tsc.status !== 0) throw new Error('tsc -p tsconfig.types.json failed: no declarations');
+const declarations = reachedDeclarations('dist/types/index.d.ts');
+const written = readdirSync('dist/types', { recursive: true, withFileTypes: true }).map((entry) => ({
+  file: path.join(entry.parentPath, entry.name),
+  folder: entry.isDirectory(),
+}));
+for (const { file } of written.filter((entry) => !entry.folder && !declarations.has(entry.file))) rmSync(file);
+// The folders left empty, deepest first.
+for (const { file } of written.filter((entry) => entry.folder).reverse()) if (readdirSync(file).length === 0) rmSync(file, { recursive: true });
 const { openApiDocument } = await import(new URL('../dist/index.js', import.meta.url).href);
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
 

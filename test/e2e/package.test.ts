@@ -73,6 +73,33 @@ describe('the npm package', () => {
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
   });
 
+  it("ships only the declarations a user's compiler reads from the library's entry: none of the CLI's, and at most 25", () => {
+    const shipped = packed.filter((file) => file.endsWith('.d.ts')).sort();
+    expect(shipped.length).toBeGreaterThan(0);
+    expect(shipped.length).toBeLessThanOrEqual(25);
+    // What TypeScript itself reads of gymctl's for a program that imports it.
+    writeFileSync(path.join(app, 'reads.ts'), "import { createClient } from 'gymctl';\nexport const client = createClient;\n");
+    const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+    const listed = run(
+      tsc,
+      ['--listFilesOnly', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'reads.ts'],
+      app,
+    );
+    expect(listed.status, listed.stdout + listed.stderr).toBe(0);
+    const installed = realpathSync(path.join(app, 'node_modules', 'gymctl'));
+    const read = listed.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => path.relative(installed, realpathSync(line.trim())).split(path.sep).join('/'))
+      .filter((file) => !file.startsWith('..'))
+      .sort();
+    expect(read).toContain('dist/types/index.d.ts');
+    expect(shipped).toEqual(read);
+    // The CLI's own folders (CONTRIBUTING.md's map) never reach a library user.
+    const cli = /^dist\/types\/(commands|mcp|sandbox|terminal|startup|keyring|config|cache|run|files|sea)\//;
+    expect(shipped.filter((file) => cli.test(file) || /^dist\/types\/(cli|main|program|flags|factory|failures|argv)\.d\.ts$/.test(file))).toEqual([]);
+  });
+
   it('installs only what the library imports at run time and the keyring: the CLI bundle carries the rest', () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     expect(Object.keys(manifest.dependencies!).sort()).toEqual(['undici', 'zod']);

@@ -5,7 +5,7 @@
  * the side files of the rare paths, dist/side/*.cjs).
  * `npm test` builds first; the e2e tests run the same build.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -205,6 +205,25 @@ describe('what the library holds', () => {
     const imports = Object.values(library.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
     expect(imports.filter((imported) => imported.includes('keyring'))).toEqual([]);
     expect(readFileSync(path.join(ROOT, 'dist', 'index.js'), 'utf8')).not.toMatch(/keyring/i);
+  });
+
+  it('dist/types holds index.d.ts and the declarations it reaches alone: no module of the CLI (the package test asks the compiler)', () => {
+    const types = path.join(ROOT, 'dist', 'types');
+    const files = readdirSync(types, { recursive: true })
+      .map((file) => String(file).split(path.sep).join('/'))
+      .filter((file) => file.endsWith('.d.ts'));
+    expect(files).toContain('index.d.ts');
+    expect(files.length).toBeLessThanOrEqual(25);
+    const reached = new Set<string>();
+    const pending = ['index.d.ts'];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      if (reached.has(file)) continue;
+      reached.add(file);
+      for (const [, specifier] of readFileSync(path.join(types, file), 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g))
+        pending.push(path.posix.join(path.posix.dirname(file), specifier!.replace(/\.js$/, '.d.ts')));
+    }
+    expect(files.sort()).toEqual([...reached].sort());
+    expect(files.filter((file) => /^(commands|mcp|sandbox|terminal|startup|keyring|config|cache|run|files|sea)\//.test(file))).toEqual([]);
   });
 
   it('the JSON tools import nothing else of gymctl', () => {
