@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundledPackages, noticesText } from '../scripts/notices.mjs';
+import { bundledPackages, compiledIntoJq, noticesText } from '../scripts/notices.mjs';
 import { common, defines, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly } from './common.mjs';
 
 process.chdir(root);
@@ -38,6 +38,22 @@ function reachedDeclarations(entry) {
 
 const SIDE_FILES = JSON.parse(readFileSync('build/side-files.json', 'utf8'));
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+/**
+ * A side file of a package the library depends on (undici) requires the copy npm installs beside gymctl for the
+ * library, rather than carry a second one: the file is `module.exports = require('undici')`. build:sea, which has no
+ * node_modules to take it from, bundles the package into the single executable's own copy of the side file.
+ */
+const installedDependency = {
+  name: 'installed-dependency',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace === 'installed-dependency') return { path: args.path, external: true };
+      return args.kind === 'entry-point' && Object.hasOwn(dependencies, args.path) ? { path: args.path, namespace: 'installed-dependency' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
+  },
+};
 /**
  * The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a
  * require of that file (`prefix`: its folder from the importer). With `mainInputs`, a module of gymctl's own that the
@@ -88,7 +104,7 @@ const sides = await build({
   entryPoints: SIDE_FILES,
   outdir: 'dist/side',
   outExtension: { '.js': '.cjs' },
-  plugins: [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
+  plugins: [installedDependency, whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
   define: { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
@@ -141,6 +157,4 @@ writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), n
 // 10. notices: of every package bundled into a shipped file (dist/meta-shipped.json, for the package test), and jq's
 const shipped = mergeMeta(boot.metafile, main.metafile, sides.metafile, agent.metafile, jqWasm.metafile, library.metafile);
 writeFileSync('dist/meta-shipped.json', JSON.stringify(shipped));
-const jq = (name, title) => ({ title, text: readFileSync(`licenses/${name}.txt`, 'utf8') });
-const compiledIn = [jq('jq', 'jq (compiled into dist/jq.wasm)'), jq('oniguruma', 'Oniguruma (compiled into dist/jq.wasm, for jq)')];
-writeFileSync('dist/licenses/THIRD-PARTY-NOTICES', noticesText(bundledPackages([shipped]), compiledIn));
+writeFileSync('dist/licenses/THIRD-PARTY-NOTICES', noticesText(bundledPackages([shipped]), compiledIntoJq()));
