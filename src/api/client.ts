@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
 import { OPERATIONS, type Operations } from '../operations/index.js';
+import { ApiPromise } from './api-promise.js';
 import { usageError } from './errors.js';
 import { isValidId } from './ids.js';
 import { envelope, type Id } from './schemas.js';
@@ -104,8 +105,11 @@ export type OperationFactories = { [D in Declared as D['client']['operation']]: 
   raw(path: string): Operation<undefined>;
 };
 
-/** The client's method of each declared operation: `getAcademy(1)`, its data validated. */
-export type OperationMethods = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => Promise<Data<D>> };
+/**
+ * The client's method of each declared operation: `getAcademy(1)`, its data validated, typed by the record's named type
+ * (`Academy`); with `.withResponse()`, the answer's status, headers and correlation ID too.
+ */
+export type OperationMethods = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => ApiPromise<Data<D>> };
 
 export const operations = Object.fromEntries([
   ['raw', (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${shownPath(path)}` })],
@@ -143,7 +147,14 @@ for (const declaration of OPERATIONS) {
   Object.defineProperty(GymClient.prototype, declaration.client.method, {
     value(this: GymClient, ...args: unknown[]) {
       const [id, options] = declaration.param ? args : [undefined, ...args];
-      return this.ask(declaration, id as Id | undefined, options as CallOptions | undefined);
+      let answer: Promise<ApiResponse<unknown>>;
+      try {
+        answer = this.request(operationFor(declaration, id as Id | undefined), options as CallOptions | undefined);
+      } catch (error) {
+        // A bad id fails the call's promise, as it always has, rather than throwing.
+        answer = Promise.reject(error);
+      }
+      return new ApiPromise(answer);
     },
     writable: true,
     configurable: true,

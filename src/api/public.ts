@@ -4,7 +4,7 @@
  */
 import { schemas } from '../operations/index.js';
 
-export { envelope, type Id, type ErrorBody } from './schemas.js';
+export { envelope, extraFields, type Id, type ErrorBody } from './schemas.js';
 export type { User, ApiKey, Address, Coordinates, Academy, PhotoUrls, FamilyMember } from '../operations/index.js';
 
 export const userSchema = schemas.user();

@@ -2,7 +2,9 @@
  * What the API's resources (spec §2) are made of, as zod schemas: each
  * resource's own schema is declared with its operation (operations/*.ts),
  * from these parts, and the error body every operation shares is here.
- * Types are inferred from them; nothing is written twice.
+ * The types of the records are named beside their schemas, each field with
+ * its meaning as a comment, for editors to show: each is checked to be the
+ * schema's output, and each comment the schema's description (see `named`).
  *
  * Strict where the spec speaks: identifiers are integers, `academyIds` is an
  * array of integers, `primaryFamilyMember` is a boolean, a list answer is an
@@ -87,14 +89,20 @@ export const identifier = () => z.union([z.int(), z.bigint()]);
 /** An identifier as the client hands it back: a number, or a bigint beyond 2^53−1. */
 export type Id = number | bigint;
 
-/** 2.8 Error body of every error response. */
+/**
+ * 2.8 Error body of every error response, as the spec states it: both
+ * fields are strings (§2.8), and every error has them (§1, §7 rule 1). The
+ * OpenAPI document's component, the exported `errorBodySchema`, and the
+ * exported type `ErrorBody`. The client reads an error body more leniently
+ * (`errorBodyAsRead`).
+ */
 export const errorBody = once(() =>
   described(
     z.looseObject({
-      message: described(text(), 'Human-readable error text'),
+      message: described(z.string(), 'Human-readable error text'),
       // "a time-ordered UUID form": version 6 or 7 (RFC 9562), the RFC's variant; hex digits of either case.
       correlationId: described(
-        says(text(), { format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$' }),
+        says(z.string(), { format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[67][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$' }),
         'Identifier of the failed request, for tracing (a time-ordered UUID form)',
       ),
     }),
@@ -102,7 +110,53 @@ export const errorBody = once(() =>
   ),
 );
 
+/**
+ * The error body as the client reads it from an answer: each field may be
+ * absent or null, whatever the spec says, since what answers is not always
+ * the API (a gateway's error page has neither field). The client still
+ * reports the status, takes a missing `correlationId` from the
+ * `X-Correlation-Id` or `X-Request-Id` header, and says nothing of a
+ * missing `message`. Internal: not exported, not in the document.
+ */
+export const errorBodyAsRead = once(() => {
+  const { message, correlationId } = errorBody().shape;
+  return z.looseObject({ message: maybe(message), correlationId: maybe(correlationId) });
+});
+
 /** Every successful response is `{ "data": … }` (spec §1, §4). */
 export const envelope = <T extends z.core.$ZodType>(data: T) => z.looseObject({ data });
 
-export type ErrorBody = z.infer<ReturnType<typeof errorBody>>;
+/**
+ * A record's schema as the client's methods, the views and the sandbox's
+ * answers type it: its output is the record's named type (`Academy`), the
+ * schema's own output without the index signature of a loose object. The
+ * schema is the same object, and still keeps unknown fields when it parses
+ * (see `extraFields`). test/unit/records.test.ts checks that each named
+ * type is the schema's output, both ways, and that each field's comment is
+ * the field's description.
+ */
+export const named = <T>(schema: () => z.ZodMiniType<T, unknown>): (() => z.ZodMiniType<T, unknown>) => schema;
+
+/**
+ * The fields of a record that its schema does not name: what the server
+ * sent beyond the spec, as it sent it. The client keeps them (every record
+ * is read as a loose object), but the named types do not show them, so
+ * that a misspelt field is a compile error: `extraFields(academy,
+ * academySchema)`. Only the record's own level: a nested record's are
+ * `extraFields(academy.address, addressSchema)`. Empty for anything that is
+ * not an object.
+ */
+export function extraFields(record: object | null | undefined, schema: z.core.$ZodObject): Record<string, unknown> {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return {};
+  const known = schema._zod.def.shape;
+  // fromEntries defines each key, `__proto__` too, as the record's own field.
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(known, name)));
+}
+
+/** The body of every error response (spec §2.8). As the spec states it; the client reads one leniently (a gateway's may have neither field): see `GymApiError`'s `serverMessage` and `correlationId`. */
+export type ErrorBody = {
+  /** Human-readable error text */
+  message: string;
+  /** Identifier of the failed request, for tracing (a time-ordered UUID form) */
+  correlationId: string;
+};

@@ -1,6 +1,6 @@
 /** GET /academies/{academyId}, as `gymctl academy`, and every academy of the key as `gymctl academies`. */
 import * as z from 'zod/mini';
-import { described, email, envelope, identifier, maybe, says, text, url, type Id } from '../api/schemas.js';
+import { described, email, envelope, identifier, maybe, named, says, text, url, type Id } from '../api/schemas.js';
 import { once } from '../api/once.js';
 import { defineOperation } from './declare.js';
 import { whoami } from './whoami.js';
@@ -60,9 +60,54 @@ const record = once(() =>
 );
 
 export const schemas = { address, coordinates, academy: record, academyResponse: once(() => envelope(record())) };
-export type Address = z.infer<ReturnType<typeof address>>;
-export type Coordinates = z.infer<ReturnType<typeof coordinates>>;
-export type Academy = z.infer<ReturnType<typeof record>>;
+
+/** A postal address (spec §2.4). */
+export type Address = {
+  /** First line of the street address */
+  line1?: string | null;
+  /** Second line of the street address */
+  line2?: string | null;
+  /** City or town */
+  city?: string | null;
+  /** State, province or region */
+  state?: string | null;
+  /** Postal code */
+  postalCode?: string | null;
+  /** Country */
+  country?: string | null;
+};
+
+/** A geographic position in decimal degrees (spec §2.5). */
+export type Coordinates = {
+  /** Latitude in decimal degrees, −90 to 90 */
+  lat?: number | null;
+  /** Longitude in decimal degrees, −180 to 180 */
+  lng?: number | null;
+};
+
+/** An academy (spec §2.3). */
+export type Academy = {
+  /** Academy identifier */
+  id: Id;
+  /** Academy name */
+  name?: string | null;
+  /** Currency code of the academy (a short upper-case alphabetic code) */
+  currency?: string | null;
+  /** Contact e-mail address */
+  email?: string | null;
+  /** Contact telephone number in international format with a leading plus sign */
+  phone?: string | null;
+  /** Postal address */
+  address?: Address | null;
+  /** Geographic position */
+  coordinates?: Coordinates | null;
+  /** Identifier of the franchise the academy belongs to */
+  franchiseId?: Id | null;
+  /** URL of the academy logo image */
+  logoUrl?: string | null;
+  /** Creation time, ISO 8601 date-time in UTC (form YYYY-MM-DDThh:mm:ssZ) */
+  createdAt?: string | null;
+};
 
 const joined = (parts: ReadonlyArray<string | null | undefined>, separator: string) =>
   parts.filter((part): part is string => typeof part === 'string' && part !== '').join(separator);
@@ -82,7 +127,7 @@ export const academy = defineOperation({
   method: 'GET',
   path: '/academies/{academyId}',
   param: { name: 'academyId', what: 'academy id', found: 'The academies this key can see are the academyIds that whoami answers.' },
-  schema: record,
+  schema: named<Academy>(record),
   list: false,
   client: { method: 'getAcademy', operation: 'academy', summary: 'One academy (GET /academies/{academyId}).' },
   openapi: {

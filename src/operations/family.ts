@@ -1,6 +1,6 @@
 /** GET /members/{memberId}/family, as `gymctl family`: the other members of a member's family. */
 import * as z from 'zod/mini';
-import { described, envelope, identifier, maybe, text, url, type Id } from '../api/schemas.js';
+import { described, envelope, identifier, maybe, named, text, url, type Id } from '../api/schemas.js';
 import { once } from '../api/once.js';
 import { defineOperation, type SandboxCollections } from './declare.js';
 
@@ -34,8 +34,30 @@ const familyMember = once(() =>
 );
 
 export const schemas = { photoUrls, familyMember, familyResponse: once(() => envelope(z.array(familyMember()))) };
-export type PhotoUrls = z.infer<ReturnType<typeof photoUrls>>;
-export type FamilyMember = z.infer<ReturnType<typeof familyMember>>;
+
+/** A member's photo URLs (spec §2.7). */
+export type PhotoUrls = {
+  /** URL of the thumbnail image */
+  thumbnail?: string | null;
+  /** URL of the large image */
+  large?: string | null;
+};
+
+/** A member linked to another member's family (spec §2.6). */
+export type FamilyMember = {
+  /** Member identifier */
+  id: Id;
+  /** Academy the member belongs to */
+  academyId: Id;
+  /** Member's first name */
+  firstName?: string | null;
+  /** Member's last name */
+  lastName?: string | null;
+  /** Photo URLs */
+  photoUrl?: PhotoUrls | null;
+  /** Whether this member is the primary member of the family */
+  primaryFamilyMember: boolean;
+};
 
 /** Each group of linked members is a list of member ids; a member is in at most one. */
 const links = () => z.array(identifier());
@@ -64,7 +86,7 @@ export const family = defineOperation({
     what: 'member id',
     found: "A member id is a member's id in the gym's own records, or the id of a member that an earlier family answer listed: the API cannot list every member.",
   },
-  schema: familyMember,
+  schema: named<FamilyMember>(familyMember),
   list: true,
   listAnswer: {
     of: 'familyOf',

@@ -1,6 +1,6 @@
 /** GET /me, as `gymctl whoami`: the key in use, the academies it is scoped to, and its owner. */
 import * as z from 'zod/mini';
-import { described, email, envelope, identifier, maybe, text } from '../api/schemas.js';
+import { described, email, envelope, identifier, maybe, named, text, type Id } from '../api/schemas.js';
 import { once } from '../api/once.js';
 import { defineOperation } from './declare.js';
 
@@ -33,8 +33,28 @@ const apiKey = once(() =>
 );
 
 export const schemas = { user, apiKey, meResponse: once(() => envelope(apiKey())) };
-export type User = z.infer<ReturnType<typeof user>>;
-export type ApiKey = z.infer<ReturnType<typeof apiKey>>;
+
+/** A user (spec §2.2): the owner of an API key. */
+export type User = {
+  /** User identifier */
+  id: Id;
+  /** User's name */
+  name?: string | null;
+  /** User's e-mail address */
+  email?: string | null;
+};
+
+/** An API key (spec §2.1): the key that made the call, the academies it is scoped to, and its owning user. */
+export type ApiKey = {
+  /** Identifier of the calling API key */
+  id: Id;
+  /** Label of the key */
+  name?: string | null;
+  /** Identifiers of the academies the key is scoped to */
+  academyIds: Id[];
+  /** Owning user */
+  user?: User | null;
+};
 
 const columns = [
   { key: 'id', label: 'Key ID', value: (k: ApiKey) => k.id },
@@ -51,7 +71,7 @@ export const whoami = defineOperation({
   topic: 'your key',
   method: 'GET',
   path: '/me',
-  schema: apiKey,
+  schema: named<ApiKey>(apiKey),
   list: false,
   client: { method: 'getMe', operation: 'me', summary: 'The calling key, the academies it is scoped to, and its owner (GET /me).' },
   openapi: {

@@ -3,7 +3,7 @@
  * empty folder with `npm install`, then run and imported from there.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -296,5 +296,99 @@ export const wrong: string = client.getAcademy('one');
     const bad = run(tsc, [...options, 'bad.ts'], app);
     expect(bad.status).not.toBe(0);
     expect(bad.stdout).toMatch(/bad\.ts/);
+  });
+});
+
+describe('the types a TypeScript user gets from the installed package', () => {
+  /** tsc on `files` in a folder of the installed app, with @types/node nowhere: `types: []`, and the lib the library's declarations need. */
+  const compile = (folder: string, files: Record<string, string>, options: Record<string, unknown> = {}) => {
+    const dir = path.join(app, folder);
+    mkdirSync(dir, { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+    const compilerOptions = { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], noEmit: true, ...options };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(files) }));
+    const result = run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir, '--pretty', 'false', '--listFiles'], dir);
+    const listed = result.stdout.split('\n').filter((line) => line.startsWith('/'));
+    return { status: result.status, errors: result.stdout.split('\n').filter((line) => /error TS\d+/.test(line)), listed, dir };
+  };
+
+  const USE = `import { academySchema, createClient, extraFields, GymApiError, type Academy, type ErrorBody, type ResponseInfo } from 'gymctl';
+const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890', signal: AbortSignal.timeout(5000), env: {} });
+export async function show(): Promise<string> {
+  try {
+    const { data, response }: { data: Academy; response: ResponseInfo } = await client.getAcademy(1).withResponse();
+    const extra: Record<string, unknown> = extraFields(data, academySchema);
+    return [data.name, data.address?.city, response.status, response.headers.get('x-ratelimit-remaining'), response.correlationId, Object.keys(extra)].join(' ');
+  } catch (error) {
+    if (GymApiError.isNotFound(error)) return error.correlationId ?? '';
+    throw error;
+  }
+}
+export const body: ErrorBody = { message: 'Resource not found', correlationId: '019a7e3c-5b1d-7f42-9c3e-0a1b2c3d4e5f' };
+`;
+
+  it('type-check with tsc --strict in a project without @types/node (types: [], lib es2022 and dom), undici’s types never read', () => {
+    expect(existsSync(path.join(app, 'node_modules', '@types'))).toBe(false);
+    const { status, errors, listed } = compile('no-node-types', { 'use.ts': USE });
+    expect(errors).toEqual([]);
+    expect(status).toBe(0);
+    expect(listed.some((file) => file.includes('/node_modules/gymctl/dist/types/index.d.ts'))).toBe(true);
+    // Neither Node's types nor undici's are part of the program: nothing of gymctl's names them.
+    expect(listed.filter((file) => file.includes('/@types/') || file.includes('/node_modules/undici/'))).toEqual([]);
+  });
+
+  it('a misspelt field is an error (TS2339), and a declaration emitted from the client names Academy', () => {
+    const typo = compile('typo', {
+      'typo.ts': `import { createClient } from 'gymctl';\nconst client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890' });\nconst a = await client.getAcademy(1);\nexport const name = a.nmae;\n`,
+    });
+    expect(typo.errors).toEqual([expect.stringMatching(/^typo\.ts\(4,23\): error TS2339: Property 'nmae' does not exist on type 'Academy'\.$/)]);
+    const emitted = compile(
+      'emitted',
+      {
+        'reexport.ts': `import { createClient } from 'gymctl';\nconst client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890' });\nexport const f = () => client.getAcademy(1);\nexport const g = () => client.listFamily(501);\n`,
+      },
+      { noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: 'out' },
+    );
+    expect(emitted.errors).toEqual([]);
+    const declaration = readFileSync(path.join(emitted.dir, 'out', 'reexport.d.ts'), 'utf8');
+    expect(declaration).toContain('export declare const f: () => import("gymctl").ApiPromise<import("gymctl").Academy>;');
+    expect(declaration).toContain('export declare const g: () => import("gymctl").ApiPromise<import("gymctl").FamilyMember[]>;');
+  });
+
+  it('every field of the named types has its comment in the shipped declarations', () => {
+    const types = path.join(app, 'node_modules', 'gymctl', 'dist', 'types');
+    const files = readdirSync(types, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.d.ts'));
+    const texts = files.map((file) => readFileSync(path.join(types, file), 'utf8'));
+    for (const name of ['Academy', 'Address', 'Coordinates', 'ApiKey', 'User', 'FamilyMember', 'PhotoUrls', 'ErrorBody']) {
+      const blocks = texts.flatMap((text) => [...text.matchAll(new RegExp(`/\\*\\* .+ \\*/\\nexport type ${name} = \\{\\n([\\s\\S]*?)\\n\\};`, 'g'))].map((found) => found[1]!));
+      expect(blocks, name).toHaveLength(1);
+      const lines = blocks[0]!.split('\n');
+      const members = lines.filter((line) => /^ {4}\w+\??: /.test(line));
+      expect(members.length, name).toBeGreaterThan(1);
+      // Each member comes after its own one-line comment, and there is nothing else.
+      expect(lines, name).toEqual(lines.map((_line, i) => (i % 2 === 0 ? expect.stringMatching(/^ {4}\/\*\* \S.* \*\/$/) : expect.stringMatching(/^ {4}\w+\??: /))));
+    }
+  });
+
+  it('withResponse() from the installed package: the status, a header and the correlation ID of a success, a 64-bit id exact, extra fields reachable; its User-Agent has the version', () => {
+    const script = `import http from 'node:http';
+import { academySchema, createClient, extraFields } from 'gymctl';
+let userAgent;
+const server = http.createServer((request, response) => {
+  userAgent = request.headers['user-agent'];
+  response.writeHead(200, { 'content-type': 'application/json', 'x-correlation-id': '0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20', 'x-ratelimit-remaining': '41' });
+  response.end('{"data":{"id":1,"name":"Alfama","franchiseId":9223372036854775807,"belt":"black"}}');
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const client = createClient({ baseUrl: 'http://127.0.0.1:' + server.address().port, apiKey: 'key_1234567890' });
+const { data, response } = await client.getAcademy(1).withResponse();
+console.log(response.status, response.headers.get('X-RateLimit-Remaining'), response.correlationId, String(data.franchiseId), typeof data.franchiseId, JSON.stringify(extraFields(data, academySchema)));
+console.log(userAgent, JSON.stringify(Object.keys(await client.getAcademy(1))));
+await client.close();
+server.close();`;
+    writeFileSync(path.join(app, 'with-response.mjs'), script);
+    const result = run(process.execPath, ['with-response.mjs'], app);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`200 41 0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20 9223372036854775807 bigint {"belt":"black"}\ngymctl/${version} ["id","name","franchiseId","belt"]\n`);
   });
 });

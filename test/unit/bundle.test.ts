@@ -198,9 +198,9 @@ describe('what the library holds', () => {
   const library = readMeta('meta-index.json');
   const sources = Object.keys(library.inputs).filter((input) => input.startsWith('src/'));
 
-  it('dist/index.js is built from the API client, the operations it is made from and the JSON tools only', () => {
+  it('dist/index.js is built from the API client, the operations it is made from and the JSON tools only (and the version, for its User-Agent)', () => {
     expect(sources).toContain('src/api/client.ts');
-    expect(sources.filter((input) => !['src/index.ts', 'src/api/once.ts'].includes(input) && !/^src\/(api|json|operations)\//.test(input))).toEqual([]);
+    expect(sources.filter((input) => !['src/index.ts', 'src/api/once.ts', 'src/version.ts'].includes(input) && !/^src\/(api|json|operations)\//.test(input))).toEqual([]);
   });
 
   it('carries none of the CLI: no exit codes, usage errors or interrupts', () => {

@@ -1,10 +1,16 @@
-/** The library follows the CLI's rules: usage failures, plain http only to loopback, a debug callback that cannot crash it. */
+/**
+ * The library follows the CLI's rules: usage failures, plain http only to loopback, a debug callback that cannot crash it;
+ * and what a library user gets beyond the data: withResponse(), the version in its User-Agent.
+ */
 import type http from 'node:http';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { ApiPromise } from '../../src/api/api-promise.js';
 import { createClient, operations } from '../../src/api/client.js';
 import { ERROR_KINDS, type ErrorKind, GymApiError, GymctlError } from '../../src/api/errors.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { exitCodeOf, Interrupted } from '../../src/failures.js';
+import { academySchema, extraFields, type ResponseCache } from '../../src/index.js';
+import { VERSION } from '../../src/version.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { httpServer } from '../helpers/servers.js';
 
@@ -61,7 +67,8 @@ async function server(answer: (count: number) => { status: number; body: unknown
     const reply = answer(seen.length);
     if (!reply) return;
     response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-    response.end(JSON.stringify(reply.body));
+    // A string is the body's text as it is (a 64-bit id that JSON.stringify could not write).
+    response.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
   });
   return { url, seen };
 }
@@ -266,6 +273,121 @@ describe('the correlation ID of a success', () => {
       expect(Reflect.ownKeys(academy)).toEqual(['id', 'name']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('withResponse()', () => {
+  const correlationId = '0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20';
+  /** An academy whose franchiseId is 2^63−1, which a double would round, and a field the spec does not name. */
+  const body = '{"data":{"id":1,"name":"Alfama Jiu-Jitsu","franchiseId":9223372036854775807,"timezone":"Europe/Lisbon"}}';
+  const answer = () => ({ status: 200, body, headers: { 'X-Correlation-Id': correlationId, 'X-RateLimit-Remaining': '42' } });
+
+  it('gives the data as awaiting does, with the status, the headers by name in any case, and the correlation ID of the answer', async () => {
+    const { url, seen } = await server(answer);
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    try {
+      const { data, response } = await client.getAcademy(1).withResponse();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-remaining')).toBe('42');
+      expect(response.headers.get('X-RATELIMIT-REMAINING')).toBe('42');
+      expect(response.headers.get('x-absent')).toBeNull();
+      expect(response.correlationId).toBe(correlationId);
+      expect(response.cached).toBe(false);
+      expect(data.franchiseId).toBe(9223372036854775807n);
+      expect(extraFields(data, academySchema)).toEqual({ timezone: 'Europe/Lisbon' });
+      // Awaiting the call gives the same data, plain: nothing of the response is added to it.
+      const awaited = await client.getAcademy(1);
+      expect(awaited).toEqual(data);
+      expect(Reflect.ownKeys(awaited)).toEqual(['id', 'name', 'franchiseId', 'timezone']);
+      expect(seen).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('is on a Promise that sends one request, however it is read', async () => {
+    const { url, seen } = await server(answer);
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    try {
+      const call = client.getAcademy(1);
+      expect(call).toBeInstanceOf(Promise);
+      expect(call).toBeInstanceOf(ApiPromise);
+      const [data, withResponse, finished] = await Promise.all([call, call.withResponse(), call.finally(() => {})]);
+      expect(withResponse.data).toEqual(data);
+      expect(finished).toEqual(data);
+      expect(seen).toHaveLength(1);
+      // then, catch and finally give plain Promises.
+      expect(call.then()).not.toBeInstanceOf(ApiPromise);
+      expect(call.catch(() => {})).not.toBeInstanceOf(ApiPromise);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('fails as awaiting fails, and a failure read only through it is no unhandled rejection', async () => {
+    const { url } = await server(() => ({ status: 404, body: { message: 'Resource not found', correlationId } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const error = await client
+        .getAcademy(7)
+        .withResponse()
+        .catch((error: unknown) => error);
+      expect(GymApiError.isNotFound(error)).toBe(true);
+      expect((error as GymApiError).correlationId).toBe(correlationId);
+      const bad = await client
+        .getAcademy(0)
+        .withResponse()
+        .catch((error: unknown) => error);
+      expect(GymApiError.isUsage(bad)).toBe(true);
+      // Unhandled rejections are reported once the microtasks have run: after a macrotask, every one would have been.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+      await client.close();
+    }
+  });
+
+  it('from the cache: status 200, no headers and no correlation ID, and says so; the data as the server sent it', async () => {
+    const { url, seen } = await server(answer);
+    const stored = new Map<string, string>();
+    const cache: ResponseCache = {
+      read: (path) => (stored.has(path) ? { body: stored.get(path)!, ageMs: 1_000 } : undefined),
+      write: (path, text) => void stored.set(path, text),
+    };
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, cache });
+    try {
+      const fromServer = await client.getAcademy(1).withResponse();
+      const fromCache = await client.getAcademy(1).withResponse();
+      expect(seen).toHaveLength(1);
+      expect(fromCache.data).toEqual(fromServer.data);
+      expect(fromCache.data.franchiseId).toBe(9223372036854775807n);
+      expect(fromCache.response).toMatchObject({ status: 200, correlationId: undefined, cached: true });
+      expect(fromCache.response.headers.get('x-ratelimit-remaining')).toBeNull();
+      expect(fromServer.response.cached).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the User-Agent', () => {
+  it('is gymctl/<version>, as the CLI sends it, unless the client names its own', async () => {
+    const { url, seen } = await server(() => ({ status: 200, body: { data: { id: 1 } } }));
+    const plain = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    const own = createClient({ baseUrl: url, apiKey: DEMO_KEY, userAgent: 'my-app/2.0' });
+    try {
+      await plain.getAcademy(1);
+      await own.getAcademy(1);
+      expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+      expect(seen.map((headers) => headers['user-agent'])).toEqual([`gymctl/${VERSION}`, 'my-app/2.0']);
+    } finally {
+      await plain.close();
+      await own.close();
     }
   });
 });

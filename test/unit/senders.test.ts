@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viaFetch, viaNodeHttp, viaUndici } from '../../src/api/transport/senders.js';
-import type { AttemptControl, Exchange, Send } from '../../src/api/transport/types.js';
+import type { AttemptControl, Exchange, Send } from '../../src/api/transport/exchange.js';
 
 let server: http.Server;
 let origin: string;

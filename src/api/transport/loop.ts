@@ -3,6 +3,7 @@
  * each checked), then its attempts, each one GET (senders.ts) under a deadline from connecting to the last byte, its answer read (response.ts) or its
  * failure named (network.ts), retried as retry.ts says, each step traced for --debug; neither traces nor errors hold the key (redact.ts).
  */
+import { VERSION } from '../../version.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
@@ -11,7 +12,8 @@ import { redactError, redactHead, redactHeaders, redactText } from './redact.js'
 import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
-import type { ApiResponse, AttemptControl, CallOptions, Connection, Exchange, Operation, ResponseCache, TransportOptions } from './types.js';
+import type { AttemptControl, Connection, Exchange } from './exchange.js';
+import type { ApiResponse, CallOptions, Operation, ResponseCache, TransportOptions } from './types.js';
 
 interface Call {
   signal: AbortSignal | undefined;
@@ -30,7 +32,7 @@ function plainCall(options: TransportOptions): Call {
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
   if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
-  const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? 'gymctl' };
+  const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? `gymctl/${VERSION}` };
   const plain = over({ signal: undefined, timeoutMs: DEFAULT_TIMEOUT_MS, policy: options, headers: own }, options.timeoutMs, options.defaultHeaders, 'defaultHeaders');
   return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
 }
@@ -153,7 +155,7 @@ export class Transport {
       try {
         const response = interpret(CACHED, cached.body, operation);
         this.#debug(`cache hit: GET ${operation.path}, stored ${Math.round(cached.ageMs / 1000)} s ago`);
-        return operation.raw ? { ...response, head: cached.head! } : response;
+        return { ...response, cached: true, ...(operation.raw ? { head: cached.head! } : {}) };
       } catch {
         this.#debug(`cache: the entry for GET ${operation.path} no longer passes validation, so it is fetched again`);
       }

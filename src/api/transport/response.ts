@@ -6,10 +6,11 @@ import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type ResponseHead } from '../errors.js';
-import { errorBody as errorBodySchema } from '../schemas.js';
+import { errorBodyAsRead } from '../schemas.js';
 import { formatIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
-import type { ApiResponse, Exchange, NodeStream, Operation } from './types.js';
+import type { Exchange, NodeStream } from './exchange.js';
+import type { ApiResponse, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text);
@@ -166,7 +167,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   // The error body is looked for only where an error can be: a success with `data` is just data.
   const isSuccess = status >= 200 && status < 300;
   const dataless = typeof json === 'object' && json !== null && !Array.isArray(json) && !('data' in json);
-  const errorBody = isJson && (!isSuccess || dataless) ? errorBodySchema().safeParse(json) : undefined;
+  const errorBody = isJson && (!isSuccess || dataless) ? errorBodyAsRead().safeParse(json) : undefined;
   const sent = errorBody?.success ? errorBody.data : undefined;
   const message = sent?.message ?? undefined;
   const correlationId = (sent?.correlationId == null ? undefined : clip(sent.correlationId)) ?? headerCorrelationId(response.headers);
@@ -188,12 +189,13 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
       serverMessage: message === undefined ? undefined : clip(message),
     });
   }
-  if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, correlationId };
+  const { headers } = response;
+  if (operation.raw || !operation.schema) return { data: undefined as T, rawData: text, status, headers, correlationId };
   if (text.trim() === '') throw invalid(response, operation, 'the server sent an empty response', correlationId);
   if (!isJson) throw invalid(response, operation, `the response is not JSON: the server sent ${describeBody(response)}`, correlationId);
   const parsed = z.safeParse(operation.schema, json, { reportInput: true, jitless: ++validations <= JIT_AFTER });
   if (!parsed.success) throw invalid(response, operation, `unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, correlationId);
-  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, correlationId };
+  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId };
 }
 
 /** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */

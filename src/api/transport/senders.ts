@@ -9,7 +9,8 @@
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { hostOptions, proxyFor } from './network.js';
-import type { AttemptControl, Connection, Exchange, FetchLike, NodeStream, Send, TransportOptions } from './types.js';
+import type { AttemptControl, Connection, Exchange, NodeStream, Send } from './exchange.js';
+import type { DispatcherLike, FetchLike, TransportOptions } from './types.js';
 
 /** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `base`. */
 export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
@@ -30,17 +31,19 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
         reject(reason);
       });
       if (stopped) return;
-      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) =>
+      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
+        // The headers' getter holds the headers alone, not the response: an answer keeps it (withResponse()), and a batch keeps answers until their turn.
+        const received = response.headers;
         resolve({
           status: response.statusCode ?? 0,
           statusText: response.statusMessage ?? '',
-          headers: { get: (name) => nodeHeader(response.headers[name.toLowerCase()]) },
+          headers: { get: (name) => nodeHeader(received[name.toLowerCase()]) },
           rawHeaders: response.rawHeaders,
           httpVersion: response.httpVersion,
           body: response,
           cancel: () => void response.destroy(),
-        }),
-      );
+        });
+      });
       request.on('error', reject);
       request.end();
     });
@@ -104,7 +107,7 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
 }
 
 /** Through a fetch, with redirects left unfollowed; aborting fails the fetch, or its body once handed over. */
-export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatcher): Send {
+export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: DispatcherLike): Send {
   return (path, headers, control) =>
     stoppable(control, (signal) =>
       fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) }).then((response) => ({
@@ -125,7 +128,8 @@ export async function openConnection(options: TransportOptions, timeout: number)
   const { fetch, dispatcher, maxConnections } = options;
   const base = new URL(options.baseUrl);
   if (fetch) return { send: viaFetch(fetch, base.origin, dispatcher), close: async () => {} };
-  if (dispatcher) return { send: await viaUndici(dispatcher, base.origin), close: async () => {} };
+  // The caller's dispatcher is undici's, typed by its dispatch method alone in the options (types.ts).
+  if (dispatcher) return { send: await viaUndici(dispatcher as Dispatcher, base.origin), close: async () => {} };
   const proxy = proxyFor(base, options.env ?? process.env);
   if (!proxy) return viaNodeHttp(base, maxConnections);
   const { ProxyAgent, Pool, buildConnector } = await loadUndici();

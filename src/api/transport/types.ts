@@ -1,9 +1,24 @@
-/** The shapes the transport takes and gives: its options, an operation, a response, the sender contract. */
-import type { Dispatcher } from 'undici';
+/**
+ * The shapes the transport takes and gives that the library exports: its options, an operation, a response. They name no
+ * type of Node's or undici's (users need neither @types/node nor undici's types): only those of the web platform (URL,
+ * AbortSignal, and the fetch option's RequestInit and Response), which a `lib` with DOM or @types/node provides. What the
+ * senders hand the transport is in exchange.ts, which the library does not export.
+ */
 import type * as z from 'zod/mini';
 import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
-import type { ProxyChoice } from './network.js';
+
+/**
+ * An undici dispatcher (an `Agent`, `Pool`, `ProxyAgent` or `MockAgent` of undici 7), as the `dispatcher` option takes it:
+ * typed by its `dispatch` method alone, so that gymctl's types need neither undici's nor Node's. It is handed to undici's
+ * request API as it is.
+ */
+export interface DispatcherLike {
+  dispatch(options: unknown, handler: unknown): boolean;
+}
+
+/** Environment variables by name, as `process.env` holds them. */
+export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The client's options. Each optional one may be `undefined`, meaning its default, for projects with `exactOptionalPropertyTypes`. */
 export interface TransportOptions {
@@ -14,9 +29,10 @@ export interface TransportOptions {
   timeoutMs?: number | undefined;
   /** Larger bodies are refused (invalid_response). */
   maxBodyBytes?: number | undefined;
+  /** The User-Agent header (default `gymctl/<version>`, the CLI's too). */
   userAgent?: string | undefined;
-  /** Send through undici's request API on this dispatcher instead of node:http. */
-  dispatcher?: Dispatcher | undefined;
+  /** Send through undici's request API on this dispatcher (an undici `Agent`, `MockAgent`…) instead of node:http. */
+  dispatcher?: DispatcherLike | undefined;
   /** At most this many connections to the server (default: no limit). */
   maxConnections?: number | undefined;
   /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
@@ -36,7 +52,7 @@ export interface TransportOptions {
   /** Headers sent with every request, over Accept and User-Agent; X-API-Key (always `apiKey`), Accept-Encoding, Host, Connection, Content-Length, Transfer-Encoding are refused. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
-  env?: NodeJS.ProcessEnv | undefined;
+  env?: Environment | undefined;
   /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
   cache?: ResponseCache | undefined;
 }
@@ -70,6 +86,7 @@ export interface Operation<T> {
   id?: Id;
 }
 
+/** What `request()` hands back: the data, its JSON text, and what the answer came with. */
 export interface ApiResponse<T> {
   /** The validated `data` member (undefined for a raw operation). */
   data: T;
@@ -79,41 +96,33 @@ export interface ApiResponse<T> {
   rawBytes?: Uint8Array;
   /** For a raw operation, the status line and headers as received (or as kept with a cached answer). */
   head?: ResponseHead;
+  /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
   status: number;
-  correlationId: string | undefined;
-}
-
-/** An HTTP answer as the transport reads it, whichever sender it came through. */
-export interface Exchange {
-  status: number;
-  statusText: string;
+  /** The response headers, read by name in any case; an answer from the `cache` has none (every `get` is null). */
   headers: ResponseHeaders;
-  /** Names and values in turn, as received, one character a byte (node:http's rawHeaders): for `gymctl api -i`. */
-  rawHeaders?: readonly string[];
-  /** `1.1`, where the sender knows it (node:http). */
-  httpVersion?: string;
-  body: NodeStream | AsyncIterable<Uint8Array> | null;
-  /** Already decoded from its Content-Encoding (fetch does that itself). */
-  decoded?: boolean;
-  /** Stops reading the body and frees the connection. */
-  cancel(): void;
+  /** The correlation ID: the error body's, else the `X-Correlation-Id` (or `X-Request-Id`) header's; none for an answer from the `cache`. */
+  correlationId: string | undefined;
+  /** True for an answer from the client's `cache`, which reached no server. */
+  cached?: boolean;
 }
 
-export type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
-
-/** The transport may stop an attempt at any time (its deadline, Ctrl-C, close()): the sender's promise, and the body it handed over, then settle at once with the stop's reason. */
-export interface AttemptControl {
-  /** How to stop this attempt's request; called at once if the attempt is already stopped, else at most once, when it is. */
-  onStop(stop: (reason: Error) => void): void;
+/** What a successful answer came with, beside its data: `(await client.getAcademy(1).withResponse()).response`. */
+export interface ResponseInfo {
+  /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
+  status: number;
+  /** The response headers, read by name in any case, as fetch's `Headers` reads them: `headers.get('x-ratelimit-remaining')`. An answer from the `cache` has none (every `get` is null). */
+  headers: ResponseHeaders;
+  /** The correlation ID: the `X-Correlation-Id` (or `X-Request-Id`) header's; none for an answer from the `cache`. */
+  correlationId: string | undefined;
+  /** True for an answer from the client's `cache`, which reached no server. */
+  cached: boolean;
 }
 
-/** Sends a GET of `url` (the path and query under the origin the sender was made for), keeping the AttemptControl contract. */
-export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
-
-export type FetchLike = (input: string, init: RequestInit & { dispatcher?: Dispatcher }) => Promise<Response>;
-
-export interface Connection {
-  send: Send;
-  close(): Promise<void>;
-  proxy?: ProxyChoice | undefined;
+/** What `withResponse()` resolves to: the data, as awaiting the call gives it, and what its answer came with. */
+export interface WithResponse<T> {
+  data: T;
+  response: ResponseInfo;
 }
+
+/** A fetch, as the `fetch` option takes it: Node's global one, or any with its signature. */
+export type FetchLike = (input: string, init: RequestInit & { dispatcher?: DispatcherLike }) => Promise<Response>;
