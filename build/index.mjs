@@ -1,11 +1,11 @@
-// Builds gymctl's dist/ (`npm run build`, after tsc has written dist/types) in the numbered steps CONTRIBUTING.md's
+// Builds gymctl's dist/ (`npm run build`, after tsc has type-checked src/) in the numbered steps CONTRIBUTING.md's
 // "The build" lists, and says why; what one step takes from another is passed by name.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundledPackages, noticesText } from '../scripts/notices.mjs';
+import { bundledPackages, compiledIntoJq, noticesText } from '../scripts/notices.mjs';
 import { common, defines, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly } from './common.mjs';
 
 process.chdir(root);
@@ -16,8 +16,44 @@ const mergeMeta = (...metas) => ({
   outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
 });
 
+/**
+ * `entry` and every declaration file it reaches through relative specifiers (`from './api/client.js'`,
+ * `import('./x.js')`), as paths relative to the project. A specifier to a file tsc did not write stops the build.
+ */
+function reachedDeclarations(entry) {
+  const reached = new Set();
+  const pending = [path.normalize(entry)];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
+      const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
+      if (!existsSync(target)) throw new Error(`${file} names ${specifier}, for which tsc wrote no declaration (${target})`);
+      pending.push(target);
+    }
+  }
+  return reached;
+}
+
 const SIDE_FILES = JSON.parse(readFileSync('build/side-files.json', 'utf8'));
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+/**
+ * A side file of a package the library depends on (undici) requires the copy npm installs beside gymctl for the
+ * library, rather than carry a second one: the file is `module.exports = require('undici')`. build:sea, which has no
+ * node_modules to take it from, bundles the package into the single executable's own copy of the side file.
+ */
+const installedDependency = {
+  name: 'installed-dependency',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace === 'installed-dependency') return { path: args.path, external: true };
+      return args.kind === 'entry-point' && Object.hasOwn(dependencies, args.path) ? { path: args.path, namespace: 'installed-dependency' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
+  },
+};
 /**
  * The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a
  * require of that file (`prefix`: its folder from the importer). With `mainInputs`, a module of gymctl's own that the
@@ -53,8 +89,8 @@ const mainFile = (shared) => {
 /** Where a side file finds the files it names, from dist/side/. */
 const besideDist = { __JQ_WASM__: '../jq.wasm', __JQ_MODULE__: '../jq-wasm.cjs', __KEYRING_AGENT__: '../keyring-agent.cjs', __LICENSES__: '../licenses/THIRD-PARTY-NOTICES' };
 
-// 1. clean
-for (const name of readdirSync('dist')) if (name !== 'types' && name !== 'sea') rmSync(`dist/${name}`, { recursive: true, force: true });
+// 1. clean: all of dist/ but build:sea's single executable; dist/types/ too, as tsc never removes a declaration it no longer writes
+for (const name of existsSync('dist') ? readdirSync('dist') : []) if (name !== 'sea') rmSync(`dist/${name}`, { recursive: true, force: true });
 
 // 2. analyse
 const mainInputs = new Set(Object.keys((await build({ ...mainFile([]), write: false })).metafile.inputs));
@@ -68,7 +104,7 @@ const sides = await build({
   entryPoints: SIDE_FILES,
   outdir: 'dist/side',
   outExtension: { '.js': '.cjs' },
-  plugins: [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
+  plugins: [installedDependency, whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
   define: { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
@@ -100,15 +136,25 @@ writeFileSync('dist/help.txt', help.stdout);
 const { manPage } = await import('../scripts/manpage.mjs');
 writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 
-// 9. library: its dependencies left to npm; then the OpenAPI 3.1 document, from the zod schemas the client validates with
+// 9. library: its dependencies left to npm; its declarations; then the OpenAPI 3.1 document, from the zod schemas the client validates with
 const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
+// tsc writes a declaration for every module of src/index.ts's program (the transport's, the CSV writer's…); only those
+// dist/types/index.d.ts reaches are kept, the ones a user's compiler reads: the CLI's never get there.
+const tsc = spawnSync(process.execPath, [path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+if (tsc.status !== 0) throw new Error('tsc -p tsconfig.types.json failed: no declarations');
+const declarations = reachedDeclarations('dist/types/index.d.ts');
+const written = readdirSync('dist/types', { recursive: true, withFileTypes: true }).map((entry) => ({
+  file: path.join(entry.parentPath, entry.name),
+  folder: entry.isDirectory(),
+}));
+for (const { file } of written.filter((entry) => !entry.folder && !declarations.has(entry.file))) rmSync(file);
+// The folders left empty, deepest first.
+for (const { file } of written.filter((entry) => entry.folder).reverse()) if (readdirSync(file).length === 0) rmSync(file, { recursive: true });
 const { openApiDocument } = await import(new URL('../dist/index.js', import.meta.url).href);
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
 
 // 10. notices: of every package bundled into a shipped file (dist/meta-shipped.json, for the package test), and jq's
 const shipped = mergeMeta(boot.metafile, main.metafile, sides.metafile, agent.metafile, jqWasm.metafile, library.metafile);
 writeFileSync('dist/meta-shipped.json', JSON.stringify(shipped));
-const jq = (name, title) => ({ title, text: readFileSync(`licenses/${name}.txt`, 'utf8') });
-const compiledIn = [jq('jq', 'jq (compiled into dist/jq.wasm)'), jq('oniguruma', 'Oniguruma (compiled into dist/jq.wasm, for jq)')];
-writeFileSync('dist/licenses/THIRD-PARTY-NOTICES', noticesText(bundledPackages([shipped]), compiledIn));
+writeFileSync('dist/licenses/THIRD-PARTY-NOTICES', noticesText(bundledPackages([shipped]), compiledIntoJq()));

@@ -6,6 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import path from 'node:path';
 import { build } from 'esbuild';
 import { common, defines, root, version } from '../build/common.mjs';
+import { bundledPackages, compiledIntoJq, noticesText } from './notices.mjs';
 
 const NODE_PACKAGE = 'node@26';
 const dist = path.join(root, 'dist');
@@ -36,6 +37,22 @@ const names = ['gymctl.cjs', 'help.txt', 'jq.wasm', 'jq-wasm.cjs', 'keyring-agen
 for (const folder of ['side', 'licenses']) if (existsSync(path.join(dist, folder))) names.push(...readdirSync(path.join(dist, folder)).map((name) => `${folder}/${name}`));
 const files = Object.fromEntries(names.sort().map((name) => [name, path.join(dist, name)]));
 for (const [name, file] of Object.entries(files)) if (!existsSync(file)) fail(`dist/${name} is missing: run npm run build first`);
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+// The npm build's side file of a dependency (undici) requires the copy npm installed; the binary has no node_modules, so
+// its side file is the package itself, bundled here. Its notice joins the npm build's, in the binary's own notices.
+const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const sideFiles = JSON.parse(readFileSync(path.join(root, 'build', 'side-files.json'), 'utf8'));
+const bundled = [JSON.parse(readFileSync(path.join(dist, 'meta-shipped.json'), 'utf8'))];
+for (const [name, source] of Object.entries(sideFiles).filter(([, source]) => Object.hasOwn(dependencies, source))) {
+  const outfile = path.join(out, `side-${name}.cjs`);
+  const { metafile } = await build({ ...common, absWorkingDir: root, entryPoints: [source], outfile, minify: true, metafile: true });
+  files[`side/${name}.cjs`] = outfile;
+  bundled.push(metafile);
+}
+files['licenses/THIRD-PARTY-NOTICES'] = path.join(out, 'THIRD-PARTY-NOTICES');
+writeFileSync(files['licenses/THIRD-PARTY-NOTICES'], noticesText(bundledPackages(bundled, root), compiledIntoJq(root)));
 // The keyring's native addon for this platform (the package @napi-rs/keyring loads), where the agent's require('@napi-rs/keyring') finds it.
 const scope = path.join(root, 'node_modules', '@napi-rs');
 const addonPackage = `keyring-${process.platform}-${process.arch}`;
@@ -54,8 +71,6 @@ const buildId = `${version}-${hash.digest('hex').slice(0, 16)}`;
 const me = run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
 if (me.status !== 0 || !me.stdout.startsWith('{"data":')) fail(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
 
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
 const seaDefines = defines({ __GYMCTL_SEA_BUILD__: buildId, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
 // dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
 const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
@@ -87,7 +102,8 @@ if (!buildsItself) {
   const macho = process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {};
   await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2', ...macho });
 }
-for (const name of ['main.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped']) rmSync(path.join(out, name), { force: true });
+const madeHere = Object.values(files).filter((file) => path.dirname(file) === out);
+for (const file of [...['main.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped'].map((name) => path.join(out, name)), ...madeHere]) rmSync(file, { force: true });
 const size = statSync(output).size;
 // What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
 writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, stripped: executable !== node, size }, null, 2)}\n`);

@@ -51,6 +51,13 @@ export function bundledPackages(metafiles, cwd = process.cwd()) {
   return [...packages.values()].sort((a, b) => (a.name === b.name ? (a.version < b.version ? -1 : 1) : a.name < b.name ? -1 : 1));
 }
 
+/** The works compiled into jq.wasm, which have no package of their own: their notices, kept in licenses/. */
+export const compiledIntoJq = (cwd = process.cwd()) =>
+  [
+    ['jq', 'jq (compiled into dist/jq.wasm)'],
+    ['oniguruma', 'Oniguruma (compiled into dist/jq.wasm, for jq)'],
+  ].map(([name, title]) => ({ title, text: readFileSync(path.join(cwd, 'licenses', `${name}.txt`), 'utf8') }));
+
 const RULE = '='.repeat(78);
 
 /**

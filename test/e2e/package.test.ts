@@ -2,11 +2,15 @@
  * gymctl as npm users get it: `npm pack`, installed from the tarball into an
  * empty folder with `npm install`, then run and imported from there.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { ROOT } from '../helpers/cli.js';
 import { emptyApp, npmInstall, packGymctl } from '../helpers/package.js';
 
@@ -71,6 +75,95 @@ describe('the npm package', () => {
     // And every package bundled into the shipped files, with its licence text (test/unit/notices.test.ts checks the file).
     expect(packed).toContain('dist/licenses/THIRD-PARTY-NOTICES');
     expect(packed.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(false);
+  });
+
+  it("ships only the declarations a user's compiler reads from the library's entry: none of the CLI's, and at most 25", () => {
+    const shipped = packed.filter((file) => file.endsWith('.d.ts')).sort();
+    expect(shipped.length).toBeGreaterThan(0);
+    expect(shipped.length).toBeLessThanOrEqual(25);
+    // What TypeScript itself reads of gymctl's for a program that imports it.
+    writeFileSync(path.join(app, 'reads.ts'), "import { createClient } from 'gymctl';\nexport const client = createClient;\n");
+    const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+    const listed = run(
+      tsc,
+      ['--listFilesOnly', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'reads.ts'],
+      app,
+    );
+    expect(listed.status, listed.stdout + listed.stderr).toBe(0);
+    const installed = realpathSync(path.join(app, 'node_modules', 'gymctl'));
+    const read = listed.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => path.relative(installed, realpathSync(line.trim())).split(path.sep).join('/'))
+      .filter((file) => !file.startsWith('..'))
+      .sort();
+    expect(read).toContain('dist/types/index.d.ts');
+    expect(shipped).toEqual(read);
+    // The CLI's own folders (CONTRIBUTING.md's map) never reach a library user.
+    const cli = /^dist\/types\/(commands|mcp|sandbox|terminal|startup|keyring|config|cache|run|files|sea)\//;
+    expect(shipped.filter((file) => cli.test(file) || /^dist\/types\/(cli|main|program|flags|factory|failures|argv)\.d\.ts$/.test(file))).toEqual([]);
+  });
+
+  it("the CLI's files carry no copy of undici: its proxy path requires the one npm installed as the library's dependency", () => {
+    const installed = path.join(app, 'node_modules', 'gymctl');
+    // Text only undici's own code holds, kept by minifying: its error class's name, and the HTTP parser it compiles in.
+    const markers = ['UndiciError', 'llhttp'];
+    const undici = path.join(app, 'node_modules', 'undici', 'lib');
+    const undiciCode = readdirSync(undici, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => readFileSync(path.join(undici, file), 'utf8'))
+      .join('\n');
+    for (const marker of markers) expect(undiciCode, `undici's own code holds ${marker}`).toContain(marker);
+    const code = packed.filter((file) => /\.c?js$/.test(file));
+    expect(code).toContain('dist/side/undici.cjs');
+    for (const file of code) {
+      const text = readFileSync(path.join(installed, file), 'utf8');
+      for (const marker of markers) expect(text.includes(marker), `${file} holds ${marker}`).toBe(false);
+    }
+    expect(readFileSync(path.join(installed, 'dist', 'side', 'undici.cjs'), 'utf8')).toContain('require("undici")');
+  });
+
+  it("gymctl through a proxy, installed: the CLI's undici is the installed dependency", async () => {
+    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+    // A CONNECT proxy that records where it is asked to go, and always goes to the sandbox: gym.test is reached through it alone.
+    const tunnels: string[] = [];
+    const proxy = http.createServer((_request, response) => response.writeHead(405).end());
+    proxy.on('connect', (request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+      tunnels.push(request.url ?? '');
+      const upstream = net.connect(Number(new URL(sandbox.url).port), '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        ...process.env,
+        GYMCTL_CONFIG_DIR: path.join(work, 'config'),
+        GYMCTL_BASE_URL: 'http://gym.test',
+        GYMCTL_API_KEY: DEMO_KEY,
+        HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      };
+      // Asynchronous: the proxy and the sandbox answer from this process meanwhile.
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const bin = path.join(app, 'node_modules', '.bin', 'gymctl');
+        execFile(bin, ['whoami', '--allow-http', '--jq', '.id'], { cwd: app, env, encoding: 'utf8' }, (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+        );
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('101\n');
+      expect(tunnels).toEqual(['gym.test:80']);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await sandbox.close();
+    }
   });
 
   it('installs only what the library imports at run time and the keyring: the CLI bundle carries the rest', () => {

@@ -45,7 +45,11 @@ const MCP_SESSION = `${[
   .map((message) => JSON.stringify(message))
   .join('\n')}\nnot json\n`;
 
-export function matrix(baseUrl: string): Case[] {
+/**
+ * `proxyUrl`: a CONNECT proxy that tunnels every request to the loopback
+ * server (matrix.test.ts), which the host gym.test is reached through alone.
+ */
+export function matrix(baseUrl: string, proxyUrl = 'http://127.0.0.1:1'): Case[] {
   /** A key and a base URL from the environment: requests go to the loopback server. */
   const loopback = { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: baseUrl };
   const run = (code: number, ...args: string[]): Command => ({ args, code });
@@ -141,7 +145,16 @@ export function matrix(baseUrl: string): Case[] {
       // The failure is JSON in the result's text: its quotes are escaped in the line.
       shows: String.raw`\"correlationId\":\"${FIXED_ID}\",\"status\":404`,
     },
-    { name: 'version', commands: [run(0, '--version'), run(0, '-V'), run(0, 'version'), run(0, 'version', '--licenses'), run(2, 'version', '--json')] },
+    {
+      // A proxy's path loads undici: the npm build the copy npm installed beside it, the binary the one its side file
+      // carries (build-sea.mjs). Exit 0 means the proxy was used: gym.test resolves nowhere else.
+      name: 'through a proxy',
+      commands: [{ args: ['whoami', '--allow-http'], env: { GYMCTL_API_KEY: DEMO_KEY, GYMCTL_BASE_URL: 'http://gym.test', HTTP_PROXY: proxyUrl }, code: 0 }],
+      shows: 'rita.moreira@example.com',
+    },
+    // `version --licenses` is not here: the binary bundles undici, which the npm build takes from node_modules, so its
+    // notices count one package more (matrix.test.ts compares the two).
+    { name: 'version', commands: [run(0, '--version'), run(0, '-V'), run(0, 'version'), run(2, 'version', '--json')] },
     { name: 'an unknown command', commands: [run(2, 'nope'), run(2, 'academy', '--nope'), run(2, 'whoami', 'extra')] },
     {
       name: 'a 300-id stdin batch',

@@ -6,8 +6,9 @@
  * file (vitest.sea.config.ts); `npm test` does not include it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import http, { type ServerResponse } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,15 +78,54 @@ function ownFiles(build: Build, root: string): (text: string) => string {
   return (text) => text.replace(unpacked, "<gymctl's files>");
 }
 
+/** A CONNECT proxy on loopback that tunnels every request to `port` on 127.0.0.1, whatever host it names. */
+async function tunnellingProxy(port: number): Promise<{ url: string; close(): void }> {
+  const sockets = new Set<net.Socket>();
+  const proxy = http.createServer((_request, response) => response.writeHead(405).end());
+  proxy.on('connect', (_request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    const upstream = net.connect(port, '127.0.0.1', () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    for (const end of [socket, upstream]) {
+      sockets.add(end);
+      end.on('close', () => sockets.delete(end));
+    }
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+    proxy.close();
+  };
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close };
+}
+
+/** The first line of each section of a THIRD-PARTY-NOTICES file: `name@version`, or a work compiled into jq.wasm. */
+const noticeHeads = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split(`${'='.repeat(78)}\n`)
+    .slice(1)
+    .map((section) => section.slice(0, section.indexOf('\n')));
+
 describe.skipIf(!ready())('the single executable against the npm build', () => {
   let cases: Case[] = [];
   let binaryFolder: string;
+  let proxy: { url: string; close(): void } | undefined;
   beforeAll(async () => {
     binaryFolder = mkdtempSync(path.join(tmpdir(), 'gymctl-sea-binary-'));
     placeBinary(binaryFolder);
-    cases = matrix(await httpServer(fixedIdHandler()));
+    const server = await httpServer(fixedIdHandler());
+    proxy = await tunnellingProxy(Number(new URL(server).port));
+    cases = matrix(server, proxy.url);
   });
-  afterAll(() => rmSync(binaryFolder, { recursive: true, force: true }));
+  afterAll(() => {
+    proxy?.close();
+    rmSync(binaryFolder, { recursive: true, force: true });
+  });
 
   const names = matrix('http://127.0.0.1:1').map((entry) => entry.name);
   const keyring = hasSecretService();
@@ -153,6 +193,28 @@ describe.skipIf(!ready())('the single executable against the npm build', () => {
       writeFileSync(path.join(side, '..', 'jq.wasm'), 'not WebAssembly');
       const again = run('academy', '1', '--sandbox', '--jq', '.name');
       expect({ status: again.status, stdout: again.stdout }).toEqual({ status: 0, stdout: 'Alfama Jiu-Jitsu\n' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("version --licenses: the binary's notices are the npm build's and undici's, which it bundles where the npm build requires the installed package", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gymctl-sea-'));
+    try {
+      const where = folders(root);
+      for (const folder of [where.home, where.tmp, where.bin]) mkdirSync(folder, { recursive: true });
+      const [binary, npm] = (['binary', 'npm'] as const).map((build) => {
+        const [file, ...args] = commandLine(build);
+        const ran = spawnSync(file!, [...args, 'version', '--licenses'], { env: environment(where), cwd: root, encoding: 'utf8', timeout: 30_000 });
+        expect({ build, code: ran.status, stderr: ran.stderr }).toEqual({ build, code: 0, stderr: '' });
+        const [said, , notices] = ran.stdout.trimEnd().split('\n');
+        return { said: said!, heads: noticeHeads(notices!) };
+      });
+      const { version: undici } = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'undici', 'package.json'), 'utf8')) as { version: string };
+      expect(npm!.heads).not.toContain(`undici@${undici}`);
+      expect([...binary!.heads].sort()).toEqual([...npm!.heads, `undici@${undici}`].sort());
+      const count = (said: string) => Number(/^gymctl bundles (\d+) third-party packages/.exec(said)?.[1]);
+      expect(count(binary!.said)).toBe(count(npm!.said) + 1);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@
  * the side files of the rare paths, dist/side/*.cjs).
  * `npm test` builds first; the e2e tests run the same build.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ interface Metafile {
 
 /** The one table of side files (build/side-files.json): name → the module it is built from. */
 const SIDE_FILES = JSON.parse(readFileSync(path.join(ROOT, 'build', 'side-files.json'), 'utf8')) as Record<string, string>;
+const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 /** The build's shared part: its interventions in third-party code, and what each relies on in the package's source. */
 const buildCommon = (await import(pathToFileURL(path.join(ROOT, 'build', 'common.mjs')).href)) as {
   UPSTREAM: Record<string, readonly [file: string, text: string]>;
@@ -81,15 +82,23 @@ describe('what the built CLI loads', () => {
     expect(text).not.toMatch(/\bimport\(/);
   });
 
-  it('the heavy dependencies (undici, jq) each sit in a side file of their own, which the main file requires only on their path', () => {
-    for (const [pattern, side] of [
-      [/node_modules\/undici\//, 'dist/side/undici.cjs'],
-      [/node_modules\/jq-wasm\//, 'dist/side/output-jq.cjs'],
-    ] as const) {
-      expect(holders(pattern)).toEqual([side]);
+  it('the heavy dependencies (undici, jq) each sit behind a side file of their own, which the main file requires only on their path', () => {
+    expect(holders(/node_modules\/jq-wasm\//)).toEqual(['dist/side/output-jq.cjs']);
+    for (const side of ['dist/side/output-jq.cjs', 'dist/side/undici.cjs'])
       expect(meta.outputs[MAIN]!.imports).toContainEqual(expect.objectContaining({ path: `./${side.slice('dist/'.length)}`, external: true }));
-    }
     expect(readFileSync(path.join(ROOT, 'dist', 'keyring-agent.cjs'), 'utf8')).toContain('@napi-rs/keyring');
+  });
+
+  it("a side file of a package the library depends on (undici) requires the copy npm installs, and carries none of the package's code", () => {
+    const dependencies = Object.keys(MANIFEST.dependencies);
+    const ofDependencies = Object.entries(SIDE_FILES).filter(([, source]) => dependencies.includes(source));
+    expect(ofDependencies.map(([, source]) => source)).toEqual(['undici']);
+    for (const [name, source] of ofDependencies) {
+      const side = `dist/side/${name}.cjs`;
+      expect(meta.outputs[side]!.imports).toEqual([{ path: source, kind: 'require-call', external: true }]);
+      expect(holders(new RegExp(`node_modules/${source}/`)), `no file of the CLI holds ${source}'s code`).toEqual([]);
+      expect(readFileSync(path.join(ROOT, side), 'utf8')).toContain(`module.exports=require(${JSON.stringify(source)});`);
+    }
   });
 
   it('the native keyring module is in no file of the CLI: only the keyring agent, a process of its own, loads it', () => {
@@ -113,7 +122,9 @@ describe('what the built CLI loads', () => {
     const requiredBySides = sideFiles().flatMap((side) => meta.outputs[side]!.imports.map((imported) => imported.path.replace(/^\.\//, './side/')));
     for (const [name, source] of Object.entries(SIDE_FILES)) {
       const entry = meta.outputs[`dist/side/${name}.cjs`]?.entryPoint ?? '';
-      expect(source.startsWith('src/') ? entry : packages([entry])[0], name).toBe(source);
+      // A dependency's side file is built from a stand-in that requires the installed package (build/index.mjs).
+      const built = source.startsWith('src/') ? entry : source in MANIFEST.dependencies ? entry.replace(/^installed-dependency:/, '') : packages([entry])[0];
+      expect(built, name).toBe(source);
       expect(inputsOf(MAIN), `${source} is imported statically by the main file, so it is folded into it`).not.toContain(entry);
       expect([...requiredByMain, ...requiredBySides], name).toContain(`./side/${name}.cjs`);
     }
@@ -205,6 +216,25 @@ describe('what the library holds', () => {
     const imports = Object.values(library.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
     expect(imports.filter((imported) => imported.includes('keyring'))).toEqual([]);
     expect(readFileSync(path.join(ROOT, 'dist', 'index.js'), 'utf8')).not.toMatch(/keyring/i);
+  });
+
+  it('dist/types holds index.d.ts and the declarations it reaches alone: no module of the CLI (the package test asks the compiler)', () => {
+    const types = path.join(ROOT, 'dist', 'types');
+    const files = readdirSync(types, { recursive: true })
+      .map((file) => String(file).split(path.sep).join('/'))
+      .filter((file) => file.endsWith('.d.ts'));
+    expect(files).toContain('index.d.ts');
+    expect(files.length).toBeLessThanOrEqual(25);
+    const reached = new Set<string>();
+    const pending = ['index.d.ts'];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      if (reached.has(file)) continue;
+      reached.add(file);
+      for (const [, specifier] of readFileSync(path.join(types, file), 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g))
+        pending.push(path.posix.join(path.posix.dirname(file), specifier!.replace(/\.js$/, '.d.ts')));
+    }
+    expect(files.sort()).toEqual([...reached].sort());
+    expect(files.filter((file) => /^(commands|mcp|sandbox|terminal|startup|keyring|config|cache|run|files|sea)\//.test(file))).toEqual([]);
   });
 
   it('the JSON tools import nothing else of gymctl', () => {
