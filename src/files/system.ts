@@ -109,11 +109,54 @@ export function whileBusy<T>(attempt: () => T, options: { giveUp?: () => boolean
 /** Renames `from` to `to`, tried again while Windows says busy (whileBusy). */
 export const renameWhileBusy = (from: string, to: string, options: { giveUp?: () => boolean } = {}): void => whileBusy(() => moveSeams.rename(from, to), options);
 
+/**
+ * What link() answers where the file system has no hard links: EPERM (Linux's vfat, and SMB shares; Windows' access
+ * denied), ENOTSUP (Windows' ReFS and SMB, Linux's EOPNOTSUPP), ENOSYS (FUSE file systems without link), EXDEV, and
+ * EISDIR (Windows' FAT32 and exFAT, whose ERROR_INVALID_FUNCTION libuv names so).
+ */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EISDIR']);
+
 /** Removes a file gymctl made, as far as it can: a scanner holding it on Windows is given a moment, then the file is left, a harmless `.tmp` (the code cache prunes its own), rather than hide what failed before. */
 function removeQuietly(file: string): void {
   try {
     fs.rmSync(file, { force: true, maxRetries: 3, retryDelay: 20 });
   } catch {}
+}
+
+/** A file's size; undefined when it cannot be looked at (gone again), which its reader will say. */
+function sizeOf(file: string): number | undefined {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where links cannot be made: `file` created exclusively (0600) and written, so that, as with a link, a `file`
+ * someone made first wins. The loser waits (BUSY_WAITS_MS) for the winner's bytes, written just after it made the
+ * file, and leaves its reading to its caller. A file this process made and could not fill is removed.
+ */
+function createExclusive(file: string, data: string | Uint8Array): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    for (const wait of BUSY_WAITS_MS) {
+      if (sizeOf(file) !== 0) return;
+      moveSeams.sleep(wait);
+    }
+    return;
+  }
+  try {
+    fs.writeFileSync(fd, data);
+  } catch (error) {
+    fs.closeSync(fd);
+    removeQuietly(file);
+    throw error;
+  }
+  fs.closeSync(fd);
 }
 
 /**
@@ -122,7 +165,9 @@ function removeQuietly(file: string): void {
  * linked, so that a `file` someone made first wins. A reader sees a whole
  * file or none, and the temporary file never stays behind. On Windows a
  * rename refused while another program holds a file (an antivirus) is
- * tried again for about a second (whileBusy).
+ * tried again for about a second (whileBusy). Where the file system has
+ * no hard links (FAT32, exFAT, some SMB shares), `keepExisting` creates
+ * `file` exclusively instead (createExclusive).
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, options: { keepExisting?: boolean } = {}): void {
   // Created exclusively, so the name need only be unlikely to be taken (and no crypto module is loaded for it).
@@ -136,7 +181,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     try {
       moveSeams.link(temporary, file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const { code } = error as NodeJS.ErrnoException;
+      if (code === 'EEXIST') return;
+      if (code === undefined || !NO_LINKS.has(code)) throw error;
+      createExclusive(file, data);
     }
   } finally {
     removeQuietly(temporary);

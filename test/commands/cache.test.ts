@@ -289,7 +289,7 @@ describe('odd files and folders around the cache: refused at once, and the answe
   });
 });
 
-describe('--cache on Windows desks: an antivirus that holds new files', () => {
+describe('--cache on Windows desks: an antivirus that holds new files, a drive without hard links', () => {
   const real: MoveSeams = { ...moveSeams };
   afterEach(() => Object.assign(moveSeams, real));
   const failure = (code: string) => Object.assign(new Error(`${code}: operation not permitted`), { code });
@@ -319,5 +319,23 @@ describe('--cache on Windows desks: an antivirus that holds new files', () => {
     expect(second).toMatchObject({ code: 0, stderr: '', stdout: first.stdout });
     expect(world.requests).toHaveLength(1);
     expect(cacheFiles().filter(({ file }) => file.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('where the config folder refuses hard links (EISDIR, as exFAT says on Windows), the secret is made another way, 0600, and every run uses it without a warning', async () => {
+    let links = 0;
+    moveSeams.link = () => {
+      links++;
+      throw failure('EISDIR');
+    };
+    for (const run of [1, 2, 3]) {
+      const result = await gymctl(['whoami', '--json', '--cache', '5m']);
+      expect(result, `run ${run}`).toMatchObject({ code: 0, stderr: '' });
+    }
+    expect(links).toBe(1);
+    expect(world.requests).toHaveLength(1);
+    const secret = path.join(world.config.dir, 'cache-secret');
+    expect(readFileSync(secret, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(statSync(secret).mode & 0o777).toBe(0o600);
+    expect(readdirSync(world.config.dir).filter((name) => name.startsWith('cache-secret'))).toEqual(['cache-secret']);
   });
 });

@@ -1,10 +1,12 @@
 /**
- * Moves Windows refuses for a moment (src/files/system.ts): a rename
- * refused as busy (EPERM, EACCES, EBUSY, as while an antivirus scans a file
- * just written) is tried again with the waits of BUSY_WAITS_MS, on Windows
- * only, then said with its likely cause. The failures come through
- * `moveSeams`, the seam gymctl moves files through; the waits are
- * recorded, never slept, and no duration is measured.
+ * Moves Windows refuses for a moment, and file systems without hard links
+ * (src/files/system.ts): a rename refused as busy (EPERM, EACCES, EBUSY,
+ * as while an antivirus scans a file just written) is tried again with the
+ * waits of BUSY_WAITS_MS, on Windows only, then said with its likely cause;
+ * where link() is refused (FAT32, exFAT, SMB), the cache secret is created
+ * exclusively instead, still 0600 and still first-one-wins. The failures
+ * come through `moveSeams`, the seam gymctl moves files through; the waits
+ * are recorded, never slept, and no duration is measured.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,6 +112,57 @@ describe('a rename Windows refuses as busy', () => {
     expect(thrown).not.toBeInstanceOf(StillBusyError);
     expect(tries).toBe(2);
     expect(slept).toEqual([BUSY_WAITS_MS[0]]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('the cache secret where the file system has no hard links', () => {
+  const secret = () => path.join(dir, 'cache-secret');
+
+  /** link() refused as a file system without links refuses it; `first` runs before it fails (another process). */
+  function noLinks(code: string, first?: () => void): void {
+    moveSeams.link = () => {
+      first?.();
+      throw failure(code, 'link');
+    };
+  }
+
+  it('is created exclusively instead, 0600, for every code a file system without links answers', () => {
+    // Linux's vfat and SMB say EPERM; Windows' exFAT and FAT32 EISDIR (ERROR_INVALID_FUNCTION), ReFS and SMB ENOTSUP.
+    for (const code of ['EPERM', 'EISDIR', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']) {
+      rmSync(secret(), { force: true });
+      noLinks(code);
+      writeFileAtomic(secret(), `${code}\n`, { keepExisting: true });
+      expect(readFileSync(secret(), 'utf8'), code).toBe(`${code}\n`);
+      expect(statSync(secret()).mode & 0o777, code).toBe(0o600);
+      expect(readdirSync(dir), code).toEqual(['cache-secret']);
+    }
+  });
+
+  it('keeps one someone made first, as a link would: never overwritten', () => {
+    writeFileSync(secret(), 'theirs\n', { mode: 0o600 });
+    noLinks('EISDIR');
+    writeFileAtomic(secret(), 'mine\n', { keepExisting: true });
+    expect(readFileSync(secret(), 'utf8')).toBe('theirs\n');
+    expect(readdirSync(dir)).toEqual(['cache-secret']);
+  });
+
+  it('two at once agree on one: the one that made the file first wins, and the other waits for its bytes', () => {
+    // The other process made the file and had not written it yet when this one looked: its bytes come during the wait.
+    noLinks('EPERM', () => writeFileSync(secret(), '', { mode: 0o600 }));
+    moveSeams.sleep = (ms) => {
+      slept.push(ms);
+      if (slept.length === 2) writeFileSync(secret(), 'theirs\n');
+    };
+    writeFileAtomic(secret(), 'mine\n', { keepExisting: true });
+    expect(readFileSync(secret(), 'utf8')).toBe('theirs\n');
+    expect(slept).toEqual(BUSY_WAITS_MS.slice(0, 2));
+    expect(readdirSync(dir)).toEqual(['cache-secret']);
+  });
+
+  it('still fails on what is not a file system without links', () => {
+    noLinks('ENOSPC');
+    expect(() => writeFileAtomic(secret(), 'mine\n', { keepExisting: true })).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
     expect(readdirSync(dir)).toEqual([]);
   });
 });
