@@ -17,8 +17,44 @@ export const currentUid = (): number | undefined => (typeof process.getuid === '
  */
 export const modesApply = (platform: NodeJS.Platform = process.platform): boolean => platform !== 'win32';
 
-/** The home folder: $HOME as the environment given says, else the system's answer. */
-export const homeDir = (env: NodeJS.ProcessEnv): string => env.HOME || process.getBuiltinModule('node:os').homedir();
+/**
+ * A Windows path that names one place whatever the current drive: on a drive (a letter, a colon and a slash) or on a
+ * share (two slashes and a server). path.win32 takes one that starts with a single slash, such as `/home/jose`, as
+ * absolute too, but it leads to whichever drive is current.
+ */
+export const isWindowsFullPath = (value: string): boolean => /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(value);
+
+/** The home folder cannot be found: said in one line (the boot, the main file and the single executable each say it so), never with a stack. */
+export class HomeFolderError extends Error {
+  override readonly name = 'HomeFolderError';
+}
+
+/**
+ * The home folder, by one rule for the config and cache folders (folders.ts) and doctor:
+ * - on Windows, %USERPROFILE%, as Windows programs read it (Node's os.homedir too); with none, the system's answer
+ *   for the account. One that is not an absolute path (`jose`, `C:`) is refused: files would land under whichever
+ *   folder is current. HOME is not read there: Git Bash, MSYS2 and Cygwin set it, at times to a POSIX path such as
+ *   `/home/jose`, which Windows would read on the current drive.
+ * - elsewhere, $HOME, else the system's answer (the user database).
+ * The system's answer can fail (Node's os.homedir refuses a USERPROFILE of 260 characters or more with ENOBUFS; a
+ * uid with no entry in the user database has none): a HomeFolderError says so and what to set.
+ */
+export function homeDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const windows = platform === 'win32';
+  const given = windows ? env.USERPROFILE : env.HOME;
+  if (given && windows && !process.getBuiltinModule('node:path').win32.isAbsolute(given))
+    throw new HomeFolderError(`USERPROFILE is "${given}", not an absolute path such as C:\\Users\\you: set it to your profile folder, or set GYMCTL_CONFIG_DIR and LOCALAPPDATA`);
+  if (given) return given;
+  try {
+    return process.getBuiltinModule('node:os').homedir();
+  } catch (error) {
+    const { info, code, message } = error as NodeJS.ErrnoException & { info?: { code?: string } };
+    const fix = windows
+      ? 'set USERPROFILE to your profile folder (C:\\Users\\you), or set GYMCTL_CONFIG_DIR and LOCALAPPDATA'
+      : 'set HOME, or set GYMCTL_CONFIG_DIR and XDG_CACHE_HOME';
+    throw new HomeFolderError(`cannot find your home folder (${info?.code ?? code ?? message}): ${fix}`);
+  }
+}
 
 /**
  * What V8 is tuned for at run time: the one place gymctl changes V8's flags

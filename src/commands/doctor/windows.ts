@@ -11,7 +11,7 @@
  * both, paths in double quotes.
  */
 import type { ConfigFolder } from '../../files/folders.js';
-import { homeDir } from '../../files/system.js';
+import { HomeFolderError, homeDir } from '../../files/system.js';
 import { type Outcome, result } from './outcome.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -20,8 +20,8 @@ const win32 = process.getBuiltinModule('node:path').win32;
 /** A path in double quotes, as cmd and PowerShell both take it. */
 export const quoted = (file: string): string => `"${file}"`;
 
-/** The user's profile folder: %USERPROFILE%, else the home folder. */
-export const profileFolder = (env: NodeJS.ProcessEnv): string => env.USERPROFILE || homeDir(env);
+/** The user's profile folder: the home folder by Windows' rule (%USERPROFILE%, else the account's), as the config and cache folders take it. */
+export const profileFolder = (env: NodeJS.ProcessEnv): string => homeDir(env, 'win32');
 
 /** Whether `target` is the profile folder or inside it (Windows' rules: either slash, any case). */
 export function inProfile(target: string, profile: string): boolean {
@@ -31,7 +31,13 @@ export function inProfile(target: string, profile: string): boolean {
 
 /** The row for a file or folder of gymctl's on Windows: what protects it, by where it is. `suffix` follows the path (a link's target). */
 export function onWindows(check: string, target: string, env: NodeJS.ProcessEnv, suffix = ''): Outcome {
-  const profile = profileFolder(env);
+  let profile: string;
+  try {
+    profile = profileFolder(env);
+  } catch (error) {
+    if (!(error instanceof HomeFolderError)) throw error;
+    return result(check, 'warn', `${target}${suffix}: whether it is in your user profile cannot be told: ${error.message}`);
+  }
   if (inProfile(target, profile)) return result(check, 'pass', `${target}${suffix} (in your user profile, which only you and administrators can open)`);
   const folder = check === 'config file' ? win32.dirname(target) : target;
   return result(
