@@ -71,6 +71,11 @@ describe('a home folder the system cannot name', () => {
       const fixed = await asStranger(['academy', '1', '--sandbox', '--json'], { HOME: home });
       expect(fixed).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(fixed.stdout).id).toBe(1);
+      // Or, as the message says, the two folders named, and no home is looked for: a write of the config file included.
+      const named = { GYMCTL_CONFIG_DIR: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
+      expect(await asStranger(['config', 'set', 'format', 'json'], named)).toMatchObject({ code: 0, stderr: '' });
+      expect(readFileSync(path.join(home, 'config', 'config.json'), 'utf8')).toContain('"format": "json"');
+      expect(await asStranger(['whoami', '--sandbox', '--cache', '1m'], named)).toMatchObject({ code: 0, stderr: '' });
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -123,6 +123,10 @@ describe.skipIf(!ready)('Windows desks under Wine', () => {
           const where = await runWin(prefix!, node, profile.folder, ['config', 'path'], { variables });
           expectRun(where, 0, expect);
           expect(where.stdout).toBe(`${windowsPath(long)}\\AppData\\Roaming\\gymctl\\config.json\n`);
+          // A write too: conf, which writes the config file, is loaded for it.
+          const set = await runWin(prefix!, node, profile.folder, ['config', 'set', 'format', 'json'], { variables });
+          expectRun(set, 0, expect);
+          expect(readFileSync(path.join(long, 'AppData', 'Roaming', 'gymctl', 'config.json'), 'utf8')).toContain('"format": "json"');
           const args = ['academy', '1', '--sandbox', '--json', '--cache', '1m'];
           const read = await runWin(prefix!, node, profile.folder, args, { variables });
           expectRun(read, 0, expect);
