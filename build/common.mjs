@@ -18,6 +18,7 @@ export const UPSTREAM = {
   whenExit: ['node_modules/atomically/dist/utils/temp.js', "from 'when-exit'"],
   jqSink: ['node_modules/jq-wasm/dist/index.cjs', 'if (byte != null) stdoutSink.push(byte);'],
   childProcess: ['node_modules/commander/lib/command.js', "require('node:child_process')"],
+  envPaths: ['node_modules/conf/dist/source/index.js', 'if (!options.cwd) {'],
 };
 
 // atomically (conf's writer) gets gymctl's when-exit (src/config/when-exit.ts), run on exit alone: the package's hooks
@@ -37,6 +38,18 @@ export const lazyChildProcess = {
     build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (inPackage('commander').test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
     const contents = "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
     build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents, loader: 'js' }));
+  },
+};
+
+// conf imports env-paths, which reads os.homedir() as it loads: where Node has no home to give (a USERPROFILE of 260
+// characters or more, ENOBUFS; a uid with no home), loading conf threw, and every write of the config failed. conf
+// asks it for a folder only without a cwd, which gymctl always gives (src/config/store.ts): a stand-in that says so.
+export const envPathsUnused = {
+  name: 'env-paths-unused',
+  setup(build) {
+    build.onResolve({ filter: /^env-paths$/ }, (args) => (inPackage('conf').test(args.importer) ? { path: 'env-paths', namespace: 'unused' } : undefined));
+    const contents = "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };";
+    build.onLoad({ filter: /.*/, namespace: 'unused' }, () => ({ contents, loader: 'js' }));
   },
 };
 

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundledPackages, compiledIntoJq, noticesText } from '../scripts/notices.mjs';
-import { common, defines, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly } from './common.mjs';
+import { common, defines, envPathsUnused, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly } from './common.mjs';
 
 process.chdir(root);
 const requireHere = createRequire(import.meta.url);
@@ -83,7 +83,7 @@ const cli = { ...common, minify: !process.env.NO_MINIFY, metafile: true, sourcem
 const mainFile = (shared) => {
   const registry = [...shared].sort().map((input) => `  ${JSON.stringify(input)}: () => require(${JSON.stringify(`./${input}`)}),\n`);
   const contents = `export { main } from './src/cli.ts';\nexport const __modules = {\n${registry.join('')}};\n`;
-  const plugins = [whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './side/', kinds: ['dynamic-import'] })];
+  const plugins = [whenExitOnExitOnly, lazyChildProcess, envPathsUnused, linkSideFiles({ prefix: './side/', kinds: ['dynamic-import'] })];
   return { ...cli, stdin: { contents, resolveDir: root, sourcefile: 'src/cli-entry.ts', loader: 'ts' }, outfile: 'dist/gymctl.cjs', plugins };
 };
 /** Where a side file finds the files it names, from dist/side/. */
@@ -104,7 +104,7 @@ const sides = await build({
   entryPoints: SIDE_FILES,
   outdir: 'dist/side',
   outExtension: { '.js': '.cjs' },
-  plugins: [installedDependency, whenExitOnExitOnly, lazyChildProcess, linkSideFiles({ prefix: './', mainInputs, shared })],
+  plugins: [installedDependency, whenExitOnExitOnly, lazyChildProcess, envPathsUnused, linkSideFiles({ prefix: './', mainInputs, shared })],
   define: { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });

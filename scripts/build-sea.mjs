@@ -7,6 +7,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { common, defines, root, version } from '../build/common.mjs';
 import { bundledPackages, compiledIntoJq, noticesText } from './notices.mjs';
+import { runNpm } from './npm.mjs';
 
 const NODE_PACKAGE = 'node@26';
 const dist = path.join(root, 'dist');
@@ -26,7 +27,14 @@ const given = process.env.GYMCTL_SEA_NODE && path.resolve(process.env.GYMCTL_SEA
 if (given && !existsSync(given)) fail(`GYMCTL_SEA_NODE names ${given}, which is not there: name a node binary, or unset it to use ${NODE_PACKAGE} from the npm registry`);
 const prefix = path.join(root, '.sea-node');
 const node = given || path.join(prefix, 'node_modules', 'node', 'bin', windows ? 'node.exe' : 'node');
-if (!existsSync(node)) run(windows ? 'npm.cmd' : 'npm', ['install', '--no-save', '--no-package-lock', '--prefix', prefix, NODE_PACKAGE], { stdio: 'inherit', shell: windows });
+// Through scripts/npm.mjs: on Windows npm.cmd runs under cmd.exe, and a clone in a folder with a space in its name keeps its --prefix whole.
+if (!existsSync(node)) {
+  try {
+    runNpm(['install', '--no-save', '--no-package-lock', '--prefix', prefix, NODE_PACKAGE], { stdio: 'inherit' });
+  } catch (error) {
+    fail(`${error.message}: move the clone to a folder without one, or set GYMCTL_SEA_NODE`);
+  }
+}
 if (!existsSync(node)) fail(`could not install ${NODE_PACKAGE} into ${prefix}`);
 const nodeVersion = run(node, ['--version']).stdout?.trim() ?? '';
 if (!/^v\d+\./.test(nodeVersion)) fail(`${node} does not run as Node`);

@@ -4,6 +4,7 @@
  * table that turns a failure into an exit code. `kind` decides the code.
  */
 import { type ErrorKind, type FailureOptions, GymctlError } from './api/errors.js';
+import { HomeFolderError } from './files/system.js';
 
 /** A command refused before anything was sent: bad arguments, settings or input (the library's usage error, the one kind there is). */
 export { usageError } from './api/errors.js';
@@ -62,6 +63,8 @@ export class AlreadyReported extends GymctlError {
 /** Any thrown value as a gymctl failure: unknown throws become an UnexpectedError that keeps them. */
 export function toFailure(error: unknown, options: FailureOptions = {}): GymctlError {
   if (error instanceof GymctlError) return error;
+  // No home folder to keep files in: the environment's, said as such (exit 1), not as something unforeseen.
+  if (error instanceof HomeFolderError) return new GymctlError('internal', error.message, { ...options, cause: error });
   return new UnexpectedError(error, options);
 }
 

@@ -22,7 +22,9 @@ const keyFolder = (secret: Buffer, apiKey: string) => hmac(secret, `key\u0000${a
 
 /**
  * The cache's secret, made on first use: 32 random bytes, written 0600 and
- * linked into place, so that two gymctl starting at once agree on one.
+ * linked into place (created exclusively where the file system has no hard
+ * links: FAT32, exFAT, some SMB shares), so that two gymctl starting at
+ * once agree on one.
  * Read as the config file is: a FIFO or a link to a device is refused at
  * once, never waited on or read without end. Made only in a config folder
  * of the user's own (as root with another user's HOME, never).

@@ -6,6 +6,9 @@
  *   Windows       config  %APPDATA%\gymctl (else ~\AppData\Roaming\gymctl)
  *                 caches  %LOCALAPPDATA%\gymctl… (else ~\AppData\Local\gymctl…)
  *
+ * where ~ is the home folder by system.ts's one rule (homeDir): on Windows
+ * %USERPROFILE%, never HOME; elsewhere $HOME.
+ *
  * `$GYMCTL_CONFIG_DIR` names the config folder on every system, and an
  * absolute `$XDG_CONFIG_HOME` or `$XDG_CACHE_HOME` is used on every system
  * too (a relative one is ignored, as the XDG spec says, so files never land
@@ -20,7 +23,7 @@
  * Boot code (startup/boot.ts loads it): node:fs and node:path only, and on Linux
  * and macOS no system call at all.
  */
-import { homeDir } from './system.js';
+import { homeDir, isWindowsFullPath } from './system.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const nodePath = process.getBuiltinModule('node:path');
@@ -46,7 +49,7 @@ export const pathOf = (platform?: NodeJS.Platform): typeof import('node:path') =
 function absolute(value: string | undefined, platform: NodeJS.Platform | undefined): string | undefined {
   if (!value) return undefined;
   const rules = pathOf(platform);
-  if (rules === nodePath.win32) return /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(value) ? value : undefined;
+  if (rules === nodePath.win32) return isWindowsFullPath(value) ? value : undefined;
   return rules.isAbsolute(value) ? value : undefined;
 }
 
@@ -54,16 +57,16 @@ function absolute(value: string | undefined, platform: NodeJS.Platform | undefin
 export function configHome(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
   const xdg = absolute(env.XDG_CONFIG_HOME, platform);
   if (xdg) return xdg;
-  if ((platform ?? process.platform) === 'win32') return absolute(env.APPDATA, platform) ?? pathOf(platform).join(homeDir(env), 'AppData', 'Roaming');
-  return pathOf(platform).join(homeDir(env), '.config');
+  if ((platform ?? process.platform) === 'win32') return absolute(env.APPDATA, platform) ?? pathOf(platform).join(homeDir(env, 'win32'), 'AppData', 'Roaming');
+  return pathOf(platform).join(homeDir(env, platform), '.config');
 }
 
 /** The folder caches go in: $XDG_CACHE_HOME, else %LOCALAPPDATA% on Windows, else ~/.cache. */
 export function cacheHome(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
   const xdg = absolute(env.XDG_CACHE_HOME, platform);
   if (xdg) return xdg;
-  if ((platform ?? process.platform) === 'win32') return absolute(env.LOCALAPPDATA, platform) ?? pathOf(platform).join(homeDir(env), 'AppData', 'Local');
-  return pathOf(platform).join(homeDir(env), '.cache');
+  if ((platform ?? process.platform) === 'win32') return absolute(env.LOCALAPPDATA, platform) ?? pathOf(platform).join(homeDir(env, 'win32'), 'AppData', 'Local');
+  return pathOf(platform).join(homeDir(env, platform), '.cache');
 }
 
 /** The config folder and how it was chosen. */
@@ -90,7 +93,7 @@ export function configFolder(env: NodeJS.ProcessEnv, place: Place = {}): ConfigF
   }
   const preferred = p.join(configHome(env, platform), 'gymctl');
   if ((platform ?? process.platform) !== 'win32' || absolute(env.XDG_CONFIG_HOME, platform)) return { dir: preferred, preferred, usingOld: false };
-  const old = p.join(homeDir(env), '.config', 'gymctl');
+  const old = p.join(homeDir(env, 'win32'), '.config', 'gymctl');
   const there = place.exists ?? exists;
   const usingOld = old !== preferred && !there(p.join(preferred, 'config.json')) && there(p.join(old, 'config.json'));
   return { dir: usingOld ? old : preferred, preferred, old, usingOld };

@@ -27,6 +27,21 @@ function timeoutFor(env: NodeJS.ProcessEnv): number {
   return mayPrompt ? KEYRING_PROMPT_TIMEOUT_MS : KEYRING_TIMEOUT_MS;
 }
 
+/** Node's spawn, as the agent is started with: pipes for stdin, stdout and stderr. */
+type Spawn = (
+  command: string,
+  args: readonly string[],
+  options: import('node:child_process').SpawnOptionsWithoutStdio,
+) => import('node:child_process').ChildProcessWithoutNullStreams;
+
+/**
+ * How the agent is started: Node's spawn, unless a test hands in its own (the seam the tests check the options
+ * through). It is the one child process gymctl starts.
+ */
+export const agentProcess: { spawn: Spawn } = {
+  spawn: (command, args, options) => process.getBuiltinModule('node:child_process').spawn(command, args, options),
+};
+
 export interface KeyringOptions {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -83,9 +98,10 @@ function missingError(reason: string, keeps: readonly string[]): GymctlError {
 
 /** Runs one request through the agent. */
 async function ask(request: KeyringRequest, options: KeyringOptions): Promise<KeyringAnswer> {
-  const { spawn } = process.getBuiltinModule('node:child_process');
   const { GYMCTL_API_KEY: _never, ...env } = options.env;
-  const child = spawn(process.execPath, [agentPath()], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // windowsHide: gymctl started by a program with no console (an assistant running `gymctl mcp`) would otherwise have
+  // Windows open a console window for the agent, a flash on the user's screen at each keyring use.
+  const child = agentProcess.spawn(process.execPath, [agentPath()], { env, windowsHide: true });
   const limit = timeoutFor(options.env);
   let stdout = '';
   let stderr = '';

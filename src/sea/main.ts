@@ -3,6 +3,7 @@
  * path alone, anything else from the snapshot (snapshot.ts), whose folder is made, checked and hooked at first use.
  */
 import { seaDir } from '../files/folders.js';
+import { HomeFolderError } from '../files/system.js';
 import { guardStreams } from '../startup/boot.js';
 import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
 
@@ -80,7 +81,17 @@ export function seaMain(start: (dir: string, argv: string[], ensure: () => void)
     process.stdout.write(`${__GYMCTL_VERSION__}\n`);
     return;
   }
-  const dir = path.join(realFolder(seaDir(process.env)), __GYMCTL_SEA_BUILD__);
+  let root: string;
+  try {
+    root = seaDir(process.env);
+  } catch (error) {
+    // No home folder to unpack into: one line, as every refusal of the folder.
+    if (!(error instanceof HomeFolderError)) throw error;
+    guardStreams();
+    process.stderr.write(`gymctl: ${error.message}\n`);
+    process.exit(1);
+  }
+  const dir = path.join(realFolder(root), __GYMCTL_SEA_BUILD__);
   const agent = path.join(dir, 'keyring-agent.cjs');
   if (argv.length !== 1 || argv[0] !== agent) {
     start(dir, argv, () => ensureFolder(dir));

@@ -2,6 +2,7 @@
  * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked on every use, and what is
  * run from it checked against the binary's SHA-256 (docs/sea-notes.md, "Run").
  */
+import { renameWhileBusy, StillBusyError } from '../files/system.js';
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -39,6 +40,13 @@ function trustedFolder(dir: string, uid: number | undefined): boolean {
   return true;
 }
 
+/** Removes a temporary folder of a first run that failed, as far as it can (a scanner may hold a file of it a while): what failed is what is said. */
+function removeLeftover(temporary: string): void {
+  try {
+    fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
+  } catch {}
+}
+
 /** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
 export function unpacked({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
   const uid = process.getuid?.();
@@ -56,14 +64,20 @@ export function unpacked({ root, build, manifest, asset }: { root: string; build
       // wx: a file already there (in a folder made just now) is an error, never followed.
       fs.writeFileSync(target, asset(name), { mode: 0o600, flag: 'wx' });
     }
-    fs.renameSync(temporary, dir);
+    // On Windows, while an antivirus scans the files just written, the rename is refused (EPERM): tried again for
+    // about a second, unless another first run's folder is there (no try could succeed then).
+    renameWhileBusy(temporary, dir, { giveUp: () => fs.existsSync(dir) });
     return dir;
   } catch (error) {
-    if (temporary !== undefined) fs.rmSync(temporary, { recursive: true, force: true });
+    if (temporary !== undefined) removeLeftover(temporary);
     if (error instanceof SeaError) throw error;
     // Another first run put the same build there meanwhile: the same files. (Windows says EPERM, or EACCES and EBUSY
     // while a scanner holds a new file open, where POSIX says ENOTEMPTY.)
     if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY'].includes(codeOf(error)) && trustedFolder(dir, uid)) return dir;
+    if (error instanceof StillBusyError)
+      throw new SeaError(
+        `cannot move the files gymctl unpacked into ${dir} (${error.code}): Windows refused it for a second of tries, as it does while another program holds one of them open, most often an antivirus scanning new files; run gymctl again, and if this goes on, have the antivirus skip ${root}`,
+      );
     throw new SeaError(`cannot unpack gymctl into ${root} (${codeOf(error)}): set XDG_CACHE_HOME to a writable folder of your own`);
   }
 }

@@ -43,7 +43,14 @@ export function codeCacheFor(env: NodeJS.ProcessEnv, buildOrSource: string | { s
   const build = typeof buildOrSource === 'string' ? buildOrSource : buildOf(buildOrSource.source);
   const { command } = scanArgv(argv);
   const named = command !== undefined && /^[a-z][a-z-]{0,31}$/.test(command) ? command : 'other';
-  return { dir: codeCacheDir(env), secretDir: configDir(env), build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${named}.v8` };
+  let folders: { dir: string; secretDir: string };
+  try {
+    folders = { dir: codeCacheDir(env), secretDir: configDir(env) };
+  } catch {
+    // No home folder to find them in (files/system.ts, homeDir): no cache, and the command says why, if it needs one.
+    return undefined;
+  }
+  return { ...folders, build: `${build}-`, name: `${build}-${process.version}-${process.arch}-${named}.v8` };
 }
 
 /** A build's name (from its source, when the cache is on): the first 16 hex digits of the source's SHA-256 (V8 itself checks only its length). */

@@ -3,7 +3,8 @@
  * it: frame.ts): the config folder's `cache-secret`, the response cache's
  * own (src/cache/store.ts), outside the cache folder, so that whoever can
  * write to `~/.cache` (a CI cache restored from another branch) cannot sign
- * a file. 32 random bytes as 64 hex digits, 0600, linked into place, so that
+ * a file. 32 random bytes as 64 hex digits, 0600, linked into place (or
+ * created exclusively where the file system has no hard links), so that
  * two gymctl starting at once agree on one. The code cache signs with a key
  * made from it over a label with no NUL, and the response cache's HMACs are
  * over texts that hold one, so neither is ever the other's.

@@ -8,6 +8,7 @@ import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type MoveSeams, moveSeams } from '../../src/files/system.js';
 import { DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
 import { httpServer } from '../helpers/servers.js';
@@ -285,5 +286,56 @@ describe('odd files and folders around the cache: refused at once, and the answe
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('--cache on Windows desks: an antivirus that holds new files, a drive without hard links', () => {
+  const real: MoveSeams = { ...moveSeams };
+  afterEach(() => Object.assign(moveSeams, real));
+  const failure = (code: string) => Object.assign(new Error(`${code}: operation not permitted`), { code });
+
+  it('an entry whose rename is refused twice (EPERM, as while a scanner holds it) is stored all the same, without a warning', async () => {
+    const slept: number[] = [];
+    const renamed: string[] = [];
+    let refused = 0;
+    Object.assign(moveSeams, {
+      platform: () => 'win32',
+      sleep: (ms: number) => void slept.push(ms),
+      rename: (from: string, to: string) => {
+        if (refused < 2) {
+          refused++;
+          throw failure('EPERM');
+        }
+        renamed.push(to);
+        real.rename(from, to);
+      },
+    } satisfies Partial<MoveSeams>);
+    const first = await gymctl(['whoami', '--json', '--cache', '5m']);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(refused).toBe(2);
+    expect(renamed).toHaveLength(1);
+    expect(slept).toHaveLength(2);
+    const second = await gymctl(['whoami', '--json', '--cache', '5m']);
+    expect(second).toMatchObject({ code: 0, stderr: '', stdout: first.stdout });
+    expect(world.requests).toHaveLength(1);
+    expect(cacheFiles().filter(({ file }) => file.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('where the config folder refuses hard links (EISDIR, as exFAT says on Windows), the secret is made another way, 0600, and every run uses it without a warning', async () => {
+    let links = 0;
+    moveSeams.link = () => {
+      links++;
+      throw failure('EISDIR');
+    };
+    for (const run of [1, 2, 3]) {
+      const result = await gymctl(['whoami', '--json', '--cache', '5m']);
+      expect(result, `run ${run}`).toMatchObject({ code: 0, stderr: '' });
+    }
+    expect(links).toBe(1);
+    expect(world.requests).toHaveLength(1);
+    const secret = path.join(world.config.dir, 'cache-secret');
+    expect(readFileSync(secret, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(statSync(secret).mode & 0o777).toBe(0o600);
+    expect(readdirSync(world.config.dir).filter((name) => name.startsWith('cache-secret'))).toEqual(['cache-secret']);
   });
 });

@@ -110,11 +110,14 @@ function readBack(text: string): string {
 describe('the script, as text', () => {
   const { code, strings } = lex(PWSH);
 
-  it('is ASCII, its brackets and quotes balanced, one native completer for gymctl whose block is the whole rest', () => {
+  it('is ASCII, its brackets and quotes balanced, one native completer for every name gymctl is run by, whose block is the whole rest', () => {
     expect(PWSH).toMatch(/^[\x09\x0a\x20-\x7e]*$/);
     expect(code.match(/Register-ArgumentCompleter/g)).toHaveLength(1);
-    expect(code).toMatch(/^\s*Register-ArgumentCompleter -Native -CommandName '', '' -ScriptBlock \{/m);
-    expect(strings).toEqual(expect.arrayContaining(['gymctl', 'gymctl.exe']));
+    expect(code).toMatch(/^\s*Register-ArgumentCompleter -Native -CommandName '', '', '', '' -ScriptBlock \{/m);
+    // The names, in the order they are given: gymctl, npm's two shims, the single executable.
+    const registered = /Register-ArgumentCompleter -Native -CommandName ((?:'[^']*'(?:, )?)+) -ScriptBlock/.exec(PWSH)![1]!;
+    expect(registered.split(', ').map((name) => name.slice(1, -1))).toEqual(['gymctl', 'gymctl.cmd', 'gymctl.exe', 'gymctl.ps1']);
+    expect(strings).toEqual(expect.arrayContaining(['gymctl', 'gymctl.cmd', 'gymctl.exe', 'gymctl.ps1']));
     expect(code.trimEnd().endsWith('}')).toBe(true);
     expect(code.slice(code.indexOf('-ScriptBlock {') + '-ScriptBlock '.length).trimEnd()).toMatch(/^\{[\s\S]*\}$/);
     expect(code).toMatch(/param\(\$wordToComplete, \$commandAst, \$cursorPosition\)/);

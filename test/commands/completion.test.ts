@@ -3,7 +3,9 @@
  * when the key has more academies than are named. The scripts that read
  * these lines are tested in real shells in test/e2e/completion.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { tabWait } from '../../src/commands/complete/run.js';
+import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { gymctl, tabDeadline } from '../helpers/harness.js';
 import { waitFor } from '../helpers/wait.js';
@@ -13,10 +15,11 @@ const KEY = 'demo_key_all_academies';
 const IDS = Array.from({ length: 200 }, (_, i) => i + 1);
 
 /** A server for a key scoped to 200 academies, counting the academies asked for (and, apart, the times /me is). */
-async function manyAcademies(answer: { names: boolean } = { names: true }) {
+async function manyAcademies(answer: { names: boolean } = { names: true }, seen: (url: string) => void = () => {}) {
   const asked: string[] = [];
   const me = { asked: 0 };
   const url = await httpServer((request, response) => {
+    seen(request.url ?? '');
     response.setHeader('content-type', 'application/json');
     if (request.url === '/me') {
       me.asked++;
@@ -94,6 +97,29 @@ describe("Tab after gymctl academy, for a key's 200 academies", () => {
     await waitFor('the ids asked for', () => asked === 1);
     idsAsked.abort();
     expect((await nothing).lines).toEqual([':none']);
+  });
+
+  it('the deadline counts from the first request: reading the settings and making the client come before it is asked for', async () => {
+    // Under Wine, loading gymctl's modules took most of the half second, and Tab offered ids without their names.
+    const order: string[] = [];
+    const read = ConfigStore.prototype.read;
+    const spy = vi.spyOn(ConfigStore.prototype, 'read').mockImplementation(function (this: ConfigStore) {
+      order.push('settings read');
+      return read.call(this);
+    });
+    tabWait.deadline = () => {
+      order.push('deadline');
+      return new AbortController().signal;
+    };
+    try {
+      const server = await manyAcademies({ names: true }, () => order.push('request'));
+      const result = await complete(server.url, 'academy', '');
+      expect(result.lines).toHaveLength(IDS.length + 1);
+      // Each step once or more, in this order: the settings (read maybe more than once), the deadline, the requests.
+      expect(order.filter((step, i) => step !== order[i - 1])).toEqual(['settings read', 'deadline', 'request']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("gymctl's own deadline, half a second, ends the wait for a server that never answers: nothing is offered", async () => {

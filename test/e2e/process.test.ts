@@ -4,11 +4,13 @@
  * else about the commands is tested in-process (test/commands/).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv, runCli, spawnWatched, type RunOptions } from '../helpers/cli.js';
+import { needsRoot } from '../helpers/root.js';
 import { waitFor } from '../helpers/wait.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
@@ -31,6 +33,52 @@ describe('exit statuses of the process', () => {
     expect((await gymctl(['academy', '99'], { env })).code).toBe(3);
     expect((await gymctl(['whoami'], { env: { ...env, GYMCTL_API_KEY: 'wrong_key_123' } })).code).toBe(4);
     expect((await gymctl(['academy', '1', '5', '--format', 'ndjson'], { env })).code).toBe(3);
+  });
+});
+
+describe('a home folder the system cannot name', () => {
+  const isRoot = needsRoot('the test of a user with no home folder', 'to run gymctl as a uid the user database does not know');
+
+  /** gymctl as a uid with no entry in the user database (so no home folder from the system), with only PATH and `env`. */
+  const asStranger = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, uid: 4242, gid: 4242, cwd: tmpdir() });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it.runIf(isRoot)('says so in one line and exits 1, with no stack trace, and runs once HOME is set', async () => {
+    for (const args of [
+      ['academy', '1', '--sandbox'],
+      ['config', 'path'],
+      ['doctor', '--offline'],
+    ]) {
+      expect(await asStranger(args), args.join(' ')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'gymctl: cannot find your home folder (ENOENT): set HOME, or set GYMCTL_CONFIG_DIR and XDG_CACHE_HOME\n',
+      });
+    }
+    // What needs no folder still answers.
+    expect(await asStranger(['--version'])).toMatchObject({ code: 0, stderr: '' });
+    const home = mkdtempSync(path.join(tmpdir(), 'gymctl-stranger-'));
+    try {
+      chownSync(home, 4242, 4242);
+      const fixed = await asStranger(['academy', '1', '--sandbox', '--json'], { HOME: home });
+      expect(fixed).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(fixed.stdout).id).toBe(1);
+      // Or, as the message says, the two folders named, and no home is looked for: a write of the config file included.
+      const named = { GYMCTL_CONFIG_DIR: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') };
+      expect(await asStranger(['config', 'set', 'format', 'json'], named)).toMatchObject({ code: 0, stderr: '' });
+      expect(readFileSync(path.join(home, 'config', 'config.json'), 'utf8')).toContain('"format": "json"');
+      expect(await asStranger(['whoami', '--sandbox', '--cache', '1m'], named)).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 

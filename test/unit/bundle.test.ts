@@ -186,6 +186,12 @@ describe("the build's interventions in third-party code (build/common.mjs), each
     expect(readFileSync(path.join(ROOT, file), 'utf8')).toContain(text);
   });
 
+  it('conf is built without env-paths, which reads os.homedir() as it loads (and fails where Node has no home to give)', () => {
+    const conf = readFileSync(path.join(ROOT, 'dist', 'side', 'config-conf.cjs'), 'utf8');
+    expect(conf).toContain('conf asked env-paths for its folder: gymctl gives conf its cwd');
+    expect(conf).not.toContain('homedir(');
+  });
+
   it("a package's files are matched with either separator, as on a Windows build host", () => {
     const atomically = buildCommon.inPackage('atomically');
     for (const file of ['/a/node_modules/atomically/dist/utils/temp.js', 'C:\\a\\node_modules\\atomically\\dist\\utils\\temp.js']) expect(atomically.test(file), file).toBe(true);

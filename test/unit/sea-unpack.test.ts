@@ -9,6 +9,7 @@ import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BUSY_WAITS_MS, type MoveSeams, moveSeams } from '../../src/files/system.js';
 import { type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
 import { needsRoot } from '../helpers/root.js';
 
@@ -98,6 +99,67 @@ describe('the unpacked folder', () => {
     );
     writeFileSync(path.join(home, 'cache'), '');
     expect(unpack).toThrow(`${path.join(home, 'cache')} is not a folder`);
+  });
+});
+
+describe('the unpacked folder on Windows, while an antivirus scans the new files', () => {
+  const real: MoveSeams = { ...moveSeams };
+  let slept: number[];
+  beforeEach(() => {
+    slept = [];
+    // Windows' answers, through the seam gymctl renames through; the waits recorded, never slept.
+    Object.assign(moveSeams, { platform: () => 'win32', sleep: (ms: number) => void slept.push(ms) });
+  });
+  afterEach(() => Object.assign(moveSeams, real));
+
+  /** The rename of the folder into place fails with `code` the first `times` calls (a scanner holds a file in it), then renames. */
+  const scanned = (code: string, times: number) => {
+    let calls = 0;
+    moveSeams.rename = (from, to) => {
+      if (calls++ < times) throw Object.assign(new Error(`${code}: operation not permitted, rename '${from}' -> '${to}'`), { code });
+      renameSync(from, to);
+    };
+    return () => calls;
+  };
+
+  it('is renamed into place once the scan lets go (EPERM twice, then the rename), whole, and used from then on', () => {
+    const calls = scanned('EPERM', 2);
+    const dir = unpack();
+    expect(dir).toBe(path.join(root, '1.0.0-abc'));
+    expect(calls()).toBe(3);
+    expect(slept).toEqual(BUSY_WAITS_MS.slice(0, 2));
+    for (const name of Object.keys(ASSETS)) expect(() => verify(dir, name, manifest)).not.toThrow();
+    expect(readdir(root)).toEqual(['1.0.0-abc']);
+    // The next run finds it, and renames nothing.
+    expect(unpack()).toBe(dir);
+    expect(calls()).toBe(3);
+  });
+
+  it('says what holds it when the scan outlasts a second of tries, and leaves no temporary folder', () => {
+    scanned('EBUSY', Number.POSITIVE_INFINITY);
+    expect(unpack).toThrow(SeaError);
+    slept = [];
+    expect(unpack).toThrow(
+      `cannot move the files gymctl unpacked into ${path.join(root, '1.0.0-abc')} (EBUSY): Windows refused it for a second of tries, as it does while another program holds one of them open, most often an antivirus scanning new files; run gymctl again, and if this goes on, have the antivirus skip ${root}`,
+    );
+    expect(slept).toEqual(BUSY_WAITS_MS);
+    expect(readdir(root)).toEqual([]);
+  });
+
+  it('stops trying once another first run’s folder is there, and uses it', () => {
+    const dir = path.join(root, '1.0.0-abc');
+    let calls = 0;
+    moveSeams.rename = () => {
+      calls++;
+      // Another gymctl finished its copy meanwhile: Windows refuses a rename over a folder with EPERM.
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
+      throw Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM' });
+    };
+    expect(unpack()).toBe(dir);
+    expect(calls).toBe(1);
+    expect(slept).toEqual([]);
+    expect(readdir(root)).toEqual(['1.0.0-abc']);
   });
 });
 

@@ -6,13 +6,15 @@
  * user moves it. Linux and macOS keep the folders they always had.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codeCacheFor } from '../../src/startup/code-cache.js';
 import { runConfigPath } from '../../src/commands/config/run.js';
 import { ConfigStore } from '../../src/config/store.js';
+import { onWindows, profileFolder } from '../../src/commands/doctor/windows.js';
 import { cacheDir, cacheHome, codeCacheDir, configDir, configFolder, configHome, seaDir } from '../../src/files/folders.js';
+import { HomeFolderError, homeDir } from '../../src/files/system.js';
 import { createIO } from '../../src/terminal/io.js';
 import { fakeStreams } from '../helpers/harness.js';
 
@@ -29,7 +31,7 @@ describe('the folders on Windows', () => {
 
   it('falls back to the profile’s AppData folders when %APPDATA% or %LOCALAPPDATA% is unset, empty or relative', () => {
     for (const unset of [{}, { APPDATA: '', LOCALAPPDATA: '' }, { APPDATA: 'Roaming', LOCALAPPDATA: 'Local' }]) {
-      const env = { HOME: 'C:\\Users\\rita', ...unset };
+      const env = { USERPROFILE: 'C:\\Users\\rita', ...unset };
       expect(configHome(env, 'win32'), JSON.stringify(env)).toBe('C:\\Users\\rita\\AppData\\Roaming');
       expect(cacheHome(env, 'win32'), JSON.stringify(env)).toBe('C:\\Users\\rita\\AppData\\Local');
     }
@@ -60,6 +62,43 @@ describe('the folders on Windows', () => {
       expect(seaDir(env, platform)).toBe('/home/rita/.cache/gymctl-sea');
       expect(configFolder(env, { platform, exists: () => true })).toEqual({ dir: '/home/rita/.config/gymctl', preferred: '/home/rita/.config/gymctl', usingOld: false });
     }
+  });
+});
+
+describe('the home folder on Windows: one rule for the folders and doctor', () => {
+  it('is %USERPROFILE%, as Windows programs read it: a HOME of Git Bash or Cygwin (/home/jose) is not read', () => {
+    const jose = { HOME: '/home/jose', USERPROFILE: 'C:\\Users\\jose' };
+    expect(homeDir(jose, 'win32')).toBe('C:\\Users\\jose');
+    expect(configDir(jose, win32)).toBe('C:\\Users\\jose\\AppData\\Roaming\\gymctl');
+    expect(cacheDir(jose, 'win32')).toBe('C:\\Users\\jose\\AppData\\Local\\gymctl');
+    expect(configFolder(jose, win32).old).toBe('C:\\Users\\jose\\.config\\gymctl');
+    // doctor's profile folder, which it tells files inside it by: the same folder.
+    expect(profileFolder(jose)).toBe('C:\\Users\\jose');
+    // Elsewhere HOME is the home, as ever.
+    expect(homeDir(jose, 'linux')).toBe('/home/jose');
+  });
+
+  it('is the system’s answer for the account when USERPROFILE is unset, whatever HOME says', () => {
+    // Node's os.homedir() reads USERPROFILE on Windows, then asks the system; here, on this system, it answers for this user.
+    expect(homeDir({ HOME: 'C:\\elsewhere' }, 'win32')).toBe(homedir());
+    expect(configHome({ HOME: 'C:\\elsewhere' }, 'win32')).toBe(path.win32.join(homedir(), 'AppData', 'Roaming'));
+  });
+
+  it('refuses a USERPROFILE that is no absolute path, in one line that says what to set, and doctor says it in its row', () => {
+    for (const value of ['jose', 'C:', 'C:Users\\jose']) {
+      expect(() => configDir({ USERPROFILE: value }, win32), value).toThrow(HomeFolderError);
+      expect(() => configDir({ USERPROFILE: value }, win32), value).toThrow(
+        `USERPROFILE is "${value}", not an absolute path such as C:\\Users\\you: set it to your profile folder, or set GYMCTL_CONFIG_DIR and LOCALAPPDATA`,
+      );
+    }
+    // Which is enough: with those set, no home folder is looked for.
+    const set = { USERPROFILE: 'jose', GYMCTL_CONFIG_DIR: 'D:\\gymctl', LOCALAPPDATA: 'D:\\local' };
+    expect(configDir(set, win32)).toBe('D:\\gymctl');
+    expect(cacheDir(set, 'win32')).toBe('D:\\local\\gymctl');
+    expect(onWindows('config file', 'D:\\gymctl\\config.json', set)).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('whether it is in your user profile cannot be told: USERPROFILE is "jose", not an absolute path'),
+    });
   });
 });
 

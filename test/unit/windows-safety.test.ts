@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CodeCache, loadWithCodeCache } from '../../src/startup/code-cache.js';
 import { openCache } from '../../src/cache/store.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck } from '../../src/commands/doctor/checks-local.js';
-import { inProfile, oldConfigCheck, onWindows, removeCommand } from '../../src/commands/doctor/windows.js';
+import { cmdQuoted, inProfile, moveCommand, oldConfigCheck, onWindows, psQuoted, removeCommand } from '../../src/commands/doctor/windows.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { modesApply, NO_FOLLOW, openFolder, refuseLink } from '../../src/files/system.js';
 import { makeFolders, untrustedPart } from '../../src/files/trusted-path.js';
@@ -81,12 +81,16 @@ describe('doctor on Windows', () => {
     expect(inProfile('C:\\Users\\rita\\..\\bob\\AppData', 'C:\\Users\\rita')).toBe(false);
   });
 
-  it('removes with del, or with cmd’s rmdir a link to a folder (which leaves its target alone); rm elsewhere', () => {
+  it('removes with del, or a link to a folder with rmdir and .NET’s Directory.Delete (which leave its target alone); rm elsewhere', () => {
     writeFileSync(path.join(root, 'file'), '');
     symlinkSync(root, path.join(root, 'link'));
     expect(removeCommand(path.join(root, 'file'), 'win32')).toBe(`del "${path.join(root, 'file')}"`);
-    expect(removeCommand(path.join(root, 'link'), 'win32')).toBe(`cmd /c rmdir "${path.join(root, 'link')}"`);
+    expect(removeCommand(path.join(root, 'link'), 'win32')).toBe(`in PowerShell: [IO.Directory]::Delete('${path.join(root, 'link')}'); in cmd: rmdir "${path.join(root, 'link')}"`);
     expect(removeCommand(path.join(root, 'file'), 'linux')).toBe(`rm ${path.join(root, 'file')}`);
+    // PowerShell's del is Remove-Item, which reads [ ] as a pattern: there, the literal path.
+    expect(removeCommand('C:\\Users\\rita\\AppData\\Roaming\\gymctl [2]\\cache-secret', 'win32')).toBe(
+      'in PowerShell: Remove-Item -LiteralPath \'C:\\Users\\rita\\AppData\\Roaming\\gymctl [2]\\cache-secret\'; in cmd: del "C:\\Users\\rita\\AppData\\Roaming\\gymctl [2]\\cache-secret"',
+    );
   });
 
   it('says an older config folder in use can be moved, and how; and that one left behind is not read', () => {
@@ -96,12 +100,122 @@ describe('doctor on Windows', () => {
       status: 'warn',
       detail:
         'C:\\Users\\rita\\.config\\gymctl is where gymctl kept its config before; it is still read and written there, until you move it to C:\\Users\\rita\\AppData\\Roaming\\gymctl, where Windows programs keep their settings',
-      fix: 'mkdir "C:\\Users\\rita\\AppData\\Roaming\\gymctl", then move "C:\\Users\\rita\\.config\\gymctl\\*" "C:\\Users\\rita\\AppData\\Roaming\\gymctl"',
+      fix:
+        "in PowerShell: New-Item -ItemType Directory -Force -Path 'C:\\Users\\rita\\AppData\\Roaming\\gymctl' | Out-Null; Get-ChildItem -LiteralPath 'C:\\Users\\rita\\.config\\gymctl' -Force | Move-Item -Destination 'C:\\Users\\rita\\AppData\\Roaming\\gymctl'; " +
+        'in cmd: mkdir "C:\\Users\\rita\\AppData\\Roaming\\gymctl" 2>nul & move "C:\\Users\\rita\\.config\\gymctl\\*" "C:\\Users\\rita\\AppData\\Roaming\\gymctl"',
     });
     const left = oldConfigCheck({ ...folder, dir: folder.preferred, usingOld: false }, (file) => file === 'C:\\Users\\rita\\.config\\gymctl\\config.json');
-    expect(left).toMatchObject({ status: 'warn', detail: expect.stringContaining('is not read: C:\\Users\\rita\\AppData\\Roaming\\gymctl\\config.json is in use') });
+    expect(left).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('is not read: C:\\Users\\rita\\AppData\\Roaming\\gymctl\\config.json is in use'),
+      fix: 'copy what you still need from C:\\Users\\rita\\.config\\gymctl\\config.json (gymctl config set, gymctl auth login), then remove it: del "C:\\Users\\rita\\.config\\gymctl\\config.json"',
+    });
     expect(oldConfigCheck({ ...folder, dir: folder.preferred, usingOld: false }, () => false)).toBeUndefined();
     expect(oldConfigCheck({ dir: '/home/rita/.config/gymctl', preferred: '/home/rita/.config/gymctl', usingOld: false })).toBeUndefined();
+  });
+});
+
+/**
+ * PowerShell's reading of the single-quoted literal `text` starts with, as its tokenizer has it (ScanStringLiteral):
+ * any of ' ‘ ’ ‚ ‛ opens and closes it; two of them in a row are one, the second. Its value, and what follows.
+ */
+function readPowerShellSingleQuoted(text: string): { value: string; rest: string } {
+  const quote = (c: string | undefined) => c !== undefined && /['\u2018-\u201b]/.test(c);
+  if (!quote(text[0])) throw new Error(`not a single-quoted literal: ${text}`);
+  let value = '';
+  for (let i = 1; i < text.length; i++) {
+    if (quote(text[i])) {
+      if (!quote(text[i + 1])) return { value, rest: text.slice(i + 1) };
+      i++;
+    }
+    value += text[i];
+  }
+  throw new Error(`a literal never closed: ${text}`);
+}
+
+/**
+ * cmd.exe's reading of the double-quoted argument `text` starts with: to the next ", every character as it is, but
+ * %NAME% (and, with delayed expansion, !NAME!), which cmd expands even there: a form holding a % is no form.
+ */
+function readCmdDoubleQuoted(text: string): { value: string; rest: string } {
+  const end = text.indexOf('"', 1);
+  if (text[0] !== '"' || end < 0) throw new Error(`not a double-quoted argument: ${text}`);
+  const value = text.slice(1, end);
+  if (value.includes('%')) throw new Error(`cmd would expand the % in ${value}`);
+  return { value, rest: text.slice(end + 1) };
+}
+
+/** The command of doctor's `see who can with: …` fix for `folder`, in PowerShell and in cmd (undefined where the fix gives none). */
+function icaclsForms(fix: string): { powershell?: string; cmd?: string } {
+  const command = fix.replace(/^see who can with: /, '');
+  const labelled = /^in PowerShell: (icacls .*?)(?:; in cmd: (icacls .*)| \(not in cmd, which would expand the % in the path\))$/.exec(command);
+  return labelled ? { powershell: labelled[1], cmd: labelled[2] } : { powershell: command, cmd: command };
+}
+
+describe('doctor’s Windows advice, as it pastes into PowerShell and cmd', () => {
+  const outside = (folder: string) => onWindows('cache folder', folder, { USERPROFILE: 'C:\\Users\\rita' }).fix!;
+
+  it('a folder with a $ and a space: single quotes for PowerShell (which expands $share in double quotes), double for cmd', () => {
+    const folder = 'D:\\team$share\\gymctl conf';
+    expect(outside(folder)).toBe(`see who can with: in PowerShell: icacls 'D:\\team$share\\gymctl conf'; in cmd: icacls "D:\\team$share\\gymctl conf"`);
+    const { powershell, cmd } = icaclsForms(outside(folder));
+    expect(readPowerShellSingleQuoted(powershell!.slice('icacls '.length))).toEqual({ value: folder, rest: '' });
+    expect(readCmdDoubleQuoted(cmd!.slice('icacls '.length))).toEqual({ value: folder, rest: '' });
+  });
+
+  it('every folder reads back whole and as it is in each form given: quotes, $( ), backticks, & and ^, % left to PowerShell', () => {
+    for (const folder of [
+      'D:\\shared\\gymctl',
+      "D:\\o'brien's\\gymctl",
+      'D:\\o\u2019brien\u2018s \u201a\u201b\\gymctl',
+      'D:\\$(Remove-Item C:\\)\\`n\\gymctl',
+      'D:\\\u201cquoted\u201d \u201e\\gymctl',
+      'D:\\R&D ^ (2024) | <x>\\gymctl',
+      'D:\\100%USERNAME%\\gymctl',
+      '\\\\server\\share$\\gymctl',
+    ]) {
+      const { powershell, cmd } = icaclsForms(outside(folder));
+      const arg = (command: string) => command.slice('icacls '.length);
+      // One form for both shells only where double quotes read the same in both: no $, `, %, nor “ ” „ (PowerShell's double quotes too).
+      if (powershell === cmd) expect(folder, folder).not.toMatch(/[$`%\u201c-\u201e]/);
+      else expect(readPowerShellSingleQuoted(arg(powershell!)), folder).toEqual({ value: folder, rest: '' });
+      if (cmd === undefined) expect(folder).toContain('%');
+      else expect(readCmdDoubleQuoted(arg(cmd)), folder).toEqual({ value: folder, rest: '' });
+    }
+    expect(outside('D:\\shared\\gymctl')).toBe('see who can with: icacls "D:\\shared\\gymctl"');
+    expect(outside('D:\\100%USERNAME%\\gymctl')).toBe("see who can with: in PowerShell: icacls 'D:\\100%USERNAME%\\gymctl' (not in cmd, which would expand the % in the path)");
+  });
+
+  it('doubles every quote PowerShell reads as one, as PowerShell’s own escaping does, and nothing else', () => {
+    expect(psQuoted("it's")).toBe("'it''s'");
+    expect(psQuoted('\u2018\u2019\u201a\u201b')).toBe("'\u2018\u2018\u2019\u2019\u201a\u201a\u201b\u201b'");
+    expect(psQuoted('$x `y "z" \u201cw\u201d')).toBe('\'$x `y "z" \u201cw\u201d\'');
+    expect(cmdQuoted('D:\\a b')).toBe('"D:\\a b"');
+    expect(cmdQuoted('D:\\50%')).toBeUndefined();
+  });
+
+  it('the move of an old config folder is a command in each shell, its paths read back as they are', () => {
+    const [from, to] = ["C:\\Users\\o'brien $x\\.config\\gymctl", "C:\\Users\\o'brien $x\\AppData\\Roaming\\gymctl"];
+    const fix = moveCommand(from, to);
+    const labelled = /^in PowerShell: (.*); in cmd: (.*)$/.exec(fix)!;
+    expect(labelled).not.toBeNull();
+    const [powershell, cmd] = [labelled[1]!, labelled[2]!];
+    // PowerShell: New-Item -ItemType Directory -Force -Path 'to' | Out-Null; Get-ChildItem -LiteralPath 'from' -Force | Move-Item -Destination 'to'
+    const made = readPowerShellSingleQuoted(powershell.slice('New-Item -ItemType Directory -Force -Path '.length));
+    expect(made.value).toBe(to);
+    const listed = readPowerShellSingleQuoted(made.rest.slice(' | Out-Null; Get-ChildItem -LiteralPath '.length));
+    expect(listed.value).toBe(from);
+    const moved = readPowerShellSingleQuoted(listed.rest.slice(' -Force | Move-Item -Destination '.length));
+    expect({ ...moved, listed: listed.rest.startsWith(' -Force | Move-Item -Destination ') }).toEqual({ value: to, rest: '', listed: true });
+    // cmd: mkdir "to" 2>nul & move "from\*" "to"
+    const mkdir = readCmdDoubleQuoted(cmd.slice('mkdir '.length));
+    expect(mkdir.value).toBe(to);
+    const source = readCmdDoubleQuoted(mkdir.rest.slice(' 2>nul & move '.length));
+    expect(source.value).toBe(`${from}\\*`);
+    expect(readCmdDoubleQuoted(source.rest.slice(1))).toEqual({ value: to, rest: '' });
+    expect(moveCommand('C:\\Users\\a%b%\\.config\\gymctl', 'C:\\Users\\a%b%\\AppData\\Roaming\\gymctl')).toMatch(
+      /^in PowerShell: .* \(not in cmd, which would expand the % in the path\)$/,
+    );
   });
 });
 

@@ -166,14 +166,15 @@ let runs = 0;
  * file sets `variables` (Wine sets APPDATA, LOCALAPPDATA and USERPROFILE from
  * its own profile, whatever the Linux environment says, so they are set where
  * a Windows user would set them), reads stdin from a file and writes stdout
- * and stderr to files, and passes on node's exit code.
+ * and stderr to files, and passes on node's exit code. `script` is run
+ * instead of bin\gymctl.cjs.
  */
 export function runWin(
   prefix: Prefix,
   node: string,
   folder: string,
   args: readonly string[],
-  options: { stdin?: string | Uint8Array; variables?: Record<string, string> } = {},
+  options: { stdin?: string | Uint8Array; variables?: Record<string, string>; script?: string } = {},
 ): Promise<WinRun> {
   const run = path.join(folder, `run-${++runs}`);
   mkdirSync(run);
@@ -186,7 +187,7 @@ export function runWin(
   const lines = [
     '@echo off',
     ...Object.entries(options.variables ?? {}).map(([name, value]) => `set ${quoted(`${name}=${value}`)}`),
-    `${[windowsPath(node), windowsPath(BIN), ...args].map(quoted).join(' ')} < ${quoted(windowsPath(file('stdin')))} > ${quoted(windowsPath(file('stdout')))} 2> ${quoted(windowsPath(file('stderr')))}`,
+    `${[windowsPath(node), windowsPath(options.script ?? BIN), ...args].map(quoted).join(' ')} < ${quoted(windowsPath(file('stdin')))} > ${quoted(windowsPath(file('stdout')))} 2> ${quoted(windowsPath(file('stderr')))}`,
     'exit /b %ERRORLEVEL%',
   ];
   writeFileSync(file('run.bat'), `${lines.join('\r\n')}\r\n`);

@@ -171,9 +171,14 @@ export async function runComplete(f: CompleteDeps, program: Command, words: read
 export const VALUES_WAIT_MS = 500;
 /**
  * The end of Tab's wait for the ids: a signal that aborts VALUES_WAIT_MS
- * from now. The in-process tests put a deadline of their own here, which
- * they end when they choose, so that what they check does not hang on the
- * speed of the machine that runs them.
+ * from now. It is asked for when the first request starts: once gymctl has
+ * started, loaded this command, read its settings and made its client (the
+ * response cache, and node:crypto with it), so that a slow start (Wine, a
+ * cold disk, an antivirus scanning each file loaded) is not taken from
+ * the server's half second. The request's connection (node:http, or undici
+ * through a proxy) is made within it. The in-process tests put a deadline
+ * of their own here, which they end when they choose, so that what they
+ * check does not hang on the speed of the machine that runs them.
  */
 export const tabWait = { deadline: (): AbortSignal => AbortSignal.timeout(VALUES_WAIT_MS) };
 /** A cached answer this young is used rather than asking the server. */
@@ -184,17 +189,18 @@ const CACHED_VALUES_MS = 60 * 60_000;
  * start with what is typed, every one of them, the first MAX_NAMED each
  * with its name after a tab where known: from the response cache when it
  * holds fresh answers (only read, nothing made), else from the server
- * within half a second. Only a key from a flag, the environment or the
+ * within half a second of the first request (tabWait). Only a key from a flag, the environment or the
  * config file is used: never the keyring, which might ask to be unlocked.
  * Nothing on any failure.
  */
 async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaration, typed: readonly string[], current: string): Promise<string[]> {
   const values = declaration.values!;
-  const deadline = tabWait.deadline();
   try {
     const settings = await f.settings();
     if (!settings.apiKey || !settings.baseUrl) return [];
     const client = await f.makeClient(settings.baseUrl.value, settings.apiKey.value, { readCacheMs: CACHED_VALUES_MS });
+    // From here, the first request's start: what starting gymctl took is not counted (tabWait).
+    const deadline = tabWait.deadline();
     // The deadline stops the client, and with it every request in flight: one listener. A request given the deadline's
     // signal adds one of its own to it, and past ten names at once Node warned of a leak on stderr.
     if (deadline.aborted) return [];

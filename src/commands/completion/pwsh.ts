@@ -3,6 +3,20 @@
  * PowerShell 7 and Windows PowerShell 5.1: a native argument completer, as
  * gh's is, that asks `gymctl __complete -- WORD…` and reads its lines.
  *
+ * It is registered for each name gymctl is run by: `gymctl`, npm's
+ * `gymctl.cmd` and `gymctl.ps1`, and the single executable's `gymctl.exe`.
+ * PowerShell looks a native completer up by the command's name as typed,
+ * then its file name, then that without its extension
+ * (CompletionCompleters.cs, CompleteCommandArgument, the same since
+ * PowerShell 6's first sources), so `gymctl` alone would match the others;
+ * each is named all the same, for what a lookup by the exact name finds.
+ * After `npm install -g`, `gymctl` is npm's gymctl.ps1, a script: PowerShell
+ * binds a script's own parameters first, so a word that starts with `-`
+ * is completed as a parameter of the script (npm's has none: file names),
+ * and this completer is asked only for the other words. `gymctl.cmd` and
+ * `gymctl.exe` are programs, for which it is asked for every word. `node
+ * path\to\gymctl.cjs` is `node`'s command line, which it is not asked for.
+ *
  * Unlike cobra's script, which gh uses, it never builds a command line as
  * text for Invoke-Expression: the words before the cursor are read from
  * the parsed command (a quoted word without its quotes, anything else as
@@ -31,7 +45,7 @@
  */
 export const PWSH = String.raw`# gymctl completion for PowerShell. Load it with: gymctl completion pwsh | Out-String | Invoke-Expression
 # For good: add that line to your profile ($PROFILE).
-Register-ArgumentCompleter -Native -CommandName 'gymctl', 'gymctl.exe' -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName 'gymctl', 'gymctl.cmd', 'gymctl.exe', 'gymctl.ps1' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     # The program itself: gymctl.exe, or npm's gymctl.cmd; on Windows never npm's extensionless sh script.
     $gymctl = Get-Command -Name 'gymctl' -CommandType Application -ErrorAction Ignore |
