@@ -4,10 +4,10 @@
  * else about the commands is tested in-process (test/commands/).
  */
 import { spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA, DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv, runCli, spawnWatched, type RunOptions } from '../helpers/cli.js';
 import { needsRoot } from '../helpers/root.js';
@@ -39,10 +39,28 @@ describe('exit statuses of the process', () => {
 describe('a home folder the system cannot name', () => {
   const isRoot = needsRoot('the test of a user with no home folder', 'to run gymctl as a uid the user database does not know');
 
+  /**
+   * The Node that runs the tests, copied where that uid may run it: a Node installed under a private folder (as CI's Node
+   * 22 to 26, from npm in a folder of mode 0700) cannot be started by another uid.
+   */
+  let node = process.execPath;
+  let nodeFolder: string | undefined;
+  beforeAll(() => {
+    if (!isRoot) return;
+    nodeFolder = mkdtempSync(path.join(tmpdir(), 'gymctl-stranger-node-'));
+    chmodSync(nodeFolder, 0o755);
+    node = path.join(nodeFolder, 'node');
+    copyFileSync(process.execPath, node);
+    chmodSync(node, 0o755);
+  });
+  afterAll(() => {
+    if (nodeFolder) rmSync(nodeFolder, { recursive: true, force: true });
+  });
+
   /** gymctl as a uid with no entry in the user database (so no home folder from the system), with only PATH and `env`. */
   const asStranger = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, uid: 4242, gid: 4242, cwd: tmpdir() });
+      const child = spawn(node, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, uid: 4242, gid: 4242, cwd: tmpdir() });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
