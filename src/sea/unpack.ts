@@ -1,6 +1,6 @@
 /**
- * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked on every use, and what is
- * run from it checked against the binary's SHA-256 (docs/sea-notes.md, "Run").
+ * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked whole on every use, and
+ * the file run from it checked against the binary's SHA-256 (docs/sea-notes.md, "Run").
  */
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
@@ -14,6 +14,7 @@ export class SeaError extends Error {}
 export type Manifest = Readonly<Record<string, string>>;
 
 const fix = 'remove it, or set XDG_CACHE_HOME to a folder of your own';
+const again = (dir: string) => `remove ${dir}, and run gymctl again`;
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** True when `dir` is there, every part of its path may be trusted and it is the user's own (0700); false when it is not there; else throws. */
@@ -39,8 +40,59 @@ function trustedFolder(dir: string, uid: number | undefined): boolean {
   return true;
 }
 
-/** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
+/**
+ * Throws unless `dir` holds the binary's files and nothing else, each a regular file: a file missing, added (a
+ * `package.json` planted beside the addon) or of another kind (a FIFO, a link, a device) means the folder is not the
+ * one gymctl made. Names and kinds alone: nothing is opened, so a FIFO cannot hang the run.
+ */
+export function checkWhole(dir: string, manifest: Manifest): void {
+  const files = new Set(Object.keys(manifest));
+  const folders = new Set(
+    [...files].flatMap((name) =>
+      name
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
+  const damaged = (what: string) => new SeaError(`${dir} is not as this gymctl unpacked it (${what}): ${again(dir)}`);
+  const found = new Set<string>();
+  const walked = new Set<string>();
+  const walk = (folder: string) => {
+    walked.add(folder);
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, ...folder.split('/')), { withFileTypes: true });
+    } catch (error) {
+      throw damaged(`cannot read ${folder || 'it'}: ${codeOf(error)}`);
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const name = folder ? `${folder}/${entry.name}` : entry.name;
+      if (folders.has(name) && entry.isDirectory()) walk(name);
+      else if (files.has(name) && entry.isFile()) found.add(name);
+      else if (files.has(name) || folders.has(name)) throw damaged(`${name} is not a ${files.has(name) ? 'regular file' : 'folder'}`);
+      else throw damaged(`${name} is not a file this gymctl unpacked`);
+    }
+  };
+  walk('');
+  for (const name of [...files].sort()) {
+    if (found.has(name)) continue;
+    // The folder that is gone, if one is, rather than the first file in it.
+    const parts = name.split('/');
+    const missing = parts.map((_, i) => parts.slice(0, i + 1).join('/')).find((prefix) => prefix === name || !walked.has(prefix));
+    throw damaged(`${missing} is missing`);
+  }
+}
+
+/** This build's folder `<root>/<build>`, checked whole (unpacked on the first run); else a SeaError. */
 export function unpacked({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
+  const dir = made({ root, build, manifest, asset });
+  checkWhole(dir, manifest);
+  return dir;
+}
+
+/** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
+function made({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
   const uid = process.getuid?.();
   const dir = path.join(root, build);
   if (trustedFolder(dir, uid)) return dir;
@@ -68,12 +120,20 @@ export function unpacked({ root, build, manifest, asset }: { root: string; build
   }
 }
 
-/** Throws unless the file `name` in `dir` has the bytes the binary holds for it. */
+/** Throws unless the file `name` in `dir` is a regular file with the bytes the binary holds for it (a FIFO or a device is refused before it is read). */
 export function verify(dir: string, name: string, manifest: Manifest): void {
   const file = path.join(dir, ...name.split('/'));
   try {
-    // node:crypto loaded here, never at the top: loaded into the start-up snapshot, it breaks crypto in worker threads (jq's).
-    if (process.getBuiltinModule('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === manifest[name]) return;
+    // Not followed if a link, and opened without waiting (a FIFO with no writer), then refused unless a regular file.
+    const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+    const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      // node:crypto loaded here, never at the top: loaded into the start-up snapshot, it breaks crypto in worker threads (jq's).
+      const hash = () => process.getBuiltinModule('node:crypto').createHash('sha256').update(fs.readFileSync(fd)).digest('hex');
+      if (fs.fstatSync(fd).isFile() && hash() === manifest[name]) return;
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {}
-  throw new SeaError(`${file} is not the file this gymctl unpacked (changed, or removed): remove ${dir} and run gymctl again`);
+  throw new SeaError(`${file} is not the file this gymctl unpacked (changed, removed, or not a regular file): ${again(dir)}`);
 }

@@ -1,15 +1,16 @@
 /**
  * The single executable's unpacked folder (src/sea/unpack.ts): made once,
  * 0700 with 0600 files, beside the cache and not in it; refused when it,
- * or any part of its path, is not the user's; and the files run from disk
- * are checked against the binary's hashes.
+ * or any part of its path, is not the user's, or when it is not as gymctl
+ * made it; and the file run from disk checked against the binary's hashes.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
+import { checkWhole, type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
 import { needsRoot } from '../helpers/root.js';
 
 const isRoot = needsRoot("the ownership tests of the single executable's folder", 'to give folders to another user');
@@ -55,6 +56,7 @@ describe('the unpacked folder', () => {
         // Another gymctl finishes its copy meanwhile.
         mkdirSync(path.join(dir, 'side'), { recursive: true, mode: 0o700 });
         chmodSync(dir, 0o700);
+        for (const other of Object.keys(ASSETS)) writeFileSync(path.join(dir, other), ASSETS[other]!);
         writeFileSync(path.join(dir, 'gymctl.cjs'), 'theirs');
       }
       return asset(name);
@@ -101,6 +103,37 @@ describe('the unpacked folder', () => {
   });
 });
 
+describe('the folder, checked whole on every use', () => {
+  const damaged = (what: string) => `is not as this gymctl unpacked it (${what}): remove ${path.join(root, '1.0.0-abc')}, and run gymctl again`;
+
+  it('is refused when a file was added (a package.json planted beside an addon), removed, or a folder is gone', () => {
+    const dir = unpack();
+    writeFileSync(path.join(dir, 'side', 'package.json'), '{"main":"../../../evil.js"}');
+    expect(unpack).toThrow(damaged('side/package.json is not a file this gymctl unpacked'));
+    rmSync(path.join(dir, 'side', 'package.json'));
+    rmSync(path.join(dir, 'jq.wasm'));
+    expect(unpack).toThrow(damaged('jq.wasm is missing'));
+    writeFileSync(path.join(dir, 'jq.wasm'), ASSETS['jq.wasm']!);
+    rmSync(path.join(dir, 'side'), { recursive: true });
+    expect(unpack).toThrow(damaged('side is missing'));
+    writeFileSync(path.join(dir, 'side'), '');
+    expect(unpack).toThrow(damaged('side is not a folder'));
+  });
+
+  it('is refused at once, nothing opened, when a file is a FIFO, a link (to /dev/zero) or a folder', () => {
+    const dir = unpack();
+    rmSync(path.join(dir, 'jq.wasm'));
+    spawnSync('mkfifo', [path.join(dir, 'jq.wasm')]);
+    expect(unpack).toThrow(damaged('jq.wasm is not a regular file'));
+    rmSync(path.join(dir, 'jq.wasm'));
+    symlinkSync('/dev/zero', path.join(dir, 'jq.wasm'));
+    expect(() => checkWhole(dir, manifest)).toThrow(damaged('jq.wasm is not a regular file'));
+    rmSync(path.join(dir, 'jq.wasm'));
+    mkdirSync(path.join(dir, 'jq.wasm'));
+    expect(() => checkWhole(dir, manifest)).toThrow(damaged('jq.wasm is not a regular file'));
+  });
+});
+
 describe('verify', () => {
   it('passes the bytes the binary holds, and refuses a changed, missing or unknown file', () => {
     const dir = unpack();
@@ -110,6 +143,21 @@ describe('verify', () => {
     rmSync(path.join(dir, 'jq.wasm'));
     expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
     expect(() => verify(dir, 'other.wasm', manifest)).toThrow(SeaError);
+  });
+
+  it('refuses a FIFO or a link at once, without reading it', () => {
+    const dir = unpack();
+    rmSync(path.join(dir, 'jq.wasm'));
+    spawnSync('mkfifo', [path.join(dir, 'jq.wasm')]);
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow('not a regular file');
+    rmSync(path.join(dir, 'jq.wasm'));
+    writeFileSync(path.join(home, 'elsewhere.wasm'), ASSETS['jq.wasm']!);
+    // The right bytes, through a link: refused all the same (the file checked is the file loaded, never a link's target).
+    symlinkSync(path.join(home, 'elsewhere.wasm'), path.join(dir, 'jq.wasm'));
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
+    rmSync(path.join(dir, 'jq.wasm'));
+    symlinkSync('/dev/zero', path.join(dir, 'jq.wasm'));
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
   });
 });
 
