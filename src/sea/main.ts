@@ -1,12 +1,12 @@
 /**
  * The single executable's run (docs/sea-notes.md, "Run"): `--version` from a constant, the keyring agent when given its
  * path alone, anything else from the snapshot (snapshot.ts). gymctl's JavaScript comes from the binary's bytes alone
- * (`binaryModules`); Node's loader, which reads files from disk, is closed but for the
+ * (`binaryModules`), with or without its folder; Node's loader, which reads files from disk, is closed but for the
  * keyring addon, taken from the exact file the binary unpacked and checked.
  */
 import { seaDir } from '../files/folders.js';
 import { guardStreams } from '../startup/boot.js';
-import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
+import { FolderUnavailable, type Manifest, SeaError, unpacked, verify } from './unpack.js';
 
 declare const __GYMCTL_VERSION__: string;
 declare const __GYMCTL_SEA_BUILD__: string;
@@ -41,22 +41,29 @@ function realFolder(folder: string): string {
   }
 }
 
-/** Whether this run has made or checked the folder. */
-let folder: { onDisk: true } | undefined;
+/** The folder as this run found it: on disk and checked, or not to be had (why), once asked for. */
+let folder: { onDisk: true } | { onDisk: false; unavailable: FolderUnavailable } | undefined;
 
-/** Makes or checks the folder `dir`, once a run; a refusal ends the run in one line. */
-function ensureFolder(dir: string): void {
-  if (folder) return;
+/**
+ * Makes or checks the folder `dir`, once a run. A refusal (someone else's folder, or one that is not as gymctl made it)
+ * ends the run in one line; a folder that cannot be made (a read-only or full cache) does not: the run goes on from
+ * the binary's own bytes.
+ */
+function ensureFolder(dir: string): NonNullable<typeof folder> {
+  if (folder) return folder;
   try {
     const asset = (name: string) => new Uint8Array(sea().getRawAsset(name) as ArrayBuffer);
     if (realFolder(unpacked({ root: seaDir(process.env), build: __GYMCTL_SEA_BUILD__, manifest: __GYMCTL_SEA_MANIFEST__, asset })) !== dir)
       throw new Error('the build folder moved');
     folder = { onDisk: true };
   } catch (error) {
-    if (!(error instanceof SeaError)) throw error;
-    process.stderr.write(`gymctl: ${error.message}\n`);
-    process.exit(1);
+    if (error instanceof FolderUnavailable) folder = { onDisk: false, unavailable: error };
+    else if (error instanceof SeaError) {
+      process.stderr.write(`gymctl: ${error.message}\n`);
+      process.exit(1);
+    } else throw error;
   }
+  return folder;
 }
 
 /** The asset name of `file` when it is one of the binary's files in `dir`; else undefined. */
@@ -131,8 +138,11 @@ export function binaryModules(dir: string, known: Record<string, object>): (from
   return requireFrom;
 }
 
-/** `start` runs gymctl from the snapshot with the folder's path, calling `ensure` before the first file of the folder is needed. */
-export function seaMain(start: (dir: string, argv: string[], ensure: () => void) => void): void {
+/**
+ * `start` runs gymctl from the snapshot with the folder's path, calling `ensure` before the first file of the folder is
+ * needed: it returns whether the folder is on disk (false: a read-only or full cache, run from the binary's bytes).
+ */
+export function seaMain(start: (dir: string, argv: string[], ensure: () => boolean) => void): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     guardStreams();
@@ -143,12 +153,17 @@ export function seaMain(start: (dir: string, argv: string[], ensure: () => void)
   closeDiskLoader(dir);
   const agent = path.join(dir, 'keyring-agent.cjs');
   if (argv.length !== 1 || argv[0] !== agent) {
-    start(dir, argv, () => ensureFolder(dir));
+    start(dir, argv, () => ensureFolder(dir).onDisk);
     return;
   }
   // The keyring agent. Its answers, when it cannot be run, are its own (the agent would say only that there is no keyring module).
   const trouble = (message: string) => process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message })}\n`);
-  ensureFolder(dir);
+  const found = ensureFolder(dir);
+  if (!found.onDisk) {
+    const { root, reason } = found.unavailable;
+    trouble(`the keyring module must be a file on disk, and gymctl cannot write it into ${root} (${reason}): set XDG_CACHE_HOME to a writable folder of your own`);
+    return;
+  }
   try {
     if (ADDON in __GYMCTL_SEA_MANIFEST__) verifyOnce(dir, ADDON);
   } catch (error) {

@@ -22,7 +22,7 @@ const requireHere = (id: string): unknown => {
 };
 __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs', '/');
 
-function start(dir: string, argv: string[], ensureFolder: () => void): void {
+function start(dir: string, argv: string[], ensureFolder: () => boolean): void {
   guardStreams();
   if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));

@@ -10,6 +10,19 @@ const path = process.getBuiltinModule('node:path');
 /** A failure the binary reports in one line and exits 1 for. */
 export class SeaError extends Error {}
 
+/**
+ * The folder cannot be had here: a read-only or full disk, a path that cannot hold a folder. Nothing is refused: the
+ * run goes on from the binary's own bytes, and only what needs a file on disk (the keyring addon) says so.
+ */
+export class FolderUnavailable extends SeaError {
+  constructor(
+    readonly root: string,
+    readonly reason: string,
+  ) {
+    super(`cannot unpack gymctl into ${root} (${reason})`);
+  }
+}
+
 /** What the binary holds: asset names (relative to the folder, `/`-separated) and their SHA-256 in hex. */
 export type Manifest = Readonly<Record<string, string>>;
 
@@ -24,8 +37,10 @@ function trustedFolder(dir: string, uid: number | undefined): boolean {
   try {
     found = untrustedPart(dir, { uid });
   } catch (error) {
-    throw new SeaError(`cannot read the path to ${dir} (${codeOf(error)}): ${fix}`);
+    throw new FolderUnavailable(dir, `cannot read its path: ${codeOf(error)}`);
   }
+  // A file where a folder of the path should be (HOME under a file): no folder can be there, and nothing is run from it.
+  if (found?.why === 'not a folder') throw new FolderUnavailable(dir, describeUntrusted(found));
   if (found) throw new SeaError(`gymctl will not run code from ${dir}: ${describeUntrusted(found)}; set XDG_CACHE_HOME to a folder of your own`);
   try {
     stat = fs.lstatSync(dir);
@@ -84,7 +99,10 @@ export function checkWhole(dir: string, manifest: Manifest): void {
   }
 }
 
-/** This build's folder `<root>/<build>`, checked whole (unpacked on the first run); else a SeaError. */
+/**
+ * This build's folder `<root>/<build>`, checked whole (unpacked on the first run). A refusal (a folder someone else made
+ * or changed) is a SeaError; a folder that cannot be made here, a FolderUnavailable, with nothing left behind.
+ */
 export function unpacked({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
   const dir = made({ root, build, manifest, asset });
   checkWhole(dir, manifest);
@@ -116,7 +134,7 @@ function made({ root, build, manifest, asset }: { root: string; build: string; m
     // Another first run put the same build there meanwhile: the same files. (Windows says EPERM, or EACCES and EBUSY
     // while a scanner holds a new file open, where POSIX says ENOTEMPTY.)
     if (['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY'].includes(codeOf(error)) && trustedFolder(dir, uid)) return dir;
-    throw new SeaError(`cannot unpack gymctl into ${root} (${codeOf(error)}): set XDG_CACHE_HOME to a writable folder of your own`);
+    throw new FolderUnavailable(root, codeOf(error));
   }
 }
 

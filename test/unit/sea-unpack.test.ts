@@ -2,7 +2,8 @@
  * The single executable's unpacked folder (src/sea/unpack.ts): made once,
  * 0700 with 0600 files, beside the cache and not in it; refused when it,
  * or any part of its path, is not the user's, or when it is not as gymctl
- * made it; and the file run from disk checked against the binary's hashes.
+ * made it; given up, leaving nothing behind, when it cannot be made; and
+ * the file run from disk checked against the binary's hashes.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,7 +11,7 @@ import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkWhole, type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
+import { checkWhole, FolderUnavailable, type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
 import { needsRoot } from '../helpers/root.js';
 
 const isRoot = needsRoot("the ownership tests of the single executable's folder", 'to give folders to another user');
@@ -94,12 +95,26 @@ describe('the unpacked folder', () => {
     expect(unpack).toThrow(`${root} is a link made by another user (uid ${OTHER_UID})`);
   });
 
-  it('says what to do when it cannot be made, or its path has a file for a folder', () => {
-    expect(() => unpacked({ root: '/proc/self/gymctl-sea', build: '1.0.0-abc', manifest, asset })).toThrow(
-      'cannot unpack gymctl into /proc/self/gymctl-sea (ENOENT): set XDG_CACHE_HOME to a writable folder of your own',
-    );
+  it('is given up, not refused, when it cannot be made, or its path has a file for a folder: the run goes on from the binary', () => {
+    const proc = () => unpacked({ root: '/proc/self/gymctl-sea', build: '1.0.0-abc', manifest, asset });
+    expect(proc).toThrow(FolderUnavailable);
+    expect(proc).toThrow('cannot unpack gymctl into /proc/self/gymctl-sea (ENOENT)');
     writeFileSync(path.join(home, 'cache'), '');
-    expect(unpack).toThrow(`${path.join(home, 'cache')} is not a folder`);
+    expect(unpack).toThrow(FolderUnavailable);
+    expect(unpack).toThrow(`(${path.join(home, 'cache')} is not a folder)`);
+  });
+
+  it('leaves nothing behind when a write fails half-way (a full disk): no temporary folder, no folder', () => {
+    let written = 0;
+    const full = (name: string) => {
+      if (++written === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      return asset(name);
+    };
+    for (let run = 0; run < 5; run++) {
+      written = 0;
+      expect(() => unpacked({ root, build: '1.0.0-abc', manifest, asset: full })).toThrow('cannot unpack gymctl into');
+    }
+    expect(readdir(root)).toEqual([]);
   });
 });
 
