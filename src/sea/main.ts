@@ -149,6 +149,9 @@ export function seaMain(start: (dir: string, argv: string[], ensure: () => boole
     process.stdout.write(`${__GYMCTL_VERSION__}\n`);
     return;
   }
+  // Node's compile cache runs whatever code its folder holds: jq's worker, whose script Node compiles, must not take it
+  // from this variable (a worker inherits it). gymctl's own files are compiled with vm, which never reads it.
+  delete process.env.NODE_COMPILE_CACHE;
   const dir = path.join(realFolder(seaDir(process.env)), __GYMCTL_SEA_BUILD__);
   closeDiskLoader(dir);
   const agent = path.join(dir, 'keyring-agent.cjs');
