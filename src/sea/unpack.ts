@@ -1,6 +1,7 @@
 /**
- * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked whole on every use, and
- * the file run from it checked against the binary's SHA-256 (docs/sea-notes.md, "Run").
+ * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked whole on every use, the one
+ * file run from it (the keyring addon) checked against the binary's SHA-256, and other builds' folders removed once
+ * unused for a week (docs/sea-notes.md, "Run" and "Old builds").
  */
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
@@ -29,6 +30,17 @@ export type Manifest = Readonly<Record<string, string>>;
 const fix = 'remove it, or set XDG_CACHE_HOME to a folder of your own';
 const again = (dir: string) => `remove ${dir}, and run gymctl again`;
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Another build's folder that no run has used for this long is removed (a run of that build unpacks it again). */
+export const UNUSED_MS = 7 * DAY_MS;
+/** How often a run marks its folder as used (its mtime): at most once a day. */
+const MARK_MS = DAY_MS;
+/** A temporary folder left by an unpack or a removal that never finished (a killed run) is removed once this old. */
+const STALE_MS = DAY_MS;
+/** A build's folder (`0.1.0-<16 hex>`, a pre-release `1.0.0-rc.1-<16 hex>`), and a temporary one beside it (`.<build>-XXXXXX`). */
+const BUILD_FOLDER = /^\d+\.\d+\.\d+[0-9A-Za-z.+-]*-[0-9a-f]{16}$/;
+const TEMPORARY_FOLDER = /^\.\d+\.\d+\.\d+[0-9A-Za-z.+-]*-[0-9a-f]{16}-[0-9A-Za-z]{6}$/;
 
 /** True when `dir` is there, every part of its path may be trusted and it is the user's own (0700); false when it is not there; else throws. */
 function trustedFolder(dir: string, uid: number | undefined): boolean {
@@ -100,17 +112,64 @@ export function checkWhole(dir: string, manifest: Manifest): void {
 }
 
 /**
- * This build's folder `<root>/<build>`, checked whole (unpacked on the first run). A refusal (a folder someone else made
- * or changed) is a SeaError; a folder that cannot be made here, a FolderUnavailable, with nothing left behind.
+ * Marks this build's folder as used (at most once a day), and removes other builds' folders unused for `UNUSED_MS`
+ * and temporary folders left for `STALE_MS`, each first renamed aside in one step, so that a run of that build finds its
+ * folder whole or not at all. Never fails the run: what cannot be done is left for another.
  */
-export function unpacked({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
-  const dir = made({ root, build, manifest, asset });
+export function tidy(root: string, build: string, now: number, uid: number | undefined): void {
+  try {
+    const own = path.join(root, build);
+    if (now - fs.lstatSync(own).mtimeMs > MARK_MS) fs.utimesSync(own, now / 1000, now / 1000);
+  } catch {}
+  let names: string[];
+  try {
+    names = fs.readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const other = name !== build && BUILD_FOLDER.test(name);
+    if (!other && !TEMPORARY_FOLDER.test(name)) continue;
+    try {
+      const folder = path.join(root, name);
+      const stat = fs.lstatSync(folder);
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || now - stat.mtimeMs <= (other ? UNUSED_MS : STALE_MS)) continue;
+      let doomed = folder;
+      if (other) {
+        doomed = path.join(root, `.${name}-${Math.random().toString(36).slice(2, 8).padEnd(6, '0')}`);
+        fs.renameSync(folder, doomed);
+      }
+      fs.rmSync(doomed, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
+/**
+ * This build's folder `<root>/<build>`, checked whole (unpacked on the first run), after which other builds' unused
+ * folders are removed. A refusal (a folder someone else made or changed) is a SeaError; a folder that cannot be made
+ * here, a FolderUnavailable, with nothing left behind.
+ */
+export function unpacked({
+  root,
+  build,
+  manifest,
+  asset,
+  now = Date.now(),
+}: {
+  root: string;
+  build: string;
+  manifest: Manifest;
+  asset(name: string): Uint8Array;
+  now?: number;
+}): string {
+  const dir = made({ root, build, manifest, asset, now });
   checkWhole(dir, manifest);
+  tidy(root, build, now, process.getuid?.());
   return dir;
 }
 
 /** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
-function made({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
+function made({ root, build, manifest, asset, now }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array; now: number }): string {
   const uid = process.getuid?.();
   const dir = path.join(root, build);
   if (trustedFolder(dir, uid)) return dir;
@@ -118,6 +177,8 @@ function made({ root, build, manifest, asset }: { root: string; build: string; m
   try {
     makeFolders(root, 0o700);
     trustedFolder(root, uid);
+    // Old builds first: on a full disk, their room may be what this one needs.
+    tidy(root, build, now, uid);
     temporary = fs.mkdtempSync(path.join(root, `.${build}-`));
     fs.chmodSync(temporary, 0o700);
     for (const name of Object.keys(manifest)) {

@@ -2,16 +2,17 @@
  * The single executable's unpacked folder (src/sea/unpack.ts): made once,
  * 0700 with 0600 files, beside the cache and not in it; refused when it,
  * or any part of its path, is not the user's, or when it is not as gymctl
- * made it; given up, leaving nothing behind, when it cannot be made; and
- * the file run from disk checked against the binary's hashes.
+ * made it; given up, leaving nothing behind, when it cannot be made; the
+ * file run from disk checked against the binary's hashes; and other
+ * builds' folders removed once unused for a week.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkWhole, FolderUnavailable, type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
+import { checkWhole, FolderUnavailable, type Manifest, SeaError, tidy, UNUSED_MS, unpacked, verify } from '../../src/sea/unpack.js';
 import { needsRoot } from '../helpers/root.js';
 
 const isRoot = needsRoot("the ownership tests of the single executable's folder", 'to give folders to another user');
@@ -146,6 +147,51 @@ describe('the folder, checked whole on every use', () => {
     rmSync(path.join(dir, 'jq.wasm'));
     mkdirSync(path.join(dir, 'jq.wasm'));
     expect(() => checkWhole(dir, manifest)).toThrow(damaged('jq.wasm is not a regular file'));
+  });
+});
+
+describe('other builds', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const now = Date.UTC(2026, 0, 31);
+  const THIS = '0.2.0-0123456789abcdef';
+  const OTHER = '0.1.0-fedcba9876543210';
+  const age = (folder: string, ms: number) => utimesSync(folder, (now - ms) / 1000, (now - ms) / 1000);
+  const folder = (name: string, ms: number) => {
+    mkdirSync(path.join(root, name, 'side'), { recursive: true, mode: 0o700 });
+    age(path.join(root, name), ms);
+    return path.join(root, name);
+  };
+
+  it("are removed once unused for a week, whole; this build's, a recent one, and what is not gymctl's are left", () => {
+    folder(THIS, 2 * DAY);
+    folder(OTHER, UNUSED_MS + DAY);
+    folder('0.1.1-00000000000000aa', UNUSED_MS - DAY);
+    folder('notes', UNUSED_MS + DAY);
+    writeFileSync(path.join(root, '0.0.9-00000000000000bb'), '');
+    tidy(root, THIS, now, process.getuid?.());
+    expect(readdir(root)).toEqual(['0.0.9-00000000000000bb', '0.1.1-00000000000000aa', THIS, 'notes']);
+    // This build's folder is marked as used, at most once a day.
+    expect(statSync(path.join(root, THIS)).mtimeMs).toBe(now);
+  });
+
+  it('lose temporary folders left by a killed run once a day old, and keep one being written now', () => {
+    folder(`.${OTHER}-aB3dE9`, 2 * DAY);
+    folder(`.${THIS}-x1Y2z3`, 60_000);
+    tidy(root, THIS, now, process.getuid?.());
+    expect(readdir(root)).toEqual([`.${THIS}-x1Y2z3`]);
+  });
+
+  it('are removed by the run that unpacks a new build, before it writes (a full disk may need their room)', () => {
+    folder(OTHER, UNUSED_MS + DAY);
+    const dir = unpacked({ root, build: THIS, manifest, asset, now });
+    expect(readdir(root)).toEqual([THIS]);
+    expect(existsSync(path.join(dir, 'jq.wasm'))).toBe(true);
+  });
+
+  it.runIf(isRoot)("leave another user's folder alone", () => {
+    chownSync(folder(OTHER, UNUSED_MS + DAY), OTHER_UID, OTHER_UID);
+    tidy(root, THIS, now, process.getuid?.());
+    expect(readdir(root)).toEqual([OTHER]);
   });
 });
 
