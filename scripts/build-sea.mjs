@@ -76,7 +76,10 @@ const output = path.join(out, exe);
 // Node 25.5 and later build the binary themselves; Node 24 writes the blob, which postject puts into a copy of Node.
 const buildsItself = run(node, ['--help']).stdout.includes('--build-sea');
 const [blob, configFile] = [path.join(out, 'sea-prep.blob'), path.join(out, 'sea-config.json')];
-const config = { main: path.join(out, 'main.cjs'), executable, output, disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, assets: files };
+// What a run of the binary takes from its environment: nothing but its argv and variables. NODE_OPTIONS is not read, and
+// SIGUSR1 opens no inspector (docs/sea-notes.md, "Nothing from the environment").
+const runtime = { disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, execArgv: ['--disable-sigusr1'], execArgvExtension: 'none' };
+const config = { main: path.join(out, 'main.cjs'), executable, output, ...runtime, assets: files };
 writeFileSync(configFile, JSON.stringify(buildsItself ? config : { ...config, output: blob, executable: undefined }));
 const flag = buildsItself ? '--build-sea' : '--experimental-sea-config';
 if (run(node, [flag, configFile], { stdio: 'inherit' }).status !== 0) fail(`node ${flag} failed`);
@@ -88,6 +91,12 @@ if (!buildsItself) {
   await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2', ...macho });
 }
 for (const name of ['main.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped']) rmSync(path.join(out, name), { force: true });
+// A Node that does not know execArgvExtension would let NODE_OPTIONS in: a module it names to preload must not run.
+const optionsIgnored = run(output, ['--version'], { env: { ...process.env, NODE_OPTIONS: `--require=${path.join(out, 'not-there.cjs')}` } });
+if (optionsIgnored.status !== 0 || optionsIgnored.stdout !== `${version}\n`) {
+  rmSync(output, { force: true });
+  fail(`Node ${nodeVersion} made a binary that reads NODE_OPTIONS (no execArgvExtension): build with a later Node 24, or Node 26`);
+}
 const size = statSync(output).size;
 // What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
 writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, stripped: executable !== node, size }, null, 2)}\n`);
