@@ -39,5 +39,18 @@ function start(dir: string, argv: string[], ensureFolder: () => boolean): void {
 
 const { startupSnapshot } = process.getBuiltinModule('node:v8');
 startupSnapshot.setDeserializeMainFunction(() => seaMain(start));
+// Nothing of the building machine or moment in the snapshot, which two builds of one tree must give byte for byte: its
+// process id, paths and arguments, which Node sets again for each run before this script's function is called.
+startupSnapshot.addSerializeCallback(() => {
+  const blank: Array<[string, unknown]> = [
+    ['pid', 0],
+    ['argv', []],
+    ['argv0', ''],
+    ['execArgv', []],
+    ['execPath', ''],
+    ['title', ''],
+  ];
+  for (const [name, value] of blank) Object.defineProperty(process, name, { ...Object.getOwnPropertyDescriptor(process, name), value });
+});
 // The snapshot is taken once this has run (and the event loop is empty): a failed warm-up fails the build.
 void warmUp(mainModule.exports.main, __GYMCTL_WARM_UP_ME__);
