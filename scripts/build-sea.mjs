@@ -20,6 +20,14 @@ const fail = (message) => {
   process.exit(1);
 };
 
+// When the Node could not be installed (offline, say), on the way out: what npm left in .sea-node/ is removed, not to be
+// taken for a Node next time, and the way on is said.
+process.on('exit', (code) => {
+  if (code === 0 || given || existsSync(node)) return;
+  rmSync(prefix, { recursive: true, force: true });
+  process.stderr.write('build:sea: offline? Name a Node 24 or later already on this machine: GYMCTL_SEA_NODE=/path/to/node npm run build:sea\n');
+});
+
 // The Node (24 or later): GYMCTL_SEA_NODE, else NODE_PACKAGE from the npm registry, installed once into .sea-node/.
 const given = process.env.GYMCTL_SEA_NODE && path.resolve(process.env.GYMCTL_SEA_NODE);
 if (given && !existsSync(given)) fail(`GYMCTL_SEA_NODE names ${given}, which is not there: name a node binary, or unset it to use ${NODE_PACKAGE} from the npm registry`);
