@@ -2,7 +2,7 @@
 // in the steps of docs/sea-notes.md's "Build": a start-up snapshot of dist/gymctl.cjs, with the files a run reads as assets.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { common, defines, root, version } from '../build/common.mjs';
@@ -21,6 +21,14 @@ const fail = (message) => {
   process.stderr.write(`build:sea: ${message}\n`);
   process.exit(1);
 };
+
+// When the Node could not be installed (offline, say), on the way out: what npm left in .sea-node/ is removed, not to be
+// taken for a Node next time, and the way on is said.
+process.on('exit', (code) => {
+  if (code === 0 || given || existsSync(node)) return;
+  rmSync(prefix, { recursive: true, force: true });
+  process.stderr.write('build:sea: offline? Name a Node 24 or later already on this machine: GYMCTL_SEA_NODE=/path/to/node npm run build:sea\n');
+});
 
 // The Node (24 or later): GYMCTL_SEA_NODE, else NODE_PACKAGE from the npm registry, installed once into .sea-node/.
 const given = process.env.GYMCTL_SEA_NODE && path.resolve(process.env.GYMCTL_SEA_NODE);
@@ -52,15 +60,15 @@ mkdirSync(out, { recursive: true });
 // its side file is the package itself, bundled here. Its notice joins the npm build's, in the binary's own notices.
 const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const sideFiles = JSON.parse(readFileSync(path.join(root, 'build', 'side-files.json'), 'utf8'));
-const bundled = [JSON.parse(readFileSync(path.join(dist, 'meta-shipped.json'), 'utf8'))];
+const metafiles = [JSON.parse(readFileSync(path.join(dist, 'meta-shipped.json'), 'utf8'))];
 for (const [name, source] of Object.entries(sideFiles).filter(([, source]) => Object.hasOwn(dependencies, source))) {
   const outfile = path.join(out, `side-${name}.cjs`);
   const { metafile } = await build({ ...common, absWorkingDir: root, entryPoints: [source], outfile, minify: true, metafile: true });
   files[`side/${name}.cjs`] = outfile;
-  bundled.push(metafile);
+  metafiles.push(metafile);
 }
 files['licenses/THIRD-PARTY-NOTICES'] = path.join(out, 'THIRD-PARTY-NOTICES');
-writeFileSync(files['licenses/THIRD-PARTY-NOTICES'], noticesText(bundledPackages(bundled, root), compiledIntoJq(root)));
+writeFileSync(files['licenses/THIRD-PARTY-NOTICES'], noticesText(bundledPackages(metafiles, root), compiledIntoJq(root)));
 // The keyring's native addon for this platform (the package @napi-rs/keyring loads), where the agent's require('@napi-rs/keyring') finds it.
 const scope = path.join(root, 'node_modules', '@napi-rs');
 const addonPackage = `keyring-${process.platform}-${process.arch}`;
@@ -69,21 +77,12 @@ const addonFolder = existsSync(scope) && readdirSync(scope).find((name) => (name
 const addon = addonFolder && readdirSync(path.join(scope, addonFolder)).find((name) => name.endsWith('.node'));
 if (addon) files['node_modules/@napi-rs/keyring/index.node'] = path.join(scope, addonFolder, addon);
 else process.stderr.write(`no @napi-rs/keyring addon for ${process.platform}-${process.arch} in node_modules: the binary will have no keyring\n`);
-const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
-// One folder per build in the user's cache, named after the files and the Node that runs them.
-const hash = createHash('sha256').update(`${nodeVersion}\n`);
-for (const name of Object.keys(manifest).sort()) hash.update(`${name} ${manifest[name]}\n`);
-const buildId = `${version}-${hash.digest('hex').slice(0, 16)}`;
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, sha256(readFileSync(file))]));
 
 // The warm-up run's answer (src/sea/warm.ts): what the sandbox answers to GET /me.
 const me = run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
 if (me.status !== 0 || !me.stdout.startsWith('{"data":')) fail(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
-
-const seaDefines = defines({ __GYMCTL_SEA_BUILD__: buildId, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
-// dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
-const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
-const define = { ...common.define, ...seaDefines, __GYMCTL_MAIN_FILE__: '__gymctlMainFile' };
-await build({ ...common, entryPoints: [path.join(root, 'src/sea/snapshot.ts')], outfile: path.join(out, 'main.cjs'), target: 'node24', banner: { js: mainFile }, define });
 
 // Linux: Node stripped first, never the binary made of it (docs/sea-notes.md, "Strip"); macOS and Windows: signed, left alone.
 let executable = node;
@@ -98,11 +97,71 @@ if (process.platform === 'linux' && process.env.GYMCTL_SEA_STRIP !== '0') {
 const output = path.join(out, exe);
 // Node 25.5 and later build the binary themselves; Node 24 writes the blob, which postject puts into a copy of Node.
 const buildsItself = run(node, ['--help']).stdout.includes('--build-sea');
+
+// What a run of the binary takes from its environment: nothing but its argv and variables. NODE_OPTIONS is not read, and
+// SIGUSR1 opens no inspector (docs/sea-notes.md, "Nothing from the environment").
+const runtime = { disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, execArgv: ['--disable-sigusr1'], execArgvExtension: 'none' };
+// The Node that builds the snapshot: V8's random numbers seeded (hash tables, Math.random's state, which V8 seeds
+// afresh in each run), and no warning of its own, whose text names its process id, in the heap (docs/sea-notes.md,
+// "Reproducible").
+const builderFlags = ['--random-seed=20260101', '--disable-warning=ExperimentalWarning'];
+
+// The main script, dist/sea/main.cjs (kept, for its line numbers in a stack trace). The build id it holds is the hash of
+// everything the binary is made of, itself aside: the Node, the main script, the assets, how it is built and run. Two
+// builds of one tree give the same bytes, and any change to them a new id, so a new folder.
+const PLACEHOLDER = 'gymctl-sea-build-id-placeholder';
+const seaDefines = defines({ __GYMCTL_SEA_BUILD__: PLACEHOLDER, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
+// dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
+const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
+const define = { ...common.define, ...seaDefines, __GYMCTL_MAIN_FILE__: '__gymctlMainFile' };
+const bundled = await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/sea/snapshot.ts')],
+  outfile: path.join(out, 'main.cjs'),
+  target: 'node24',
+  banner: { js: mainFile },
+  define,
+  write: false,
+});
+const mainText = bundled.outputFiles[0].text;
+// Node's loader reads files from disk: an import() in the binary would reach it (src/sea/main.ts closes require's).
+if (/[^\w$.]import\(/.test(mainText)) fail("the single executable's main script has an import(), which would load a module from disk: load it with require");
+const placed = JSON.stringify(PLACEHOLDER);
+if (!mainText.includes(placed)) fail('the build id has no place in the main script');
+const inputs = createHash('sha256');
+for (const [part, value] of [
+  ['node', sha256(readFileSync(executable))],
+  ['route', buildsItself ? '--build-sea' : '--experimental-sea-config, postject'],
+  ['runtime', JSON.stringify(runtime)],
+  ['builder', JSON.stringify(builderFlags)],
+  ['main', sha256(mainText)],
+  ...Object.keys(manifest)
+    .sort()
+    .map((name) => [`asset ${name}`, manifest[name]]),
+])
+  inputs.update(`${part} ${value}\n`);
+const buildId = `${version}-${inputs.digest('hex').slice(0, 16)}`;
+writeFileSync(path.join(out, 'main.cjs'), mainText.replaceAll(placed, JSON.stringify(buildId)));
+// What Node is given as the main script: a loader that compiles main.cjs under a name that is the same in every clone
+// (its stack traces say dist/sea/main.cjs). Node is given the loader as /dev/stdin: the snapshot is laid out after the
+// main script's absolute path, which Node names it by, and /dev/stdin is that path in every clone (not on Windows,
+// which has none: the file's path there).
+const SCRIPT_NAME = 'dist/sea/main.cjs';
+const loader = `process.getBuiltinModule('node:vm').compileFunction(require('node:fs').readFileSync(process.env.GYMCTL_SEA_MAIN, 'utf8'), ['require', '__filename', '__dirname'], { filename: ${JSON.stringify(SCRIPT_NAME)} })(require, ${JSON.stringify(SCRIPT_NAME)}, '.');\n`;
+const start = path.join(out, 'start.cjs');
+writeFileSync(start, loader);
+
 const [blob, configFile] = [path.join(out, 'sea-prep.blob'), path.join(out, 'sea-config.json')];
-const config = { main: path.join(out, 'main.cjs'), executable, output, disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, assets: files };
+// Run in dist/sea, the config named from there: the snapshot keeps Node's options, the config's path among them.
+const config = { main: windows ? path.basename(start) : '/dev/stdin', executable, output, ...runtime, assets: files };
 writeFileSync(configFile, JSON.stringify(buildsItself ? config : { ...config, output: blob, executable: undefined }));
 const flag = buildsItself ? '--build-sea' : '--experimental-sea-config';
-if (run(node, [flag, configFile], { stdio: 'inherit' }).status !== 0) fail(`node ${flag} failed`);
+// stdin a file (a pipe is a socket, which /dev/stdin cannot open).
+const loaderFd = openSync(start, 'r');
+const builder = { stdio: [loaderFd, 'inherit', 'inherit'], cwd: out, env: { ...process.env, GYMCTL_SEA_MAIN: path.join(out, 'main.cjs') } };
+const built = run(node, [...builderFlags, flag, path.basename(configFile)], builder);
+closeSync(loaderFd);
+if (built.status !== 0) fail(`node ${flag} failed`);
 if (!buildsItself) {
   copyFileSync(executable, output);
   chmodSync(output, 0o755);
@@ -111,8 +170,19 @@ if (!buildsItself) {
   await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2', ...macho });
 }
 const madeHere = Object.values(files).filter((file) => path.dirname(file) === out);
-for (const file of [...['main.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped'].map((name) => path.join(out, name)), ...madeHere]) rmSync(file, { force: true });
+for (const file of [...['start.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped'].map((name) => path.join(out, name)), ...madeHere]) rmSync(file, { force: true });
+// A Node that does not know execArgvExtension would let NODE_OPTIONS in: a module it names to preload must not run.
+const optionsIgnored = run(output, ['--version'], { env: { ...process.env, NODE_OPTIONS: `--require=${path.join(out, 'not-there.cjs')}` } });
+if (optionsIgnored.status !== 0 || optionsIgnored.stdout !== `${version}\n`) {
+  rmSync(output, { force: true });
+  fail(`Node ${nodeVersion} made a binary that reads NODE_OPTIONS (no execArgvExtension): build with a later Node 24, or Node 26`);
+}
 const size = statSync(output).size;
+const digest = sha256(readFileSync(output));
+// The checksum beside the binary, as sha256sum writes it: `cd dist/sea && sha256sum -c gymctl.sha256`.
+writeFileSync(path.join(out, `${exe}.sha256`), `${digest}  ${exe}\n`);
 // What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
-writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, stripped: executable !== node, size }, null, 2)}\n`);
-process.stdout.write(`dist/sea/${exe}: gymctl ${version} on Node ${nodeVersion}, with a start-up snapshot, ${(size / 2 ** 20).toFixed(1)} MiB\n`);
+writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, stripped: executable !== node, size, sha256: digest }, null, 2)}\n`);
+process.stdout.write(
+  `dist/sea/${exe}: gymctl ${version} on Node ${nodeVersion}, with a start-up snapshot, ${(size / 2 ** 20).toFixed(1)} MiB\nsha256 ${digest} (dist/sea/${exe}.sha256)\n`,
+);

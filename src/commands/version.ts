@@ -15,9 +15,9 @@ export const newCmdVersion = (f: FactoryRef) =>
       examples: ['gymctl version', 'gymctl --version', 'gymctl version --licenses'],
     },
     async (options: { licenses?: boolean }) => {
-      const { noticesPath, runLicenses } = await import('./version/run.js');
+      const { noticesPlace, runLicenses } = await import('./version/run.js');
       if (options.licenses) return runLicenses(f());
       // As the contract says: the version, then where the third-party notices are (gh prints its release page there).
-      f().io.out(`gymctl version ${VERSION}\nThird-party licence notices: ${noticesPath()}\n`);
+      f().io.out(`gymctl version ${VERSION}\nThird-party licence notices: ${noticesPlace()}\n`);
     },
   );

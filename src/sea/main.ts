@@ -1,11 +1,13 @@
 /**
  * The single executable's run (docs/sea-notes.md, "Run"): `--version` from a constant, the keyring agent when given its
- * path alone, anything else from the snapshot (snapshot.ts), whose folder is made, checked and hooked at first use.
+ * path alone, anything else from the snapshot (snapshot.ts). gymctl's JavaScript comes from the binary's bytes alone
+ * (`binaryModules`), with or without its folder; Node's loader, which reads files from disk, is closed but for the
+ * keyring addon, taken from the exact file the binary unpacked and checked.
  */
 import { seaDir } from '../files/folders.js';
 import { HomeFolderError } from '../files/system.js';
 import { guardStreams } from '../startup/boot.js';
-import { type Manifest, SeaError, unpacked, verify } from './unpack.js';
+import { FolderUnavailable, type Manifest, SeaError, unpacked, verify } from './unpack.js';
 
 declare const __GYMCTL_VERSION__: string;
 declare const __GYMCTL_SEA_BUILD__: string;
@@ -14,14 +16,14 @@ declare const __GYMCTL_SEA_MANIFEST__: Manifest;
 const path = process.getBuiltinModule('node:path');
 const sea = () => process.getBuiltinModule('node:sea');
 
+/** The keyring's native addon, as the binary holds it and unpacks it (scripts/build-sea.mjs). */
+const ADDON = 'node_modules/@napi-rs/keyring/index.node';
+
 /** Node's CommonJS Module class, with the internals used here (not part of its typed API). */
-export const moduleClass = () =>
+const moduleClass = () =>
   process.getBuiltinModule('node:module') as unknown as {
-    new (id: string, parent: null): { filename: string; exports: object; loaded: boolean; paths: string[] };
-    _cache: Record<string, unknown>;
-    _extensions: Record<string, (module: { _compile(source: string, filename: string): unknown }, filename: string) => unknown>;
-    _nodeModulePaths(dir: string): string[];
-    createRequire(file: string): NodeJS.Require;
+    _extensions: Record<string, (module: unknown, filename: string) => unknown>;
+    _resolveFilename(request: string, ...rest: unknown[]): string;
   };
 
 const verified = new Set<string>();
@@ -40,47 +42,117 @@ function realFolder(folder: string): string {
   }
 }
 
-/** Makes and checks the folder `dir` (a refusal ends the run, in one line), then hooks its files' loading: JavaScript from the binary, an addon once checked, nothing else. */
-function ensureFolder(dir: string): void {
+/** The folder as this run found it: on disk and checked, or not to be had (why), once asked for. */
+let folder: { onDisk: true } | { onDisk: false; unavailable: FolderUnavailable } | undefined;
+
+/**
+ * Makes or checks the folder `dir`, once a run. A refusal (someone else's folder, or one that is not as gymctl made it)
+ * ends the run in one line; a folder that cannot be made (a read-only or full cache) does not: the run goes on from
+ * the binary's own bytes.
+ */
+function ensureFolder(dir: string): NonNullable<typeof folder> {
+  if (folder) return folder;
   try {
     const asset = (name: string) => new Uint8Array(sea().getRawAsset(name) as ArrayBuffer);
     if (realFolder(unpacked({ root: seaDir(process.env), build: __GYMCTL_SEA_BUILD__, manifest: __GYMCTL_SEA_MANIFEST__, asset })) !== dir)
       throw new Error('the build folder moved');
+    folder = { onDisk: true };
   } catch (error) {
-    if (!(error instanceof SeaError)) throw error;
-    process.stderr.write(`gymctl: ${error.message}\n`);
-    process.exit(1);
+    if (error instanceof FolderUnavailable) folder = { onDisk: false, unavailable: error };
+    else if (error instanceof SeaError) {
+      process.stderr.write(`gymctl: ${error.message}\n`);
+      process.exit(1);
+    } else throw error;
   }
-  /** The asset name of `filename` when it is in `dir`, else undefined. */
-  const assetName = (filename: string): string | undefined => {
-    const relative = path.relative(dir, filename);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-    const name = relative.split(path.sep).join('/');
-    if (name in __GYMCTL_SEA_MANIFEST__) return name;
-    throw new SeaError(`${filename} is not a file this gymctl unpacked: remove ${dir}, and run gymctl again`);
-  };
-  const loaders = moduleClass()._extensions;
-  const [javascript, native] = [loaders['.js']!, loaders['.node']!];
-  loaders['.js'] = function (this: unknown, module, filename) {
-    const name = assetName(filename);
-    if (name === undefined) return javascript.call(this, module, filename);
-    return module._compile(sea().getAsset(name, 'utf8'), filename);
-  };
-  loaders['.node'] = function (this: unknown, module, filename) {
-    const name = assetName(filename);
-    if (name !== undefined) verifyOnce(dir, name);
-    return native.call(this, module, filename);
-  };
+  return folder;
 }
 
-/** `start` runs gymctl from the snapshot with the folder's path, calling `ensure` before anything is loaded from it. */
-export function seaMain(start: (dir: string, argv: string[], ensure: () => void) => void): void {
+/** The asset name of `file` when it is one of the binary's files in `dir`; else undefined. */
+function assetName(dir: string, file: string): string | undefined {
+  const relative = path.relative(dir, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  const name = relative.split(path.sep).join('/');
+  return name in __GYMCTL_SEA_MANIFEST__ ? name : undefined;
+}
+
+/**
+ * Closes Node's loader to files on disk, for the whole run: no JavaScript or JSON is ever read from disk, whoever asks
+ * (Node would run any file a `package.json` or a path led it to), and the one addon is `<dir>/node_modules/@napi-rs/keyring/index.node`,
+ * resolved to that exact file (never through a `package.json` there), checked against the binary's SHA-256 before it
+ * is loaded.
+ */
+function closeDiskLoader(dir: string): void {
+  const Module = moduleClass();
+  const addon = path.join(dir, ...ADDON.split('/'));
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, ...rest) {
+    if (request !== '@napi-rs/keyring') return resolve.call(this, request, ...rest);
+    if (ADDON in __GYMCTL_SEA_MANIFEST__ && folder?.onDisk) return addon;
+    throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' });
+  };
+  const loaders = Module._extensions;
+  const native = loaders['.node']!;
+  for (const extension of Object.keys(loaders)) {
+    loaders[extension] = (module, filename) => {
+      if (extension !== '.node' || filename !== addon) throw new SeaError(`${filename}: the single executable runs nothing from disk but its own keyring module`);
+      verifyOnce(dir, ADDON);
+      return native.call(loaders, module, filename);
+    };
+  }
+}
+
+/**
+ * gymctl's CommonJS files in `dir`, run from the binary's bytes as Node would run them from disk (the same
+ * `__filename`, `require` of relative paths and of built-in modules), but with no file looked at, and compiled with
+ * `vm` (Node's compile cache, which NODE_COMPILE_CACHE would name, is never read). `known`: modules already loaded, by
+ * file (the main file, from the snapshot). Returns `require` as seen from `from`.
+ */
+export function binaryModules(dir: string, known: Record<string, object>): (from: string) => (id: string) => unknown {
+  const modules = new Map<string, { exports: unknown }>(Object.entries(known).map(([file, exports]) => [file, { exports }]));
+  const builtin = (id: string) => {
+    const found = process.getBuiltinModule(id);
+    if (found === undefined) throw Object.assign(new Error(`Cannot find module '${id}': the single executable holds no package but its own`), { code: 'MODULE_NOT_FOUND' });
+    return found;
+  };
+  const load = (file: string): unknown => {
+    const loaded = modules.get(file);
+    if (loaded) return loaded.exports;
+    const name = assetName(dir, file);
+    if (name === undefined || !/\.c?js$/.test(name)) throw new SeaError(`${file} is not a file of this gymctl`);
+    const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
+    modules.set(file, module);
+    try {
+      const wrapper = `(function (exports, require, module, __filename, __dirname) { ${sea().getAsset(name, 'utf8')}\n})`;
+      const compiled = new (process.getBuiltinModule('node:vm').Script)(wrapper, { filename: file }).runInThisContext() as (...args: unknown[]) => void;
+      compiled.call(module.exports, module.exports, requireFrom(file), module, file, path.dirname(file));
+    } catch (error) {
+      modules.delete(file);
+      throw error;
+    }
+    module.loaded = true;
+    return module.exports;
+  };
+  const requireFrom =
+    (from: string) =>
+    (id: string): unknown =>
+      id.startsWith('./') || id.startsWith('../') ? load(path.join(path.dirname(from), id)) : builtin(id);
+  return requireFrom;
+}
+
+/**
+ * `start` runs gymctl from the snapshot with the folder's path, calling `ensure` before the first file of the folder is
+ * needed: it returns whether the folder is on disk (false: a read-only or full cache, run from the binary's bytes).
+ */
+export function seaMain(start: (dir: string, argv: string[], ensure: () => boolean) => void): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     guardStreams();
     process.stdout.write(`${__GYMCTL_VERSION__}\n`);
     return;
   }
+  // Node's compile cache runs whatever code its folder holds: jq's worker, whose script Node compiles, must not take it
+  // from this variable (a worker inherits it). gymctl's own files are compiled with vm, which never reads it.
+  delete process.env.NODE_COMPILE_CACHE;
   let root: string;
   try {
     root = seaDir(process.env);
@@ -92,21 +164,27 @@ export function seaMain(start: (dir: string, argv: string[], ensure: () => void)
     process.exit(1);
   }
   const dir = path.join(realFolder(root), __GYMCTL_SEA_BUILD__);
+  closeDiskLoader(dir);
   const agent = path.join(dir, 'keyring-agent.cjs');
   if (argv.length !== 1 || argv[0] !== agent) {
-    start(dir, argv, () => ensureFolder(dir));
+    start(dir, argv, () => ensureFolder(dir).onDisk);
     return;
   }
-  ensureFolder(dir);
-  // A changed addon is said as such, in the agent's answer (the agent would say only that there is no keyring module).
-  const addon = 'node_modules/@napi-rs/keyring/index.node';
+  // The keyring agent. Its answers, when it cannot be run, are its own (the agent would say only that there is no keyring module).
+  const trouble = (message: string) => process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message })}\n`);
+  const found = ensureFolder(dir);
+  if (!found.onDisk) {
+    const { root, reason } = found.unavailable;
+    trouble(`the keyring module must be a file on disk, and gymctl cannot write it into ${root} (${reason}): set XDG_CACHE_HOME to a writable folder of your own`);
+    return;
+  }
   try {
-    if (addon in __GYMCTL_SEA_MANIFEST__) verifyOnce(dir, addon);
+    if (ADDON in __GYMCTL_SEA_MANIFEST__) verifyOnce(dir, ADDON);
   } catch (error) {
-    process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message: (error as SeaError).message })}\n`);
+    trouble((error as SeaError).message);
     return;
   }
-  // As `node keyring-agent.cjs`: the agent resolves its module from its own path.
+  // As `node keyring-agent.cjs`: the agent resolves its module from its own path (resolved above to the exact file).
   process.argv[1] = agent;
-  moduleClass().createRequire(agent)('./keyring-agent.cjs');
+  binaryModules(dir, {})(agent)('./keyring-agent.cjs');
 }

@@ -1,10 +1,10 @@
 /**
  * The single executable's main script (build-sea.mjs bundles it): dist/gymctl.cjs runs and is warmed (warm.ts) while the
- * snapshot is built; a run registers it as the folder's `gymctl.cjs` and starts it (docs/sea-notes.md, "Snapshot start").
+ * snapshot is built; a run gives it the folder's `gymctl.cjs` as its path and starts it (docs/sea-notes.md, "Snapshot start").
  */
 import { topLevelHelp } from '../argv.js';
 import { guardStreams } from '../startup/boot.js';
-import { moduleClass, seaMain } from './main.js';
+import { binaryModules, seaMain } from './main.js';
 import { warmUp } from './warm.js';
 
 /** dist/gymctl.cjs, as a CommonJS module's function (build-sea.mjs defines it, ahead of this script). */
@@ -13,7 +13,7 @@ declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => u
 declare const __GYMCTL_WARM_UP_ME__: string;
 
 const mainModule = { exports: {} as { main(argv: string[]): Promise<boolean> } };
-/** Where the main file's relative requires (its side files) go: the folder, made and checked on the first. */
+/** Where the main file's relative requires (its side files) go: the binary's own files, the folder made and checked on the first. */
 let folderRequire: ((id: string) => unknown) | undefined;
 const requireHere = (id: string): unknown => {
   if (!id.startsWith('.')) return require(id);
@@ -22,23 +22,35 @@ const requireHere = (id: string): unknown => {
 };
 __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs', '/');
 
-function start(dir: string, argv: string[], ensureFolder: () => void): void {
+function start(dir: string, argv: string[], ensureFolder: () => boolean): void {
   guardStreams();
   if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
     return;
   }
-  const Module = moduleClass();
   const file = process.getBuiltinModule('node:path').join(dir, 'gymctl.cjs');
-  Module._cache[file] = Object.assign(new Module(file, null), { filename: file, exports: mainModule.exports, loaded: true, paths: Module._nodeModulePaths(dir) });
   folderRequire = (id) => {
     ensureFolder();
-    folderRequire = Module.createRequire(file);
+    folderRequire = binaryModules(dir, { [file]: mainModule.exports })(file);
     return folderRequire(id);
   };
   void mainModule.exports.main(argv);
 }
 
-process.getBuiltinModule('node:v8').startupSnapshot.setDeserializeMainFunction(() => seaMain(start));
+const { startupSnapshot } = process.getBuiltinModule('node:v8');
+startupSnapshot.setDeserializeMainFunction(() => seaMain(start));
+// Nothing of the building machine or moment in the snapshot, which two builds of one tree must give byte for byte: its
+// process id, paths and arguments, which Node sets again for each run before this script's function is called.
+startupSnapshot.addSerializeCallback(() => {
+  const blank: Array<[string, unknown]> = [
+    ['pid', 0],
+    ['argv', []],
+    ['argv0', ''],
+    ['execArgv', []],
+    ['execPath', ''],
+    ['title', ''],
+  ];
+  for (const [name, value] of blank) Object.defineProperty(process, name, { ...Object.getOwnPropertyDescriptor(process, name), value });
+});
 // The snapshot is taken once this has run (and the event loop is empty): a failed warm-up fails the build.
 void warmUp(mainModule.exports.main, __GYMCTL_WARM_UP_ME__);

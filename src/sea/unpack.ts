@@ -1,6 +1,7 @@
 /**
- * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked on every use, and what is
- * run from it checked against the binary's SHA-256 (docs/sea-notes.md, "Run").
+ * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked whole on every use, the one
+ * file run from it (the keyring addon) checked against the binary's SHA-256, and other builds' folders removed once
+ * unused for a week (docs/sea-notes.md, "Run" and "Old builds").
  */
 import { renameWhileBusy, StillBusyError } from '../files/system.js';
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
@@ -11,11 +12,36 @@ const path = process.getBuiltinModule('node:path');
 /** A failure the binary reports in one line and exits 1 for. */
 export class SeaError extends Error {}
 
+/**
+ * The folder cannot be had here: a read-only or full disk, a path that cannot hold a folder. Nothing is refused: the
+ * run goes on from the binary's own bytes, and only what needs a file on disk (the keyring addon) says so.
+ */
+export class FolderUnavailable extends SeaError {
+  constructor(
+    readonly root: string,
+    readonly reason: string,
+  ) {
+    super(`cannot unpack gymctl into ${root} (${reason})`);
+  }
+}
+
 /** What the binary holds: asset names (relative to the folder, `/`-separated) and their SHA-256 in hex. */
 export type Manifest = Readonly<Record<string, string>>;
 
 const fix = 'remove it, or set XDG_CACHE_HOME to a folder of your own';
+const again = (dir: string) => `remove ${dir}, and run gymctl again`;
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Another build's folder that no run has used for this long is removed (a run of that build unpacks it again). */
+export const UNUSED_MS = 7 * DAY_MS;
+/** How often a run marks its folder as used (its mtime): at most once a day. */
+const MARK_MS = DAY_MS;
+/** A temporary folder left by an unpack or a removal that never finished (a killed run) is removed once this old. */
+const STALE_MS = DAY_MS;
+/** A build's folder (`0.1.0-<16 hex>`, a pre-release `1.0.0-rc.1-<16 hex>`), and a temporary one beside it (`.<build>-XXXXXX`). */
+const BUILD_FOLDER = /^\d+\.\d+\.\d+[0-9A-Za-z.+-]*-[0-9a-f]{16}$/;
+const TEMPORARY_FOLDER = /^\.\d+\.\d+\.\d+[0-9A-Za-z.+-]*-[0-9a-f]{16}-[0-9A-Za-z]{6}$/;
 
 /** True when `dir` is there, every part of its path may be trusted and it is the user's own (0700); false when it is not there; else throws. */
 function trustedFolder(dir: string, uid: number | undefined): boolean {
@@ -24,8 +50,10 @@ function trustedFolder(dir: string, uid: number | undefined): boolean {
   try {
     found = untrustedPart(dir, { uid });
   } catch (error) {
-    throw new SeaError(`cannot read the path to ${dir} (${codeOf(error)}): ${fix}`);
+    throw new FolderUnavailable(dir, `cannot read its path: ${codeOf(error)}`);
   }
+  // A file where a folder of the path should be (HOME under a file): no folder can be there, and nothing is run from it.
+  if (found?.why === 'not a folder') throw new FolderUnavailable(dir, describeUntrusted(found));
   if (found) throw new SeaError(`gymctl will not run code from ${dir}: ${describeUntrusted(found)}; set XDG_CACHE_HOME to a folder of your own`);
   try {
     stat = fs.lstatSync(dir);
@@ -47,8 +75,109 @@ function removeLeftover(temporary: string): void {
   } catch {}
 }
 
+/**
+ * Throws unless `dir` holds the binary's files and nothing else, each a regular file: a file missing, added (a
+ * `package.json` planted beside the addon) or of another kind (a FIFO, a link, a device) means the folder is not the
+ * one gymctl made. Names and kinds alone: nothing is opened, so a FIFO cannot hang the run.
+ */
+export function checkWhole(dir: string, manifest: Manifest): void {
+  const files = new Set(Object.keys(manifest));
+  const folders = new Set(
+    [...files].flatMap((name) =>
+      name
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
+  const damaged = (what: string) => new SeaError(`${dir} is not as this gymctl unpacked it (${what}): ${again(dir)}`);
+  const found = new Set<string>();
+  const walked = new Set<string>();
+  const walk = (folder: string) => {
+    walked.add(folder);
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, ...folder.split('/')), { withFileTypes: true });
+    } catch (error) {
+      throw damaged(`cannot read ${folder || 'it'}: ${codeOf(error)}`);
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const name = folder ? `${folder}/${entry.name}` : entry.name;
+      if (folders.has(name) && entry.isDirectory()) walk(name);
+      else if (files.has(name) && entry.isFile()) found.add(name);
+      else if (files.has(name) || folders.has(name)) throw damaged(`${name} is not a ${files.has(name) ? 'regular file' : 'folder'}`);
+      else throw damaged(`${name} is not a file this gymctl unpacked`);
+    }
+  };
+  walk('');
+  for (const name of [...files].sort()) {
+    if (found.has(name)) continue;
+    // The folder that is gone, if one is, rather than the first file in it.
+    const parts = name.split('/');
+    const missing = parts.map((_, i) => parts.slice(0, i + 1).join('/')).find((prefix) => prefix === name || !walked.has(prefix));
+    throw damaged(`${missing} is missing`);
+  }
+}
+
+/**
+ * Marks this build's folder as used (at most once a day), and removes other builds' folders unused for `UNUSED_MS`
+ * and temporary folders left for `STALE_MS`, each first renamed aside in one step, so that a run of that build finds its
+ * folder whole or not at all. Never fails the run: what cannot be done is left for another.
+ */
+export function tidy(root: string, build: string, now: number, uid: number | undefined): void {
+  try {
+    const own = path.join(root, build);
+    if (now - fs.lstatSync(own).mtimeMs > MARK_MS) fs.utimesSync(own, now / 1000, now / 1000);
+  } catch {}
+  let names: string[];
+  try {
+    names = fs.readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const other = name !== build && BUILD_FOLDER.test(name);
+    if (!other && !TEMPORARY_FOLDER.test(name)) continue;
+    try {
+      const folder = path.join(root, name);
+      const stat = fs.lstatSync(folder);
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || now - stat.mtimeMs <= (other ? UNUSED_MS : STALE_MS)) continue;
+      let doomed = folder;
+      if (other) {
+        doomed = path.join(root, `.${name}-${Math.random().toString(36).slice(2, 8).padEnd(6, '0')}`);
+        fs.renameSync(folder, doomed);
+      }
+      fs.rmSync(doomed, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
+/**
+ * This build's folder `<root>/<build>`, checked whole (unpacked on the first run), after which other builds' unused
+ * folders are removed. A refusal (a folder someone else made or changed) is a SeaError; a folder that cannot be made
+ * here, a FolderUnavailable, with nothing left behind.
+ */
+export function unpacked({
+  root,
+  build,
+  manifest,
+  asset,
+  now = Date.now(),
+}: {
+  root: string;
+  build: string;
+  manifest: Manifest;
+  asset(name: string): Uint8Array;
+  now?: number;
+}): string {
+  const dir = made({ root, build, manifest, asset, now });
+  checkWhole(dir, manifest);
+  tidy(root, build, now, process.getuid?.());
+  return dir;
+}
+
 /** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
-export function unpacked({ root, build, manifest, asset }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array }): string {
+function made({ root, build, manifest, asset, now }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array; now: number }): string {
   const uid = process.getuid?.();
   const dir = path.join(root, build);
   if (trustedFolder(dir, uid)) return dir;
@@ -56,6 +185,8 @@ export function unpacked({ root, build, manifest, asset }: { root: string; build
   try {
     makeFolders(root, 0o700);
     trustedFolder(root, uid);
+    // Old builds first: on a full disk, their room may be what this one needs.
+    tidy(root, build, now, uid);
     temporary = fs.mkdtempSync(path.join(root, `.${build}-`));
     fs.chmodSync(temporary, 0o700);
     for (const name of Object.keys(manifest)) {
@@ -78,16 +209,24 @@ export function unpacked({ root, build, manifest, asset }: { root: string; build
       throw new SeaError(
         `cannot move the files gymctl unpacked into ${dir} (${error.code}): Windows refused it for a second of tries, as it does while another program holds one of them open, most often an antivirus scanning new files; run gymctl again, and if this goes on, have the antivirus skip ${root}`,
       );
-    throw new SeaError(`cannot unpack gymctl into ${root} (${codeOf(error)}): set XDG_CACHE_HOME to a writable folder of your own`);
+    throw new FolderUnavailable(root, codeOf(error));
   }
 }
 
-/** Throws unless the file `name` in `dir` has the bytes the binary holds for it. */
+/** Throws unless the file `name` in `dir` is a regular file with the bytes the binary holds for it (a FIFO or a device is refused before it is read). */
 export function verify(dir: string, name: string, manifest: Manifest): void {
   const file = path.join(dir, ...name.split('/'));
   try {
-    // node:crypto loaded here, never at the top: loaded into the start-up snapshot, it breaks crypto in worker threads (jq's).
-    if (process.getBuiltinModule('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === manifest[name]) return;
+    // Not followed if a link, and opened without waiting (a FIFO with no writer), then refused unless a regular file.
+    const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+    const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      // node:crypto loaded here, never at the top: loaded into the start-up snapshot, it breaks crypto in worker threads (jq's).
+      const hash = () => process.getBuiltinModule('node:crypto').createHash('sha256').update(fs.readFileSync(fd)).digest('hex');
+      if (fs.fstatSync(fd).isFile() && hash() === manifest[name]) return;
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {}
-  throw new SeaError(`${file} is not the file this gymctl unpacked (changed, or removed): remove ${dir} and run gymctl again`);
+  throw new SeaError(`${file} is not the file this gymctl unpacked (changed, removed, or not a regular file): ${again(dir)}`);
 }

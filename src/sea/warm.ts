@@ -47,6 +47,10 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
     });
   const http = standInHttp(meBody);
   const { getBuiltinModule } = process;
+  const realTimeout = globalThis.setTimeout;
+  function referenced<T>(this: T): T {
+    return this;
+  }
   // HOME and the XDG folders under a path that does not exist: nothing is read or written.
   const folders = Object.fromEntries(['HOME', 'GYMCTL_CONFIG_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'].map((name) => [name, '/nonexistent/gymctl-snapshot-warm-up']));
   const standIns: Array<[object, string, unknown]> = [
@@ -56,6 +60,9 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
     [process, 'stderr', writer('stderr')],
     [process, 'getBuiltinModule', (id: string) => (id === 'node:http' || id === 'http' ? http : getBuiltinModule(id))],
     [AbortSignal, 'any', standInAny],
+    // Every timer kept referenced: clearing an unreferenced one leaves its list in Node's timers, with its expiry, a time
+    // that differs from one build to the next; a referenced one's list goes with it (reproducible builds).
+    [globalThis, 'setTimeout', (...args: Parameters<typeof setTimeout>) => Object.assign(realTimeout(...args), { unref: referenced })],
   ];
   const saved = standIns.map(([target, name, value]) => {
     const descriptor = Object.getOwnPropertyDescriptor(target, name)!;
@@ -74,6 +81,8 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
       for (const listener of before) process.on(name, listener as () => void);
     }
   }
+  // One timer run to its end, so that Node's next expiry, set by the run's timers, is reset to none.
+  await new Promise((resolve) => setTimeout(resolve, 1));
   const expected = `${JSON.stringify(JSON.parse(meBody).data, null, 2)}\n`;
   // Node's own warnings while the snapshot is built (Node 24: "Single executable application is an experimental feature") are not the run's.
   const runErr = written.stderr.replace(/^\(node:\d+\) \w*Warning: .*\n(\(Use `node --trace-warnings .*\n)?/gm, '');

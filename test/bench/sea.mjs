@@ -3,7 +3,8 @@
 // executable embeds (dist/sea/build.json names it): whoami --json against
 // that Node's one-call floor, --version against its `node -e 0`, peak
 // memory, and the file's size. "not built" when there is no binary.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** A difference with its sign: `+18`, `-18`. */
@@ -37,12 +38,28 @@ export function measureSea(sea, { bin, here, baseUrl, key, runs, time, interleav
   // Warm the file cache, the code cache and the binary's unpacked folder.
   for (let i = 0; i < 3; i++) for (const c of start) time(c.command, c.args);
   const [base, npmVersion, seaVersion, floor, npmWhoami, seaWhoami] = interleaved(start, runs, 'single executable');
-  // Peak memory: the npm build through --require, the binary through NODE_OPTIONS (which it honours as node does).
-  const maxRss = path.join(here, 'max-rss.cjs');
-  const rssOf = (command, args) =>
-    median(Array.from({ length: 5 }, () => time(command, args, { memory: 'env', extraEnv: { NODE_OPTIONS: `--require ${JSON.stringify(maxRss)}` } }).rss));
-  const npmRss = rssOf(node, [bin, 'whoami', '--json']);
-  const seaRss = rssOf(sea.binary, ['whoami', '--json']);
+  // Peak memory, both builds alike: the child's ru_maxrss, as GNU time reports it. The binary reads no NODE_OPTIONS,
+  // so nothing can be preloaded into it to say it from inside, as max-rss.cjs does for the npm build's other rows.
+  const gnuTime = '/usr/bin/time';
+  const scratch = mkdtempSync(path.join(tmpdir(), 'gymctl-bench-rss-'));
+  const rssOf = (command, args) => {
+    if (!existsSync(gnuTime)) return Number.NaN;
+    const out = path.join(scratch, 'rss');
+    const once = () => {
+      time(gnuTime, ['-o', out, '-f', '%M', command, ...args]);
+      return Number(readFileSync(out, 'utf8').trim()) / 1024;
+    };
+    return median(Array.from({ length: 5 }, once));
+  };
+  let npmRss;
+  let seaRss;
+  try {
+    npmRss = rssOf(node, [bin, 'whoami', '--json']);
+    seaRss = rssOf(sea.binary, ['whoami', '--json']);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const mb = (value) => (Number.isNaN(value) ? `n/a (needs ${gnuTime})` : value.toFixed(0));
   const ratio = (a, b) => (a / b).toFixed(2);
   const verdict = (value, target) => (value <= target ? 'pass' : 'FAIL');
   const rows = [
@@ -52,8 +69,8 @@ export function measureSea(sea, { bin, here, baseUrl, key, runs, time, interleav
     [start[3].name, floor.toFixed(1), '1.00', '', ''],
     [start[4].name, npmWhoami.toFixed(1), ratio(npmWhoami, floor), '', ''],
     [start[5].name, seaWhoami.toFixed(1), ratio(seaWhoami, floor), '≤ 1.15× one-call floor', verdict(seaWhoami / floor, 1.15)],
-    ['peak memory, npm build whoami --json (MB)', npmRss.toFixed(0), '', '', ''],
-    ['peak memory, binary whoami --json (MB)', seaRss.toFixed(0), `${signed(seaRss - npmRss)} MB`, '', ''],
+    ['peak memory, npm build whoami --json (MB)', mb(npmRss), '', '', ''],
+    ['peak memory, binary whoami --json (MB)', mb(seaRss), Number.isNaN(seaRss) ? '' : `${signed(seaRss - npmRss)} MB`, '', ''],
     [`binary size (MiB; ${sea.stripped ? 'stripped' : 'not stripped'})`, (sea.size / 2 ** 20).toFixed(1), '', '', ''],
   ];
   return { rows, failed: rows.some((row) => row[4] === 'FAIL') };

@@ -1,16 +1,19 @@
 /**
  * The single executable's unpacked folder (src/sea/unpack.ts): made once,
  * 0700 with 0600 files, beside the cache and not in it; refused when it,
- * or any part of its path, is not the user's; and the files run from disk
- * are checked against the binary's hashes.
+ * or any part of its path, is not the user's, or when it is not as gymctl
+ * made it; given up, leaving nothing behind, when it cannot be made; the
+ * file run from disk checked against the binary's hashes; and other
+ * builds' folders removed once unused for a week.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUSY_WAITS_MS, type MoveSeams, moveSeams } from '../../src/files/system.js';
-import { type Manifest, SeaError, unpacked, verify } from '../../src/sea/unpack.js';
+import { checkWhole, FolderUnavailable, type Manifest, SeaError, tidy, UNUSED_MS, unpacked, verify } from '../../src/sea/unpack.js';
 import { needsRoot } from '../helpers/root.js';
 
 const isRoot = needsRoot("the ownership tests of the single executable's folder", 'to give folders to another user');
@@ -56,6 +59,7 @@ describe('the unpacked folder', () => {
         // Another gymctl finishes its copy meanwhile.
         mkdirSync(path.join(dir, 'side'), { recursive: true, mode: 0o700 });
         chmodSync(dir, 0o700);
+        for (const other of Object.keys(ASSETS)) writeFileSync(path.join(dir, other), ASSETS[other]!);
         writeFileSync(path.join(dir, 'gymctl.cjs'), 'theirs');
       }
       return asset(name);
@@ -93,12 +97,102 @@ describe('the unpacked folder', () => {
     expect(unpack).toThrow(`${root} is a link made by another user (uid ${OTHER_UID})`);
   });
 
-  it('says what to do when it cannot be made, or its path has a file for a folder', () => {
-    expect(() => unpacked({ root: '/proc/self/gymctl-sea', build: '1.0.0-abc', manifest, asset })).toThrow(
-      'cannot unpack gymctl into /proc/self/gymctl-sea (ENOENT): set XDG_CACHE_HOME to a writable folder of your own',
-    );
+  it('is given up, not refused, when it cannot be made, or its path has a file for a folder: the run goes on from the binary', () => {
+    const proc = () => unpacked({ root: '/proc/self/gymctl-sea', build: '1.0.0-abc', manifest, asset });
+    expect(proc).toThrow(FolderUnavailable);
+    expect(proc).toThrow('cannot unpack gymctl into /proc/self/gymctl-sea (ENOENT)');
     writeFileSync(path.join(home, 'cache'), '');
-    expect(unpack).toThrow(`${path.join(home, 'cache')} is not a folder`);
+    expect(unpack).toThrow(FolderUnavailable);
+    expect(unpack).toThrow(`(${path.join(home, 'cache')} is not a folder)`);
+  });
+
+  it('leaves nothing behind when a write fails half-way (a full disk): no temporary folder, no folder', () => {
+    let written = 0;
+    const full = (name: string) => {
+      if (++written === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      return asset(name);
+    };
+    for (let run = 0; run < 5; run++) {
+      written = 0;
+      expect(() => unpacked({ root, build: '1.0.0-abc', manifest, asset: full })).toThrow('cannot unpack gymctl into');
+    }
+    expect(readdir(root)).toEqual([]);
+  });
+});
+
+describe('the folder, checked whole on every use', () => {
+  const damaged = (what: string) => `is not as this gymctl unpacked it (${what}): remove ${path.join(root, '1.0.0-abc')}, and run gymctl again`;
+
+  it('is refused when a file was added (a package.json planted beside an addon), removed, or a folder is gone', () => {
+    const dir = unpack();
+    writeFileSync(path.join(dir, 'side', 'package.json'), '{"main":"../../../evil.js"}');
+    expect(unpack).toThrow(damaged('side/package.json is not a file this gymctl unpacked'));
+    rmSync(path.join(dir, 'side', 'package.json'));
+    rmSync(path.join(dir, 'jq.wasm'));
+    expect(unpack).toThrow(damaged('jq.wasm is missing'));
+    writeFileSync(path.join(dir, 'jq.wasm'), ASSETS['jq.wasm']!);
+    rmSync(path.join(dir, 'side'), { recursive: true });
+    expect(unpack).toThrow(damaged('side is missing'));
+    writeFileSync(path.join(dir, 'side'), '');
+    expect(unpack).toThrow(damaged('side is not a folder'));
+  });
+
+  it('is refused at once, nothing opened, when a file is a FIFO, a link (to /dev/zero) or a folder', () => {
+    const dir = unpack();
+    rmSync(path.join(dir, 'jq.wasm'));
+    spawnSync('mkfifo', [path.join(dir, 'jq.wasm')]);
+    expect(unpack).toThrow(damaged('jq.wasm is not a regular file'));
+    rmSync(path.join(dir, 'jq.wasm'));
+    symlinkSync('/dev/zero', path.join(dir, 'jq.wasm'));
+    expect(() => checkWhole(dir, manifest)).toThrow(damaged('jq.wasm is not a regular file'));
+    rmSync(path.join(dir, 'jq.wasm'));
+    mkdirSync(path.join(dir, 'jq.wasm'));
+    expect(() => checkWhole(dir, manifest)).toThrow(damaged('jq.wasm is not a regular file'));
+  });
+});
+
+describe('other builds', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const now = Date.UTC(2026, 0, 31);
+  const THIS = '0.2.0-0123456789abcdef';
+  const OTHER = '0.1.0-fedcba9876543210';
+  const age = (folder: string, ms: number) => utimesSync(folder, (now - ms) / 1000, (now - ms) / 1000);
+  const folder = (name: string, ms: number) => {
+    mkdirSync(path.join(root, name, 'side'), { recursive: true, mode: 0o700 });
+    age(path.join(root, name), ms);
+    return path.join(root, name);
+  };
+
+  it("are removed once unused for a week, whole; this build's, a recent one, and what is not gymctl's are left", () => {
+    folder(THIS, 2 * DAY);
+    folder(OTHER, UNUSED_MS + DAY);
+    folder('0.1.1-00000000000000aa', UNUSED_MS - DAY);
+    folder('notes', UNUSED_MS + DAY);
+    writeFileSync(path.join(root, '0.0.9-00000000000000bb'), '');
+    tidy(root, THIS, now, process.getuid?.());
+    expect(readdir(root)).toEqual(['0.0.9-00000000000000bb', '0.1.1-00000000000000aa', THIS, 'notes']);
+    // This build's folder is marked as used, at most once a day.
+    expect(statSync(path.join(root, THIS)).mtimeMs).toBe(now);
+  });
+
+  it('lose temporary folders left by a killed run once a day old, and keep one being written now', () => {
+    folder(`.${OTHER}-aB3dE9`, 2 * DAY);
+    folder(`.${THIS}-x1Y2z3`, 60_000);
+    tidy(root, THIS, now, process.getuid?.());
+    expect(readdir(root)).toEqual([`.${THIS}-x1Y2z3`]);
+  });
+
+  it('are removed by the run that unpacks a new build, before it writes (a full disk may need their room)', () => {
+    folder(OTHER, UNUSED_MS + DAY);
+    const dir = unpacked({ root, build: THIS, manifest, asset, now });
+    expect(readdir(root)).toEqual([THIS]);
+    expect(existsSync(path.join(dir, 'jq.wasm'))).toBe(true);
+  });
+
+  it.runIf(isRoot)("leave another user's folder alone", () => {
+    chownSync(folder(OTHER, UNUSED_MS + DAY), OTHER_UID, OTHER_UID);
+    tidy(root, THIS, now, process.getuid?.());
+    expect(readdir(root)).toEqual([OTHER]);
   });
 });
 
@@ -172,6 +266,21 @@ describe('verify', () => {
     rmSync(path.join(dir, 'jq.wasm'));
     expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
     expect(() => verify(dir, 'other.wasm', manifest)).toThrow(SeaError);
+  });
+
+  it('refuses a FIFO or a link at once, without reading it', () => {
+    const dir = unpack();
+    rmSync(path.join(dir, 'jq.wasm'));
+    spawnSync('mkfifo', [path.join(dir, 'jq.wasm')]);
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow('not a regular file');
+    rmSync(path.join(dir, 'jq.wasm'));
+    writeFileSync(path.join(home, 'elsewhere.wasm'), ASSETS['jq.wasm']!);
+    // The right bytes, through a link: refused all the same (the file checked is the file loaded, never a link's target).
+    symlinkSync(path.join(home, 'elsewhere.wasm'), path.join(dir, 'jq.wasm'));
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
+    rmSync(path.join(dir, 'jq.wasm'));
+    symlinkSync('/dev/zero', path.join(dir, 'jq.wasm'));
+    expect(() => verify(dir, 'jq.wasm', manifest)).toThrow(SeaError);
   });
 });
 
