@@ -8,7 +8,22 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -243,10 +258,10 @@ describe('the unpacked folder on Windows, while an antivirus scans the new files
   it('stops trying once another first run’s folder is there, and uses it', () => {
     const dir = path.join(root, '1.0.0-abc');
     let calls = 0;
-    moveSeams.rename = () => {
+    moveSeams.rename = (from) => {
       calls++;
-      // Another gymctl finished its copy meanwhile: Windows refuses a rename over a folder with EPERM.
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // Another gymctl finished its copy of the same files meanwhile: Windows refuses a rename over a folder with EPERM.
+      cpSync(from, dir, { recursive: true });
       chmodSync(dir, 0o700);
       throw Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM' });
     };
