@@ -56,12 +56,26 @@ export function leftovers(runner: number): number[] {
   return [...found].filter((pid) => !own.has(pid) && isAlive(pid));
 }
 
-export default function setup(): () => void {
-  if (process.platform !== 'linux') return () => {};
+/**
+ * A process with an empty command line is one on its way out (Linux empties it as the process's memory goes): a vitest
+ * worker ending as the run ends, say. Each such is given a few seconds to be gone before it counts.
+ */
+async function settled(runner: number): Promise<number[]> {
+  const deadline = Date.now() + 5_000;
+  let left = leftovers(runner);
+  while (left.some((pid) => commandLine(pid) === '') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    left = leftovers(runner);
+  }
+  return left;
+}
+
+export default function setup(): () => Promise<void> {
+  if (process.platform !== 'linux') return async () => {};
   const runner = process.pid;
   process.env[RUN_MARK] = String(runner);
-  return () => {
-    const left = leftovers(runner);
+  return async () => {
+    const left = await settled(runner);
     if (left.length === 0) return;
     const named = left.map((pid) => `  ${pid}: ${commandLine(pid)}`).join('\n');
     for (const pid of left) killTree(pid);
