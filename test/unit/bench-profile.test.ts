@@ -58,7 +58,9 @@ describe('where a bench case spends its time', () => {
     delete env.NODE_EXTRA_CA_CERTS;
     const dir = mkdtempSync(path.join(tmpdir(), 'gymctl-profile-'));
     try {
-      const rows = whereTimeGoes(process.execPath, [path.join(ROOT, 'bin', 'gymctl.cjs'), 'academy', '1', '2', '--sandbox', '--json'], {
+      // 400 answers to validate: zod's share is then many samples, not a few a busy machine may miss.
+      const ids = Array.from({ length: 100 }, () => ['1', '2', '3', '4']).flat();
+      const rows = whereTimeGoes(process.execPath, [path.join(ROOT, 'bin', 'gymctl.cjs'), 'academy', ...ids, '--sandbox', '--json'], {
         env: { ...env, GYMCTL_CONFIG_DIR: path.join(dir, 'config'), XDG_CACHE_HOME: path.join(dir, 'cache') },
         top: 100,
       });
