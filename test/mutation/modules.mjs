@@ -1,0 +1,46 @@
+// The modules `npm run test:mutation` guards, each with the test files run against its mutants: the unit tests that
+// import it and the in-process command tests that exercise it. stryker.config.mjs mutates every module named here,
+// test/mutation/vitest.config.ts runs the test files of the modules being mutated, and scripts/check-mutation.mjs fails
+// the run when one of these modules is missing from Stryker's report, unscored, or under the bar.
+// A module is a file path, never a pattern: a name that matches no file fails the run instead of being skipped.
+
+/** @type {Record<string, string[]>} */
+export const MODULES = {
+  // Ids, typed or read from stdin (UTF-8, or UTF-16 by its byte-order mark).
+  'src/api/ids.ts': ['test/unit/ids.test.ts'],
+  'src/commands/shared/ids.ts': ['test/unit/ids.test.ts'],
+  'src/terminal/decode.ts': ['test/unit/decode-input.test.ts'],
+  // Where the key is sent: the loopback rule and the base URL.
+  'src/api/transport/loopback.ts': ['test/unit/loopback.test.ts'],
+  'src/api/base-url.ts': ['test/unit/base-url.test.ts'],
+  // What the user's terminal and spreadsheets are handed.
+  'src/output/sanitize.ts': ['test/unit/sanitize.test.ts'],
+  'src/output/csv.ts': ['test/unit/csv.test.ts'],
+  'src/output/tsv.ts': ['test/unit/tsv.test.ts'],
+  'src/json/exact.ts': ['test/unit/exact-json.test.ts'],
+  'src/api/transport/retry.ts': ['test/unit/retry.test.ts'],
+  'src/cache/duration.ts': ['test/unit/duration.test.ts'],
+  // The one path rule of the response cache, the config store and the code cache.
+  'src/files/trusted-path.ts': ['test/unit/trusted-path.test.ts', 'test/unit/windows-safety.test.ts'],
+  // The code cache's frame and signature, and the secret it is signed with.
+  'src/startup/frame.ts': ['test/unit/code-cache.test.ts'],
+  'src/startup/secret.ts': ['test/unit/code-cache.test.ts', 'test/unit/code-cache-paths.test.ts', 'test/unit/code-cache-secret.test.ts'],
+  // The key kept out of what a server echoes; the answer read and checked; the request loop.
+  'src/api/transport/redact.ts': ['test/unit/transport.test.ts', 'test/commands/api-include.test.ts'],
+  'src/api/transport/response.ts': ['test/unit/transport.test.ts', 'test/unit/senders.test.ts'],
+  'src/api/transport/loop.ts': ['test/unit/transport.test.ts', 'test/unit/senders.test.ts'],
+  // The config file and the settings read from it.
+  'src/config/store.ts': ['test/unit/store.test.ts', 'test/unit/store-safety.test.ts', 'test/unit/conf-writes.test.ts', 'test/unit/windows-safety.test.ts'],
+  'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/commands/flags.test.ts'],
+  // A batch of ids, and what a run exits with.
+  'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/commands/backpressure.test.ts'],
+  'src/run/settle.ts': ['test/unit/main.test.ts', 'test/unit/settle.test.ts'],
+  // gymctl mcp: its tools, their failures, and what fits in an answer.
+  'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
+  'src/mcp/failures.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
+  'src/mcp/fit.ts': ['test/unit/mcp-fit.test.ts'],
+  'src/mcp/gate.ts': ['test/unit/mcp-fit.test.ts'],
+  // The pre-scan of argv and where gymctl keeps its files.
+  'src/argv.ts': ['test/unit/argv.test.ts'],
+  'src/files/folders.ts': ['test/unit/windows-folders.test.ts'],
+};
