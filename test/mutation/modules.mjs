@@ -37,7 +37,7 @@ export const MODULES = {
   'src/run/settle.ts': ['test/unit/main.test.ts', 'test/unit/settle.test.ts'],
   // gymctl mcp: its tools, their failures, and what fits in an answer.
   'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
-  'src/mcp/failures.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
+  'src/mcp/failures.ts': ['test/unit/mcp-failures.test.ts', 'test/unit/mcp-shapes.test.ts'],
   'src/mcp/fit.ts': ['test/unit/mcp-fit.test.ts'],
   'src/mcp/gate.ts': ['test/unit/mcp-fit.test.ts'],
   // The pre-scan of argv and where gymctl keeps its files.
