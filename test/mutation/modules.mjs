@@ -34,7 +34,7 @@ export const MODULES = {
   'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/commands/flags.test.ts'],
   // A batch of ids, and what a run exits with.
   'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/commands/backpressure.test.ts'],
-  'src/run/settle.ts': ['test/unit/main.test.ts', 'test/unit/settle.test.ts'],
+  'src/run/settle.ts': ['test/commands/settle.test.ts'],
   // gymctl mcp: its tools, their failures, and what fits in an answer.
   'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
   'src/mcp/failures.ts': ['test/unit/mcp-failures.test.ts', 'test/unit/mcp-shapes.test.ts'],
