@@ -33,7 +33,7 @@ export const MODULES = {
   'src/config/store.ts': ['test/unit/store.test.ts', 'test/unit/store-safety.test.ts', 'test/unit/conf-writes.test.ts', 'test/unit/windows-safety.test.ts'],
   'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/commands/flags.test.ts'],
   // A batch of ids, and what a run exits with.
-  'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/commands/backpressure.test.ts'],
+  'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/unit/batch-skip.test.ts', 'test/commands/backpressure.test.ts'],
   'src/run/settle.ts': ['test/commands/settle.test.ts'],
   // gymctl mcp: its tools, their failures, and what fits in an answer.
   'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
