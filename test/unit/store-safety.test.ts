@@ -58,6 +58,21 @@ describe.skipIf(!isRoot)('ownership: the key is written only into a folder and f
     expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
   });
 
+  it('a linked config.json whose real file another user owns is refused: the key is never written into their file', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const theirs = path.join(base, 'theirs');
+    mkdirSync(theirs, { mode: 0o755 });
+    const real = path.join(theirs, 'config.json');
+    writeFileSync(real, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
+    chownSync(real, OTHER_UID, OTHER_UID);
+    symlinkSync(real, file);
+    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
+    expect(error.message).toBe(
+      `gymctl runs as uid 0 and will not write the config file ${real}: it belongs to another user (uid ${OTHER_UID}); run gymctl as that user, or remove the file`,
+    );
+    expect(readFileSync(real, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
+  });
+
   it('a config folder others can write to is refused, naming the fix', async () => {
     mkdirSync(dir);
     chmodSync(dir, 0o777);
@@ -281,6 +296,17 @@ describe('writing', () => {
     const text = await rewrite('{"teamId":12345678901234567890,"profiles":{"default":{"orgId":9007199254740993,"format":"csv"}}}');
     expect(text).toContain('"teamId": 12345678901234567890');
     expect(text).toContain('"orgId": 9007199254740993');
+  });
+
+  it("the sweep of a dead writer's copies leaves the user's own files alone: config.json.bak, notes.tmp", async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const mine = ['config.json.bak', 'notes.tmp', 'other.json.tmp', 'config.jsonx.tmp-1'];
+    for (const name of mine) writeFileSync(path.join(dir, name), 'mine', { mode: 0o600 });
+    writeFileSync(`${file}.tmp-1732400000123abcdef`, 'x', { mode: 0o600 });
+    await new ConfigStore(dir).sweep();
+    expect(readdirSync(dir).sort()).toEqual([...mine].sort());
+    await new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }));
+    expect(readdirSync(dir).sort()).toEqual(['config.json', ...mine].sort());
   });
 
   it('a symlinked config.json stays a link: the file it points to is written', async () => {
