@@ -103,3 +103,81 @@ describe('a batch behind its reader', () => {
     expect(asked).toBe(0);
   });
 });
+
+const turns = async (n = 30) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('a batch around a slow or failing id', () => {
+  it('a slow first id does not stall the others: up to 4 × --concurrency ids are fetched ahead of it', async () => {
+    let started = 0;
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const done = runBatch({
+      ids: Array.from({ length: 100 }, (_, i) => i + 1),
+      concurrency: 8,
+      request: async (id) => {
+        started++;
+        if (id === 1) await first;
+        return id;
+      },
+      onResult: () => {},
+      onError: () => {},
+    });
+    await turns();
+    expect(started).toBe(32);
+    release();
+    expect(await done).toBeUndefined();
+    expect(started).toBe(100);
+  });
+
+  it('after Ctrl-C, no other request starts, whatever was in flight', async () => {
+    const asked: Id[] = [];
+    let release!: () => void;
+    const second = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { Interrupted } = await import('../../src/failures.js');
+    const done = runBatch({
+      ids: [1, 2, 3, 4],
+      concurrency: 2,
+      request: async (id) => {
+        asked.push(id);
+        if (id === 1) throw new Interrupted('SIGINT');
+        await second;
+        return id;
+      },
+      onResult: () => {},
+      onError: () => {},
+    });
+    await expect(done).rejects.toBeInstanceOf(Interrupted);
+    release();
+    await turns();
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('a request that throws at once fails its own id, and the batch goes on', async () => {
+    const results: Id[] = [];
+    const errors: Id[] = [];
+    const failure = await runBatch({
+      ids: [1, 2, 3],
+      concurrency: 3,
+      request: (id) => {
+        if (id === 2) throw new RangeError('bug');
+        return Promise.resolve(id);
+      },
+      onResult: (value) => results.push(value),
+      onError: (_, id) => errors.push(id),
+    });
+    expect(failure).toMatchObject({ kind: 'internal', id: 2 });
+    expect(results).toEqual([1, 3]);
+    expect(errors).toEqual([2]);
+  });
+
+  it('--concurrency out of range says what it takes', async () => {
+    const { parseConcurrency } = await import('../../src/commands/shared/batch.js');
+    expect(() => parseConcurrency('65')).toThrow('invalid --concurrency "65": expected a whole number from 1 to 64');
+  });
+});
