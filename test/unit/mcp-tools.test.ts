@@ -70,3 +70,72 @@ describe('get_academies', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('what a model reads of each tool', () => {
+  it('each tool says what it answers, what it takes, that ids are text and that it changes nothing, and the command that gives the same', () => {
+    const tools = toolsOf(OPERATIONS);
+    const shown = tools.map((t) => [t.name, t.title, t.description, t.shortening({ academyId: '5', academyIds: ['5', '6', '5'], memberId: '3' }).command]);
+    expect(shown).toEqual([
+      [
+        'whoami',
+        'The calling API key, the academies it is scoped to, and its owner',
+        'Which key is in use and what it may see: the calling API key, the academies it is scoped to, and its owner (GET /me). Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user. Takes no arguments. Answers {"data": {...}}: one ApiKey record, with the fields the API sent. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
+        'gymctl whoami --json',
+      ],
+      [
+        'get_academy',
+        'One academy',
+        'What an academy is: one academy (GET /academies/{academyId}). Returns exactly one academy. The specification does not say what happens when the academy lies outside the key\'s scope. Takes academyId, the academy id: a positive whole number, best sent as a string ("42"). The academies this key can see are the academyIds that whoami answers. Answers {"data": {...}}: one Academy record, with the fields the API sent. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
+        'gymctl academy 5 --json',
+      ],
+      [
+        'get_academies',
+        'Academies by id, several at once',
+        'Academies by id, several at once: what an academy is for each id (one GET /academies/{academyId} each). Takes academyIds: 1 to 20 academy ids, each a positive whole number, best sent as a string; for one, get_academy does the same. The academies this key can see are the academyIds that whoami answers. Answers {"data": [...], "notFound": [...]}: the Academy records in the order asked (an id named twice is fetched and answered once), and the ids the API does not know (or that lie outside this key\'s scope). Any other failure fails the whole call. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
+        'gymctl academy 5 6 --json',
+      ],
+      [
+        'list_academies',
+        'Every academy the key is scoped to, in the order of its academyIds',
+        'Every academy the key is scoped to, in the order of its academyIds, in one call (one GET /academies/{academyId} each). Takes no arguments. Answers {"data": [...], "notFound": [...]}: the Academy records, and the ids listed that the API does not know; past 500, the first 500, and the rest named in truncated.omittedIds. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
+        'gymctl academies --json',
+      ],
+      [
+        'list_family',
+        'The other members of the family of a member (the member itself excluded)',
+        'Who is in a member\'s family: the other members of the family of a member (the member itself excluded) (GET /members/{memberId}/family). Lists the other members in the family of the given member, which is itself excluded: an empty array, or one entry per linked member. Neither the order nor any pagination is specified. Takes memberId, the member id: a positive whole number, best sent as a string ("42"). A member id is a member\'s id in the gym\'s own records, or the id of a member that an earlier family answer listed: the API cannot list every member. Answers {"data": [...]}: a list of FamilyMember records, possibly empty. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
+        'gymctl family 3 --json',
+      ],
+    ]);
+  });
+});
+
+describe('list_academies', () => {
+  /** A fake API whose key is scoped to `scope`; the ids in `unknown` are not found. */
+  function scoped(scope: number[], unknown: number[] = []) {
+    const asked: string[] = [];
+    const send = (async (operation: Operation<unknown>) => {
+      asked.push(operation.path);
+      if (operation.id === undefined) return { data: { ...DEMO_DATA.keys[0]!.key, academyIds: scope }, rawData: '', status: 200 } as unknown as ApiResponse<unknown>;
+      if (unknown.includes(Number(operation.id))) throw notFound(Number(operation.id));
+      return { data: record(Number(operation.id)), rawData: '', status: 200 } as unknown as ApiResponse<unknown>;
+    }) as Send;
+    return { send, asked };
+  }
+
+  it("answers every academy of the key once, in the key's order, naming those the API does not know", async () => {
+    const { send } = scoped([3, 1, 3, 2], [2]);
+    const answer = (await tool('list_academies').run({}, send)) as { data: { id: string }[]; notFound: string[]; unfetched: string[] };
+    expect(answer.data.map((a) => a.id)).toEqual(['3', '1']);
+    expect(answer.notFound).toEqual(['2']);
+    expect(answer.unfetched).toEqual([]);
+  });
+
+  it('past 500 academies, fetches the first 500 and names the rest', async () => {
+    const { send, asked } = scoped(Array.from({ length: 502 }, (_, i) => i + 1));
+    const answer = (await tool('list_academies').run({}, send)) as { data: unknown[]; unfetched: string[] };
+    expect(answer.data).toHaveLength(500);
+    expect(answer.unfetched).toEqual(['501', '502']);
+    expect(asked).toHaveLength(501);
+  });
+});

@@ -51,14 +51,14 @@ describe('the key a server echoes back', () => {
   });
 
   it('a key the server echoes only as the correlation ID is never printed', () => {
-    const error = redactError(KEY, new GymApiError('auth', 'refused', { correlationId: `id-${KEY}` }));
+    const error = redactError(KEY, new GymApiError('unauthorized', 'refused', { correlationId: `id-${KEY}` }));
     expect(error.correlationId).toBe('id-[redacted]');
     expect(formatErrorJson(error)).not.toContain(KEY);
   });
 
   it('an 8-character key is redacted wherever it is echoed', () => {
     const key = 'k1234567';
-    const error = redactError(key, new GymApiError('auth', `bad key ${key}`, { serverMessage: `bad key ${key}` }));
+    const error = redactError(key, new GymApiError('unauthorized', `bad key ${key}`, { serverMessage: `bad key ${key}` }));
     expect(error.message).toBe('bad key [redacted]');
     expect(redactText(key, `a ${key} b`)).toBe('a [redacted] b');
     expect(redactHead(key, head(`Refused ${key}`)).statusText).toBe('Refused [redacted]');
@@ -67,7 +67,7 @@ describe('the key a server echoes back', () => {
   it('a key shorter than 8 characters is left alone, so that it does not blank out common words', () => {
     const key = 'abc1234';
     expect(redactText(key, `found abc1234 in the text`)).toBe('found abc1234 in the text');
-    const error = new GymApiError('auth', `bad key ${key}`);
+    const error = new GymApiError('unauthorized', `bad key ${key}`);
     expect(redactError(key, error).message).toBe(`bad key ${key}`);
     expect(redactHead(key, head(`Refused ${key}`)).statusText).toBe(`Refused ${key}`);
   });
@@ -75,7 +75,7 @@ describe('the key a server echoes back', () => {
   it('api -i never shows a key the server put in its reason phrase', () => {
     const shown = redactHead(KEY, head(`Unauthorized ${KEY}`));
     expect(shown.statusText).toBe('Unauthorized [redacted]');
-    const error = redactError(KEY, new GymApiError('auth', 'refused', { head: head(`Unauthorized ${KEY}`) }));
+    const error = redactError(KEY, new GymApiError('unauthorized', 'refused', { head: head(`Unauthorized ${KEY}`) }));
     expect(error.head?.statusText).toBe('Unauthorized [redacted]');
     expect(formatErrorJson(error)).not.toContain(KEY);
   });
@@ -98,7 +98,7 @@ describe('the key a server echoes back', () => {
 
   it('a failure that echoes nothing is handed on as it was, with its cause for --debug and library users', () => {
     const cause = new Error('socket closed');
-    const error = new GymApiError('auth', 'refused', { cause, correlationId: 'c-1', head: head('Unauthorized'), serverMessage: 'refused' });
+    const error = new GymApiError('unauthorized', 'refused', { cause, correlationId: 'c-1', head: head('Unauthorized'), serverMessage: 'refused' });
     expect(redactError(KEY, error)).toBe(error);
     expect(redactError(KEY, error).cause).toBe(cause);
     const untouched = head('OK', [['X-Echo', 'nothing here']]);
@@ -106,7 +106,7 @@ describe('the key a server echoes back', () => {
   });
 
   it('a failure that does echo the key is not kept with its cause, which may hold it too', () => {
-    const error = new GymApiError('auth', `bad key ${KEY}`, { cause: new Error(`sent ${KEY}`) });
+    const error = new GymApiError('unauthorized', `bad key ${KEY}`, { cause: new Error(`sent ${KEY}`) });
     expect(redactError(KEY, error).cause).toBeUndefined();
   });
 
