@@ -139,3 +139,16 @@ describe('list_academies', () => {
     expect(asked).toHaveLength(501);
   });
 });
+
+describe('the batch tool of an operation', () => {
+  it("is named after the path's collection, in the words a model reads, and only when the collection is a plain word", async () => {
+    const { batchName } = await import('../../src/mcp/tools.js');
+    const { academy } = await import('../../src/operations/index.js');
+    const at = (path: string) => batchName({ ...academy, path } as typeof academy);
+    expect(at('/academies/{academyId}')).toBe('get_academies');
+    expect(at('/training-halls/{academyId}')).toBe('get_training_halls');
+    for (const path of ['/my_things/{academyId}', '/things_x/{academyId}', '/{academyId}', '/Academies/{academyId}', '/academies/{otherId}']) {
+      expect(at(path), path).toBeUndefined();
+    }
+  });
+});
