@@ -65,4 +65,35 @@ describe('what a run exits with', () => {
     expect(settle(failure, [], program)).toBe(failure);
     expect(settle(Object.assign(new Error('not the parser'), { code: 'ENOENT' }), [], program)).toMatchObject({ kind: 'internal' });
   });
+
+  it("a missing argument of a command that is not the first of its group is followed by that command's usage line", async () => {
+    expect((await gymctl(['config', 'set', 'format'])).stderr).toMatch(/; usage: gymctl config set \[options\] <key> <value>\n$/);
+    expect((await gymctl(['config', 'get'])).stderr).toMatch(/; usage: gymctl config get \[options\] <key>\n$/);
+  });
+
+  it('every kind of argument error the parser raises is followed by the usage line; others are not', () => {
+    const program = new Command('gymctl');
+    program.command('academy').argument('<academyId...>');
+    for (const code of ['commander.missingArgument', 'commander.excessArguments', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']) {
+      expect(settle(parserError(code, 1, 'error: wrong.'), ['academy'], program), code).toMatchObject({ message: 'wrong; usage: gymctl academy [options] <academyId...>' });
+    }
+    expect(settle(parserError('commander.invalidArgument', 1, 'error: wrong.'), ['academy'], program)).toMatchObject({ message: 'wrong.' });
+  });
+
+  it('what the user typed is quoted as typed: an operand with = is no option, and error: inside it stays', () => {
+    const program = new Command('gymctl');
+    expect(settle(parserError('commander.unknownCommand', 1, "error: unknown command 'a=b'"), ['a=b'], program)).toMatchObject({ message: "unknown command 'a=b'" });
+    expect(settle(parserError('commander.unknownCommand', 1, "unknown command 'error: x'"), ['error: x'], program)).toMatchObject({
+      message: "unknown command 'error: x'",
+    });
+  });
+
+  it('-v is told about --version only when the parser did not know it as an option', () => {
+    const failure = settle(parserError('commander.unknownCommand', 1, "error: unknown command 'x'"), ['-v', 'x'], new Command('gymctl'));
+    expect(failure).toMatchObject({ message: "unknown command 'x'" });
+  });
+
+  it('a command that throws nothing at all (undefined) is reported as an unexpected error, not a crash', () => {
+    expect(settle(undefined, [], new Command('gymctl'))).toMatchObject({ kind: 'internal' });
+  });
 });

@@ -50,6 +50,12 @@ describe('the key a server echoes back', () => {
     expect(JSON.parse(formatErrorJson(error)).error.message).toBe('bad key [redacted]');
   });
 
+  it("a key in the server's own words is kept out of the JSON error line, even where gymctl's message does not quote them", () => {
+    const error = redactError(KEY, new GymApiError('unauthorized', 'refused', { serverMessage: `no such key ${KEY}` }));
+    expect(error.serverMessage).toBe('no such key [redacted]');
+    expect(formatErrorJson(error)).not.toContain(KEY);
+  });
+
   it('a key the server echoes only as the correlation ID is never printed', () => {
     const error = redactError(KEY, new GymApiError('unauthorized', 'refused', { correlationId: `id-${KEY}` }));
     expect(error.correlationId).toBe('id-[redacted]');
