@@ -331,3 +331,70 @@ describe('writing', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 });
+
+describe('what a failed write or read of the config says', () => {
+  const fs = process.getBuiltinModule('node:fs');
+  /** An error of the file system, as Node throws it. */
+  const fsError = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
+
+  it('a write the system refuses names the reason in words, and the folder to check when it is about permissions', async () => {
+    const cases: [string, string][] = [
+      ['EACCES', `(EACCES: permission denied); check the permissions of ${dir}`],
+      ['EPERM', `(EPERM: operation not permitted); check the permissions of ${dir}`],
+      ['EROFS', `(EROFS: read-only file system); check the permissions of ${dir}`],
+      ['ENOSPC', '(ENOSPC: no space left on the device)'],
+      ['EDQUOT', '(EDQUOT: disk quota exceeded)'],
+      ['ENOTDIR', '(ENOTDIR: a part of its path is not a folder)'],
+      ['EISDIR', '(EISDIR: it is a folder)'],
+      ['EIO', '(EIO)'],
+    ];
+    mkdirSync(dir, { mode: 0o755 });
+    for (const [code, words] of cases) {
+      const thrown = fsError(code);
+      const spy = vi.spyOn(fs, 'chmodSync').mockImplementation(() => {
+        throw thrown;
+      });
+      try {
+        const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+        expect(error.message, code).toBe(`config file ${file} cannot be written ${words}`);
+        expect(error.kind).toBe('internal');
+        expect(error.cause).toBe(thrown);
+      } finally {
+        spy.mockRestore();
+      }
+    }
+  });
+
+  it('a read the system refuses says the file cannot be read, and to fix or remove it', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(() => {
+      throw fsError('EACCES');
+    });
+    try {
+      const error = await failure(() => new ConfigStore(dir).read());
+      expect(error.message).toBe(`config file ${file} cannot be read (EACCES: permission denied); fix or remove it`);
+      expect(error.kind).toBe('internal');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a config file others can read is warned about once, with its mode and the fix; a private one is not', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    chmodSync(file, 0o640);
+    const warnings: string[] = [];
+    const store = new ConfigStore(dir, { warn: (line) => warnings.push(line) });
+    store.read();
+    new ConfigStore(dir, { warn: (line) => warnings.push(line) }).read();
+    expect(warnings).toEqual([
+      `warning: config file ${file} can be read by others (mode 0640) and may hold your API key; fix it with: chmod 600 ${file}`,
+      `warning: config file ${file} can be read by others (mode 0640) and may hold your API key; fix it with: chmod 600 ${file}`,
+    ]);
+    chmodSync(file, 0o600);
+    const quiet: string[] = [];
+    new ConfigStore(dir, { warn: (line) => quiet.push(line) }).read();
+    expect(quiet).toEqual([]);
+  });
+});
