@@ -398,3 +398,22 @@ describe('what a failed write or read of the config says', () => {
     expect(quiet).toEqual([]);
   });
 });
+
+describe('a config folder that is not one', () => {
+  it('is named as such on reading, never read as an empty config', async () => {
+    writeFileSync(path.join(base, 'plain'), 'x');
+    const asFile = path.join(base, 'plain');
+    expect((await failure(() => new ConfigStore(asFile).read())).message).toBe(
+      `config folder ${asFile} is not a folder; point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`,
+    );
+    const under = path.join(asFile, 'deeper', 'config');
+    const error = await failure(() => new ConfigStore(under).read());
+    expect(error.message).toBe(`config folder ${under} is not a folder (${asFile} is not one); point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`);
+    expect(error.kind).toBe('internal');
+  });
+
+  it('a folder still to be made reads as an empty config, and is not made by reading', () => {
+    expect(new ConfigStore(dir).read()).toEqual({});
+    expect(existsSync(dir)).toBe(false);
+  });
+});
