@@ -111,7 +111,9 @@ describe('reading is bounded', () => {
 
   it('a file over 1 MiB is refused, naming it', async () => {
     writeFileSync(file, `{"x":"${'a'.repeat(1024 * 1024)}"}`, { mode: 0o600 });
-    expect((await failure(() => new ConfigStore(dir).read())).message).toBe(`config file ${file} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+    const error = await failure(() => new ConfigStore(dir).read());
+    expect(error.message).toBe(`config file ${file} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+    expect(error.kind).toBe('internal');
   });
 });
 
@@ -414,6 +416,13 @@ describe('a config folder that is not one', () => {
 
   it('a folder still to be made reads as an empty config, and is not made by reading', () => {
     expect(new ConfigStore(dir).read()).toEqual({});
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('auth logout with nothing to sweep', () => {
+  it('a config folder not made yet is left unmade, and the sweep ends quietly', async () => {
+    await new ConfigStore(dir).sweep();
     expect(existsSync(dir)).toBe(false);
   });
 });
