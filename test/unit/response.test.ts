@@ -8,7 +8,7 @@ import { GymApiError } from '../../src/api/errors.js';
 import type { Exchange } from '../../src/api/transport/exchange.js';
 import { interpret, readBody } from '../../src/api/transport/response.js';
 import { MAX_JSON_DEPTH } from '../../src/json/exact.js';
-import { academy } from '../../src/operations/index.js';
+import { academy, whoami } from '../../src/operations/index.js';
 
 const operation = operationFor(academy, 7);
 
@@ -81,5 +81,459 @@ describe('what an answer means', () => {
     const deep = `{"data":${'['.repeat(MAX_JSON_DEPTH + 10)}${']'.repeat(MAX_JSON_DEPTH + 10)}}`;
     const { exchange } = answer({ 'content-type': 'application/json' }, null);
     expect(() => interpret(exchange, deep, operation)).toThrow(`academy 7: the response nests deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+});
+
+describe('what a failed answer says', () => {
+  // status, reason phrase, headers, body, operation (academy 7, or whoami's /me), then the failure's kind, message,
+  // reason, retryAfterMs, correlation ID and the server's own message: what the error line shows and what a script reads.
+  const CASES: [number, string, Record<string, string>, string, 'academy' | 'me', string, string, string | null, number | null, string | null, string | null][] = [
+    [
+      401,
+      'Unauthorized',
+      { 'content-type': 'application/json' },
+      '{"message":"Invalid key"}',
+      'academy',
+      'unauthorized',
+      'academy 7: Invalid key: the server refused the API key',
+      null,
+      null,
+      null,
+      'Invalid key',
+    ],
+    [
+      401,
+      'Unauthorized',
+      { 'content-type': 'application/json' },
+      '{"message":"Invalid key"}',
+      'me',
+      'unauthorized',
+      'Invalid key: the server refused the API key',
+      null,
+      null,
+      null,
+      'Invalid key',
+    ],
+    [
+      401,
+      'Unauthorized',
+      { 'content-type': 'application/json' },
+      '{}',
+      'academy',
+      'unauthorized',
+      'academy 7: Unauthorized: the server refused the API key',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      401,
+      'Unauthorized',
+      { 'www-authenticate': 'Basic realm="x"' },
+      '<html>',
+      'academy',
+      'unauthorized',
+      'academy 7: something in front of the API asks for a login of its own (Basic), not for the API key: check the base URL, or what stands between you and the API',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      403,
+      'Forbidden',
+      { 'content-type': 'text/html; charset=utf-8' },
+      '<html>',
+      'academy',
+      'unauthorized',
+      'academy 7: access was denied by something in front of the API, which answered 403 Forbidden with an HTML page; the API itself did not refuse the key',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      403,
+      '',
+      {},
+      'x',
+      'academy',
+      'unauthorized',
+      'academy 7: access was denied by something in front of the API, which answered 403 with a body with no content type; the API itself did not refuse the key',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      404,
+      'Not Found',
+      { 'content-type': 'text/plain' },
+      'nope',
+      'academy',
+      'not_found',
+      "academy 7: not found, and the answer (a text/plain body) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong",
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      404,
+      'Not Found',
+      { 'content-type': 'application/json' },
+      '{"message":"Resource not found","correlationId":"c-9"}',
+      'academy',
+      'not_found',
+      'academy 7: Resource not found',
+      null,
+      null,
+      'c-9',
+      'Resource not found',
+    ],
+    [
+      404,
+      'Not Found',
+      { 'content-type': 'application/json' },
+      '{}',
+      'academy',
+      'not_found',
+      "academy 7: not found, and the answer (a JSON body that is not the API's error) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong",
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      429,
+      'Too Many Requests',
+      { 'content-type': 'application/json', 'retry-after': '3' },
+      '{"message":"slow down"}',
+      'academy',
+      'unavailable',
+      'academy 7: rate limited by the server: slow down',
+      'rate_limited',
+      3000,
+      null,
+      'slow down',
+    ],
+    [429, 'Too Many Requests', {}, '', 'academy', 'unavailable', 'academy 7: rate limited by the server', 'rate_limited', null, null, null],
+    [
+      503,
+      'Service Unavailable',
+      { 'content-type': 'application/json' },
+      '{"message":"maintenance"}',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: maintenance',
+      'server_error',
+      null,
+      null,
+      'maintenance',
+    ],
+    [
+      502,
+      '',
+      { 'content-type': 'text/html' },
+      '<html>',
+      'academy',
+      'unavailable',
+      'academy 7: Bad Gateway: a gateway in front of the API could not reach it',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      502,
+      'Bad Gateway!',
+      { 'content-type': 'text/html' },
+      '<html>',
+      'academy',
+      'unavailable',
+      'academy 7: Bad Gateway!: a gateway in front of the API could not reach it',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [504, '', {}, '', 'academy', 'unavailable', 'academy 7: Gateway Timeout: a gateway in front of the API timed out waiting for it', 'server_error', null, null, null],
+    [
+      504,
+      'Upstream Timeout',
+      {},
+      '',
+      'academy',
+      'unavailable',
+      'academy 7: Upstream Timeout: a gateway in front of the API timed out waiting for it',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      500,
+      'Internal Server Error',
+      { 'content-type': 'application/problem+json' },
+      '{bad',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: it answered 500 Internal Server Error with an application/problem+json body that does not parse (cut off, or malformed)',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      500,
+      'Internal Server Error',
+      { 'content-type': 'application/json' },
+      '{bad',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: it answered 500 Internal Server Error with an application/json body that does not parse (cut off, or malformed)',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      500,
+      'Internal Server Error',
+      { 'content-type': 'image/png' },
+      'x',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: it answered 500 Internal Server Error with an image/png body',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      500,
+      'Internal Server Error',
+      { 'content-type': 'application/octet-stream' },
+      'x',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: it answered 500 Internal Server Error with an application/octet-stream body',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      301,
+      'Moved',
+      { location: 'https://elsewhere.example/x' },
+      '',
+      'academy',
+      'invalid_response',
+      'academy 7: the server answered with a redirect to https://elsewhere.example/x, which gymctl does not follow',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [399, 'Odd', {}, '', 'academy', 'invalid_response', 'academy 7: the server answered with a redirect, which gymctl does not follow', null, null, null, null],
+    [
+      400,
+      'Bad Request',
+      { 'content-type': 'application/json' },
+      '{"message":"bad id"}',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected HTTP status 400 Bad Request: bad id',
+      null,
+      null,
+      null,
+      'bad id',
+    ],
+    [418, "I'm a teapot", {}, '', 'academy', 'invalid_response', "academy 7: unexpected HTTP status 418 I'm a teapot with a body with no content type", null, null, null, null],
+    [
+      407,
+      '',
+      {},
+      '',
+      'academy',
+      'unavailable',
+      'academy 7: Proxy Authentication Required: a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY, as http://user:password@host:port',
+      'proxy',
+      null,
+      null,
+      null,
+    ],
+    [
+      407,
+      'Proxy Auth Please',
+      {},
+      '',
+      'academy',
+      'unavailable',
+      'academy 7: Proxy Auth Please: a proxy between gymctl and the API wants credentials; put them in HTTP_PROXY or HTTPS_PROXY, as http://user:password@host:port',
+      'proxy',
+      null,
+      null,
+      null,
+    ],
+    [
+      200,
+      'OK',
+      { 'content-type': 'application/json' },
+      '{"message":"oops","correlationId":"c-1"}',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected response: data: missing (expected object)',
+      null,
+      null,
+      'c-1',
+      null,
+    ],
+    [200, 'OK', { 'content-type': 'application/json' }, '', 'academy', 'invalid_response', 'academy 7: the server sent an empty response', null, null, null, null],
+    [200, 'OK', { 'content-type': 'application/json' }, '  ', 'academy', 'invalid_response', 'academy 7: the server sent an empty response', null, null, null, null],
+    [
+      200,
+      'OK',
+      { 'content-type': 'text/html' },
+      '<html>',
+      'academy',
+      'invalid_response',
+      'academy 7: the response is not JSON: the server sent an HTML page',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      200,
+      'OK',
+      { 'content-type': 'application/json' },
+      '[1]',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected response: (body): expected object, got array',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      200,
+      'OK',
+      { 'content-type': 'application/json' },
+      'null',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected response: (body): expected object, got null',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      200,
+      'OK',
+      { 'content-type': 'application/json' },
+      '\ufeff{"data":{"id":7,"name":"A","address":"x","franchiseId":null,"coordinates":null}}',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected response: data.address: expected object, got string',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      200,
+      'OK',
+      { 'content-type': 'application/json', 'x-correlation-id': 'h-1' },
+      '{"data":{"id":"x"}}',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected response: data.id: expected integer, got string',
+      null,
+      null,
+      'h-1',
+      null,
+    ],
+    [204, 'No Content', {}, '', 'academy', 'invalid_response', 'academy 7: the server sent an empty response', null, null, null, null],
+    [
+      299,
+      'OK',
+      { 'content-type': 'application/json' },
+      '{"message":"m"}',
+      'academy',
+      'invalid_response',
+      'academy 7: unexpected response: data: missing (expected object)',
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      300,
+      'Multiple',
+      { 'content-type': 'application/json' },
+      '{"message":"m"}',
+      'academy',
+      'invalid_response',
+      'academy 7: the server answered with a redirect, which gymctl does not follow',
+      null,
+      null,
+      null,
+      'm',
+    ],
+  ];
+
+  it('each status, body and header a server or something in front of it sends is told apart, in words, with the right kind', () => {
+    for (const [status, statusText, headers, text, which, kind, message, reason, retryAfterMs, correlationId, serverMessage] of CASES) {
+      const { exchange } = answer(headers, null, status);
+      exchange.statusText = statusText;
+      const error = (() => {
+        try {
+          interpret(exchange, text, which === 'me' ? operationFor(whoami) : operation);
+        } catch (e) {
+          return e as GymApiError;
+        }
+        throw new Error(`${status} ${text}: no failure`);
+      })();
+      const label = `${status} ${statusText} ${JSON.stringify(headers)} ${text}`;
+      expect(error, label).toBeInstanceOf(GymApiError);
+      expect({ kind: error.kind, message: error.message, reason: error.reason ?? null, retryAfterMs: error.retryAfterMs ?? null }, label).toEqual({
+        kind,
+        message,
+        reason,
+        retryAfterMs,
+      });
+      expect({ correlationId: error.correlationId ?? null, serverMessage: error.serverMessage ?? null, status: error.status }, label).toEqual({
+        correlationId,
+        serverMessage,
+        status,
+      });
+    }
+  });
+
+  it('a success is read past a byte-order mark, with the raw text of its data for --json', () => {
+    const data = `{"id":7,"name":"Alfama","address":{"line1":"R. 1","city":"Lisboa","postalCode":"1100-001","country":"PT"}}`;
+    const { exchange } = answer({ 'content-type': 'application/json', 'x-correlation-id': 'h-1' }, null);
+    const parsed = interpret(exchange, `\ufeff{"data":${data}}`, operation);
+    expect(parsed).toMatchObject({ rawData: data, status: 200, correlationId: 'h-1', data: { id: 7, name: 'Alfama' } });
+  });
+
+  it('a message longer than 300 characters is cut, with an ellipsis', () => {
+    const long = 'x'.repeat(301);
+    const { exchange } = answer({ 'content-type': 'application/json' }, null, 404);
+    const error = (() => {
+      try {
+        interpret(exchange, JSON.stringify({ message: long }), operation);
+      } catch (e) {
+        return e as GymApiError;
+      }
+      throw new Error('no failure');
+    })();
+    expect(error.message).toBe(`academy 7: ${'x'.repeat(300)}…`);
+    expect(error.serverMessage).toBe(`${'x'.repeat(300)}…`);
   });
 });
