@@ -42,5 +42,5 @@ export const MODULES = {
   'src/mcp/gate.ts': ['test/unit/mcp-fit.test.ts'],
   // The pre-scan of argv and where gymctl keeps its files.
   'src/argv.ts': ['test/unit/argv.test.ts'],
-  'src/files/folders.ts': ['test/unit/windows-folders.test.ts'],
+  'src/files/folders.ts': ['test/unit/windows-folders.test.ts', 'test/unit/folders.test.ts'],
 };
