@@ -44,3 +44,10 @@ export const MODULES = {
   'src/argv.ts': ['test/unit/argv.test.ts'],
   'src/files/folders.ts': ['test/unit/windows-folders.test.ts', 'test/unit/folders.test.ts'],
 };
+
+/**
+ * Guarded modules whose tests are still being written: run, scored and judged as the others, and what would fail them
+ * is printed, but it does not fail the run. A module leaves this list once it passes the gate; none joins it but when it
+ * joins the list above.
+ */
+export const PENDING = [];
