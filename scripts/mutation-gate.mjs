@@ -43,7 +43,8 @@ const sameKey = (a, b) => a.file === b.file && a.mutator === b.mutator && a.line
 /**
  * Judges a report. `expected` lists the modules that must be scored; `equivalents` the mutants that may stay alive;
  * `exists(file)` whether a module's file is there; `pending` the modules whose tests are still being written: they are
- * run, scored and judged as the others, and what would fail them is printed, but does not fail the run.
+ * run, scored and judged as the others, and a score under the bar, an unlisted survivor or a stale listing of theirs is
+ * printed but does not fail the run (a pending module missing or unscored does).
  * Returns the lines to print and whether the run failed.
  */
 export function judge({ report, expected, equivalents, exists, pending = [] }) {
@@ -55,13 +56,13 @@ export function judge({ report, expected, equivalents, exists, pending = [] }) {
   for (const file of [...expected].sort()) {
     const problems = pending.includes(file) ? waiting : all;
     if (!exists(file)) {
-      // A misspelt module fails the run, pending or not.
+      // A module misspelt, missing from the report or unscored fails the run, pending or not.
       all.push(`${file}: no such file (a module misspelt in test/mutation/modules.mjs, or moved)`);
       continue;
     }
     const entry = files[file];
     if (!entry) {
-      problems.push(`${file}: not in Stryker's report, so never scored`);
+      all.push(`${file}: not in Stryker's report, so never scored`);
       continue;
     }
     const mutants = entry.mutants ?? [];
@@ -70,7 +71,7 @@ export function judge({ report, expected, equivalents, exists, pending = [] }) {
     const timeouts = mutants.filter((m) => m.status === 'Timeout').length;
     const other = mutants.length - detected.length - alive.length;
     if (detected.length + alive.length === 0) {
-      problems.push(`${file}: 0 of 0 mutants scored (${mutants.length} made, all ignored or in error): no score to judge`);
+      all.push(`${file}: 0 of 0 mutants scored (${mutants.length} made, all ignored or in error): no score to judge`);
       continue;
     }
     const score = (100 * detected.length) / (detected.length + alive.length);

@@ -89,13 +89,14 @@ describe('the mutation gate', () => {
     expect(run({ files: { 'src/f.ts': module(mutant('Killed')) } }, { equivalents: [other] }).failed).toBe(false);
   });
 
-  it('prints what would fail a pending module, without failing the run; a misspelt one fails all the same', () => {
+  it('prints what would fail a pending module, without failing the run; a misspelt or unscored one fails all the same', () => {
     const low = { source: SOURCE, mutants: [mutant('Killed'), mutant('Survived')] };
     const { failed, lines } = judge({ report: { files: { 'src/f.ts': low } }, expected: ['src/f.ts'], equivalents: [], exists: () => true, pending: ['src/f.ts'] });
     expect(failed).toBe(false);
     expect(lines.join('\n')).toContain('PENDING LOW  50.00%  src/f.ts');
     expect(lines.join('\n')).toContain('not yet held to the gate:\n  src/f.ts: 50.00%, under 90%');
     expect(judge({ report: { files: {} }, expected: ['src/ff.ts'], equivalents: [], exists: () => false, pending: ['src/ff.ts'] }).failed).toBe(true);
+    expect(judge({ report: { files: {} }, expected: ['src/f.ts'], equivalents: [], exists: () => true, pending: ['src/f.ts'] }).failed).toBe(true);
   });
 
   it('fails a module under 90% even when each survivor is listed', () => {
