@@ -152,3 +152,56 @@ describe('the batch tool of an operation', () => {
     }
   });
 });
+
+describe('what a model is shown of the arguments and answers', () => {
+  it('get_academy asks for academyId, and get_academies for 1 to 20 academyIds, each required', async () => {
+    const z = await import('zod/mini');
+    const json = (name: string) =>
+      z.toJSONSchema(tool(name).inputSchema!, { io: 'input' }) as { required?: string[]; properties: Record<string, { maxItems?: number; type?: string }> };
+    expect(json('get_academy').required).toEqual(['academyId']);
+    expect(json('get_academies').required).toEqual(['academyIds']);
+    expect(json('get_academies').properties.academyIds).toMatchObject({ type: 'array', minItems: 1, maxItems: 20 });
+    expect(tool('whoami').inputSchema).toBeUndefined();
+  });
+
+  it("get_academies' answer names the ids not found, in its output schema", async () => {
+    const z = await import('zod/mini');
+    const json = z.toJSONSchema(tool('get_academies').outputSchema, { io: 'output' }) as { properties: Record<string, unknown> };
+    expect(Object.keys(json.properties)).toContain('notFound');
+  });
+
+  it('each tool says how its answer is shortened, and which tool gets the rest of a batch', () => {
+    const args = { academyId: '5', academyIds: ['5', '6', '5'], memberId: '3' };
+    expect(toolsOf(OPERATIONS).map((t) => [t.name, t.shortening(args)])).toEqual([
+      ['whoami', { shape: 'record', command: 'gymctl whoami --json' }],
+      ['get_academy', { shape: 'record', command: 'gymctl academy 5 --json' }],
+      ['get_academies', { shape: 'batch', tool: 'get_academies', command: 'gymctl academy 5 6 --json' }],
+      ['list_academies', { shape: 'batch', tool: 'get_academies', command: 'gymctl academies --json' }],
+      ['list_family', { shape: 'list', command: 'gymctl family 3 --json' }],
+    ]);
+  });
+
+  it('get_academy answers the record with its ids as text', async () => {
+    const { send } = api();
+    expect(await tool('get_academy').run({ academyId: '7' }, send)).toMatchObject({ data: { id: '7' } });
+  });
+
+  it("the server's instructions say how a failure reads and what a shortened answer has", async () => {
+    const { FAILURES, SHORTENED } = await import('../../src/mcp/tools.js');
+    expect(FAILURES).toContain('{"error":{"message","kind","correlationId","status","id","next"}}');
+    expect(SHORTENED).toContain('"truncated"');
+  });
+
+  it('an operation of another shape is named by its own words: a list command with a -, a description that says show twice, a batch named as the tool', async () => {
+    const { academy } = await import('../../src/operations/index.js');
+    const values = academy.values!;
+    const other = { ...academy, values: { ...values, all: { ...values.all, name: 'all-halls', description: 'show halls to show' } } } as typeof academy;
+    const list = toolsOf([other]).find((t) => t.name.startsWith('list_'))!;
+    expect(list.name).toBe('list_all_halls');
+    expect(list.title).toBe('Halls to show');
+    expect(list.description).toMatch(/^Halls to show, in one call/);
+    // A batch whose name would be the operation's own tool is not made twice.
+    const same = { ...academy, name: 'academies' } as typeof academy;
+    expect(toolsOf([same]).map((t) => t.name)).toEqual(['get_academies', 'list_academies']);
+  });
+});
