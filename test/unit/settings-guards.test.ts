@@ -10,6 +10,8 @@ import {
   loginFor,
   parseBaseUrl,
   parseBoolean,
+  parseProfileName,
+  configKey,
   parseFormat,
   resolveFormat,
   resolveProfileName,
@@ -165,5 +167,21 @@ describe('the profile in use', () => {
       `invalid profile name "bad name" (from default-profile): use letters, digits, '-' and '_' (at most 64)`,
     );
     expect(usage(() => resolveProfileName({ profile: 'bad name' }, {})).message).toContain('(from --profile)');
+  });
+});
+
+describe('names typed wrong', () => {
+  it('a one-letter host without its scheme is offered one too', () => {
+    expect(usage(() => parseBaseUrl('x:4010', 'x')).message).toContain('did you mean https://x:4010?');
+  });
+
+  it('a bad profile name with no origin is said plainly', () => {
+    expect(usage(() => parseProfileName('bad name', undefined)).message).toBe(`invalid profile name "bad name": use letters, digits, '-' and '_' (at most 64)`);
+  });
+
+  it('an unknown config key lists the keys there are', () => {
+    expect(usage(() => configKey('colour')).message).toBe(
+      'unknown config key "colour": expected one of base-url, format, timeout, retries, key-store, default-profile, accessible, csv-bom',
+    );
   });
 });
