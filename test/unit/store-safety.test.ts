@@ -426,3 +426,23 @@ describe('auth logout with nothing to sweep', () => {
     expect(existsSync(dir)).toBe(false);
   });
 });
+
+describe('a lock that cannot be taken', () => {
+  it('a write whose lock the system refuses says the config cannot be written, with the reason, on a write and on a sweep', async () => {
+    const fs = process.getBuiltinModule('node:fs');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(`${file}.tmp-1732400000123abcdef`, 'x', { mode: 0o600 });
+    const openSync = fs.openSync;
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(((...args: Parameters<typeof openSync>) => {
+      if (String(args[0]).endsWith('.lock')) throw Object.assign(new Error('EROFS: read-only'), { code: 'EROFS' });
+      return openSync(...args);
+    }) as typeof openSync);
+    try {
+      const expected = `config file ${file} cannot be written (EROFS: read-only file system); check the permissions of ${dir}`;
+      expect((await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })))).message).toBe(expected);
+      expect((await failure(() => new ConfigStore(dir).sweep())).message).toBe(expected);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
