@@ -181,3 +181,44 @@ describe('a batch around a slow or failing id', () => {
     expect(() => parseConcurrency('65')).toThrow('invalid --concurrency "65": expected a whole number from 1 to 64');
   });
 });
+
+describe('Ctrl-C while the batch waits for its reader', () => {
+  it('no request starts once stdout drains after an interrupt', async () => {
+    const { Interrupted } = await import('../../src/failures.js');
+    const asked: Id[] = [];
+    let interrupt!: () => void;
+    let drain!: () => void;
+    let full = false;
+    const done = runBatch({
+      ids: [1, 2, 3, 4],
+      concurrency: 2,
+      request: (id) => {
+        asked.push(id);
+        if (id === 1) return Promise.resolve(id);
+        return new Promise<Id>((_, reject) => {
+          interrupt = () => reject(new Interrupted('SIGINT'));
+        });
+      },
+      onResult: () => {
+        full = true;
+      },
+      onError: () => {},
+      room: () => {
+        if (!full) return undefined;
+        return new Promise<void>((resolve) => {
+          drain = () => {
+            full = false;
+            resolve();
+          };
+        });
+      },
+    });
+    await turns();
+    expect(asked).toEqual([1, 2]);
+    interrupt();
+    await expect(done).rejects.toBeInstanceOf(Interrupted);
+    drain();
+    await turns();
+    expect(asked).toEqual([1, 2]);
+  });
+});
