@@ -182,3 +182,22 @@ describe('its users', () => {
     expect(fieldListHint(scanArgv(['whoami', '--profile', '--json', 'x']), commands)).toBeUndefined();
   });
 });
+
+describe('an option and its value in one word', () => {
+  it('--format=csv and -q.id are read as the option and its value, so the command after them is still found', () => {
+    const scan = scanArgv(['--format=csv', '-q.id', '--profile', 'work', 'academy', '7']);
+    expect(scan.values.get('--format')).toBe('csv');
+    expect(scan.values.get('--jq')).toBe('.id');
+    expect(scan.values.get('--profile')).toBe('work');
+    expect(scan.command).toBe('academy');
+    expect(scan.operands).toEqual(['academy', '7']);
+    // A short option's value is the rest of its word, = included, as the parser reads it.
+    expect(scanArgv(['-q=.id']).values.get('--jq')).toBe('=.id');
+  });
+
+  it('a value option with its value on the next word takes that word, wherever it is; -- ends the options', () => {
+    const scan = scanArgv(['--jq', '.name', 'whoami', '--', '--format']);
+    expect(scan.values.get('--jq')).toBe('.name');
+    expect(scan.operands).toEqual(['whoami', '--format']);
+  });
+});
