@@ -41,7 +41,7 @@ export const MODULES = {
   'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
   'src/mcp/failures.ts': ['test/unit/mcp-failures.test.ts', 'test/unit/mcp-shapes.test.ts'],
   // The pre-scan of argv and where gymctl keeps its files.
-  'src/argv.ts': ['test/unit/argv.test.ts'],
+  'src/argv.ts': ['test/unit/argv.test.ts', 'test/unit/argv-load.test.ts'],
   'src/files/folders.ts': ['test/unit/windows-folders.test.ts', 'test/unit/folders.test.ts'],
 };
 
