@@ -446,3 +446,14 @@ describe('a lock that cannot be taken', () => {
     }
   });
 });
+
+describe('a config file others can read, in a write', () => {
+  it('is warned about once, though a write reads it twice', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    chmodSync(file, 0o644);
+    const warnings: string[] = [];
+    await new ConfigStore(dir, { warn: (line) => warnings.push(line) }).updateProfile('default', () => ({ format: 'json' }));
+    expect(warnings).toHaveLength(1);
+  });
+});
