@@ -457,3 +457,21 @@ describe('a config file others can read, in a write', () => {
     expect(warnings).toHaveLength(1);
   });
 });
+
+describe('a write that fails inside conf', () => {
+  it('says the config cannot be written, with the reason and the folder to check, and leaves the file as it was', async () => {
+    const { Conf } = await import('../../src/config/conf.js');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
+    const spy = vi.spyOn(Conf.prototype as unknown as { _write: () => void }, '_write').mockImplementation(() => {
+      throw Object.assign(new Error('EACCES: denied'), { code: 'EACCES' });
+    });
+    try {
+      const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+      expect(error.message).toBe(`config file ${file} cannot be written (EACCES: permission denied); check the permissions of ${dir}`);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
+  });
+});
