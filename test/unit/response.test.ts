@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { operationFor } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
 import type { Exchange } from '../../src/api/transport/exchange.js';
-import { interpret, readBody } from '../../src/api/transport/response.js';
+import { describeAnswer, interpret, isJsonText, readBody, responseHead } from '../../src/api/transport/response.js';
 import { MAX_JSON_DEPTH } from '../../src/json/exact.js';
 import { academy, whoami } from '../../src/operations/index.js';
 
@@ -535,5 +535,72 @@ describe('what a failed answer says', () => {
     })();
     expect(error.message).toBe(`academy 7: ${'x'.repeat(300)}…`);
     expect(error.serverMessage).toBe(`${'x'.repeat(300)}…`);
+  });
+});
+
+describe('the size cap and what an answer is said to be', () => {
+  it('a body its server says is over the cap is refused before it is read, the cap said in the unit it was given in', async () => {
+    const cases: [number, string][] = [
+      [1024 * 1024, '1 MiB'],
+      [3 * 1024 * 1024, '3 MiB'],
+      [2048, '2 KiB'],
+      [1024, '1 KiB'],
+      [1536, '1536 bytes'],
+      [1000, '1000 bytes'],
+      [1024 * 1024 + 1024, '1025 KiB'],
+    ];
+    for (const [cap, said] of cases) {
+      const { exchange, state } = answer({ 'content-length': String(cap + 1) }, Readable.from([Buffer.from('x')]));
+      await expect(readBody(exchange, cap, operation), said).rejects.toThrow(`academy 7: the response body is larger than ${said}`);
+      expect(state.cancelled).toBe(true);
+    }
+  });
+
+  it('a body exactly at the cap is read; one byte more, sent without a length, is refused', async () => {
+    const { exchange } = answer({ 'content-length': '4' }, Readable.from([Buffer.from('ab'), Buffer.from('cd')]));
+    expect((await readBody(exchange, 4, operation)).toString()).toBe('abcd');
+    const over = answer({}, Readable.from([Buffer.from('abcd'), Buffer.from('e')]));
+    await expect(readBody(over.exchange, 4, operation)).rejects.toThrow('academy 7: the response body is larger than 4 bytes');
+    expect(over.state.cancelled).toBe(true);
+  });
+
+  it('an answer with no body reads as empty', async () => {
+    const { exchange } = answer({}, null);
+    expect((await readBody(exchange, 10, operation)).length).toBe(0);
+  });
+
+  it('api -i shows the status line and headers as received, in order, repeated ones each on its own', () => {
+    const { exchange } = answer({}, null);
+    exchange.rawHeaders = ['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'X-Odd'];
+    exchange.httpVersion = '1.0';
+    expect(responseHead(exchange)).toEqual({
+      version: 'HTTP/1.0',
+      status: 200,
+      statusText: 'OK',
+      headers: [
+        ['Set-Cookie', 'a=1'],
+        ['Set-Cookie', 'b=2'],
+      ],
+    });
+    const bare = answer({}, null).exchange;
+    expect(responseHead(bare)).toEqual({ version: 'HTTP/1.1', status: 200, statusText: 'OK', headers: [] });
+  });
+
+  it('an answer is described by its size, its content type and its correlation ID, never its text', () => {
+    expect(describeAnswer(answer({ 'content-type': 'application/json ; charset=utf-8', 'x-correlation-id': 'c-1' }, null).exchange, 12)).toBe(
+      '12 characters, content type application/json, correlation ID c-1',
+    );
+    expect(describeAnswer(answer({}, null).exchange, 0)).toBe('0 characters, no content type');
+  });
+
+  it('a raw answer is cached only when it is JSON, a byte-order mark allowed', () => {
+    expect(isJsonText('\ufeff{"a":1}')).toBe(true);
+    expect(isJsonText('[1, 2]')).toBe(true);
+    expect(isJsonText('<html>')).toBe(false);
+  });
+
+  it('gymctl api hands back a success as sent, unparsed', () => {
+    const { exchange } = answer({ 'content-type': 'text/plain' }, null);
+    expect(interpret(exchange, 'not json', { path: '/x', subject: 'GET /x', raw: true })).toMatchObject({ rawData: 'not json', status: 200 });
   });
 });
