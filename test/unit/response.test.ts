@@ -485,6 +485,32 @@ describe('what a failed answer says', () => {
       null,
       'm',
     ],
+    [
+      403,
+      'Forbidden',
+      { 'content-type': 'application/json' },
+      '{}',
+      'academy',
+      'unauthorized',
+      "academy 7: access was denied by something in front of the API, which answered 403 Forbidden with a JSON body that is not the API's error; the API itself did not refuse the key",
+      null,
+      null,
+      null,
+      null,
+    ],
+    [
+      403,
+      'Forbidden',
+      { 'www-authenticate': 'Basic realm="x"' },
+      '',
+      'academy',
+      'unauthorized',
+      'academy 7: access was denied by something in front of the API, which answered 403 Forbidden with a body with no content type; the API itself did not refuse the key',
+      null,
+      null,
+      null,
+      null,
+    ],
   ];
 
   it('each status, body and header a server or something in front of it sends is told apart, in words, with the right kind', () => {
