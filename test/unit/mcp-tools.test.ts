@@ -200,6 +200,11 @@ describe('what a model is shown of the arguments and answers', () => {
     expect(list.name).toBe('list_all_halls');
     expect(list.title).toBe('Halls to show');
     expect(list.description).toMatch(/^Halls to show, in one call/);
+    // Only a leading "show " is dropped.
+    const plain = { ...academy, values: { ...values, all: { ...values.all, description: 'every hall to show here' } } } as typeof academy;
+    const listed = toolsOf([plain]).find((t) => t.name.startsWith('list_'))!;
+    expect(listed.title).toBe('Every hall to show here');
+    expect(listed.description).toMatch(/^Every hall to show here, in one call/);
     // A batch whose name would be the operation's own tool is not made twice.
     const same = { ...academy, name: 'academies' } as typeof academy;
     expect(toolsOf([same]).map((t) => t.name)).toEqual(['get_academies', 'list_academies']);
