@@ -50,4 +50,11 @@ export const MODULES = {
  * is printed, but it does not fail the run. A module leaves this list once it passes the gate; none joins it but when it
  * joins the list above.
  */
-export const PENDING = [];
+export const PENDING = [
+  // 68% when last measured: the checks of createClient's and each call's options, and the attempts' deadline and trace.
+  'src/api/transport/loop.ts',
+  // Under 90% when last measured: the classification of statuses outside 2xx to 5xx and the JIT threshold of validation.
+  'src/api/transport/response.ts',
+  // Over 90%, but conf's constructor failing (a config that conf cannot open) has no test.
+  'src/config/store.ts',
+];
