@@ -193,6 +193,7 @@ describe('an option and its value in one word', () => {
     expect(scan.operands).toEqual(['academy', '7']);
     // A short option's value is the rest of its word, = included, as the parser reads it.
     expect(scanArgv(['-q=.id']).values.get('--jq')).toBe('=.id');
+    expect(scanArgv(['-q--']).values.get('--jq')).toBe('--');
   });
 
   it('a value option with its value on the next word takes that word, wherever it is; -- ends the options', () => {
