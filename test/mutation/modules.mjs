@@ -53,7 +53,8 @@ export const MODULES = {
 export const PENDING = [
   // 68% when last measured: the checks of createClient's and each call's options, and the attempts' deadline and trace.
   'src/api/transport/loop.ts',
-  // Under 90% when last measured: the classification of statuses outside 2xx to 5xx and the JIT threshold of validation.
+  // 92.6% when last measured, with 29 survivors neither killed nor listed: among them the JIT threshold of validation
+  // (only speed: likely equivalent), the error body looked for in a 2xx answer, and statuses outside 2xx to 5xx.
   'src/api/transport/response.ts',
   // Over 90%, but conf's constructor failing (a config that conf cannot open) has no test.
   'src/config/store.ts',
