@@ -174,3 +174,10 @@ describe('CSV and what hides in a cell', () => {
     expect(csvField('abc\u202edef')).toBe('abc\u202edef');
   });
 });
+
+describe('--bom', () => {
+  it('writes the bytes EF BB BF by which Excel reads a CSV file as UTF-8', async () => {
+    const { CSV_BOM } = await import('../../src/output/csv.js');
+    expect([...Buffer.from(CSV_BOM, 'utf8')]).toEqual([0xef, 0xbb, 0xbf]);
+  });
+});

@@ -58,6 +58,21 @@ describe.skipIf(!isRoot)('ownership: the key is written only into a folder and f
     expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
   });
 
+  it('a linked config.json whose real file another user owns is refused: the key is never written into their file', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const theirs = path.join(base, 'theirs');
+    mkdirSync(theirs, { mode: 0o755 });
+    const real = path.join(theirs, 'config.json');
+    writeFileSync(real, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
+    chownSync(real, OTHER_UID, OTHER_UID);
+    symlinkSync(real, file);
+    const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcd' })));
+    expect(error.message).toBe(
+      `gymctl runs as uid 0 and will not write the config file ${real}: it belongs to another user (uid ${OTHER_UID}); run gymctl as that user, or remove the file`,
+    );
+    expect(readFileSync(real, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
+  });
+
   it('a config folder others can write to is refused, naming the fix', async () => {
     mkdirSync(dir);
     chmodSync(dir, 0o777);
@@ -96,7 +111,9 @@ describe('reading is bounded', () => {
 
   it('a file over 1 MiB is refused, naming it', async () => {
     writeFileSync(file, `{"x":"${'a'.repeat(1024 * 1024)}"}`, { mode: 0o600 });
-    expect((await failure(() => new ConfigStore(dir).read())).message).toBe(`config file ${file} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+    const error = await failure(() => new ConfigStore(dir).read());
+    expect(error.message).toBe(`config file ${file} is larger than 1 MiB, which no gymctl config is; fix or remove it`);
+    expect(error.kind).toBe('internal');
   });
 });
 
@@ -283,6 +300,17 @@ describe('writing', () => {
     expect(text).toContain('"orgId": 9007199254740993');
   });
 
+  it("the sweep of a dead writer's copies leaves the user's own files alone: config.json.bak, notes.tmp", async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const mine = ['config.json.bak', 'notes.tmp', 'other.json.tmp', 'config.jsonx.tmp-1'];
+    for (const name of mine) writeFileSync(path.join(dir, name), 'mine', { mode: 0o600 });
+    writeFileSync(`${file}.tmp-1732400000123abcdef`, 'x', { mode: 0o600 });
+    await new ConfigStore(dir).sweep();
+    expect(readdirSync(dir).sort()).toEqual([...mine].sort());
+    await new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }));
+    expect(readdirSync(dir).sort()).toEqual(['config.json', ...mine].sort());
+  });
+
   it('a symlinked config.json stays a link: the file it points to is written', async () => {
     mkdirSync(dir, { mode: 0o700 });
     const dotfiles = path.join(base, 'dotfiles');
@@ -303,5 +331,147 @@ describe('writing', () => {
     await new ConfigStore(dir).updateProfile('default', (p) => ({ ...p, apiKey: 'key_1234567890' }));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(readdirSync(dir)).toEqual(['config.json']);
+  });
+});
+
+describe('what a failed write or read of the config says', () => {
+  const fs = process.getBuiltinModule('node:fs');
+  /** An error of the file system, as Node throws it. */
+  const fsError = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
+
+  it('a write the system refuses names the reason in words, and the folder to check when it is about permissions', async () => {
+    const cases: [string, string][] = [
+      ['EACCES', `(EACCES: permission denied); check the permissions of ${dir}`],
+      ['EPERM', `(EPERM: operation not permitted); check the permissions of ${dir}`],
+      ['EROFS', `(EROFS: read-only file system); check the permissions of ${dir}`],
+      ['ENOSPC', '(ENOSPC: no space left on the device)'],
+      ['EDQUOT', '(EDQUOT: disk quota exceeded)'],
+      ['ENOTDIR', '(ENOTDIR: a part of its path is not a folder)'],
+      ['EISDIR', '(EISDIR: it is a folder)'],
+      ['EIO', '(EIO)'],
+    ];
+    mkdirSync(dir, { mode: 0o755 });
+    for (const [code, words] of cases) {
+      const thrown = fsError(code);
+      const spy = vi.spyOn(fs, 'chmodSync').mockImplementation(() => {
+        throw thrown;
+      });
+      try {
+        const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+        expect(error.message, code).toBe(`config file ${file} cannot be written ${words}`);
+        expect(error.kind).toBe('internal');
+        expect(error.cause).toBe(thrown);
+      } finally {
+        spy.mockRestore();
+      }
+    }
+  });
+
+  it('a read the system refuses says the file cannot be read, and to fix or remove it', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(() => {
+      throw fsError('EACCES');
+    });
+    try {
+      const error = await failure(() => new ConfigStore(dir).read());
+      expect(error.message).toBe(`config file ${file} cannot be read (EACCES: permission denied); fix or remove it`);
+      expect(error.kind).toBe('internal');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a config file others can read is warned about once, with its mode and the fix; a private one is not', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    chmodSync(file, 0o640);
+    const warnings: string[] = [];
+    const store = new ConfigStore(dir, { warn: (line) => warnings.push(line) });
+    store.read();
+    new ConfigStore(dir, { warn: (line) => warnings.push(line) }).read();
+    expect(warnings).toEqual([
+      `warning: config file ${file} can be read by others (mode 0640) and may hold your API key; fix it with: chmod 600 ${file}`,
+      `warning: config file ${file} can be read by others (mode 0640) and may hold your API key; fix it with: chmod 600 ${file}`,
+    ]);
+    chmodSync(file, 0o600);
+    const quiet: string[] = [];
+    new ConfigStore(dir, { warn: (line) => quiet.push(line) }).read();
+    expect(quiet).toEqual([]);
+  });
+});
+
+describe('a config folder that is not one', () => {
+  it('is named as such on reading, never read as an empty config', async () => {
+    writeFileSync(path.join(base, 'plain'), 'x');
+    const asFile = path.join(base, 'plain');
+    expect((await failure(() => new ConfigStore(asFile).read())).message).toBe(
+      `config folder ${asFile} is not a folder; point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`,
+    );
+    const under = path.join(asFile, 'deeper', 'config');
+    const error = await failure(() => new ConfigStore(under).read());
+    expect(error.message).toBe(`config folder ${under} is not a folder (${asFile} is not one); point GYMCTL_CONFIG_DIR at a folder (gymctl config path prints the one in use)`);
+    expect(error.kind).toBe('internal');
+  });
+
+  it('a folder still to be made reads as an empty config, and is not made by reading', () => {
+    expect(new ConfigStore(dir).read()).toEqual({});
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('auth logout with nothing to sweep', () => {
+  it('a config folder not made yet is left unmade, and the sweep ends quietly', async () => {
+    await new ConfigStore(dir).sweep();
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('a lock that cannot be taken', () => {
+  it('a write whose lock the system refuses says the config cannot be written, with the reason, on a write and on a sweep', async () => {
+    const fs = process.getBuiltinModule('node:fs');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(`${file}.tmp-1732400000123abcdef`, 'x', { mode: 0o600 });
+    const openSync = fs.openSync;
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(((...args: Parameters<typeof openSync>) => {
+      if (String(args[0]).endsWith('.lock')) throw Object.assign(new Error('EROFS: read-only'), { code: 'EROFS' });
+      return openSync(...args);
+    }) as typeof openSync);
+    try {
+      const expected = `config file ${file} cannot be written (EROFS: read-only file system); check the permissions of ${dir}`;
+      expect((await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })))).message).toBe(expected);
+      expect((await failure(() => new ConfigStore(dir).sweep())).message).toBe(expected);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('a config file others can read, in a write', () => {
+  it('is warned about once, though a write reads it twice', async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{}', { mode: 0o600 });
+    chmodSync(file, 0o644);
+    const warnings: string[] = [];
+    await new ConfigStore(dir, { warn: (line) => warnings.push(line) }).updateProfile('default', () => ({ format: 'json' }));
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('a write that fails inside conf', () => {
+  it('says the config cannot be written, with the reason and the folder to check, and leaves the file as it was', async () => {
+    const { Conf } = await import('../../src/config/conf.js');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, '{"profiles":{"default":{"format":"csv"}}}\n', { mode: 0o600 });
+    const spy = vi.spyOn(Conf.prototype as unknown as { _write: () => void }, '_write').mockImplementation(() => {
+      throw Object.assign(new Error('EACCES: denied'), { code: 'EACCES' });
+    });
+    try {
+      const error = await failure(() => new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' })));
+      expect(error.message).toBe(`config file ${file} cannot be written (EACCES: permission denied); check the permissions of ${dir}`);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles":{"default":{"format":"csv"}}}\n');
   });
 });

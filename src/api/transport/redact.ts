@@ -1,5 +1,5 @@
 /**
- * The key, kept out of what a server echoes back: wherever a text holds it (an error's message or correlation ID, a debugging proxy's copy
+ * The key, kept out of what a server echoes back: wherever a text holds it (an error's message, the server's own message that a JSON error line prints, or its correlation ID, a debugging proxy's copy
  * of the request's headers in a raw answer's head, a trace line), it is shown as [redacted]. A key shorter than 8 characters is left alone:
  * it would match too much. A trace's headers are redacted by name.
  */
@@ -13,10 +13,12 @@ export function redactText(key: string, text: string): string {
 
 export function redactError(key: string, error: GymApiError): GymApiError {
   const message = redactText(key, error.message);
+  // The server's own words, which the JSON error line prints as its message.
+  const serverMessage = error.serverMessage === undefined ? undefined : redactText(key, error.serverMessage);
   const correlationId = error.correlationId === undefined ? undefined : redactText(key, error.correlationId);
   const head = error.head && redactHead(key, error.head);
-  if (message === error.message && correlationId === error.correlationId && head === error.head) return error;
-  return error.with({ message, correlationId, head, cause: undefined });
+  if (message === error.message && serverMessage === error.serverMessage && correlationId === error.correlationId && head === error.head) return error;
+  return error.with({ message, serverMessage, correlationId, head, cause: undefined });
 }
 
 /** The head itself when nothing in it echoes the key, as most do: `api -i` prints no key. */

@@ -1,0 +1,61 @@
+// The modules `npm run test:mutation` guards, each with the test files run against its mutants: the unit tests that
+// import it and the in-process command tests that exercise it. stryker.config.mjs mutates every module named here,
+// test/mutation/vitest.config.ts runs the test files of the modules being mutated, and scripts/check-mutation.mjs fails
+// the run when one of these modules is missing from Stryker's report, unscored, or under the bar.
+// A module is a file path, never a pattern: a name that matches no file fails the run instead of being skipped.
+
+/** @type {Record<string, string[]>} */
+export const MODULES = {
+  // Ids, typed or read from stdin (UTF-8, or UTF-16 by its byte-order mark).
+  'src/api/ids.ts': ['test/unit/ids.test.ts'],
+  'src/commands/shared/ids.ts': ['test/unit/ids.test.ts'],
+  'src/terminal/decode.ts': ['test/unit/decode-input.test.ts'],
+  // Where the key is sent: the loopback rule and the base URL.
+  'src/api/transport/loopback.ts': ['test/unit/loopback.test.ts'],
+  'src/api/base-url.ts': ['test/unit/base-url.test.ts'],
+  // What the user's terminal and spreadsheets are handed.
+  'src/output/sanitize.ts': ['test/unit/sanitize.test.ts'],
+  'src/output/csv.ts': ['test/unit/csv.test.ts'],
+  'src/output/tsv.ts': ['test/unit/tsv.test.ts'],
+  'src/json/exact.ts': ['test/unit/exact-json.test.ts'],
+  'src/api/transport/retry.ts': ['test/unit/retry.test.ts'],
+  'src/cache/duration.ts': ['test/unit/duration.test.ts'],
+  // The one path rule of the response cache, the config store and the code cache.
+  'src/files/trusted-path.ts': ['test/unit/trusted-path.test.ts', 'test/unit/windows-safety.test.ts', 'test/unit/no-uid.test.ts'],
+  // The code cache's frame and signature, and the secret it is signed with.
+  'src/startup/frame.ts': ['test/unit/code-cache.test.ts'],
+  'src/startup/secret.ts': ['test/unit/code-cache.test.ts', 'test/unit/code-cache-paths.test.ts', 'test/unit/code-cache-secret.test.ts', 'test/unit/no-uid.test.ts'],
+  // The key kept out of what a server echoes; the answer read and checked; the request loop.
+  'src/api/transport/redact.ts': ['test/unit/redact.test.ts', 'test/unit/transport.test.ts', 'test/commands/api-include.test.ts'],
+  'src/api/transport/response.ts': ['test/unit/response.test.ts', 'test/unit/transport.test.ts', 'test/unit/senders.test.ts', 'test/unit/library.test.ts'],
+  'src/api/transport/loop.ts': ['test/unit/transport.test.ts', 'test/unit/senders.test.ts', 'test/unit/library.test.ts'],
+  // The config file and the settings read from it.
+  'src/config/store.ts': ['test/unit/store.test.ts', 'test/unit/store-safety.test.ts', 'test/unit/conf-writes.test.ts', 'test/unit/windows-safety.test.ts'],
+  'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/unit/settings-guards.test.ts', 'test/commands/flags.test.ts'],
+  // A batch of ids, and what a run exits with.
+  'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/unit/batch-skip.test.ts', 'test/commands/backpressure.test.ts'],
+  'src/run/settle.ts': ['test/commands/settle.test.ts'],
+  // gymctl mcp: its tools and their failures. Not yet fit.ts (what fits in an answer: 66% when last measured, its
+  // output schema's descriptions and the shortening's bounds untested) nor gate.ts (the bound on requests in flight:
+  // 3 of its 29 mutants are equivalent, so it cannot reach 90%; test/unit/mcp-gate.test.ts kills the others).
+  'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
+  'src/mcp/failures.ts': ['test/unit/mcp-failures.test.ts', 'test/unit/mcp-shapes.test.ts'],
+  // The pre-scan of argv and where gymctl keeps its files.
+  'src/argv.ts': ['test/unit/argv.test.ts', 'test/unit/argv-load.test.ts'],
+  'src/files/folders.ts': ['test/unit/windows-folders.test.ts', 'test/unit/folders.test.ts'],
+};
+
+/**
+ * Guarded modules whose tests are still being written: run, scored and judged as the others, and what would fail them
+ * is printed, but it does not fail the run. A module leaves this list once it passes the gate; none joins it but when it
+ * joins the list above.
+ */
+export const PENDING = [
+  // 68% when last measured: the checks of createClient's and each call's options, and the attempts' deadline and trace.
+  'src/api/transport/loop.ts',
+  // 92.6% when last measured, with 29 survivors neither killed nor listed: among them the JIT threshold of validation
+  // (only speed: likely equivalent), the error body looked for in a 2xx answer, and statuses outside 2xx to 5xx.
+  'src/api/transport/response.ts',
+  // Over 90%, but conf's constructor failing (a config that conf cannot open) has no test.
+  'src/config/store.ts',
+];
