@@ -41,7 +41,8 @@ describe('where the config goes', () => {
     const old = path.join(home, '.config', 'gymctl');
     mkdirSync(old, { recursive: true });
     writeFileSync(path.join(old, 'config.json'), '{}');
-    const env = { HOME: home, APPDATA: appData };
+    // On Windows the home folder is USERPROFILE's, never HOME's.
+    const env = { USERPROFILE: home, HOME: path.join(base, 'elsewhere'), APPDATA: appData };
     expect(onWindows(() => configFolder(env))).toEqual({ dir: old, preferred: path.join(appData, 'gymctl'), old, usingOld: true });
     mkdirSync(path.join(appData, 'gymctl'), { recursive: true });
     writeFileSync(path.join(appData, 'gymctl', 'config.json'), '{}');
