@@ -3,7 +3,8 @@ import { GymctlError, type ResponseHead } from '../api/errors.js';
 import { checkOwnWritable, otherOwner, untrustedFolder } from '../config/ownership.js';
 import { cacheDir } from '../files/folders.js';
 import { makeFolders, untrustedPart } from '../files/trusted-path.js';
-import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder, writeFileAtomic } from '../files/system.js';
+import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder } from '../files/system.js';
+import { writeFileAtomic } from '../files/moves.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');

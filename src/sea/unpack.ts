@@ -3,7 +3,7 @@
  * file run from it (the keyring addon) checked against the binary's SHA-256, and other builds' folders removed once
  * unused for a week (docs/sea-notes.md, "Run" and "Old builds").
  */
-import { renameWhileBusy, StillBusyError } from '../files/system.js';
+import { renameWhileBusy, StillBusyError } from '../files/moves.js';
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');

@@ -10,7 +10,8 @@
  */
 import { scanArgv } from '../argv.js';
 import { codeCacheDir, configDir } from '../files/folders.js';
-import { currentUid, modesApply, NO_FOLLOW, openFolder, refuseLink, writeFileAtomic } from '../files/system.js';
+import { currentUid, modesApply, NO_FOLLOW, openFolder, refuseLink } from '../files/system.js';
+import { writeFileAtomic } from '../files/moves.js';
 import { makeFolders, trustedPath } from '../files/trusted-path.js';
 import { frame, unframe } from './frame.js';
 import { readSecret, secretToSign } from './secret.js';

@@ -14,7 +14,8 @@
  * folder of the user's own reached through no one else's folder or link.
  * Boot code: node:fs and node:path only, until a secret is made.
  */
-import { currentUid, writeFileAtomic } from '../files/system.js';
+import { currentUid } from '../files/system.js';
+import { writeFileAtomic } from '../files/moves.js';
 import { makeFolders, trustedPath } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');

@@ -8,7 +8,7 @@ import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MoveSeams, moveSeams } from '../../src/files/system.js';
+import { type MoveSeams, moveSeams } from '../../src/files/moves.js';
 import { DEMO_KEY, DEMO_KEY_NO_ACADEMIES } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
 import { httpServer } from '../helpers/servers.js';

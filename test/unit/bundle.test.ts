@@ -41,6 +41,7 @@ describe('what the built CLI loads', () => {
     expect(inputsOf('dist/boot.cjs').sort()).toEqual([
       'src/argv.ts',
       'src/files/folders.ts',
+      'src/files/moves.ts',
       'src/files/system.ts',
       'src/files/trusted-path.ts',
       'src/startup/boot.ts',

@@ -1,6 +1,6 @@
 /**
  * Moves Windows refuses for a moment, and file systems without hard links
- * (src/files/system.ts): a rename refused as busy (EPERM, EACCES, EBUSY,
+ * (src/files/moves.ts): a rename refused as busy (EPERM, EACCES, EBUSY,
  * as while an antivirus scans a file just written) is tried again with the
  * waits of BUSY_WAITS_MS, on Windows only, then said with its likely cause;
  * where link() is refused (FAT32, exFAT, SMB), the cache secret is created
@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BUSY_WAITS_MS, type MoveSeams, moveSeams, StillBusyError, whileBusy, writeFileAtomic } from '../../src/files/system.js';
+import { BUSY_WAITS_MS, type MoveSeams, moveSeams, StillBusyError, whileBusy, writeFileAtomic } from '../../src/files/moves.js';
 
 const real: MoveSeams = { ...moveSeams };
 let dir: string;

@@ -27,7 +27,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BUSY_WAITS_MS, type MoveSeams, moveSeams } from '../../src/files/system.js';
+import { BUSY_WAITS_MS, type MoveSeams, moveSeams } from '../../src/files/moves.js';
 import { checkWhole, FolderUnavailable, type Manifest, SeaError, tidy, UNUSED_MS, unpacked, verify } from '../../src/sea/unpack.js';
 import { needsRoot } from '../helpers/root.js';
 
