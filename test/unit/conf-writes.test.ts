@@ -12,11 +12,16 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const made = vi.hoisted(() => [] as Array<Record<string, unknown>>);
+// An error the next conf throws as it opens the file, as conf does when the file changed after gymctl checked it.
+const failing = vi.hoisted(() => ({ next: undefined as Error | undefined }));
 vi.mock('conf', async (importOriginal) => {
   const { default: Conf } = await importOriginal<typeof import('conf')>();
   class RecordedConf<T extends Record<string, unknown>> extends Conf<T> {
     constructor(options: ConstructorParameters<typeof Conf<T>>[0]) {
       made.push({ ...options });
+      const error = failing.next;
+      failing.next = undefined;
+      if (error) throw error;
       super(options);
     }
   }
@@ -70,6 +75,24 @@ describe('conf writes the config file', () => {
     await expect(new ConfigStore(dir).updateProfile('default', () => ({ format: 'json' }))).rejects.toThrow(/is not valid JSON/);
     expect(readFileSync(file, 'utf8')).toBe('{"profiles": {');
     expect(made).toHaveLength(0);
+  });
+
+  it('a config file conf cannot open fails the write with a read error naming the file, and the file is left as it was', async () => {
+    await new ConfigStore(dir).updateProfile('default', () => ({ apiKey: 'k_1234567890abcdef' }));
+    const before = readFileSync(file);
+    failing.next = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    const error = await new ConfigStore(dir)
+      .updateProfile('default', (profile) => ({ ...profile, format: 'json' }))
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.message).toBe(`config file ${file} cannot be read (EACCES: permission denied); fix or remove it`);
+    expect(error?.message).not.toContain('k_1234567890abcdef');
+    expect(readFileSync(file).equals(before)).toBe(true);
+    // The lock is let go: the next write goes through.
+    await new ConfigStore(dir).updateProfile('default', (profile) => ({ ...profile, format: 'csv' }));
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.format).toBe('csv');
   });
 
   it('reading never makes a conf', () => {
