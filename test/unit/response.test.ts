@@ -74,6 +74,14 @@ describe('reading a body', () => {
     const { exchange } = answer({ 'content-encoding': 'zstd' }, Readable.from([Buffer.from(BODY)]));
     await expect(readBody(exchange, 1 << 20, operation)).rejects.toThrow('academy 7: the response has a content coding gymctl cannot decode (zstd)');
   });
+  it('a gzip body that inflates past the cap is refused as too large, not as a body that cannot be decoded', async () => {
+    const zlib = await import('node:zlib');
+    const bomb = zlib.gzipSync(Buffer.alloc(1 << 20, 0x20));
+    expect(bomb.length).toBeLessThan(4096);
+    const { exchange, state } = answer({ 'content-encoding': 'gzip' }, Readable.from([bomb]));
+    await expect(readBody(exchange, 64 * 1024, operation)).rejects.toThrow(/^academy 7: the response body is larger than 64 KiB$/);
+    expect(state.cancelled).toBe(true);
+  });
 });
 
 describe('what an answer means', () => {
@@ -219,6 +227,32 @@ describe('what a failed answer says', () => {
       'slow down',
     ],
     [429, 'Too Many Requests', {}, '', 'academy', 'unavailable', 'academy 7: rate limited by the server', 'rate_limited', null, null, null],
+    [
+      503,
+      'Service Unavailable',
+      { 'content-type': 'text/html ; charset=utf-8' },
+      '<html><body>down</body></html>',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: it answered 503 Service Unavailable with an HTML page',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
+    [
+      503,
+      'Service Unavailable',
+      { 'content-type': 'model/gltf+json' },
+      '{"asset":',
+      'academy',
+      'unavailable',
+      'academy 7: the server is unavailable: it answered 503 Service Unavailable with a model/gltf+json body that does not parse (cut off, or malformed)',
+      'server_error',
+      null,
+      null,
+      null,
+    ],
     [
       503,
       'Service Unavailable',
@@ -548,6 +582,29 @@ describe('what a failed answer says', () => {
     expect(parsed).toMatchObject({ rawData: data, status: 200, correlationId: 'h-1', data: { id: 7, name: 'Alfama' } });
   });
 
+  it('a success whose data comes with a message that reads as the API\'s "not found" is data, not a failure', () => {
+    const { exchange } = answer({ 'content-type': 'application/json' }, null);
+    const parsed = interpret(exchange, '{"data":{"id":7,"name":"Alfama"},"message":"Resource not found"}', operation);
+    expect(parsed.data).toMatchObject({ id: 7, name: 'Alfama' });
+  });
+
+  it("a success is traced by its header's correlation ID, not by a correlationId member beside its data", () => {
+    const { exchange } = answer({ 'content-type': 'application/json', 'x-correlation-id': 'h-1' }, null);
+    const body = '{"data":{"id":7,"name":"Alfama"},"correlationId":"01890a5d-ac96-774b-bcce-b302099a8057"}';
+    expect(interpret(exchange, body, operation)).toMatchObject({ correlationId: 'h-1', data: { id: 7 } });
+  });
+
+  it('a library request with no schema hands back the body as sent, instead of failing on a schema it does not have', () => {
+    const { exchange } = answer({ 'content-type': 'application/json' }, null);
+    expect(interpret(exchange, '{"data":{"id":7}}', { path: '/academies/7', subject: 'academy 7' })).toMatchObject({ data: undefined, rawData: '{"data":{"id":7}}' });
+  });
+
+  it('a message of exactly 300 characters is shown whole', () => {
+    const { exchange } = answer({ 'content-type': 'application/json' }, null, 404);
+    const exact = 'x'.repeat(300);
+    expect(() => interpret(exchange, JSON.stringify({ message: exact }), operation)).toThrow(/^academy 7: x{300}$/);
+  });
+
   it('a message longer than 300 characters is cut, with an ellipsis', () => {
     const long = 'x'.repeat(301);
     const { exchange } = answer({ 'content-type': 'application/json' }, null, 404);
@@ -574,6 +631,7 @@ describe('the size cap and what an answer is said to be', () => {
       [1536, '1536 bytes'],
       [1000, '1000 bytes'],
       [1024 * 1024 + 1024, '1025 KiB'],
+      [0, '0 bytes'],
     ];
     for (const [cap, said] of cases) {
       const { exchange, state } = answer({ 'content-length': String(cap + 1) }, Readable.from([Buffer.from('x')]));

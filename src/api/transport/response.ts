@@ -87,13 +87,12 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
     coding === 'gzip' || coding === 'x-gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : coding === 'br' ? zlib.createBrotliDecompress() : undefined;
   if (!decoder) return Promise.reject(invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`));
   source.on('error', (error: Error) => decoder.destroy(error));
-  return collect(source.pipe(decoder), maxBytes, tooLarge)
-    .catch((error: unknown) => {
-      if (error instanceof GymApiError) throw error;
-      response.cancel();
-      throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    })
-    .finally(() => decoder.destroy());
+  // The decoder needs no closing here: it destroys itself once it ends or fails, and collect destroys it past the cap.
+  return collect(source.pipe(decoder), maxBytes, tooLarge).catch((error: unknown) => {
+    if (error instanceof GymApiError) throw error;
+    response.cancel();
+    throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  });
 }
 
 /** What a body that is not JSON is, in words: never shown, only described. */
@@ -124,8 +123,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
         return `${subject}: something in front of the API asks for a login of its own (${clip(login.split(/[\s,]/)[0]!)}), not for the API key: check the base URL, or what stands between you and the API`;
       return `${subject}: access was denied by something in front of the API, which answered ${statusLine(response)} with ${body}; the API itself did not refuse the key`;
     case 'not_found':
-      if (!fromApi && status === 404)
-        return `${subject}: not found, and the answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
+      // Without the API's message, only a 404 is not_found (classifyStatus).
+      if (!fromApi) return `${subject}: not found, and the answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
       return `${subject}: ${clip(message ?? SPEC_MESSAGES.notFound)}`;
     case 'unavailable':
       if (status === 429) return `${subject}: rate limited by the server${message ? `: ${clip(message)}` : ''}`;
@@ -134,7 +133,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       if (status === 504) return `${subject}: ${response.statusText || 'Gateway Timeout'}: a gateway in front of the API timed out waiting for it`;
       return `${subject}: the server is unavailable: it answered ${statusLine(response)} with ${body}`;
     default:
-      if (status >= 300 && status < 400) return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
+      // Never a 2xx here (it is data, or an error body whose message gives its kind), nor a 1xx (never a final answer).
+      if (status < 400) return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       return `${subject}: unexpected HTTP status ${statusLine(response)}${fromApi ? `: ${clip(message!)}` : ` with ${body}`}`;
   }
 }
