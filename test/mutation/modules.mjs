@@ -49,6 +49,8 @@ export const MODULES = {
   // The pre-scan of argv and where gymctl keeps its files.
   'src/argv.ts': ['test/unit/argv.test.ts', 'test/unit/argv-load.test.ts'],
   'src/files/folders.ts': ['test/unit/windows-folders.test.ts', 'test/unit/folders.test.ts'],
+  // The single executable's folder: made once, checked whole, the addon run from it checked, old builds removed.
+  'src/sea/unpack.ts': ['test/unit/sea-unpack.test.ts', 'test/unit/sea-unpack-guards.test.ts'],
 };
 
 /**
