@@ -20,8 +20,9 @@ export default defineConfig({
     // expect.poll's own default is a second.
     expect: { poll: { timeout: 60_000 } },
     hookTimeout: 180_000,
-    // Every process a test starts ends with it (processes.ts), and the run fails if one outlives it (no-leftovers.ts).
-    setupFiles: ['test/helpers/processes.ts'],
+    // Every process a test starts ends with it (processes.ts), and the run fails if one outlives it (no-leftovers.ts);
+    // an expected error is never passed by a throw of nothing (throws.ts).
+    setupFiles: ['test/helpers/processes.ts', 'test/helpers/throws.ts'],
     globalSetup: ['test/helpers/no-leftovers.ts'],
   },
 });

@@ -13,5 +13,7 @@ export default defineConfig({
     maxConcurrency: 2 * Math.max(2, availableParallelism()),
     testTimeout: 120_000,
     hookTimeout: 20_000,
+    // An expected error is never passed by a throw of nothing.
+    setupFiles: ['test/helpers/throws.ts'],
   },
 });

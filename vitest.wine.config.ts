@@ -12,5 +12,7 @@ export default defineConfig({
     maxConcurrency: 4,
     testTimeout: 180_000,
     hookTimeout: 60_000,
+    // An expected error is never passed by a throw of nothing.
+    setupFiles: ['test/helpers/throws.ts'],
   },
 });
