@@ -301,6 +301,12 @@ describe("the client's signal and close()", () => {
     await expect(clientOf(fakeFetch(() => ok()).fetch).close()).resolves.toBeUndefined();
     await expect(createClient({ baseUrl: BASE, apiKey: KEY }).close()).resolves.toBeUndefined();
   });
+
+  it('close() of a client whose connection could not be set up (a proxy variable that is not a URL) resolves', async () => {
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, retries: 0, env: { HTTPS_PROXY: 'not a proxy' } });
+    expect((await failure(client.getAcademy(1))).kind).toBe('usage');
+    await expect(client.close()).resolves.toBeUndefined();
+  });
 });
 
 describe('the debug trace', () => {
