@@ -237,6 +237,7 @@ export class Transport {
   /** Aborts what is in flight and lets go of every connection: nothing of this transport keeps the process alive after. */
   async close(): Promise<void> {
     this.#closed.abort(usageError('the client was closed'));
-    if (this.#connection) await (await this.#connection).close().catch(() => {});
+    // A connection that could not be set up (a proxy variable that is not a URL) has nothing to let go of: its failure was the calls'.
+    if (this.#connection) await this.#connection.then((connection) => connection.close()).catch(() => {});
   }
 }
