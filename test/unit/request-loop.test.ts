@@ -138,6 +138,36 @@ describe("createClient's options", () => {
     expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, retries: 11 })).message).toBe('invalid retries 11: expected a whole number from 0 to 10');
   });
 
+  it('a body cap, a connection limit or a retry wait out of range is refused by its name, instead of every request timing out or every answer refused', () => {
+    const cases: [string, unknown, string][] = [
+      ['maxConnections', -1, 'invalid maxConnections -1: expected a whole number from 1 to 1024'],
+      ['maxConnections', 0, 'invalid maxConnections 0: expected a whole number from 1 to 1024'],
+      ['maxConnections', 'x', 'invalid maxConnections x: expected a whole number from 1 to 1024'],
+      ['maxConnections', 1025, 'invalid maxConnections 1025: expected a whole number from 1 to 1024'],
+      ['maxBodyBytes', 0, 'invalid maxBodyBytes 0: expected bytes from 1 to 2147483647'],
+      ['maxBodyBytes', 1.5, 'invalid maxBodyBytes 1.5: expected bytes from 1 to 2147483647'],
+      ['maxBodyBytes', 2 ** 31, 'invalid maxBodyBytes 2147483648: expected bytes from 1 to 2147483647'],
+      ['retryBaseDelayMs', -1, 'invalid retryBaseDelayMs -1: expected milliseconds from 0 to 2147483647'],
+      ['retryBaseDelayMs', Number.NaN, 'invalid retryBaseDelayMs NaN: expected milliseconds from 0 to 2147483647'],
+      ['maxRetryAfterMs', 2 ** 31, 'invalid maxRetryAfterMs 2147483648: expected milliseconds from 0 to 2147483647'],
+    ];
+    for (const [name, value, message] of cases) {
+      expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, [name]: value } as never)).message, `${name} ${String(value)}`).toBe(message);
+    }
+    const edges = { maxConnections: 1024, maxBodyBytes: 1, retryBaseDelayMs: 0, maxRetryAfterMs: 0 };
+    expect(() => createClient({ baseUrl: BASE, apiKey: KEY, ...edges })).not.toThrow();
+    expect(() => createClient({ baseUrl: BASE, apiKey: KEY, maxConnections: 1, maxBodyBytes: 2 ** 31 - 1, retryBaseDelayMs: 2 ** 31 - 1, maxRetryAfterMs: 2 ** 31 - 1 })).not.toThrow();
+  });
+
+  it('an env whose proxy variable is not a string is refused by its name, not failed at the first request with a TypeError', () => {
+    expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { HTTPS_PROXY: 3128 } } as never)).message).toBe('env.HTTPS_PROXY must be a string');
+    expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { no_proxy: ['a'] } } as never)).message).toBe('env.no_proxy must be a string');
+    expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: 'HTTPS_PROXY=x' } as never)).message).toBe(
+      'env must be an object of environment variables, as process.env is',
+    );
+    expect(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { HTTPS_PROXY: undefined, HOME: '/home/a', OTHER: 1 } as never })).not.toThrow();
+  });
+
   it('defaultHeaders that are not an object of names and values are refused, by that name', () => {
     for (const defaultHeaders of ['X-Team: blue', null, ['X-Team']]) {
       expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, defaultHeaders } as never)).message, JSON.stringify(defaultHeaders)).toBe(
@@ -368,8 +398,8 @@ describe('the debug trace', () => {
 
 describe('a connection that cannot be set up', () => {
   it('fails the call with a GymApiError naming the host, the reason as its cause, never a TypeError out of the client', async () => {
-    // An env (the `env` option) whose proxy variable is not text: what reads it fails before any connection is made.
-    const client = createClient({ baseUrl: BASE, apiKey: KEY, retries: 0, env: { HTTPS_PROXY: 3128 } as never });
+    // A dispatcher that is not one: sending through it fails before any connection is made.
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, retries: 0, dispatcher: {} as never });
     const error = await failure(client.getAcademy(1));
     expect({ kind: error.kind, reason: error.reason }).toEqual({ kind: 'unavailable', reason: 'network' });
     expect(error.message).toMatch(/^academy 1: the connection to api\.gym\.test failed \(/);

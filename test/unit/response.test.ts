@@ -631,7 +631,6 @@ describe('the size cap and what an answer is said to be', () => {
       [1536, '1536 bytes'],
       [1000, '1000 bytes'],
       [1024 * 1024 + 1024, '1025 KiB'],
-      [0, '0 bytes'],
     ];
     for (const [cap, said] of cases) {
       const { exchange, state } = answer({ 'content-length': String(cap + 1) }, Readable.from([Buffer.from('x')]));

@@ -32,6 +32,11 @@ function plainCall(options: TransportOptions): Call {
   const problem = baseUrlProblem(new URL(options.baseUrl), Boolean(options.allowInsecureHttp));
   if (problem && 'scheme' in problem) throw usageError(`invalid base URL: ${schemeProblem(problem.scheme)}`);
   if (problem) throw usageError(`refusing to send the API key over plain http to ${problem.insecureHost}: use https, or pass allowInsecureHttp: true`);
+  for (const [name, min, max, unit] of NUMBERS) {
+    const value = options[name];
+    if (value !== undefined && !isWholeIn(value, min, max)) throw usageError(`invalid ${name} ${String(value)}: expected ${unit} from ${min} to ${max}`);
+  }
+  checkEnv(options.env);
   const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? `gymctl/${VERSION}` };
   const plain = over({ signal: undefined, timeoutMs: DEFAULT_TIMEOUT_MS, policy: options, headers: own }, options.timeoutMs, options.defaultHeaders, 'defaultHeaders');
   return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
@@ -48,6 +53,25 @@ function callOf(plain: Call, options: CallOptions | undefined): Call {
 }
 
 const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/** The client's numeric options but its timeout and retries (over() checks those, a call's too), with their ranges. */
+const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retryBaseDelayMs' | 'maxRetryAfterMs', number, number, string]> = [
+  // A body is read into one buffer: 2 GiB is more than any answer of the API.
+  ['maxBodyBytes', 1, 2 ** 31 - 1, 'bytes'],
+  // Past what a client can use: a batch holds at most 64 requests in flight.
+  ['maxConnections', 1, 1024, 'a whole number'],
+  ['retryBaseDelayMs', 0, MAX_TIMEOUT_MS, 'milliseconds'],
+  ['maxRetryAfterMs', 0, MAX_TIMEOUT_MS, 'milliseconds'],
+];
+
+/** Where the proxy variables are read: each one a string, or absent (a number would fail the first request with a TypeError). */
+function checkEnv(env: TransportOptions['env']): void {
+  if (env === undefined) return;
+  if (typeof env !== 'object' || env === null) throw usageError('env must be an object of environment variables, as process.env is');
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy']) {
+    if (env[name] !== undefined && typeof env[name] !== 'string') throw usageError(`env.${name} must be a string`);
+  }
+}
 
 /** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
 const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);

@@ -27,21 +27,21 @@ export interface TransportOptions {
   apiKey: string;
   /** Time limit of each attempt, from connecting to the last byte of the body. */
   timeoutMs?: number | undefined;
-  /** Larger bodies are refused (invalid_response). */
+  /** Larger bodies are refused (invalid_response): 1 byte to 2 GiB − 1 (default 10 MiB). */
   maxBodyBytes?: number | undefined;
   /** The User-Agent header (default `gymctl/<version>`, the CLI's too). */
   userAgent?: string | undefined;
   /** Send through undici's request API on this dispatcher (an undici `Agent`, `MockAgent`…) instead of node:http. */
   dispatcher?: DispatcherLike | undefined;
-  /** At most this many connections to the server (default: no limit). */
+  /** At most this many connections to the server, 1 to 1024 (default: no limit). */
   maxConnections?: number | undefined;
   /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
   fetch?: FetchLike | undefined;
   /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (the client's default: 2): every operation is a GET. */
   retries?: number | undefined;
-  /** The first backoff; each retry doubles it, with jitter (default 250 ms). */
+  /** The first backoff; each retry doubles it, with jitter (default 250 ms; 0 for none). */
   retryBaseDelayMs?: number | undefined;
-  /** The longest Retry-After gymctl waits; a longer one fails at once (default 20 s). */
+  /** The longest Retry-After gymctl waits; a longer one fails at once (default 20 s; 0 never waits). */
   maxRetryAfterMs?: number | undefined;
   /** Called with one line per step of each request, for --debug. The key is never in it. */
   debug?: ((line: string) => void) | undefined;
@@ -51,7 +51,7 @@ export interface TransportOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Headers sent with every request, over Accept and User-Agent; X-API-Key (always `apiKey`), Accept-Encoding, Host, Connection, Content-Length, Transfer-Encoding are refused. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
-  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env); each must be a string or absent. */
   env?: Environment | undefined;
   /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
   cache?: ResponseCache | undefined;
