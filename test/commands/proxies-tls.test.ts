@@ -70,6 +70,19 @@ describe('proxies', () => {
     expect(secret.stderr).not.toContain('s3cret');
   });
 
+  it('a proxy password with a bare % is a usage error saying to write it as %25, never "URI malformed", and the password is not shown', async () => {
+    for (const value of ['http://rita:50%off@127.0.0.1:9', 'http://rita%zz:pw@127.0.0.1:9', 'http://rita:%ff@127.0.0.1:9']) {
+      const result = await gymctl(['whoami'], viaProxy(value, 'HTTPS_PROXY'));
+      expectFailure(result, 2, /^gymctl: HTTPS_PROXY has a user or password that cannot be percent-decoded: write a % in it as %25 \(its value is not shown\)$/m);
+      expect(result.stderr).not.toMatch(/50%off|rita|URI malformed/);
+    }
+    // Written as the message says, the same password is sent: the proxy is reached (here, a port that refuses).
+    const port = await closedPort();
+    const written = await gymctl(['whoami', '--retries', '0'], viaProxy(`http://rita:50%25off@127.0.0.1:${port}`, 'HTTPS_PROXY'));
+    expectFailure(written, 5, new RegExp(`could not reach the proxy http://127\\.0\\.0\\.1:${port} \\(from HTTPS_PROXY\\): connection refused`));
+    expect(written.stderr).not.toMatch(/rita|50%/);
+  });
+
   it('NO_PROXY and loopback bypass it', async () => {
     const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"id":1,"academyIds":[]}}'));
     const port = await closedPort();

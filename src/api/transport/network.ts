@@ -40,6 +40,16 @@ function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   return false;
 }
 
+/** True when undici can percent-decode it, as it does a proxy's user and password. */
+function isDecodable(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The proxy for requests to `target`, or undefined: none set, NO_PROXY names it, or it is loopback (the key would leave the machine). */
 export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopbackHost(target.hostname)) return undefined;
@@ -51,6 +61,9 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
     const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
     throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
   }
+  // The proxy's user and password are sent percent-decoded: a `%` that starts no UTF-8 escape cannot be.
+  if (!isDecodable(url.username) || !isDecodable(url.password))
+    throw usageError(`${name} has a user or password that cannot be percent-decoded: write a % in it as %25 (its value is not shown)`, { reason: 'proxy' });
   return { url, variable: name };
 }
 
