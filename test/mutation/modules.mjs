@@ -34,7 +34,13 @@ export const MODULES = {
     'test/unit/library.test.ts',
     'test/commands/servers.test.ts',
   ],
-  'src/api/transport/loop.ts': ['test/unit/request-loop.test.ts', 'test/unit/transport.test.ts', 'test/unit/senders.test.ts', 'test/unit/library.test.ts'],
+  'src/api/transport/loop.ts': [
+    'test/unit/request-loop.test.ts',
+    'test/unit/proxy-setup.test.ts',
+    'test/unit/transport.test.ts',
+    'test/unit/senders.test.ts',
+    'test/unit/library.test.ts',
+  ],
   // The config file and the settings read from it.
   'src/config/store.ts': ['test/unit/store.test.ts', 'test/unit/store-safety.test.ts', 'test/unit/conf-writes.test.ts', 'test/unit/windows-safety.test.ts'],
   'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/unit/settings-guards.test.ts', 'test/commands/flags.test.ts'],

@@ -156,15 +156,20 @@ describe("createClient's options", () => {
     }
     const edges = { maxConnections: 1024, maxBodyBytes: 1, retryBaseDelayMs: 0, maxRetryAfterMs: 0 };
     expect(() => createClient({ baseUrl: BASE, apiKey: KEY, ...edges })).not.toThrow();
-    expect(() => createClient({ baseUrl: BASE, apiKey: KEY, maxConnections: 1, maxBodyBytes: 2 ** 31 - 1, retryBaseDelayMs: 2 ** 31 - 1, maxRetryAfterMs: 2 ** 31 - 1 })).not.toThrow();
+    expect(() =>
+      createClient({ baseUrl: BASE, apiKey: KEY, maxConnections: 1, maxBodyBytes: 2 ** 31 - 1, retryBaseDelayMs: 2 ** 31 - 1, maxRetryAfterMs: 2 ** 31 - 1 }),
+    ).not.toThrow();
   });
 
   it('an env whose proxy variable is not a string is refused by its name, not failed at the first request with a TypeError', () => {
-    expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { HTTPS_PROXY: 3128 } } as never)).message).toBe('env.HTTPS_PROXY must be a string');
-    expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { no_proxy: ['a'] } } as never)).message).toBe('env.no_proxy must be a string');
-    expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: 'HTTPS_PROXY=x' } as never)).message).toBe(
-      'env must be an object of environment variables, as process.env is',
-    );
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy']) {
+      expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { [name]: 3128 } } as never)).message).toBe(`env.${name} must be a string`);
+    }
+    for (const env of ['HTTPS_PROXY=x', null]) {
+      expect(usage(() => createClient({ baseUrl: BASE, apiKey: KEY, env } as never)).message, String(env)).toBe(
+        'env must be an object of environment variables, as process.env is',
+      );
+    }
     expect(() => createClient({ baseUrl: BASE, apiKey: KEY, env: { HTTPS_PROXY: undefined, HOME: '/home/a', OTHER: 1 } as never })).not.toThrow();
   });
 
