@@ -58,11 +58,12 @@ const NAMED_FIELDS = 50;
 
 const named = (paths: string[]) => paths.slice(0, NAMED_FIELDS);
 
-/** `a, b and c`, or `a, b, c, d, e and 45 more`. */
+/** `a`, `a, b and c`, or `a, b, c, d, e and 45 more` (and nothing for none). */
 function listed(keys: string[]): string {
   const shown = keys.slice(0, 5);
   const more = keys.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${grouped(more)} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : (shown[0] ?? '');
+  // One key or none: join has no separator to add.
+  return more > 0 ? `${shown.join(', ')} and ${grouped(more)} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join();
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -120,15 +121,17 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
       if (first?.omitted.length) note.omittedFields = named(first.omitted.map((key) => `data[0].${key}`));
       return { ...answer, data: records, truncated: note };
     };
-    // The most records that fit whole: each record's cost added up against the room the note leaves, then measured as written.
-    const room = limit - bytesOf(resultOf(shortened(0)));
+    // The most records that fit whole: each record's cost (less, in a batch, its id, then no longer in omittedIds) added
+    // up against the room the note leaves (the last record has no comma after it), then measured as written.
+    const room = limit - bytesOf(resultOf(shortened(0))) + costOf(',');
     let fits = 0;
     for (let used = 0; fits < data.length; fits++) {
-      used += costOf(`${JSON.stringify(data[fits])},`);
+      const id = how.shape === 'batch' ? ids[fits] : undefined;
+      used += costOf(`${JSON.stringify(data[fits])},`) - (id === undefined ? 0 : costOf(`${JSON.stringify(id)},`));
       if (used > room) break;
     }
     while (fits > 0 && bytesOf(resultOf(shortened(fits))) > limit) fits--;
-    if (fits > 0 || data.length === 0) return resultOf(shortened(fits));
+    if (fits > 0) return resultOf(shortened(fits));
     // Not even the first record fits whole: the first, with the fields that fit.
     const first = data[0];
     if (isRecord(first)) {
@@ -156,10 +159,10 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
     const result = resultOf(shortened(kept, omitted));
     if (bytesOf(result) <= limit) return result;
   }
-  // A record keeps its id, which its schema requires.
+  // A record keeps its id, which its schema requires (a list never comes here: it ends with no records).
   return resultOf({
     ...answer,
-    data: Array.isArray(data) ? [] : isRecord(data) && data.id !== undefined ? { id: data.id } : {},
+    data: isRecord(data) && data.id !== undefined ? { id: data.id } : {},
     truncated: { ...base, note: `${said}, and no part of it fits.`, next: `Ask the user to run \`${how.command}\`, ${raise}.` },
   });
 }

@@ -31,9 +31,9 @@ export class Gate {
         this.#active++;
         resolve();
       };
+      // Called only while the call waits: admit takes it off the signal before the call is let in.
       const leaveQueue = () => {
-        const at = this.#waiting.indexOf(admit);
-        if (at >= 0) this.#waiting.splice(at, 1);
+        this.#waiting.splice(this.#waiting.indexOf(admit), 1);
         reject(signal!.reason);
       };
       signal?.addEventListener('abort', leaveQueue, { once: true });

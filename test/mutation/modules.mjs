@@ -47,11 +47,11 @@ export const MODULES = {
   // A batch of ids, and what a run exits with.
   'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/unit/batch-skip.test.ts', 'test/commands/backpressure.test.ts'],
   'src/run/settle.ts': ['test/commands/settle.test.ts'],
-  // gymctl mcp: its tools and their failures. Not yet fit.ts (what fits in an answer: 66% when last measured, its
-  // output schema's descriptions and the shortening's bounds untested) nor gate.ts (the bound on requests in flight:
-  // 3 of its 29 mutants are equivalent, so it cannot reach 90%; test/unit/mcp-gate.test.ts kills the others).
+  // gymctl mcp: its tools and their failures, what fits in an answer, and the bound on requests in flight.
   'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
   'src/mcp/failures.ts': ['test/unit/mcp-failures.test.ts', 'test/unit/mcp-shapes.test.ts'],
+  'src/mcp/fit.ts': ['test/unit/mcp-fit.test.ts'],
+  'src/mcp/gate.ts': ['test/unit/mcp-gate.test.ts', 'test/unit/mcp-fit.test.ts'],
   // The pre-scan of argv and where gymctl keeps its files.
   'src/argv.ts': ['test/unit/argv.test.ts', 'test/unit/argv-load.test.ts'],
   'src/files/folders.ts': ['test/unit/windows-folders.test.ts', 'test/unit/folders.test.ts'],

@@ -1,7 +1,8 @@
 /** fit.ts: every result within the limit, both copies counted as written; what is kept is the most that fits, and the note says what is not. The gate: never more than its size at once. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { type Answer, bytesOf, fitAnswer, type Truncated } from '../../src/mcp/fit.js';
+import * as z from 'zod/mini';
+import { type Answer, bytesOf, fitAnswer, type Truncated, truncatedSchema } from '../../src/mcp/fit.js';
 import { Gate } from '../../src/mcp/gate.js';
 
 const LIST = { shape: 'list', command: 'gymctl family 501 --json' } as const;
@@ -11,6 +12,8 @@ const RECORD = { shape: 'record', command: 'gymctl academy 1 --json' } as const;
 const structured = (result: CallToolResult) => result.structuredContent as Answer & { truncated?: Truncated };
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 const records = (n: number, size: number, filler = 'x') => Array.from({ length: n }, (_, i) => ({ id: String(i + 1), name: filler.repeat(size) }));
+const RAISE = "or ask the user to raise --max-answer in this MCP server's configuration.";
+const asResult = (answer: Answer): CallToolResult => ({ structuredContent: answer, content: [{ type: 'text', text: JSON.stringify(answer) }] });
 
 describe('fitAnswer', () => {
   it('leaves an answer within the limit as it is: the structured content, and the same JSON as text', () => {
@@ -119,6 +122,227 @@ describe('fitAnswer', () => {
         expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
       }
     }
+  });
+});
+
+describe('fitAnswer, as an MCP client reads it', () => {
+  it("the truncated note's schema describes every field, and requires the note, the sizes and how to get the rest", () => {
+    expect(z.toJSONSchema(truncatedSchema())).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      description: 'Present only when the answer was too long for one result and was shortened',
+      properties: {
+        note: { type: 'string', description: 'What was left out, in words' },
+        bytes: { type: 'number', description: 'Bytes the whole result would have taken (both of its copies)' },
+        limit: { type: 'number', description: "Bytes this server sends in one result at most (gymctl mcp's --max-answer)" },
+        returned: { type: 'number', description: 'Records in data' },
+        total: { type: 'number', description: 'Records in the whole answer' },
+        omittedIds: { type: 'array', items: { type: 'string' }, description: 'Ids of the records left out, in order: ask for them in another call' },
+        omittedFields: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Fields left out, each too long to fit whole, as paths (data.notes, data[0].bio); the first 50',
+        },
+        next: { type: 'string', description: 'How to get what was left out' },
+      },
+      required: ['note', 'bytes', 'limit', 'next'],
+      additionalProperties: false,
+    });
+  });
+
+  it('a list cut to fit says how long the whole answer was, the limit, and how many records of how many it holds', () => {
+    const answer = structured(fitAnswer({ data: records(300, 100) }, 16 * 1024, LIST));
+    expect(answer.truncated).toEqual({
+      bytes: 76_066,
+      limit: 16_384,
+      note: 'This answer is 76,066 bytes, over the 16,384 this server sends in one result: it holds the first 61 of its 300 records.',
+      returned: 61,
+      total: 300,
+      next: `The rest is not available through this tool: ask the user to run \`gymctl family 501 --json\`, ${RAISE}`,
+    });
+  });
+
+  it('a list holds the most records that fit at every limit: one more would be over it', () => {
+    // Few large records (single-digit counts) and many small ones (counts whose digits grow the note).
+    for (const [data, span] of [
+      [records(8, 1600), 3400],
+      [records(300, 100), 500],
+    ] as const) {
+      for (let limit = 16_384; limit < 16_384 + span; limit++) {
+        const result = fitAnswer({ data }, limit, LIST);
+        const answer = structured(result);
+        const kept = answer.truncated!.returned!;
+        expect(bytesOf(result), `${limit}`).toBeLessThanOrEqual(limit);
+        expect(answer.data).toEqual(data.slice(0, kept));
+        const more = {
+          ...answer,
+          data: data.slice(0, kept + 1),
+          truncated: { ...answer.truncated!, returned: kept + 1, note: answer.truncated!.note.replace(` first ${kept} of`, ` first ${kept + 1} of`) },
+        };
+        expect(bytesOf(asResult(more)), `${limit}`).toBeGreaterThan(limit);
+      }
+    }
+  });
+
+  it('a batch holds the most records that fit at every limit, each kept no longer named in omittedIds: one more would be over it', () => {
+    const data = records(300, 100);
+    for (let limit = 16_384; limit < 16_884; limit++) {
+      const result = fitAnswer({ data, notFound: [] }, limit, BATCH, ['301']);
+      const answer = structured(result);
+      const kept = answer.truncated!.returned!;
+      expect(bytesOf(result), `${limit}`).toBeLessThanOrEqual(limit);
+      expect(answer.data).toEqual(data.slice(0, kept));
+      expect(answer.truncated!.omittedIds).toEqual([...data.slice(kept).map((record) => record.id), '301']);
+      const truncated = answer.truncated!;
+      const more = {
+        ...answer,
+        data: data.slice(0, kept + 1),
+        truncated: { ...truncated, returned: kept + 1, omittedIds: truncated.omittedIds!.slice(1), note: truncated.note.replace(` first ${kept} of`, ` first ${kept + 1} of`) },
+      };
+      expect(bytesOf(asResult(more)), `${limit}`).toBeGreaterThan(limit);
+    }
+  });
+
+  it('names three or more fields left out as "a, b and c", five as "a, b, c, d and e", and past five counts the rest', () => {
+    const long = (keys: string[]) => ({ id: '1', ...Object.fromEntries(keys.map((key) => [key, key[0]!.repeat(40_000)])) });
+    const note = (keys: string[]) => structured(fitAnswer({ data: long(keys) }, 16 * 1024, RECORD)).truncated!.note;
+    expect(note(['notes', 'bio', 'history'])).toMatch(/: it holds the record without notes, bio and history, each too long to fit\.$/);
+    expect(note(['a', 'b', 'c', 'd', 'e'])).toMatch(/: it holds the record without a, b, c, d and e, each too long to fit\.$/);
+    expect(note(['a', 'b', 'c', 'd', 'e', 'f'])).toMatch(/: it holds the record without a, b, c, d, e and 1 more, each too long to fit\.$/);
+  });
+
+  it('keeps a field of a record as soon as the limit leaves room for it beside the note naming every field, to the byte', () => {
+    const data = { a: 'x'.repeat(5000), big: 'y'.repeat(100_000) };
+    // At 10,000 bytes, a does not fit: the answer is the note naming a and big, with no field.
+    const bare = fitAnswer({ data }, 10_000, RECORD);
+    expect(structured(bare).data).toEqual({});
+    const fragment = `"a":${JSON.stringify(data.a)},`;
+    const limit = bytesOf(bare) + Buffer.byteLength(fragment) + Buffer.byteLength(JSON.stringify(fragment)) - 2;
+    expect(structured(fitAnswer({ data }, limit, RECORD)).data).toEqual({ a: data.a });
+    expect(structured(fitAnswer({ data }, limit - 1, RECORD)).data).toEqual({});
+  });
+
+  it('a record or the first of a list cut to fit never goes over the limit, and one of exactly the limit is sent as it is', () => {
+    // The short fields come first; the note grows when they are kept, as the long names left out take their place in it.
+    const names = Array.from({ length: 6 }, (_, i) => `a_field_with_a_rather_long_name_${i}`);
+    const record = {
+      a: 'x'.repeat(50),
+      b: 'x'.repeat(50),
+      c: 'x'.repeat(50),
+      d: 'x'.repeat(50),
+      e: 'x'.repeat(50),
+      ...Object.fromEntries(names.map((name) => [name, 'y'.repeat(2000)])),
+    };
+    for (const [answer, how] of [
+      [{ data: record }, RECORD],
+      [{ data: [record, { id: '2' }] }, LIST],
+    ] as const) {
+      let shortened = 0;
+      for (let limit = 2000; limit < 3200; limit++) {
+        const result = fitAnswer(answer, limit, how);
+        expect(bytesOf(result), `${how.shape} ${limit}`).toBeLessThanOrEqual(limit);
+        const kept = structured(result).data;
+        if (JSON.stringify(kept) === '{}' || JSON.stringify(kept) === '[]') continue;
+        shortened++;
+        // Sent again under a limit of exactly its own size, the same answer.
+        expect(structured(fitAnswer(answer, bytesOf(result), how)).data, `${how.shape} ${limit}`).toEqual(kept);
+      }
+      expect(shortened, how.shape).toBeGreaterThan(100);
+    }
+  });
+
+  it('a list of values that are not records is cut by whole values, never into their characters nor into empty records', () => {
+    const answer = structured(fitAnswer({ data: ['x'.repeat(20_000), 'short'] }, 16 * 1024, LIST));
+    expect(answer.data).toEqual([]);
+    expect(answer.truncated).toMatchObject({ returned: 0, total: 2 });
+    expect(answer.truncated!.note).toMatch(/: it holds the first 0 of its 2 records\.$/);
+    expect(answer.truncated!.omittedFields).toBeUndefined();
+    // true takes more bytes than {}: at every limit, the answer holds the first values as they are, or none.
+    const flags = [true, 'x'.repeat(5000)];
+    for (let limit = 400; limit < 1400; limit++) {
+      const data = structured(fitAnswer({ data: flags }, limit, LIST)).data as unknown[];
+      expect(data, `${limit}`).toEqual(flags.slice(0, data.length));
+    }
+  });
+
+  it('the first record of a list keeps its fields that fit when the next is a little too long for the room the note leaves', () => {
+    const data = [{ id: '1', name: 'Big', notes: 'n'.repeat(8200) }, { id: '2' }];
+    const answer = structured(fitAnswer({ data }, 16 * 1024, LIST));
+    expect(answer.data).toEqual([{ id: '1', name: 'Big' }]);
+    expect(answer.truncated).toMatchObject({ returned: 1, total: 2, omittedFields: ['data[0].notes'] });
+  });
+
+  it("a batch's records left out are named by their ids, as text, and those with no id (or not records) are not named", () => {
+    const data = [{ id: '1', name: 'x'.repeat(100) }, { name: 'no id', bio: 'x'.repeat(20_000) }, null, 7, { id: 5, name: 'x'.repeat(20_000) }];
+    const answer = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, BATCH));
+    expect(answer.data).toEqual([data[0]]);
+    expect(answer.truncated).toMatchObject({ returned: 1, total: 5, omittedIds: ['5'] });
+  });
+
+  it('an answer that is not a record nor a list, too long to fit, is left out whole', () => {
+    const answer = structured(fitAnswer({ data: 'x'.repeat(100_000) }, 16 * 1024, RECORD));
+    expect(answer).toStrictEqual({
+      data: {},
+      truncated: {
+        bytes: 200_086,
+        limit: 16_384,
+        note: 'This answer is 200,086 bytes, over the 16,384 this server sends in one result, and no part of it fits.',
+        next: `Ask the user to run \`gymctl academy 1 --json\`, ${RAISE}`,
+      },
+    });
+  });
+
+  it('under a limit below any note, the note alone: a record keeps its id (its schema requires it), a list no record', () => {
+    const notes = 'n'.repeat(1000);
+    const alone = (data: unknown, how: typeof RECORD | typeof LIST) => structured(fitAnswer({ data }, 600, how));
+    expect(alone({ id: '1', notes }, RECORD)).toEqual({
+      data: { id: '1' },
+      truncated: {
+        bytes: 2130,
+        limit: 600,
+        note: 'This answer is 2,130 bytes, over the 600 this server sends in one result, and no part of it fits.',
+        next: `Ask the user to run \`gymctl academy 1 --json\`, ${RAISE}`,
+      },
+    });
+    // A record with no id has none added: no id key at all.
+    expect(alone({ notes }, RECORD).data).toStrictEqual({});
+    expect(structured(fitAnswer({ data: null }, 10, RECORD)).data).toStrictEqual({});
+    expect(alone([null, { id: '2', notes }], LIST).data).toEqual([]);
+    // A list's note alone says how many records there were, even over the limit.
+    const pair = [
+      { id: '1', notes },
+      { id: '2', notes },
+    ];
+    expect(alone(pair, LIST)).toEqual({
+      data: [],
+      truncated: {
+        bytes: 4186,
+        limit: 600,
+        note: 'This answer is 4,186 bytes, over the 600 this server sends in one result: it holds the first 0 of its 2 records.',
+        returned: 0,
+        total: 2,
+        next: `The rest is not available through this tool: ask the user to run \`gymctl family 501 --json\`, ${RAISE}`,
+      },
+    });
+  });
+
+  it('an answer exactly at the limit is not said to be over it, even when ids a batch did not fetch shorten it', () => {
+    const answer = { data: records(3, 10), notFound: [] };
+    const limit = bytesOf(fitAnswer(answer, 1_000_000, BATCH));
+    const note = structured(fitAnswer(answer, limit, BATCH, ['4'])).truncated!.note;
+    expect(note).toMatch(/^This tool fetches at most 3 records in one call[:,] /);
+  });
+
+  it('only a batch with a tool sends the client back to it; a list, even one given a tool, and a batch with none point to the command', () => {
+    const data = records(300, 100);
+    const list = structured(fitAnswer({ data }, 16 * 1024, { ...LIST, tool: 'list_family' }));
+    expect(list.truncated!.next).toBe(`The rest is not available through this tool: ask the user to run \`gymctl family 501 --json\`, ${RAISE}`);
+    expect(list.truncated!.omittedIds).toBeUndefined();
+    const batch = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, { shape: 'batch', command: 'gymctl academies --json' }));
+    expect(batch.truncated!.next).toBe(`The rest is not available through this tool: ask the user to run \`gymctl academies --json\`, ${RAISE}`);
+    expect(batch.truncated!.omittedIds![0]).toBe(String(batch.truncated!.returned! + 1));
+    const again = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, BATCH));
+    expect(again.truncated!.next).toBe(`Call get_academies again with the ids in omittedIds (fewer at a time), ${RAISE}`);
   });
 });
 

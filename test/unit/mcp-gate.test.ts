@@ -74,4 +74,18 @@ describe('the gate on requests in flight', () => {
     c.finish();
     await Promise.all([running, next]);
   });
+
+  it('a call cancelled while it waits leaves nothing on its signal, which the caller may keep', async () => {
+    const gate = new Gate(1);
+    const first = task();
+    const running = gate.run(first.run);
+    const cancel = new AbortController();
+    const cancelled = gate.run(task().run, cancel.signal);
+    expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(1);
+    cancel.abort(new Error('cancelled'));
+    await expect(cancelled).rejects.toThrow(/^cancelled$/);
+    expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(0);
+    first.finish();
+    await running;
+  });
 });
