@@ -281,6 +281,29 @@ describe('the deadline of an attempt', () => {
     expect({ kind: state.error.kind, reason: state.error.reason }).toEqual({ kind: 'unavailable', reason: 'timeout' });
   });
 
+  it('Ctrl-C, or close(), while a call waits to retry ends it at once, not once the wait is over, and sends nothing more', async () => {
+    fakeClock();
+    for (const stop of ['abort', 'close'] as const) {
+      const { fetch, sent } = fakeFetch(() => ({ status: 503, statusText: 'Service Unavailable', headers: { ...json, 'retry-after': '10' }, body: '{"message":"busy"}' }));
+      const controller = new AbortController();
+      const client = clientOf(fetch, { retries: 2 });
+      const done = watch(client.getAcademy(1, { signal: controller.signal }));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sent, stop).toHaveLength(1);
+      // The first answer asked for 10 s; the call is waiting for them.
+      expect(await done(), stop).toBeUndefined();
+      if (stop === 'abort') controller.abort(new Error('interrupted'));
+      else void client.close();
+      const state = (await done()) as { error: GymApiError } | undefined;
+      expect(state, stop).toHaveProperty('error');
+      // As any call stopped so: an interrupt is `aborted`; a closed client's calls fail saying it was closed.
+      expect(state!.error.kind, stop).toBe(stop === 'abort' ? 'aborted' : 'usage');
+      if (stop === 'close') expect(state!.error.message).toBe('the client was closed');
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(sent, stop).toHaveLength(1);
+    }
+  });
+
   it('an abort reaches the caller’s fetch with its own reason', async () => {
     const { fetch, sent } = fakeFetch(() => 'never');
     const controller = new AbortController();

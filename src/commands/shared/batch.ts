@@ -61,10 +61,9 @@ export function runBatch<R>(options: BatchOptions<R>): Promise<GymctlError | und
         else if (!result.skipped) firstFailure ??= result.error;
         handed++;
       }
-      if (handed === ids.length) {
-        ended = true;
-        resolve(firstFailure);
-      } else startMore();
+      // Every result handed over: every request has settled, and none is left to start.
+      if (handed === ids.length) resolve(firstFailure);
+      else startMore();
     };
     const fail = (index: number, id: Id, error: unknown) => {
       const failure = toFailure(error, { id });
