@@ -9,3 +9,14 @@ export function needsRoot(tests: string, why: string): boolean {
   if (!isRoot) console.warn(`skipping ${tests}: they need root, ${why}`);
   return isRoot;
 }
+
+/** Runs `body` with no process.getuid, as on Windows. */
+export function withoutUids<T>(body: () => T): T {
+  const real = Object.getOwnPropertyDescriptor(process, 'getuid');
+  Object.defineProperty(process, 'getuid', { value: undefined, configurable: true, writable: true });
+  try {
+    return body();
+  } finally {
+    if (real) Object.defineProperty(process, 'getuid', real);
+  }
+}

@@ -13,17 +13,7 @@ import { academySchema, extraFields, type ResponseCache } from '../../src/index.
 import { VERSION } from '../../src/version.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { httpServer } from '../helpers/servers.js';
-
-function usage(make: () => unknown): GymApiError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GymApiError);
-    expect((error as GymApiError).kind).toBe('usage');
-    return error as GymApiError;
-  }
-  throw new Error('expected a usage failure');
-}
+import { usage } from '../helpers/usage.js';
 
 describe('createClient', () => {
   it('a missing or malformed apiKey, or no options at all, is a usage failure, not a TypeError', () => {

@@ -6,24 +6,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trustedPath, untrustedPart } from '../../src/files/trusted-path.js';
 import { secretToSign } from '../../src/startup/secret.js';
-import { needsRoot } from '../helpers/root.js';
+import { needsRoot, withoutUids } from '../helpers/root.js';
 
 let base: string;
 beforeEach(() => {
   base = mkdtempSync(path.join(tmpdir(), 'gymctl-no-uid-'));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-/** Runs `body` with no process.getuid, as on Windows. */
-function withoutUids<T>(body: () => T): T {
-  const real = Object.getOwnPropertyDescriptor(process, 'getuid');
-  Object.defineProperty(process, 'getuid', { value: undefined, configurable: true, writable: true });
-  try {
-    return body();
-  } finally {
-    if (real) Object.defineProperty(process, 'getuid', real);
-  }
-}
 
 describe('a system with no uids', () => {
   it('the path rule checks no owners there, rather than failing', () => {

@@ -15,6 +15,7 @@ import { GymApiError, type ResponseHead } from '../../src/api/errors.js';
 import { ACCEPT_ENCODING } from '../../src/api/transport/response.js';
 import type { FetchLike, ResponseCache } from '../../src/api/transport/types.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+import { usage } from '../helpers/usage.js';
 
 const BASE = 'https://api.gym.test';
 const KEY = 'test_key_0123456789abcdef';
@@ -62,18 +63,6 @@ const ok = (body: string | Uint8Array<ArrayBuffer> = academyBody, extra: Partial
 /** A client that sends through `fetch`, with no retries unless a test asks. */
 const clientOf = (fetch: FetchLike, options: Partial<ClientOptions> = {}) =>
   createClient({ baseUrl: BASE, apiKey: KEY, userAgent: 'gymctl/test', retries: 0, retryBaseDelayMs: 8, fetch, ...options });
-
-/** The usage failure `make` throws: a GymApiError of kind usage, as a library user catches it. */
-function usage(make: () => unknown): GymApiError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(GymApiError);
-    expect((error as GymApiError).kind).toBe('usage');
-    return error as GymApiError;
-  }
-  throw new Error('expected a usage failure');
-}
 
 /** The failure a call's promise settles with. */
 async function failure(promise: Promise<unknown>): Promise<GymApiError> {

@@ -31,6 +31,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type MoveSeams, moveSeams } from '../../src/files/moves.js';
 import { checkWhole, FolderUnavailable, type Manifest, SeaError, tidy, unpacked, verify } from '../../src/sea/unpack.js';
+import { withoutUids } from '../helpers/root.js';
 
 // The module object unpack.ts and trusted-path.ts use (an ESM namespace cannot be spied on).
 const fs = process.getBuiltinModule('node:fs');
@@ -96,17 +97,6 @@ function runAs(uid: number, owners: Record<string, number> = {}): void {
     const owner = owners[path.resolve(String(file))] ?? (stat.uid === runner ? uid : stat.uid);
     return Object.create(stat, { uid: { value: owner } });
   }) as never);
-}
-
-/** Runs `body` with no process.getuid, as on Windows. */
-function withoutUids<T>(body: () => T): T {
-  const real = Object.getOwnPropertyDescriptor(process, 'getuid');
-  Object.defineProperty(process, 'getuid', { value: undefined, configurable: true, writable: true });
-  try {
-    return body();
-  } finally {
-    if (real) Object.defineProperty(process, 'getuid', real);
-  }
 }
 
 /** Looking at `file` fails with `code`, as for a path the system will not show this user. */
