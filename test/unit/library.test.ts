@@ -13,7 +13,7 @@ import { academySchema, extraFields, type ResponseCache } from '../../src/index.
 import { VERSION } from '../../src/version.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { httpServer } from '../helpers/servers.js';
-import { usage } from '../helpers/usage.js';
+import { usage } from '../helpers/failures.js';
 
 describe('createClient', () => {
   it('a missing or malformed apiKey, or no options at all, is a usage failure, not a TypeError', () => {

@@ -15,7 +15,7 @@ import { GymApiError, type ResponseHead } from '../../src/api/errors.js';
 import { ACCEPT_ENCODING } from '../../src/api/transport/response.js';
 import type { FetchLike, ResponseCache } from '../../src/api/transport/types.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
-import { usage } from '../helpers/usage.js';
+import { failure, usage } from '../helpers/failures.js';
 
 const BASE = 'https://api.gym.test';
 const KEY = 'test_key_0123456789abcdef';
@@ -63,16 +63,6 @@ const ok = (body: string | Uint8Array<ArrayBuffer> = academyBody, extra: Partial
 /** A client that sends through `fetch`, with no retries unless a test asks. */
 const clientOf = (fetch: FetchLike, options: Partial<ClientOptions> = {}) =>
   createClient({ baseUrl: BASE, apiKey: KEY, userAgent: 'gymctl/test', retries: 0, retryBaseDelayMs: 8, fetch, ...options });
-
-/** The failure a call's promise settles with. */
-async function failure(promise: Promise<unknown>): Promise<GymApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GymApiError);
-  return error as GymApiError;
-}
 
 /** Whether `promise` has settled, and how: read after the pending callbacks and one turn of the event loop have run. */
 function watch<T>(promise: Promise<T>) {

@@ -11,6 +11,7 @@ import { GymApiError } from '../../src/api/errors.js';
 import { redactHeaders } from '../../src/api/transport/redact.js';
 import { parseRetryAfter } from '../../src/api/transport/retry.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+import { failure } from '../helpers/failures.js';
 
 const BASE = 'https://api.gym.test';
 const KEY = 'test_key_0123456789abcdef';
@@ -40,15 +41,6 @@ const client = (options: TestOptions = {}) =>
     fetch: (url, init) => globalThis.fetch(url, init),
     ...options,
   });
-
-async function failure(promise: Promise<unknown>): Promise<GymApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GymApiError);
-  return error as GymApiError;
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
