@@ -64,11 +64,30 @@ describe('--ignore-not-found in a batch', () => {
   });
 });
 
+/** An output that is full or has room, as stdout is for runBatch's `room`: `drain()` makes room, and lets a waiting batch go on. */
+function outputRoom(full: boolean) {
+  let drain = () => {};
+  return {
+    room: () =>
+      full
+        ? new Promise<void>((resolve) => {
+            drain = () => {
+              full = false;
+              resolve();
+            };
+          })
+        : undefined,
+    fill: () => {
+      full = true;
+    },
+    drain: () => drain(),
+  };
+}
+
 describe('a batch behind its reader', () => {
   it('starts no request while the output has no room, and goes on, in order, once it has', async () => {
     let started = 0;
-    let full = true;
-    let drain!: () => void;
+    const output = outputRoom(true);
     const handed: Id[] = [];
     const done = runBatch({
       ids: [1, 2, 3, 4, 5, 6],
@@ -79,20 +98,12 @@ describe('a batch behind its reader', () => {
       },
       onResult: (value) => handed.push(value),
       onError: () => {},
-      room: () => {
-        if (!full) return undefined;
-        return new Promise<void>((resolve) => {
-          drain = () => {
-            full = false;
-            resolve();
-          };
-        });
-      },
+      room: output.room,
     });
     // Many turns of the event loop: nothing is asked while the output is full.
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(started).toBe(0);
-    drain();
+    output.drain();
     expect(await done).toBeUndefined();
     expect(handed).toEqual([1, 2, 3, 4, 5, 6]);
   });
@@ -187,8 +198,7 @@ describe('Ctrl-C while the batch waits for its reader', () => {
     const { Interrupted } = await import('../../src/failures.js');
     const asked: Id[] = [];
     let interrupt!: () => void;
-    let drain!: () => void;
-    let full = false;
+    const output = outputRoom(false);
     const done = runBatch({
       ids: [1, 2, 3, 4],
       concurrency: 2,
@@ -199,25 +209,15 @@ describe('Ctrl-C while the batch waits for its reader', () => {
           interrupt = () => reject(new Interrupted('SIGINT'));
         });
       },
-      onResult: () => {
-        full = true;
-      },
+      onResult: () => output.fill(),
       onError: () => {},
-      room: () => {
-        if (!full) return undefined;
-        return new Promise<void>((resolve) => {
-          drain = () => {
-            full = false;
-            resolve();
-          };
-        });
-      },
+      room: output.room,
     });
     await turns();
     expect(asked).toEqual([1, 2]);
     interrupt();
     await expect(done).rejects.toBeInstanceOf(Interrupted);
-    drain();
+    output.drain();
     await turns();
     expect(asked).toEqual([1, 2]);
   });
