@@ -1,7 +1,3 @@
-/**
- * What each typed method of the client returns (`getAcademy(1)`): a Promise of the data, as awaiting it always gave,
- * that also has `withResponse()`, for the status, headers and correlation ID of the answer the data came in.
- */
 import type { ApiResponse, ResponseInfo, WithResponse } from './transport/types.js';
 
 /**
@@ -13,9 +9,7 @@ import type { ApiResponse, ResponseInfo, WithResponse } from './transport/types.
  * response.status; response.headers.get('x-ratelimit-remaining'); response.correlationId;
  * ```
  *
- * One request either way: `withResponse()` and awaiting read the same answer. It is a `Promise` (`instanceof Promise`;
- * `then`, `catch` and `finally` give plain Promises). Built from what `client.request()` gives, so that a test can make
- * one: `new ApiPromise(Promise.resolve(apiResponse))`.
+ * One request either way. A test can make one: `new ApiPromise(Promise.resolve(apiResponse))`.
  */
 export class ApiPromise<T> extends Promise<T> {
   /** What `then`, `catch` and `finally` make: plain Promises (an ApiPromise is made from an answer, not an executor). */
@@ -27,9 +21,8 @@ export class ApiPromise<T> extends Promise<T> {
   #data: Promise<T> | undefined;
 
   constructor(answer: Promise<ApiResponse<T>>) {
-    // The Promise underneath settles at once, unused: the data comes from the answer through then(), made only when
-    // asked for, as openai-node's APIPromise does. So a failure read only through withResponse() is not also an
-    // unhandled rejection of a data promise nobody awaited.
+    // Settles at once, unused; then() reads the answer lazily (as openai-node's APIPromise), so a failure read only
+    // through withResponse() is not also an unhandled rejection.
     super((resolve) => resolve(undefined as T));
     this.#answer = answer;
   }
@@ -49,7 +42,6 @@ export class ApiPromise<T> extends Promise<T> {
   }
 }
 
-/** What an answer came with, as `withResponse()` hands it over. */
 const responseInfo = (answer: ApiResponse<unknown>): ResponseInfo => ({
   status: answer.status,
   headers: answer.headers,

@@ -1,8 +1,4 @@
-/**
- * The typed client for the operations of the API, its methods made from
- * their declarations (operations/). Usable as a library:
- * `createClient({ baseUrl, apiKey }).getAcademy(1)`.
- */
+/** The typed client, its methods made from the operations' declarations: `createClient({ baseUrl, apiKey }).getAcademy(1)`. */
 import * as z from 'zod/mini';
 import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
 import { OPERATIONS, type Operations } from '../operations/index.js';
@@ -23,14 +19,9 @@ function checkId(id: unknown, what: string): void {
 const shownPath = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…` : path);
 
 /**
- * Checks a path for `gymctl api`: it must stay under the base URL, so it is
- * an absolute path with no scheme, host, fragment, backslash, space or
- * control character, and no `.` or `..` segment however it is disguised:
- * percent-encoded once or several times (`%252e%252e`, for servers that
- * decode twice), with `;params` (`..;`, which Tomcat and Spring read as
- * `..`), or in other forms of the same characters (fullwidth `．．`, which
- * NFKC makes `..`). A query is fine. Characters beyond ASCII are sent
- * percent-encoded, as a browser sends them.
+ * Checks a path for `gymctl api`, which must stay under the base URL: absolute, no host, fragment, space, backslash or
+ * control character, and no `.`/`..` segment however disguised: encoded more than once (`%252e%252e`, for servers that
+ * decode twice), with `;params` (Tomcat and Spring read `..;` as `..`), or fullwidth (NFKC). Non-ASCII is percent-encoded.
  */
 export function checkApiPath(path: string): string {
   const refuse = (why: string) => usageError(`invalid API path ${JSON.stringify(shownPath(path))}: ${why}`);

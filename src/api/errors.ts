@@ -1,9 +1,4 @@
-/**
- * The library's failures: GymApiError, what the API client throws, on the
- * base GymctlError; their kinds and reasons, and how a response's status
- * is classified. The CLI adds its own failures and the exit codes
- * (failures.ts), which the library does not carry.
- */
+/** The library's failures (GymApiError on GymctlError), their kinds, and how a status is classified; exit codes are the CLI's (failures.ts). */
 export const ERROR_KINDS = ['unauthorized', 'not_found', 'unavailable', 'invalid_response', 'usage', 'internal', 'aborted'] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -35,12 +30,7 @@ export interface ResponseHeaders {
   get(name: string): string | null;
 }
 
-/**
- * A response's status line and headers as received, for `gymctl api
- * --include`. Each character of a name, value or reason phrase is one byte
- * of what was sent (latin1, as Node reads headers), so that writing them as
- * latin1 gives back the bytes.
- */
+/** A response's status line and headers as received, for `gymctl api --include`: latin1, one character per byte sent. */
 export interface ResponseHead {
   /** `HTTP/1.1`: as the server wrote it through node:http; through undici or fetch, which do not say, `HTTP/1.1`, the only version gymctl asks for. */
   version: string;
@@ -96,11 +86,7 @@ type Pascal<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Cap
 /** One guard per kind, `GymApiError.isNotFound(error)`, made from ERROR_KINDS: a new kind gets its guard. */
 export type KindGuards = { readonly [K in ErrorKind as `is${Pascal<K>}`]: (error: unknown) => error is GymApiError & { readonly kind: K } };
 
-/**
- * What marks a GymApiError, on its prototype. The guards check it rather than
- * `instanceof`, so that they also hold for a failure from another copy of
- * the package (two versions in one node_modules, a bundled one).
- */
+/** Marks a GymApiError on its prototype: the guards check it, not `instanceof`, to hold across copies of the package. */
 const BRAND = Symbol.for('gymctl.GymApiError');
 
 function isApiError(error: unknown, kind?: ErrorKind): boolean {
@@ -116,12 +102,7 @@ const GuardedError = Object.assign(
   Object.fromEntries(ERROR_KINDS.map((kind) => [`is${pascal(kind)}`, (error: unknown) => isApiError(error, kind)])),
 ) as unknown as typeof GymctlError & KindGuards;
 
-/**
- * A failure of the API client: what library users catch. Tell its kinds
- * apart with `error.kind`, or with the typed guards, which narrow:
- * `GymApiError.is(error)`, `GymApiError.is(error, 'not_found')`,
- * `GymApiError.isNotFound(error)`, one for each of ERROR_KINDS.
- */
+/** A failure of the API client. Tell kinds apart by `error.kind` or the narrowing guards: `GymApiError.is(error, 'not_found')`, `GymApiError.isNotFound(error)`. */
 export class GymApiError extends GuardedError {
   override readonly name = 'GymApiError';
 
@@ -132,12 +113,7 @@ export class GymApiError extends GuardedError {
 }
 Object.defineProperty(GymApiError.prototype, BRAND, { value: true });
 
-/**
- * A request stopped by the caller's signal (`signal` of the client or of the
- * call): kind `aborted`, with the signal's reason as its `cause`. A reason
- * that is already a gymctl failure (the CLI's Ctrl-C, `close()`) is thrown
- * as it is instead.
- */
+/** A request stopped by the caller's signal: kind `aborted`, the reason as `cause`; a reason that is a gymctl failure (Ctrl-C, `close()`) as it is. */
 export function abortedError(reason: unknown, subject: string, id?: number | bigint): GymctlError {
   if (reason instanceof GymctlError) return reason;
   return new GymApiError('aborted', `${subject}: aborted`, { cause: reason, id });
@@ -152,11 +128,7 @@ export const SPEC_MESSAGES = {
   notFound: 'Resource not found',
 } as const;
 
-/**
- * Picks the kind of a non-success response. Status first, since it is the
- * usual signal; the spec fixes no status codes (§7 rule 2), so the spec's
- * message strings decide when the status does not.
- */
+/** The kind of a non-success response: by status, else by the spec's message strings, as the spec fixes no status codes (§7 rule 2). */
 export function classifyStatus(status: number, message: string | null | undefined): ErrorKind {
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404) return 'not_found';

@@ -1,20 +1,10 @@
-/**
- * JSON Schema from the zod schemas, for `gymctl schema` and the OpenAPI
- * description: an identifier (a number or, beyond 2^53, a bigint) is
- * simply an integer in JSON. What each field means comes from zod's global
- * registry (`described` in schemas.ts), as in any JSON Schema zod makes.
- */
+/** JSON Schema from the zod schemas, for `gymctl schema` and the OpenAPI document: an identifier (number or bigint) is an integer. */
 import * as z from 'zod/mini';
 import { stated } from './schemas.js';
 import { isIntegerUnion } from './validation.js';
 
 export interface JsonSchemaOptions {
-  /**
-   * Also state what the spec says of values beyond their types (formats,
-   * patterns, ranges: `stated` in schemas.ts), which the client does not
-   * check. The OpenAPI document does, and `gymctl schema`, which prints
-   * the document's own schema.
-   */
+  /** Also state the formats, patterns and ranges the spec gives (`stated`), which the client does not check. */
   spec?: boolean;
 }
 

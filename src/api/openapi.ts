@@ -1,9 +1,4 @@
-/**
- * The OpenAPI 3.1 description of the API (spec §4), generated from the
- * operations' declarations and their zod schemas: the same declarations the
- * client validates with and the sandbox checks its data with. The build
- * writes it to dist/openapi.json.
- */
+/** The OpenAPI 3.1 description of the API (spec §4), from the operations' declarations; the build writes dist/openapi.json. */
 import type * as z from 'zod/mini';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { OPERATIONS } from '../operations/index.js';
@@ -20,11 +15,7 @@ function component(schema: z.core.$ZodType): JsonSchema {
 /** What gymctl's client accepts beyond what the document states. */
 const TOLERANCE = "gymctl's client checks the types only: it shows a value not in a stated format or pattern as it came.";
 
-/**
- * An operation's record as a JSON Schema: its OpenAPI component, which
- * `gymctl schema` prints too. Its description is the declaration's (which
- * the record's schema says too), with what the client tolerates.
- */
+/** An operation's record as its OpenAPI component, which `gymctl schema` prints too. */
 export const componentOf = (declaration: OperationDeclaration): JsonSchema => {
   const { description: _said, ...record } = component(declaration.schema());
   return { description: `${declaration.openapi.componentDescription} ${TOLERANCE}`, ...record };
@@ -36,11 +27,7 @@ const json = (schema: JsonSchema, description: string) => ({ description, conten
 
 const envelope = (data: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data }, additionalProperties: {} });
 
-/**
- * The two errors the spec names (§4 rule 4, §7), at the sandbox's status
- * codes, and every other error as `default`: the spec fixes no status codes
- * and says every error response has the error body's form (§7).
- */
+/** The two errors the spec names (§4 rule 4, §7) at the sandbox's statuses; any other as `default`, as the spec fixes no status codes. */
 const errors = (...which: Array<'401' | '404'>) => ({
   ...Object.fromEntries(
     which.map((status) => [
@@ -51,21 +38,7 @@ const errors = (...which: Array<'401' | '404'>) => ({
   default: json(ref('ErrorBody'), 'Any other error, at whatever status code: the specification fixes none, and says every error has this body'),
 });
 
-/**
- * The error body as the spec states it: every error has `message` and
- * `correlationId` (§1), both strings (§2.8, §7 rule 1). The client's reading
- * of one stays lenient (`errorBodyAsRead`: a gateway's error page has
- * neither, and the client still reports the status); the document and the
- * exported type say what the spec says.
- */
-const errorBodyComponent = (): JsonSchema => component(errorBody());
-
-/**
- * An identifier in a path is what identifiers are in responses: an integer,
- * unbounded, as the spec says (§2, §4), so that every id the API hands out
- * is one the document lets a client send back. (gymctl's own client sends
- * only ids from 1 to 2^63−1, a subset: see ids.ts.)
- */
+/** An id in a path is an unbounded integer, as in responses (§2, §4): every id handed out can be sent back. */
 const idParameter = (name: string, what: string) => ({
   name,
   in: 'path',
@@ -74,7 +47,6 @@ const idParameter = (name: string, what: string) => ({
   schema: { type: 'integer' },
 });
 
-/** A declared operation as an OpenAPI path item. */
 function pathItem(declaration: OperationDeclaration) {
   const { openapi, param } = declaration;
   const record = ref(openapi.component);
@@ -114,7 +86,7 @@ export function openApiDocument(version: string, operations: readonly OperationD
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: {
         ...Object.fromEntries(operations.map((declaration) => [declaration.openapi.component, componentOf(declaration)])),
-        ErrorBody: errorBodyComponent(),
+        ErrorBody: component(errorBody()),
       },
     },
   };

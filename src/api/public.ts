@@ -1,7 +1,4 @@
-/**
- * The schemas as the library exports them: built (the CLI builds each on
- * first use). Each is declared once, with its operation (operations/*.ts).
- */
+/** The schemas as the library exports them: built (the CLI builds each on first use). */
 import { schemas } from '../operations/index.js';
 
 export { envelope, extraFields, type Id, type ErrorBody } from './schemas.js';

@@ -1,38 +1,13 @@
 /**
- * What the API's resources (spec §2) are made of, as zod schemas: each
- * resource's own schema is declared with its operation (operations/*.ts),
- * from these parts, and the error body every operation shares is here.
- * The types of the records are named beside their schemas, each field with
- * its meaning as a comment, for editors to show: each is checked to be the
- * schema's output, and each comment the schema's description (see `named`).
- *
- * Strict where the spec speaks: identifiers are integers, `academyIds` is an
- * array of integers, `primaryFamilyMember` is a boolean, a list answer is an
- * array. Tolerant where it is silent (§2.9): objects are loose (unknown fields
- * are kept), and every string, number and nested object may be null or absent,
- * since requiredness and nullability are not specified.
- *
- * What the spec says of a value beyond its type (an e-mail address, a URL,
- * the form of a date-time, a range of degrees) is declared here too, beside
- * the field, but only the OpenAPI document states it (see `stated`): the
- * client does not check it, so a value not in the documented form is shown
- * as it came. What each field means is declared beside it too
- * (`described`), and every JSON Schema made of these says it.
- *
- * Each schema is built on first use (`schemas.academy()`): zod builds a
- * schema when it is declared, and a command that reads one resource need
- * not pay for the others. The library exports them built (public.ts).
+ * The parts the resources' zod schemas (spec §2, declared with their operations) are made of, and the shared error body.
+ * Strict where the spec speaks (integer ids, boolean flags, arrays); tolerant where it is silent (§2.9): objects are
+ * loose and every field may be null or absent. Each schema is built on first use: zod builds a schema when declared,
+ * and a command that reads one resource need not pay for the others.
  */
 import * as z from 'zod/mini';
 import { once } from './once.js';
 
-/**
- * A field the spec types but does not say is required or non-null: absent,
- * null or a value. Absent means no key, not a key set to `undefined`, which
- * JSON cannot hold: the types say `name?: string | null`, as types generated
- * from the OpenAPI document do, so that the two assign to each other under
- * `exactOptionalPropertyTypes`.
- */
+/** Absent (no key, as JSON cannot hold `undefined`), null or a value: `name?: string | null`, as types generated from the OpenAPI document say. */
 export const maybe = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z.nullable(schema));
 
 export const text = () => maybe(z.string());
@@ -46,12 +21,8 @@ export interface Stated {
 }
 
 /**
- * What the spec says of each value beyond its type, by schema: the OpenAPI
- * document and `gymctl schema` state it (json-schema.ts reads this
- * registry), parsing never sees it. A registry of its own, not zod's global
- * one, so that no JSON Schema made with zod's defaults carries it: not the
- * MCP tools' output schemas (the SDK makes them so), whose records pass
- * through a value not in the stated form as it came.
+ * What the spec says of a value beyond its type: stated in the OpenAPI document and `gymctl schema`, never checked.
+ * Its own registry, not zod's global one, so the MCP tools' output schemas do not carry it (they pass such values as they came).
  */
 export const stated = z.registry<Stated>();
 
@@ -60,13 +31,7 @@ export const says = <T extends z.core.$ZodType>(schema: T, what: Stated): T => {
   return schema;
 };
 
-/**
- * What a field or a record means (spec §2's "Meaning"), said once, beside
- * it: in zod's global registry, which every JSON Schema made of the schema
- * reads (the OpenAPI document, `gymctl schema`, and the MCP tools' output
- * schemas, which the SDK makes with zod's converter). Metadata only: it is
- * registered when the schema is built (once), and parsing never reads it.
- */
+/** What a field or record means (spec §2), in zod's global registry, which every JSON Schema made of it reads. */
 export const described = <T extends z.core.$ZodType>(schema: T, description: string): T => {
   z.globalRegistry.add(schema, { description });
   return schema;
@@ -78,24 +43,13 @@ export const email = () => says(text(), { format: 'email' });
 /** Spec §2.3, §2.7: "URL of the … image". */
 export const url = () => says(text(), { format: 'uri' });
 
-/**
- * Identifiers (spec §2: `id`, `academyId`, `franchiseId`, `academyIds[]`):
- * integers the spec does not bound. Up to 2^53−1 they are numbers; beyond,
- * where a double would round them, bigints with every digit (the transport
- * parses them so: see json/exact.ts).
- */
+/** Identifiers, unbounded by the spec: numbers up to 2^53−1, bigints beyond, where a double would round them (json/exact.ts). */
 export const identifier = () => z.union([z.int(), z.bigint()]);
 
 /** An identifier as the client hands it back: a number, or a bigint beyond 2^53−1. */
 export type Id = number | bigint;
 
-/**
- * 2.8 Error body of every error response, as the spec states it: both
- * fields are strings (§2.8), and every error has them (§1, §7 rule 1). The
- * OpenAPI document's component, the exported `errorBodySchema`, and the
- * exported type `ErrorBody`. The client reads an error body more leniently
- * (`errorBodyAsRead`).
- */
+/** The error body as the spec states it (§2.8, §7 rule 1); the client reads one more leniently (`errorBodyAsRead`). */
 export const errorBody = once(() =>
   described(
     z.looseObject({
@@ -110,14 +64,7 @@ export const errorBody = once(() =>
   ),
 );
 
-/**
- * The error body as the client reads it from an answer: each field may be
- * absent or null, whatever the spec says, since what answers is not always
- * the API (a gateway's error page has neither field). The client still
- * reports the status, takes a missing `correlationId` from the
- * `X-Correlation-Id` or `X-Request-Id` header, and says nothing of a
- * missing `message`. Internal: not exported, not in the document.
- */
+/** The error body as read: either field may be missing, since what answers is not always the API (a gateway's error page). */
 export const errorBodyAsRead = once(() => {
   const { message, correlationId } = errorBody().shape;
   return z.looseObject({ message: maybe(message), correlationId: maybe(correlationId) });
@@ -127,24 +74,14 @@ export const errorBodyAsRead = once(() => {
 export const envelope = <T extends z.core.$ZodType>(data: T) => z.looseObject({ data });
 
 /**
- * A record's schema as the client's methods, the views and the sandbox's
- * answers type it: its output is the record's named type (`Academy`), the
- * schema's own output without the index signature of a loose object. The
- * schema is the same object, and still keeps unknown fields when it parses
- * (see `extraFields`). test/unit/records.test.ts checks that each named
- * type is the schema's output, both ways, and that each field's comment is
- * the field's description.
+ * A record's schema typed by its named type (`Academy`): the loose object's output without its index signature. The
+ * same schema, which still keeps unknown fields (`extraFields`); test/unit/records.test.ts checks the two types agree.
  */
 export const named = <T>(schema: () => z.ZodMiniType<T, unknown>): (() => z.ZodMiniType<T, unknown>) => schema;
 
 /**
- * The fields of a record that its schema does not name: what the server
- * sent beyond the spec, as it sent it. The client keeps them (every record
- * is read as a loose object), but the named types do not show them, so
- * that a misspelt field is a compile error: `extraFields(academy,
- * academySchema)`. Only the record's own level: a nested record's are
- * `extraFields(academy.address, addressSchema)`. Empty for anything that is
- * not an object.
+ * The fields the server sent beyond the spec, at the record's own level: kept, but not in the named types, so that a
+ * misspelt field is a compile error. `extraFields(academy, academySchema)`; empty for anything not an object.
  */
 export function extraFields(record: object | null | undefined, schema: z.core.$ZodObject): Record<string, unknown> {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return {};

@@ -1,7 +1,4 @@
-/**
- * Turns a failed zod parse into one line that names the field path and what
- * was expected (`data.id: expected integer, got string`).
- */
+/** A failed zod parse as one line naming the field and what was expected (`data.id: expected integer, got string`). */
 import type * as z from 'zod/mini';
 
 type Issue = z.core.$ZodIssue;

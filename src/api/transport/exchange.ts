@@ -1,11 +1,7 @@
-/**
- * What a sender hands the transport, whichever it is (node:http, undici, a fetch), and how the transport stops it: the
- * transport's own contract, not exported by the library, so it may name Node's types.
- */
+/** What a sender (node:http, undici, a fetch) hands the transport, and how it is stopped. Internal, so it may name Node's types. */
 import type { ResponseHeaders } from '../errors.js';
 import type { ProxyChoice } from './network.js';
 
-/** An HTTP answer as the transport reads it, whichever sender it came through. */
 export interface Exchange {
   status: number;
   statusText: string;
@@ -23,16 +19,16 @@ export interface Exchange {
 
 export type NodeStream = NodeJS.ReadableStream & { destroy(error?: Error): void };
 
-/** The transport may stop an attempt at any time (its deadline, Ctrl-C, close()): the sender's promise, and the body it handed over, then settle at once with the stop's reason. */
+/** An attempt may be stopped any time (deadline, Ctrl-C, close()): the sender's promise and body then settle at once with the reason. */
 export interface AttemptControl {
-  /** How to stop this attempt's request; called at once if the attempt is already stopped, else at most once, when it is. */
+  /** Called at once if the attempt is already stopped, else at most once, when it is. */
   onStop(stop: (reason: Error) => void): void;
 }
 
-/** Sends a GET of `url` (the path and query under the origin the sender was made for), keeping the AttemptControl contract. */
+/** Sends a GET of `url` (path and query under the sender's origin). */
 export type Send = (url: string, headers: Record<string, string>, control: AttemptControl) => Promise<Exchange>;
 
-/** A way to send, open for the client's life: its sender, how to close it, and the proxy it goes through (for messages). */
+/** A way to send, open for the client's life, and the proxy it goes through (for messages). */
 export interface Connection {
   send: Send;
   close(): Promise<void>;

@@ -1,8 +1,4 @@
-/**
- * The HTTP transport, with this folder the only code that talks to the network: each call's settings (the client's options, the call's own over them,
- * each checked), then its attempts, each one GET (senders.ts) under a deadline from connecting to the last byte, its answer read (response.ts) or its
- * failure named (network.ts), retried as retry.ts says, each step traced for --debug; neither traces nor errors hold the key (redact.ts).
- */
+/** The HTTP transport (this folder alone talks to the network): each call's checked settings, then its attempts, each under one deadline. */
 import { VERSION } from '../../version.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
@@ -22,7 +18,7 @@ interface Call {
   headers: Record<string, string>;
 }
 
-/** The settings of a call with no options of its own, from the client's, checked: a mistake is a usage failure, not a socket error. */
+/** A call's settings from the client's options, checked: a mistake is a usage failure, not a socket error. */
 function plainCall(options: TransportOptions): Call {
   if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
@@ -42,7 +38,6 @@ function plainCall(options: TransportOptions): Call {
   return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
 }
 
-/** A call's settings: `plain`, with the call's own signal, timeout, retries and headers (the key sent stays the client's). */
 function callOf(plain: Call, options: CallOptions | undefined): Call {
   if (options === undefined) return plain;
   if (options instanceof AbortSignal) return { ...plain, signal: options };
@@ -54,7 +49,7 @@ function callOf(plain: Call, options: CallOptions | undefined): Call {
 
 const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 
-/** The client's numeric options but its timeout and retries (over() checks those, a call's too), with their ranges. */
+/** The numeric options but timeout and retries (which over() checks), with their ranges. */
 const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retryBaseDelayMs' | 'maxRetryAfterMs', number, number, string]> = [
   // A body is read into one buffer: 2 GiB is more than any answer of the API.
   ['maxBodyBytes', 1, 2 ** 31 - 1, 'bytes'],
@@ -64,7 +59,7 @@ const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retr
   ['maxRetryAfterMs', 0, MAX_TIMEOUT_MS, 'milliseconds'],
 ];
 
-/** Where the proxy variables are read: each one a string, or absent (a number would fail the first request with a TypeError). */
+/** Each proxy variable a string or absent: a number would fail the first request with a TypeError. */
 function checkEnv(env: TransportOptions['env']): void {
   if (env === undefined) return;
   if (typeof env !== 'object' || env === null) throw usageError('env must be an object of environment variables, as process.env is');
@@ -73,12 +68,12 @@ function checkEnv(env: TransportOptions['env']): void {
   }
 }
 
-/** Headers a caller may not set: the key is always the client's, and the rest are the transport's (it decodes only what it asks for). */
+/** Headers a caller may not set: the transport's own (it decodes only what it asks for). */
 const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** `base` with a timeout and headers (`option` in messages) over it, a name in any case replacing the same in `base`; all checked, retries too, a bad value never quoted. */
+/** `base` with a timeout and headers over it (a name in any case replaces the same), all checked; a bad value is never quoted. */
 function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {
   const timeout = timeoutMs ?? base.timeoutMs;
   const retries = base.policy.retries ?? DEFAULT_RETRIES;
@@ -101,7 +96,7 @@ function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Recor
 
 const TIMED_OUT = Symbol('timed out');
 
-/** One attempt's AttemptControl: stopped once, for one reason (TIMED_OUT, or an abort's); the sender's stop is called then, or at once if it comes late. */
+/** One attempt's control: stopped once, for one reason (TIMED_OUT, or an abort's). */
 class Stoppable implements AttemptControl {
   reason: unknown;
   #stopRequest: ((reason: Error) => void) | undefined;
@@ -120,19 +115,16 @@ class Stoppable implements AttemptControl {
 
 const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error('timed out'));
 
-/** What a cached body is read as. */
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
 
 export class Transport {
   readonly #options: TransportOptions;
   #connection: Promise<Connection> | undefined;
-  /** The connection once open: an attempt takes it at once, and its proxy names failures to connect. */
   #opened: Connection | undefined;
   readonly #origin: string;
   readonly #basePath: string;
-  /** Aborted by close(): whatever is in flight stops, and no timer outlives the client. */
   readonly #closed = new AbortController();
-  /** The client's own signal and close(), combined once; one listener stops every attempt in flight. */
+  /** The client's signal and close(), combined once: one listener stops every attempt in flight. */
   readonly #signal: AbortSignal;
   readonly #inFlight = new Set<Stoppable>();
   readonly #plain: Call;
@@ -149,7 +141,7 @@ export class Transport {
     });
   }
 
-  /** Sends the operation, with retries; with a cache, answers from it when it has a fresh body, and stores each validated 200 (nothing else). */
+  /** Sends the operation, with retries; a cache answers when fresh, and keeps each validated 200. */
   get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
     let call: Call;
     try {
@@ -171,10 +163,9 @@ export class Transport {
   }
 
   async #viaCache<T>(cache: ResponseCache, operation: Operation<T>, send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
-    // A raw operation (gymctl api) keeps the body as received under a name of its own, apart from the `{"data":…}` other commands keep.
+    // A raw answer (gymctl api) is kept as received, under its own name, with its head (for `-i`): one without is a miss.
     const key = operation.raw ? `raw ${operation.path}` : operation.path;
     const cached = cache.read(key);
-    // A raw answer is kept with its status line and headers (for `gymctl api -i`): one kept without them is a miss.
     if (cached && (!operation.raw || cached.head)) {
       try {
         const response = interpret(CACHED, cached.body, operation);
@@ -185,10 +176,9 @@ export class Transport {
       }
     }
     const response = await send();
-    // Only a validated 200 is kept; a raw one only when JSON (never an HTML page or nothing) and when its text is its bytes (no invalid UTF-8).
+    // Only a validated 200 is kept; a raw one only when JSON and its text is its bytes (no invalid UTF-8).
     const { rawData, rawBytes } = response;
     if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
-      // The data's text as sent, in the body shape the API uses: what interpret() reads back.
       if (operation.raw) cache.write(key, rawData, response.head);
       else cache.write(key, `{"data":${rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
@@ -196,17 +186,14 @@ export class Transport {
     return response;
   }
 
-  /** A trace line for the caller's callback; a callback that throws never breaks a request. */
+  /** A callback that throws never breaks a request. */
   #debug(line: string): void {
     try {
       this.#options.debug?.(redactText(this.#options.apiKey, line));
     } catch {}
   }
 
-  /**
-   * One attempt: the exchange, traced, then what its outcome means. A batch makes thousands, so an attempt allocates no AbortController and adds no
-   * listener but to a call's own signal: its deadline, and the client's one listener, stop it through the sender, which then settles (AttemptControl).
-   */
+  /** One attempt. A batch makes thousands, so it allocates no AbortController and listens only to a call's own signal. */
   async #attempt<T>(operation: Operation<T>, call: Call, attempt: number): Promise<ApiResponse<T>> {
     const path = this.#basePath + operation.path;
     const { signal, timeoutMs, headers } = call;
@@ -241,7 +228,7 @@ export class Transport {
     }
   }
 
-  /** What a failed attempt means: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */
+  /** A failed attempt: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */
   async #classify(error: unknown, stopped: unknown, operation: Operation<unknown>, path: string, started: number, timeoutMs: number): Promise<unknown> {
     const failed = (message: string) => this.#debug(`< failed in ${Date.now() - started} ms: ${message}`);
     if (error instanceof GymApiError && stopped === undefined) {
@@ -258,10 +245,10 @@ export class Transport {
     return failure;
   }
 
-  /** Aborts what is in flight and lets go of every connection: nothing of this transport keeps the process alive after. */
+  /** Aborts what is in flight and lets go of every connection, so nothing keeps the process alive. */
   async close(): Promise<void> {
     this.#closed.abort(usageError('the client was closed'));
-    // A connection that could not be set up (a proxy variable that is not a URL) has nothing to let go of: its failure was the calls'.
+    // A connection that failed to set up has nothing to let go of: its failure was the calls'.
     if (this.#connection) await this.#connection.then((connection) => connection.close()).catch(() => {});
   }
 }

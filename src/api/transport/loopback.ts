@@ -1,8 +1,4 @@
-/**
- * The one loopback rule, for every form a host can take: `localhost`, 127.0.0.0/8, `::1` with or without brackets, and IPv4-mapped
- * `::ffff:127.x.y.z` as the URL parser writes it. Plain http is allowed there, the sandbox listens there, and no proxy is used there,
- * since a request to it never leaves the machine.
- */
+/** The one loopback rule (plain http allowed, no proxy): `localhost`, 127.0.0.0/8, `::1` bracketed or not, and `::ffff:127.x.y.z`. */
 export function isLoopbackHost(host: string): boolean {
   const name = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const lower = name.toLowerCase();

@@ -1,8 +1,4 @@
-/**
- * Where a request connects: the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (lower case first, as curl reads them), the host node:http(s) and node:tls
- * are given. Then socket, TLS and proxy failures in messages that say what happened and where to look: the proxy (its variable, never its password) when
- * the failure was on the way to it, the certificate's names or expiry, a server that does not speak TLS or speaks only HTTP/2, malformed HTTP.
- */
+/** Which proxy a request takes (lower-case variables first, as curl), and network failures named: where, and what to check. */
 import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
 import { isLoopbackHost } from './loopback.js';
 import { RETRYABLE_CODES } from './retry.js';
@@ -14,7 +10,7 @@ export interface ProxyChoice {
   variable: string;
 }
 
-/** Where node:http(s) and node:tls connect for `url`: its host without brackets, named in a TLS handshake (SNI) unless it is an IP address. */
+/** The host without brackets, named for SNI unless it is an IP address. */
 export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
 
 function variable(env: NodeJS.ProcessEnv, name: string): [string, string] | undefined {
@@ -50,7 +46,7 @@ function isDecodable(text: string): boolean {
   }
 }
 
-/** The proxy for requests to `target`, or undefined: none set, NO_PROXY names it, or it is loopback (the key would leave the machine). */
+/** The proxy for `target`, or none: unset, bypassed by NO_PROXY, or loopback (the key would leave the machine). */
 export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopbackHost(target.hostname)) return undefined;
   const chosen = variable(env, target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
@@ -88,7 +84,7 @@ function findCause(error: unknown): Cause {
   return { code: undefined, detail, error: {} };
 }
 
-/** Something read off the server's certificate, from a handshake that sends nothing (never the key); undefined when there is none within 2 s. */
+/** Something read off the server's certificate by a handshake that sends nothing (never the key), within 2 s. */
 async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls').PeerCertificate) => T): Promise<T | undefined> {
   const tls = process.getBuiltinModule('node:tls');
   return new Promise((resolve) => {
@@ -151,7 +147,6 @@ async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyCh
   return { text: `the connection to ${host} failed (${code ?? detail})`, reason: 'network' };
 }
 
-/** A failure to reach the server, as a GymApiError (retryable when another attempt may work). */
 export async function networkError(error: unknown, url: string, operation: Operation<unknown>, proxy?: ProxyChoice): Promise<GymApiError> {
   const cause = findCause(error);
   const target = new URL(url);

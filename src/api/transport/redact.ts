@@ -1,8 +1,4 @@
-/**
- * The key, kept out of what a server echoes back: wherever a text holds it (an error's message, the server's own message that a JSON error line prints, or its correlation ID, a debugging proxy's copy
- * of the request's headers in a raw answer's head, a trace line), it is shown as [redacted]. A key shorter than 8 characters is left alone:
- * it would match too much. A trace's headers are redacted by name.
- */
+/** The key, in whatever a server echoes, shown as [redacted]; a key under 8 characters is left alone (it would match too much). */
 import type { GymApiError, ResponseHead } from '../errors.js';
 
 const echoes = (key: string, text: string) => key.length >= 8 && text.includes(key);
@@ -31,7 +27,7 @@ export function redactHead(key: string, head: ResponseHead): ResponseHead {
   };
 }
 
-/** Header names whose values are secrets: shown as [redacted] in traces. */
+/** Header names whose values are secrets in traces. */
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {

@@ -1,7 +1,4 @@
-/**
- * Reading an answer's body under a size cap, then what it means: a success parsed and validated against the operation's schema, anything else
- * a GymApiError of the right kind, with a message that says what the server said (never an HTML page it sent).
- */
+/** An answer's body read under a size cap, then validated, or made a GymApiError that says what the server said (never its HTML). */
 import * as z from 'zod/mini';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exact.js';
 import { rawMember } from '../../json/raw.js';
@@ -59,16 +56,19 @@ function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiErr
   });
 }
 
-/** What a failure carries of the response: a raw operation's, its head as received too (see GymctlError.head). */
-const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => {
-  return { status: response.status, correlationId, id: operation.id, headers: response.headers, head: operation.raw ? responseHead(response) : undefined };
-};
+const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => ({
+  status: response.status,
+  correlationId,
+  id: operation.id,
+  headers: response.headers,
+  head: operation.raw ? responseHead(response) : undefined,
+});
 
 function invalid(response: Exchange, operation: Operation<unknown>, why: string, correlationId = headerCorrelationId(response.headers)): GymApiError {
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
 
-/** The body, decoded from its Content-Encoding, up to `maxBytes` (a larger one is refused, and its reading stopped). */
+/** The body, decoded, up to `maxBytes` (past it, refused and its reading stopped). */
 export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
   const tooLarge = () => {
     response.cancel();
@@ -95,7 +95,7 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
   });
 }
 
-/** What a body that is not JSON is, in words: never shown, only described. */
+/** A body that is not JSON, described, never shown. */
 function describeBody(response: Exchange): string {
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/html') return 'an HTML page';
@@ -106,7 +106,7 @@ function describeBody(response: Exchange): string {
 
 const statusLine = (response: Exchange) => `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
-/** The words of a failed answer: only the API's own error body speaks for it; any other came from something in front of it, never blamed on the key. */
+/** Only the API's own error body speaks for it; any other answer came from something in front of it, never blamed on the key. */
 function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<unknown>, message: string | undefined, isJson: boolean): string {
   const { status } = response;
   const subject = operation.subject;
@@ -139,7 +139,7 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
   }
 }
 
-/** zod compiles an object schema's fast path (new Function) on its first parse: worth it over a batch, not for one answer (no code cache keeps it). */
+/** zod compiles a schema's fast path (new Function) on first parse: worth it over a batch, not for one answer. */
 const JIT_AFTER = 64;
 let validations = 0;
 
@@ -156,7 +156,6 @@ function parseOr(text: string, parse: (text: string) => unknown): unknown {
   }
 }
 
-/** What the answer means: the validated data, or the failure it reports. */
 export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
   const { status } = response;
   if (nestsDeeperThan(text)) throw invalid(response, operation, `the response nests deeper than ${MAX_JSON_DEPTH} levels`);
@@ -198,5 +197,5 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId };
 }
 
-/** True for a body that is JSON (a byte order mark allowed), as a raw answer must be to be cached. */
+/** A raw answer must be JSON (a byte order mark allowed) to be cached. */
 export const isJsonText = (text: string) => parseOr(withoutBom(text), JSON.parse) !== NOT_JSON;

@@ -1,7 +1,4 @@
-/**
- * The retry policy: which failures are worth another attempt, how long to wait (Retry-After within a bound, else exponential backoff with
- * jitter), and the loop that applies it. A GET changes nothing, so a retry is safe.
- */
+/** The retry policy: Retry-After within a bound, else exponential backoff with jitter. Every operation is a GET, so retrying is safe. */
 import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../defaults.js';
 import { GymctlError } from '../errors.js';
 import type { TransportOptions } from './types.js';
@@ -60,7 +57,7 @@ export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSign
 
 export type RetryPolicy = Pick<TransportOptions, 'retries' | 'retryBaseDelayMs' | 'maxRetryAfterMs'>;
 
-/** Runs `attempt` until it succeeds, fails with something not worth retrying, or runs out of retries; a Retry-After past the bound fails at once, saying when to come back. */
+/** Runs `attempt` until it succeeds or fails for good; a Retry-After past the bound fails at once, saying when to come back. */
 export async function withRetries<R>(
   attempt: (number: number) => Promise<R>,
   policy: RetryPolicy,

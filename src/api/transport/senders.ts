@@ -1,30 +1,23 @@
-/**
- * The senders, each giving the transport the same view of an answer (an Exchange); none follows a redirect:
- * - node:http(s) on a keep-alive agent, for a direct request: it costs almost nothing to load, where undici costs
- *   tens of milliseconds at start-up (mostly compiling its WebAssembly HTTP parser), paid on every call;
- * - undici's request API on a dispatcher: its ProxyAgent for a proxy (see network.ts), or the caller's dispatcher.
- *   Not undici's fetch: only the request API hands over the headers as received, which `gymctl api -i` prints;
- * - the caller's fetch (Node's global fetch, which nock intercepts in tests).
- */
+// The senders, none following redirects: node:http(s) direct (undici costs tens of ms compiling its WASM parser at start-up);
+// undici's request API, not its fetch (which hides the headers as received, that `api -i` prints); or the caller's fetch.
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { hostOptions, proxyFor } from './network.js';
 import type { AttemptControl, Connection, Exchange, NodeStream, Send } from './exchange.js';
 import type { DispatcherLike, FetchLike, TransportOptions } from './types.js';
 
-/** Through node:http(s), on a keep-alive agent of at most `maxConnections` sockets to the origin of `base`. */
 export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
   const secure = base.protocol === 'https:';
-  // process.getBuiltinModule, not import(): on Node 22 and later the ESM namespace of node:http loads Node's undici, tls, http2 and zlib through its getters, for nothing.
+  // Not import(): on Node 22+ node:http's ESM namespace loads undici, tls, http2 and zlib through its getters, for nothing.
   const module = secure ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-  // Offering only http/1.1 by ALPN makes a server that speaks only HTTP/2 fail the handshake, rather than answer in a way that looks like a 403.
+  // Only http/1.1 by ALPN: an HTTP/2-only server fails the handshake rather than answer what looks like a 403.
   const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}), ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}) });
   const target = { protocol: base.protocol, port: base.port, ...hostOptions(base) };
   const send: Send = (path, headers, control) =>
     new Promise<Exchange>((resolve, reject) => {
       let request: http.ClientRequest | undefined;
       let stopped = false;
-      // Destroying the request fails it, and the response it may have handed over, with the reason; stopped before it was made, it is not made.
+      // Destroying the request fails it and its response with the reason; stopped before it is made, it is not made.
       control.onStop((reason) => {
         stopped = true;
         request?.destroy(reason);
@@ -32,7 +25,7 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
       });
       if (stopped) return;
       request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
-        // The headers' getter holds the headers alone, not the response: an answer keeps it (withResponse()), and a batch keeps answers until their turn.
+        // Hold the headers, not the response: a batch keeps answers until their turn.
         const received = response.headers;
         resolve({
           status: response.statusCode ?? 0,
@@ -52,7 +45,7 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
 
 const nodeHeader = (value: string | string[] | undefined) => (value === undefined ? null : Array.isArray(value) ? value.join(', ') : value);
 
-/** Runs `start` under the AttemptControl contract: a stop aborts its signal, calls `onStop`, and settles at once with the reason. */
+/** Runs `start` under the AttemptControl contract: a stop aborts it and settles at once with the reason. */
 function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Promise<Exchange>, onStop?: (reason: Error) => void): Promise<Exchange> {
   return new Promise<Exchange>((resolve, reject) => {
     const controller = new AbortController();
@@ -67,13 +60,13 @@ function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Prom
 
 type Undici = typeof import('undici');
 
-/** undici, however the bundler wrapped its CommonJS exports: loaded whole, on first use (its ProxyAgent needs the request API it installs). */
+/** undici, however the bundler wrapped its CommonJS exports, loaded on first use. */
 async function loadUndici(): Promise<Undici> {
   const loaded = (await import('undici')) as Undici & { default?: Undici };
   return loaded.default ?? loaded;
 }
 
-/** Through undici's request API on `dispatcher`, with the headers as received (`raw`: in order, as spelled, repeated ones kept). */
+/** undici's request API, with the headers as received (in order, as spelled, repeats kept). */
 export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
   // For an answer with no reason phrase (or a fake dispatcher's), the one node:http knows.
@@ -106,7 +99,6 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
   };
 }
 
-/** Through a fetch, with redirects left unfollowed; aborting fails the fetch, or its body once handed over. */
 export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: DispatcherLike): Send {
   return (path, headers, control) =>
     stoppable(control, (signal) =>
@@ -123,7 +115,7 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/** The caller's fetch or dispatcher; else undici's ProxyAgent (its time limits the client's `timeout`) when network.ts names a proxy for the base URL; else node:http. */
+/** The caller's fetch or dispatcher; else undici's ProxyAgent when a proxy applies; else node:http. */
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const base = new URL(options.baseUrl);
@@ -137,7 +129,7 @@ export async function openConnection(options: TransportOptions, timeout: number)
   const connectToProxy = buildConnector({ timeout });
   const agent = new ProxyAgent({
     uri: proxy.url.href,
-    // undici names an https proxy given by IP address in TLS (SNI), which Node warns about (DEP0123) and, from Node 26, refuses: an IP address is never sent as a server name.
+    // undici sends an https proxy's IP address as SNI, which Node warns about (DEP0123) and Node 26 refuses.
     clientFactory: (origin, options) =>
       new Pool(origin, {
         ...options,

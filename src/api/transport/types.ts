@@ -1,18 +1,9 @@
-/**
- * The shapes the transport takes and gives that the library exports: its options, an operation, a response. They name no
- * type of Node's or undici's (users need neither @types/node nor undici's types): only those of the web platform (URL,
- * AbortSignal, and the fetch option's RequestInit and Response), which a `lib` with DOM or @types/node provides. What the
- * senders hand the transport is in exchange.ts, which the library does not export.
- */
+/** The transport's exported shapes. They name only web-platform types, so library users need neither @types/node nor undici's. */
 import type * as z from 'zod/mini';
 import type { ResponseHead, ResponseHeaders } from '../errors.js';
 import type { Id } from '../schemas.js';
 
-/**
- * An undici dispatcher (an `Agent`, `Pool`, `ProxyAgent` or `MockAgent` of undici 7), as the `dispatcher` option takes it:
- * typed by its `dispatch` method alone, so that gymctl's types need neither undici's nor Node's. It is handed to undici's
- * request API as it is.
- */
+/** An undici 7 dispatcher (`Agent`, `ProxyAgent`, `MockAgent`…), typed by its `dispatch` method alone. */
 export interface DispatcherLike {
   dispatch(options: unknown, handler: unknown): boolean;
 }
@@ -20,7 +11,7 @@ export interface DispatcherLike {
 /** Environment variables by name, as `process.env` holds them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The client's options. Each optional one may be `undefined`, meaning its default, for projects with `exactOptionalPropertyTypes`. */
+/** The client's options; `undefined` means the default. */
 export interface TransportOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
@@ -37,7 +28,7 @@ export interface TransportOptions {
   maxConnections?: number | undefined;
   /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
   fetch?: FetchLike | undefined;
-  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (the client's default: 2): every operation is a GET. */
+  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2). */
   retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms; 0 for none). */
   retryBaseDelayMs?: number | undefined;
@@ -49,7 +40,7 @@ export interface TransportOptions {
   signal?: AbortSignal | undefined;
   /** Allow a plain `http:` base URL that is not loopback (the key then crosses the network in clear). */
   allowInsecureHttp?: boolean | undefined;
-  /** Headers sent with every request, over Accept and User-Agent; X-API-Key (always `apiKey`), Accept-Encoding, Host, Connection, Content-Length, Transfer-Encoding are refused. */
+  /** Headers for every request, over Accept and User-Agent; the key's and the transport's own are refused. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env); each must be a string or absent. */
   env?: Environment | undefined;
@@ -57,24 +48,23 @@ export interface TransportOptions {
   cache?: ResponseCache | undefined;
 }
 
-/** One call's own options over the client's (`getAcademy(1, { signal, timeoutMs, retries, headers })`); each may be `undefined`. */
+/** One call's own options over the client's: `getAcademy(1, { signal, timeoutMs, retries, headers })`. */
 export interface RequestOptions extends Pick<TransportOptions, 'signal' | 'timeoutMs' | 'retries'> {
   /** Headers of this call, over the client's `defaultHeaders`, with the same limits. */
   headers?: TransportOptions['defaultHeaders'];
 }
 
-/** A call's own options, or (as before them) its signal alone. */
+/** A call's own options, or its signal alone. */
 export type CallOptions = RequestOptions | AbortSignal;
 
-/** A store of successful answers, by path under the base URL. What it hands back is checked as an answer would be; one that fails is a miss. */
+/** A store of successful answers by path; what it hands back is checked as an answer would be, and a failure is a miss. */
 export interface ResponseCache {
-  /** The body of a fresh 200 for `path`, how old it is, and the status line and headers kept with it, or undefined. */
+  /** A fresh 200's body for `path`, its age, and the head kept with it. */
   read(path: string): { body: string; ageMs: number; head?: ResponseHead } | undefined;
-  /** The body of a 200 whose data passed validation; for a raw operation, with its status line and headers (see ResponseHead). */
+  /** A validated 200's body; for a raw operation, with its head. */
   write(path: string, body: string, head?: ResponseHead): void;
 }
 
-/** A request the client can make: where, what it returns, what it is about. */
 export interface Operation<T> {
   path: string;
   /** The whole response body's schema, `{ data: T }`; none for a raw operation. */
@@ -86,7 +76,7 @@ export interface Operation<T> {
   id?: Id;
 }
 
-/** What `request()` hands back: the data, its JSON text, and what the answer came with. */
+/** What `request()` hands back. */
 export interface ApiResponse<T> {
   /** The validated `data` member (undefined for a raw operation). */
   data: T;
@@ -100,29 +90,29 @@ export interface ApiResponse<T> {
   status: number;
   /** The response headers, read by name in any case; an answer from the `cache` has none (every `get` is null). */
   headers: ResponseHeaders;
-  /** The correlation ID: the error body's, else the `X-Correlation-Id` (or `X-Request-Id`) header's; none for an answer from the `cache`. */
+  /** From the `X-Correlation-Id` (or `X-Request-Id`) header; none from the `cache`. */
   correlationId: string | undefined;
   /** True for an answer from the client's `cache`, which reached no server. */
   cached?: boolean;
 }
 
-/** What a successful answer came with, beside its data: `(await client.getAcademy(1).withResponse()).response`. */
+/** What a successful answer came with: `(await client.getAcademy(1).withResponse()).response`. */
 export interface ResponseInfo {
   /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
   status: number;
-  /** The response headers, read by name in any case, as fetch's `Headers` reads them: `headers.get('x-ratelimit-remaining')`. An answer from the `cache` has none (every `get` is null). */
+  /** The response headers, by name in any case: `headers.get('x-ratelimit-remaining')`. None from the `cache` (every `get` is null). */
   headers: ResponseHeaders;
-  /** The correlation ID: the `X-Correlation-Id` (or `X-Request-Id`) header's; none for an answer from the `cache`. */
+  /** From the `X-Correlation-Id` (or `X-Request-Id`) header; none from the `cache`. */
   correlationId: string | undefined;
   /** True for an answer from the client's `cache`, which reached no server. */
   cached: boolean;
 }
 
-/** What `withResponse()` resolves to: the data, as awaiting the call gives it, and what its answer came with. */
+/** What `withResponse()` resolves to. */
 export interface WithResponse<T> {
   data: T;
   response: ResponseInfo;
 }
 
-/** A fetch, as the `fetch` option takes it: Node's global one, or any with its signature. */
+/** Node's global fetch, or any with its signature. */
 export type FetchLike = (input: string, init: RequestInit & { dispatcher?: DispatcherLike }) => Promise<Response>;
