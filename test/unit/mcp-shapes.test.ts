@@ -7,7 +7,7 @@ import { checkIdInput, idsAsText, withTextIds } from '../../src/mcp/shapes.js';
 import { batchName, toolName, toolsOf } from '../../src/mcp/tools.js';
 import { OPERATIONS, academy, family, whoami } from '../../src/operations/index.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { classes } from '../fixtures/classes.js';
+import { widgets } from '../fixtures/widgets.js';
 import { outputData, undescribed } from '../helpers/described.js';
 import { inProcessMcp } from '../helpers/mcp.js';
 
@@ -62,10 +62,10 @@ describe('ids as strings', () => {
 
 describe('what the tools answer, as a client lists it', () => {
   it("every field of every tool's output schema from tools/list, nested ones and ids too, has a description", async () => {
-    const mcp = await inProcessMcp([...OPERATIONS, classes], 'http://127.0.0.1:9', DEMO_KEY);
+    const mcp = await inProcessMcp([...OPERATIONS, widgets], 'http://127.0.0.1:9', DEMO_KEY);
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(toolsOf([...OPERATIONS, classes]).map((tool) => tool.name));
+      expect(tools.map((tool) => tool.name)).toEqual(toolsOf([...OPERATIONS, widgets]).map((tool) => tool.name));
       for (const tool of tools) {
         const data = outputData(tool.outputSchema);
         expect(data.type, tool.name).toMatch(/^(object|array)$/);
@@ -84,9 +84,11 @@ describe('what the tools answer, as a client lists it', () => {
 
 describe('tool names', () => {
   it('one per operation, with its verb, and a batch for an operation that answers one record by id', () => {
-    expect(OPERATIONS.map(toolName)).toEqual(['whoami', 'get_academy', 'list_family']);
-    expect(OPERATIONS.map(batchName)).toEqual([undefined, 'get_academies', undefined]);
-    expect(toolsOf([...OPERATIONS, classes]).map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family', 'list_classes']);
+    expect([whoami, academy, family, widgets].map(toolName)).toEqual(['whoami', 'get_academy', 'list_family', 'list_widgets']);
+    expect([whoami, academy, family, widgets].map(batchName)).toEqual([undefined, 'get_academies', undefined, undefined]);
+    expect(toolsOf([academy]).map((tool) => tool.name)).toEqual(['get_academy', 'get_academies', 'list_academies']);
+    // Every operation's tools, in the declarations' order: a fourth operation's come after the others', the others' unchanged.
+    expect(toolsOf([...OPERATIONS, widgets]).map((tool) => tool.name)).toEqual([...OPERATIONS, widgets].flatMap((declaration) => toolsOf([declaration]).map((tool) => tool.name)));
   });
 });
 
