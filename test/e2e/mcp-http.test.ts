@@ -17,6 +17,7 @@ import { type CallToolResult, CallToolResultSchema, LoggingMessageNotificationSc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { declaredTools } from '../helpers/mcp.js';
 import { toolError } from '../helpers/mcp-stdio.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -94,7 +95,7 @@ describe('gymctl mcp --http with the SDK client', () => {
     const client = await connect(served.url);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'gymctl' });
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(declaredTools().map((tool) => tool.name));
       const academy = (await client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
       expect(academy.isError).toBeFalsy();
       expect(academy.structuredContent).toMatchObject({ data: { id: '1', name: expect.any(String) } });
@@ -211,7 +212,7 @@ describe('gymctl mcp --http, its token, sessions and end', () => {
     expect(tokens).toHaveLength(1);
     const token = tokens[0]!.slice('Bearer '.length);
     const client = await connect(served.url, token);
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(declaredTools().length);
     await client.close();
     expect((await raw(served.url)).status).toBe(401);
     expect(served.stderr().split(token)).toHaveLength(2);
@@ -295,7 +296,7 @@ describe('gymctl mcp --http, its token, sessions and end', () => {
   ] as const)('stops on %s with exit %i, its sessions closed', async (signal, code) => {
     const served = await serve();
     const client = await connect(served.url);
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(declaredTools().length);
     served.child.kill(signal);
     expect((await served.exited).code).toBe(code);
     expect(served.stderr()).toMatch(/gymctl mcp: stopped\n$/);

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { declaredTools } from '../helpers/mcp.js';
 
 const config = tempConfigDir();
 afterAll(() => config.remove());
@@ -41,7 +42,7 @@ function inspect(args: string[]): Promise<Record<string, unknown>> {
 describe('the MCP Inspector CLI', () => {
   it('lists the tools', async () => {
     const { tools } = (await inspect(['--method', 'tools/list'])) as { tools: Array<{ name: string; annotations: Record<string, boolean> }> };
-    expect(tools.map((tool) => tool.name)).toEqual(['whoami', 'get_academy', 'get_academies', 'list_academies', 'list_family']);
+    expect(tools.map((tool) => tool.name)).toEqual(declaredTools().map((tool) => tool.name));
     for (const tool of tools) expect(tool.annotations.readOnlyHint).toBe(true);
   });
 

@@ -3,7 +3,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createClient } from '../../src/api/client.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { type ToolSpec, toolsOf } from '../../src/mcp/tools.js';
 import type { OperationDeclaration } from '../../src/operations/declare.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+
+/** The tools the declarations make, in their order: what `gymctl mcp` lists, however many operations are declared. */
+export const declaredTools = (): ToolSpec[] => toolsOf(OPERATIONS);
 
 export interface InProcessMcp {
   client: Client;

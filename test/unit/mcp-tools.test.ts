@@ -4,10 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { GymApiError } from '../../src/api/errors.js';
 import type { ApiResponse, Operation } from '../../src/api/transport/types.js';
 import { MAX_BATCH_IDS, type Send, toolsOf } from '../../src/mcp/tools.js';
+import { readCommands } from '../../src/operations/declare.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
 const tool = (name: string) => toolsOf(OPERATIONS).find((t) => t.name === name)!;
+
+/** The arguments of every declared tool: 5 for each id, and 5, 6 and 5 again for each batch of ids. */
+const ARGS = Object.fromEntries(OPERATIONS.flatMap((d) => (d.param ? [[d.param.name, '5'] as const, [`${d.param.name}s`, ['5', '6', '5']] as const] : [])));
+
+/** `shown`'s entries for the names `expected` has: the tools pinned here, whatever other operations are declared beside them. */
+const only = <T>(shown: Record<string, T>, expected: Record<string, unknown>) => Object.fromEntries(Object.keys(expected).map((name) => [name, shown[name]]));
+
 const record = (id: number) => ({ ...DEMO_DATA.academies[0]!, id });
 
 /** A fake API: each academy answers with its record, but for the ids `failing` says fail, with that failure. */
@@ -74,39 +82,40 @@ describe('get_academies', () => {
 describe('what a model reads of each tool', () => {
   it('each tool says what it answers, what it takes, that ids are text and that it changes nothing, and the command that gives the same', () => {
     const tools = toolsOf(OPERATIONS);
-    const shown = tools.map((t) => [t.name, t.title, t.description, t.shortening({ academyId: '5', academyIds: ['5', '6', '5'], memberId: '3' }).command]);
-    expect(shown).toEqual([
-      [
-        'whoami',
+    for (const t of tools) {
+      expect(t.description, t.name).toContain('Every id in the answer is a string of digits, exact however large (ids are 64-bit).');
+      expect(t.description, t.name).toMatch(/ Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged\.$/);
+      expect(t.shortening(ARGS).command, t.name).toMatch(new RegExp(`^gymctl (${readCommands(OPERATIONS).join('|')})( 5)?( 6)? --json$`));
+    }
+    const shown = Object.fromEntries(tools.map((t) => [t.name, [t.title, t.description, t.shortening(ARGS).command]]));
+    const expected = {
+      whoami: [
         'The calling API key, the academies it is scoped to, and its owner',
         'Which key is in use and what it may see: the calling API key, the academies it is scoped to, and its owner (GET /me). Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user. Takes no arguments. Answers {"data": {...}}: one ApiKey record, with the fields the API sent. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
         'gymctl whoami --json',
       ],
-      [
-        'get_academy',
+      get_academy: [
         'One academy',
         'What an academy is: one academy (GET /academies/{academyId}). Returns exactly one academy. The specification does not say what happens when the academy lies outside the key\'s scope. Takes academyId, the academy id: a positive whole number, best sent as a string ("42"). The academies this key can see are the academyIds that whoami answers. Answers {"data": {...}}: one Academy record, with the fields the API sent. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
         'gymctl academy 5 --json',
       ],
-      [
-        'get_academies',
+      get_academies: [
         'Academies by id, several at once',
         'Academies by id, several at once: what an academy is for each id (one GET /academies/{academyId} each). Takes academyIds: 1 to 20 academy ids, each a positive whole number, best sent as a string; for one, get_academy does the same. The academies this key can see are the academyIds that whoami answers. Answers {"data": [...], "notFound": [...]}: the Academy records in the order asked (an id named twice is fetched and answered once), and the ids the API does not know (or that lie outside this key\'s scope). Any other failure fails the whole call. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
         'gymctl academy 5 6 --json',
       ],
-      [
-        'list_academies',
+      list_academies: [
         'Every academy the key is scoped to, in the order of its academyIds',
         'Every academy the key is scoped to, in the order of its academyIds, in one call (one GET /academies/{academyId} each). Takes no arguments. Answers {"data": [...], "notFound": [...]}: the Academy records, and the ids listed that the API does not know; past 500, the first 500, and the rest named in truncated.omittedIds. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
         'gymctl academies --json',
       ],
-      [
-        'list_family',
+      list_family: [
         'The other members of the family of a member (the member itself excluded)',
         'Who is in a member\'s family: the other members of the family of a member (the member itself excluded) (GET /members/{memberId}/family). Lists the other members in the family of the given member, which is itself excluded: an empty array, or one entry per linked member. Neither the order nor any pagination is specified. Takes memberId, the member id: a positive whole number, best sent as a string ("42"). A member id is a member\'s id in the gym\'s own records, or the id of a member that an earlier family answer listed: the API cannot list every member. Answers {"data": [...]}: a list of FamilyMember records, possibly empty. Every id in the answer is a string of digits, exact however large (ids are 64-bit). Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.',
-        'gymctl family 3 --json',
+        'gymctl family 5 --json',
       ],
-    ]);
+    };
+    expect(only(shown, expected)).toEqual(expected);
   });
 });
 
@@ -171,14 +180,19 @@ describe('what a model is shown of the arguments and answers', () => {
   });
 
   it('each tool says how its answer is shortened, and which tool gets the rest of a batch', () => {
-    const args = { academyId: '5', academyIds: ['5', '6', '5'], memberId: '3' };
-    expect(toolsOf(OPERATIONS).map((t) => [t.name, t.shortening(args)])).toEqual([
-      ['whoami', { shape: 'record', command: 'gymctl whoami --json' }],
-      ['get_academy', { shape: 'record', command: 'gymctl academy 5 --json' }],
-      ['get_academies', { shape: 'batch', tool: 'get_academies', command: 'gymctl academy 5 6 --json' }],
-      ['list_academies', { shape: 'batch', tool: 'get_academies', command: 'gymctl academies --json' }],
-      ['list_family', { shape: 'list', command: 'gymctl family 3 --json' }],
-    ]);
+    const tools = toolsOf(OPERATIONS);
+    const names = tools.map((t) => t.name);
+    const shortened = Object.fromEntries(tools.map((t) => [t.name, t.shortening(ARGS)]));
+    // A batch's rest is got from a tool that exists.
+    for (const [name, shortening] of Object.entries(shortened)) if ('tool' in shortening) expect(names, name).toContain(shortening.tool);
+    const expected = {
+      whoami: { shape: 'record', command: 'gymctl whoami --json' },
+      get_academy: { shape: 'record', command: 'gymctl academy 5 --json' },
+      get_academies: { shape: 'batch', tool: 'get_academies', command: 'gymctl academy 5 6 --json' },
+      list_academies: { shape: 'batch', tool: 'get_academies', command: 'gymctl academies --json' },
+      list_family: { shape: 'list', command: 'gymctl family 5 --json' },
+    };
+    expect(only(shortened, expected)).toEqual(expected);
   });
 
   it('get_academy answers the record with its ids as text', async () => {
