@@ -13,7 +13,7 @@ export const common = { bundle: true, platform: 'node', target: 'node20', format
 /** A path inside package `name` in node_modules, with either separator (a Windows build host has `\`). */
 export const inPackage = (name) => new RegExp(`node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/]`);
 
-// What each intervention needs its package's file to contain, which test/unit/bundle.test.ts checks in node_modules.
+// What each intervention needs its package's file to contain: the build fails when the file loads without it.
 export const UPSTREAM = {
   whenExit: ['node_modules/atomically/dist/utils/temp.js', "from 'when-exit'"],
   jqSink: ['node_modules/jq-wasm/dist/index.cjs', 'if (byte != null) stdoutSink.push(byte);'],
@@ -21,49 +21,74 @@ export const UPSTREAM = {
   envPaths: ['node_modules/conf/dist/source/index.js', 'if (!options.cwd) {'],
 };
 
+/**
+ * An esbuild plugin that changes package code: `hook(build, applied)` sets it up and calls applied() each time it
+ * takes. A build fails, naming the package and the intervention, when `file` loads without `text`, or when it loads
+ * the package and the intervention never took: a change upstream never leaves it silently undone.
+ */
+const intervention = (name, [file, text], hook) => {
+  const pkg = file.split('/')[1];
+  const upstream = new RegExp(`${file.replaceAll('.', '\\.').replaceAll('/', '[\\\\/]')}$`);
+  const changed = (what) => new Error(`${pkg} changed: ${what}, which the build's ${name} relies on (build/common.mjs)`);
+  return {
+    name,
+    setup(build) {
+      let [loaded, applied] = [false, false];
+      build.onLoad({ filter: inPackage(pkg) }, (args) => {
+        loaded = true;
+        if (upstream.test(args.path) && !readFileSync(args.path, 'utf8').includes(text)) throw changed(`${file} no longer has ${text}`);
+      });
+      hook(build, () => {
+        applied = true;
+      });
+      build.onEnd(() => {
+        if (loaded && !applied) throw changed(`the build took in ${pkg} and ${name} never applied`);
+      });
+    },
+  };
+};
+/** A stand-in module, in `namespace`, for what the package would have imported. */
+const standIn = (build, namespace, contents) => build.onLoad({ filter: /.*/, namespace }, () => ({ contents, loader: 'js' }));
+
 // atomically (conf's writer) gets gymctl's when-exit (src/config/when-exit.ts), run on exit alone: the package's hooks
 // signals on the first write and sends each to the process again, which gymctl took for a second Ctrl-C.
-export const whenExitOnExitOnly = {
-  name: 'when-exit-on-exit-only',
-  setup(build) {
-    build.onResolve({ filter: /^when-exit$/ }, (args) => (inPackage('atomically').test(args.importer) ? { path: path.join(root, 'src/config/when-exit.ts') } : undefined));
-  },
-};
+export const whenExitOnExitOnly = intervention('when-exit-on-exit-only', UPSTREAM.whenExit, (build, applied) => {
+  build.onResolve({ filter: /^when-exit$/ }, (args) => {
+    if (!inPackage('atomically').test(args.importer)) return undefined;
+    applied();
+    return { path: path.join(root, 'src/config/when-exit.ts') };
+  });
+});
 
 // commander requires child_process at load, for executable subcommands, which gymctl has none of: a stand-in loads it
 // on first use, which keeps it out of the single executable's snapshot (docs/sea-notes.md, "child_process").
-export const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (inPackage('commander').test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
-    const contents = "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents, loader: 'js' }));
-  },
-};
+export const lazyChildProcess = intervention('lazy-child-process', UPSTREAM.childProcess, (build, applied) => {
+  build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+    if (!inPackage('commander').test(args.importer)) return undefined;
+    applied();
+    return { path: 'child_process', namespace: 'lazy' };
+  });
+  standIn(build, 'lazy', "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });");
+});
 
 // conf imports env-paths, which reads os.homedir() as it loads: where Node has no home to give (a USERPROFILE of 260
 // characters or more, ENOBUFS; a uid with no home), loading conf threw, and every write of the config failed. conf
 // asks it for a folder only without a cwd, which gymctl always gives (src/config/store.ts): a stand-in that says so.
-export const envPathsUnused = {
-  name: 'env-paths-unused',
-  setup(build) {
-    build.onResolve({ filter: /^env-paths$/ }, (args) => (inPackage('conf').test(args.importer) ? { path: 'env-paths', namespace: 'unused' } : undefined));
-    const contents = "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };";
-    build.onLoad({ filter: /.*/, namespace: 'unused' }, () => ({ contents, loader: 'js' }));
-  },
-};
+export const envPathsUnused = intervention('env-paths-unused', UPSTREAM.envPaths, (build, applied) => {
+  build.onResolve({ filter: /^env-paths$/ }, (args) => {
+    if (!inPackage('conf').test(args.importer)) return undefined;
+    applied();
+    return { path: 'env-paths', namespace: 'unused' };
+  });
+  standIn(build, 'unused', "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };");
+});
 
 // jq-wasm keeps jq's output in a buffer until jq ends; for `--jq 'range(1e9)' | head -3` to print as it goes, each
 // byte goes instead to a function the worker sets, when it sets one (src/output/jq.ts).
-export const jqOutputAsItComes = {
-  name: 'jq-output-as-it-comes',
-  setup(build) {
-    build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const sink = UPSTREAM.jqSink[1];
-      if (!source.includes(sink)) throw new Error(`jq-wasm changed: ${sink} is not in ${args.path}`);
-      const contents = source.replace(sink, 'if (byte != null) { if (globalThis.__gymctlJqOutput) globalThis.__gymctlJqOutput(byte); else stdoutSink.push(byte); }');
-      return { contents, loader: 'js' };
-    });
-  },
-};
+export const jqOutputAsItComes = intervention('jq-output-as-it-comes', UPSTREAM.jqSink, (build, applied) => {
+  build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
+    applied();
+    const sink = 'if (byte != null) { if (globalThis.__gymctlJqOutput) globalThis.__gymctlJqOutput(byte); else stdoutSink.push(byte); }';
+    return { contents: readFileSync(args.path, 'utf8').replace(UPSTREAM.jqSink[1], sink), loader: 'js' };
+  });
+});

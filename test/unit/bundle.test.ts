@@ -7,7 +7,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { ROOT } from '../helpers/cli.js';
@@ -20,11 +19,6 @@ interface Metafile {
 /** The one table of side files (build/side-files.json): name → the module it is built from. */
 const SIDE_FILES = JSON.parse(readFileSync(path.join(ROOT, 'build', 'side-files.json'), 'utf8')) as Record<string, string>;
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-/** The build's shared part: its interventions in third-party code, and what each relies on in the package's source. */
-const buildCommon = (await import(pathToFileURL(path.join(ROOT, 'build', 'common.mjs')).href)) as {
-  UPSTREAM: Record<string, readonly [file: string, text: string]>;
-  inPackage(name: string): RegExp;
-};
 const readMeta = (name: string) => JSON.parse(readFileSync(path.join(ROOT, 'dist', name), 'utf8')) as Metafile;
 const meta = readMeta('meta.json');
 
@@ -182,22 +176,11 @@ describe('the design card’s packages, each loaded only where it works', () => 
   });
 });
 
-describe("the build's interventions in third-party code (build/common.mjs), each of which stops taking when the package changes", () => {
-  it.each(Object.entries(buildCommon.UPSTREAM))('%s: the package still has what the intervention relies on', (_name, [file, text]) => {
-    expect(readFileSync(path.join(ROOT, file), 'utf8')).toContain(text);
-  });
-
+describe("the build's interventions in third-party code (build/common.mjs; build-interventions.test.ts runs each)", () => {
   it('conf is built without env-paths, which reads os.homedir() as it loads (and fails where Node has no home to give)', () => {
     const conf = readFileSync(path.join(ROOT, 'dist', 'side', 'config-conf.cjs'), 'utf8');
     expect(conf).toContain('conf asked env-paths for its folder: gymctl gives conf its cwd');
     expect(conf).not.toContain('homedir(');
-  });
-
-  it("a package's files are matched with either separator, as on a Windows build host", () => {
-    const atomically = buildCommon.inPackage('atomically');
-    for (const file of ['/a/node_modules/atomically/dist/utils/temp.js', 'C:\\a\\node_modules\\atomically\\dist\\utils\\temp.js']) expect(atomically.test(file), file).toBe(true);
-    expect(atomically.test('/a/node_modules/atomically-x/temp.js')).toBe(false);
-    expect(buildCommon.inPackage('@scope/name').test('C:\\a\\node_modules\\@scope\\name\\index.js')).toBe(true);
   });
 });
 
