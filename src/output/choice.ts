@@ -1,9 +1,4 @@
-/**
- * What a command prints, from the output flags: the format, and `--jq`,
- * `--columns`, `--no-headers` and `--bom`. Checked together, before
- * anything is sent: a combination that cannot be honoured is a usage error,
- * never silently ignored.
- */
+/** What a command prints, from the output flags, checked together before anything is sent: what cannot be honoured is a usage error. */
 import { usageError } from '../failures.js';
 import type { OutputFormat } from '../config/formats.js';
 import { resolveFormat, type GlobalFlags, type Setting } from '../config/settings.js';
@@ -23,13 +18,8 @@ export interface OutputChoice {
 }
 
 /**
- * The output of a command that prints records. `--jq` filters JSON: with
- * no --json or --format it implies --json (whatever format the profile
- * stores), with --format ndjson it runs on each line, and with a table or
- * CSV asked for on the command line it is a usage error. `--slurp` makes
- * it run once over the array of every record, and needs `--jq`. `--bom`
- * applies to CSV alone; the stored `csv-bom` (`storedBom`) applies to CSV
- * whenever it is printed, and is silent for other formats.
+ * `--jq` implies --json (whatever the profile stores), runs on each line of ndjson, and refuses a table or CSV asked for
+ * on the command line. `--bom` applies to CSV alone; the stored `csv-bom` applies whenever CSV is printed, silent otherwise.
  */
 export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFormat>, compile: () => Promise<JqFilter>, storedBom = false): Promise<OutputChoice> {
   const chosen = resolveFormat(flags);

@@ -1,16 +1,10 @@
-/**
- * `--columns id,name,address.city`: which fields a table, tab-separated
- * lines or CSV show, and in which order. The names are the dotted field
- * names of the CSV header (`gymctl schema` shows the same fields); a
- * field the usual table shows keeps its label and layout there.
- */
+/** `--columns id,name,address.city`: the fields shown, by the CSV header's dotted names; a usual table field keeps its label. */
 import { closest } from '../commands/shared/suggest.js';
 import { usageError } from '../failures.js';
 import { fieldText, valueAt, type CsvColumn } from './csv.js';
 import type { Column } from './tsv.js';
 import type { ResourceView } from './views.js';
 
-/** The names `--columns` takes for a resource: every field of its schema, flattened. */
 export const columnNames = <T>(view: ResourceView<T>): string[] => view.csv().map((column) => column.name);
 
 /** Splits and checks `--columns` against the resource: an unknown name is a usage error that lists the valid ones. */
@@ -44,7 +38,6 @@ export interface PickedColumns<T> {
   csv: CsvColumn[];
 }
 
-/** The columns named, in that order, for each kind of output. */
 export function pickColumns<T>(view: ResourceView<T>, names: readonly string[]): PickedColumns<T> {
   const known = [...view.card, ...view.list];
   const csv = names.map((name) => view.csv().find((column) => column.name === name)!);

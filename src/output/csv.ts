@@ -1,14 +1,9 @@
-/**
- * CSV as RFC 4180 has it: CRLF line ends, a header row, and fields quoted
- * when they hold a comma, a quote or a line break (quotes doubled). Nested
- * objects are flattened to dotted names; the columns come from the resource's
- * schema, so their order never depends on which fields a row happens to have.
- */
+/** CSV as RFC 4180 has it; nested objects flattened to dotted names, the columns from the schema, so rows never change them. */
 import type * as z from 'zod/mini';
 import { unwrapSchema } from '../api/validation.js';
 import { caret, codePoint, INVISIBLE } from './sanitize.js';
 
-/** U+FEFF, which UTF-8 writes as EF BB BF: the byte-order mark by which Excel, on a double-click, reads a CSV file as UTF-8 (--bom). */
+/** The byte-order mark by which Excel, on a double-click, reads a CSV file as UTF-8 (--bom). */
 export const CSV_BOM = '\ufeff';
 
 export interface CsvColumn {
@@ -26,7 +21,6 @@ export function csvColumns(schema: Schema, prefix: readonly string[] = []): CsvC
   return Object.entries(def.shape).flatMap(([key, field]) => csvColumns(field, [...prefix, key]));
 }
 
-/** The value at a dotted path of a record, or undefined. */
 export function valueAt(record: unknown, path: readonly string[]): unknown {
   let current = record;
   for (const key of path) {
@@ -36,10 +30,9 @@ export function valueAt(record: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-/** A field's text in a cell: nothing for null, lists of scalars joined with semicolons, objects as JSON. */
+/** A field's text in a cell: nothing for null, lists of scalars (academyIds) joined with semicolons, objects as JSON. */
 export function fieldText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  // Lists of scalars (an API key's academyIds) are joined with semicolons.
   if (Array.isArray(value)) return value.map(fieldText).join(';');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -54,12 +47,8 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const LEADING_CONTROLS = /^[\u0000-\u0008\u000a-\u000c\u000e-\u001f\u007f-\u009f]+/;
 
 /**
- * A cell a spreadsheet would run as a formula, made inert with a leading
- * `'` (as OWASP recommends for CSV injection): one whose first character
- * that is not a control character (LibreOffice drops a leading NUL) is `=`
- * or `@`, one that starts with a tab or a carriage return, or one starting
- * with `+` or `-` that is not a number or a phone number. JSON and ndjson
- * keep the text as sent.
+ * A cell a spreadsheet would run as a formula, made inert with a leading `'` (OWASP's advice): `=` or `@` first after
+ * any controls (LibreOffice drops a leading NUL), a tab or carriage return first, or `+`/`-` not starting a number or phone number.
  */
 export function neutraliseFormula(value: string): string {
   // Tab and carriage return are not among the controls skipped, so a value that starts with one is caught below.
@@ -70,13 +59,7 @@ export function neutraliseFormula(value: string): string {
   return value;
 }
 
-/**
- * A field of RFC 4180: neutralised, its control characters (NUL, ESC, …)
- * shown in caret notation (`^@`, `^[`) and never written raw, quoted when
- * it must be. On a terminal, the characters that reorder or hide text are
- * shown too (`<U+202E>`), as in every output for people; a pipe gets them
- * as sent.
- */
+/** A field: neutralised, controls in caret notation (`^@`), quoted when it must be; on a terminal, hidden characters shown (`<U+202E>`). */
 export function csvField(value: string, terminal = false): string {
   let cell = neutraliseFormula(value).replace(CONTROL, caret);
   if (terminal) cell = cell.replace(INVISIBLE, codePoint);

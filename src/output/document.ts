@@ -1,10 +1,4 @@
-/**
- * One way to print a document a command makes itself (a status, the
- * settings, a schema): through --jq when it is given; as JSON when --json,
- * --format json or the profile's stored format asks for it, or when the
- * document has no form for people; otherwise its form for people, which
- * the table and card renderer draws on a terminal.
- */
+/** A document a command makes itself (a status, the settings): JSON when asked for or when it has no form for people. */
 import type { Factory } from '../factory.js';
 
 export type DocumentDeps = Pick<Factory, 'output' | 'printJson' | 'io'>;

@@ -1,13 +1,7 @@
 /**
- * Writes a command's records to stdout in the chosen format, one at a time
- * as they arrive, so a batch of any size streams in bounded memory. A
- * table on a terminal is drawn in parts (see tableEmitter).
- *
- * Nothing is written before the first record: when every request of a
- * command fails, stdout stays empty. An empty but successful result still
- * gets its frame (`[]`, a CSV or tab-separated header, an empty table).
- * CSV's byte-order mark (--bom) is part of the first write, never written
- * alone: a run that fails prints no lone mark.
+ * Writes records to stdout as they arrive, so a batch of any size streams in bounded memory. Nothing is written before
+ * the first record (a command whose every request fails leaves stdout empty); an empty success still gets its frame.
+ * CSV's --bom goes out with the first write, so a failed run prints no lone mark.
  */
 import { formatJson } from '../json/raw.js';
 import type { IO } from '../terminal/io.js';
@@ -32,7 +26,7 @@ export interface Emitter<T> {
   end(failed: boolean): void | Promise<void>;
   /** An interrupt (Ctrl-C): what is held is written, and the frame closed. Only a table on a terminal has it. */
   stop?(): void;
-  /** Records it holds past what it can write now (--jq's slices waiting for jq): a promise that settles once it can take more, or undefined when it can now. */
+  /** Settles once it can take more records (--jq's slices waiting for jq); undefined when it can now. */
   room?(): Promise<void> | undefined;
 }
 
@@ -42,41 +36,31 @@ export type Shape = 'one' | 'many';
 export interface EmitOptions {
   /** On a terminal, said on stderr instead of drawing an empty table (pipes and JSON keep their frame). */
   emptyMessage?: string;
-  /** By column key, the widest text a column will hold, known before the first record: a batch's ids. A table drawn in parts makes room for it from its first part. */
+  /** By column key, the widest text known before the first record (a batch's ids), which a table in parts makes room for. */
   widest?: Readonly<Record<string, string>>;
 }
 
 /** One JSON value as received: 2-space indent, one trailing newline. */
 export const jsonValue = (raw: string) => `${formatJson(raw, 2)}\n`;
 
-/**
- * JSON keeps the server's text, but on a terminal C1 controls and bidi or
- * invisible characters (which JSON strings may hold raw) are written as \u
- * escapes: the same JSON value, shown as it is. A pipe gets the text as sent.
- */
+/** On a terminal, C1 controls and bidi or invisible characters in JSON strings become \u escapes (the same value); a pipe gets the text as sent. */
 export const jsonForStdout = (io: Pick<IO, 'stdoutIsTTY'>): ((json: string) => string) => (io.stdoutIsTTY ? escapeJsonForTerminal : (json) => json);
 
-/** Indents formatted JSON one level, for an element of a top-level array. */
 const indented = (raw: string) => `  ${formatJson(raw, 2).replace(/\n/g, '\n  ')}`;
 
 /** Records waiting for jq, at most: a batch streams in slices this long. */
 const JQ_SLICE = 512;
 
 /**
- * --jq: each record is an input of the filter, with no frame. Running jq
- * costs about a millisecond a call whatever it is given, so the records
- * that have arrived are filtered together, as one stream, once the event
- * loop is free (or when a slice is full): a slow batch still prints each
- * record as it comes, a fast one in slices. jq runs in a worker, one slice
- * after another, in order. A failure on one record is reported at the end,
- * after the others, as jq does.
+ * --jq: each record an input, no frame. A jq call costs about a millisecond whatever its size, so the records that have
+ * arrived are filtered together once the event loop is free (or a slice is full). A failure is reported at the end, as jq does.
  */
 function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   let pending: string[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   let failure: unknown;
   let done: Promise<void> = Promise.resolve();
-  /** Slices given to jq and not yet printed; past one running and one waiting, a batch waits (see room). */
+  /** Slices given to jq and not yet printed; past one running and one waiting, a batch waits. */
   let queued = 0;
   let waiters: Array<() => void> = [];
   const flush = () => {
@@ -116,12 +100,7 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   };
 }
 
-/**
- * --jq --slurp: the records as one array, filtered once when the last has
- * arrived, as `jq -s` reads its inputs. Each record's text is kept as
- * sent, so numbers stay as they were written. When every record failed,
- * nothing runs: stdout stays empty.
- */
+/** --jq --slurp: the records' texts as sent, as one array filtered once at the end (`jq -s`); nothing runs when every record failed. */
 function slurpEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   const records: string[] = [];
   return {
@@ -135,15 +114,12 @@ function slurpEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   };
 }
 
-/**
- * The emitter of a command's records. Made before anything is sent, so
- * that a bad --columns is a usage error with no request.
- */
+/** Made before anything is sent, so that a bad --columns is a usage error with no request. */
 export async function createEmitter<T>(io: IO, output: OutputChoice, view: ResourceView<T>, shape: Shape, options: EmitOptions = {}): Promise<Emitter<T>> {
   const { format, jq } = output;
   let count = 0;
   /** `start` comes first of all, once, with the header or the first row. */
-  const framed = (header: () => string, row: (item: OutputItem<T>) => string, start = ''): Emitter<T> => ({
+  const framed = (row: (item: OutputItem<T>) => string, header = () => '', start = ''): Emitter<T> => ({
     write(item) {
       io.out((count++ === 0 ? start + (output.headers ? header() : '') : '') + row(item));
     },
@@ -154,27 +130,19 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
 
   if (jq) return output.slurp ? slurpEmitter(io, jq) : jqEmitter(io, jq);
   const json = jsonForStdout(io);
-  if (format === 'ndjson')
-    return framed(
-      () => '',
-      (item) => `${json(formatJson(item.raw, 0))}\n`,
-    );
+  if (format === 'ndjson') return framed((item) => `${json(formatJson(item.raw, 0))}\n`);
   const picked = output.columns === undefined ? undefined : pickColumns(view, parseColumns(view, output.columns));
   if (format === 'csv') {
     const columns = picked?.csv ?? view.csv();
     return framed(
-      () => csvHeader(columns),
       (item) => csvRow(columns, item.data, io.stdoutIsTTY),
-      // The mark is for a file a spreadsheet opens; on a terminal it would be an invisible character, so there it is left out.
+      () => csvHeader(columns),
+      // The mark is for a spreadsheet's file; on a terminal it would be an invisible character.
       output.bom && !io.stdoutIsTTY ? CSV_BOM : '',
     );
   }
   if (format === 'json') {
-    if (shape === 'one')
-      return framed(
-        () => '',
-        (item) => json(jsonValue(item.raw)),
-      );
+    if (shape === 'one') return framed((item) => json(jsonValue(item.raw)));
     return {
       write(item) {
         io.out(`${count++ === 0 ? '[\n' : ',\n'}${json(indented(item.raw))}`);
@@ -189,35 +157,27 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     // In a pipe, the fields of CSV whatever the count, so a script's columns never depend on how many ids it passed.
     const fields = picked?.csv ?? view.csv();
     return framed(
-      () => tsvFieldHeader(fields),
       (item) => tsvFieldRow(fields, item.data),
+      () => tsvFieldHeader(fields),
     );
   }
   const columns = picked?.table ?? (shape === 'one' ? view.card : view.list);
 
   const table = await import('./table.js');
-  if (shape === 'one')
-    return framed(
-      () => '',
-      (item) => table.renderCard(io, columns, item.data),
-    );
+  if (shape === 'one') return framed((item) => table.renderCard(io, columns, item.data));
   return tableEmitter(io, table, columns, output.headers, options);
 }
 
-/** The first part of a table is drawn once it holds this many rows, or this long after its first row arrived, whichever comes first. */
+/** The first part of a table is drawn at this many rows or this long after its first row, whichever comes first. */
 export const FIRST_PART_ROWS = 100;
 export const FIRST_PART_MS = 500;
-/** Each later part: once it holds this many rows (a chunk of the box), or this long after its first row arrived. */
+/** Each later part likewise. */
 export const PART_ROWS = 200;
 export const PART_MS = 200;
 
 /**
- * A table on a terminal, written as its rows arrive: a table that is whole
- * before its first part is due is drawn in one piece, its widths from
- * every row. A longer one (a batch at a terminal) is drawn in parts that
- * keep the widths of the first part (a later cell wider than its column is
- * cut with …), above the progress line, so what has arrived is on the
- * screen, and stays there after Ctrl-C.
+ * A table on a terminal: whole before its first part is due, drawn in one piece; else in parts keeping the first part's
+ * widths (a wider cell is cut with …), above the progress line, so what has arrived stays on screen after Ctrl-C.
  */
 function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: readonly Column<T>[], headers: boolean, options: EmitOptions): Emitter<T> {
   const parts = table.tableParts(io, columns, headers, options.widest ? { widest: options.widest } : {});
@@ -233,7 +193,6 @@ function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: re
     io.out(started ? parts.more(records) : parts.start(records));
     started = true;
   };
-  /** The rest, and the box's bottom; or, for a table never started, the whole table. */
   const close = (failed: boolean) => {
     clearTimeout(timer);
     if (started) {

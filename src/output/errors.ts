@@ -18,19 +18,14 @@ export interface FailureContext {
   baseUrl?: string | undefined;
 }
 
-/** Reasons that say the base URL's host could not be reached (refused, or no such name): where it came from is the next thing to check. */
+/** The base URL's host could not be reached: where it came from is the next thing to check. */
 const UNREACHED = new Set(['connection_refused', 'dns']);
 
-/** What messages call the call that every right base URL answers: `GET /me`. */
 const ME = subjectOf(whoami);
 
 /**
- * A failure with its next step: a key the server refused names where it
- * came from and the command that shows it; a host that cannot be reached
- * names where the base URL came from; GET /me not found, which the API
- * never answers at its base URL, says the base URL (or its path prefix) is
- * wrong, even when the 404 is the API's own JSON. Batches and single
- * commands alike.
+ * A failure with its next step: a refused key names where it came from; an unreachable host, where the base URL came
+ * from; GET /me not found (which the API always has) says the base URL or its path prefix is wrong.
  */
 export function withNextStep(failure: GymctlError, context: FailureContext): GymctlError {
   if (failure.kind === 'not_found' && failure.id === undefined && failure.message.startsWith(`${ME}: `) && !failure.message.includes('probably wrong')) {
@@ -59,17 +54,9 @@ export function formatErrorLine(error: GymctlError): string {
 const oneLine = (error: GymctlError) => (error instanceof FailureWithFix ? `${error.message}; ${error.fix.join(' ')}` : error.message);
 
 /**
- * `{"error":{"message","correlationId","status","kind","id"}}` on one line,
- * with `head` (the status line and headers, see head.ts) for a failure that
- * carries them: `gymctl api --include`.
- * `message` is the server's message as sent, when the server sent one, so
- * that scripts can compare it (`.error.message == "Resource not found"`);
- * what it was about is in `id`. Otherwise it is gymctl's own message.
- * `key` names what the line reports: `skipped` for an id left out by
- * `--ignore-not-found`, which is a note, not a failure.
- * JSON.stringify escapes C0 controls; C1 controls, DEL, and bidi and
- * invisible characters (U+202E, U+200B, U+2028…) are escaped too, so the
- * line is as safe for a terminal as the text form.
+ * `{"error":{"message","correlationId","status","kind","id"}}` on one line (with `head` for `api --include`); `skipped`
+ * for an id left out by `--ignore-not-found`. `message` is the server's own when it sent one, so scripts can compare it.
+ * C1 controls, DEL, bidi and invisible characters are escaped too, so the line is as safe for a terminal as the text.
  */
 export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = 'error'): string {
   const line = stringifyExact({
@@ -85,21 +72,13 @@ export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = '
   return `${escapeJsonForTerminal(line)}\n`;
 }
 
-/**
- * Text for people (table format), after the head of the answer when the
- * failure carries it (`gymctl api --include`); JSON for scripts (json,
- * ndjson, csv), with the head inside, so that stderr stays one JSON line.
- */
+/** Text for people (after the head, for `api --include`); one JSON line for scripts, the head inside. */
 export function formatError(error: GymctlError, format: OutputFormat): string {
   if (format !== 'table') return formatErrorJson(error);
   return (error.head ? headForTerminal(error.head) : '') + formatErrorLine(error);
 }
 
-/**
- * A failure as reported on stderr, by the entry point or by a batch as it
- * goes: an unexpected one says to run with --debug, and with --debug it
- * comes with the stack of what was thrown.
- */
+/** A failure as reported on stderr: an unexpected one says to run with --debug, and with it comes with the stack. */
 export function formatFailure(failure: GymctlError, format: OutputFormat, debug: boolean): string {
   if (!(failure instanceof UnexpectedError)) return formatError(failure, format);
   if (!debug) return formatError(failure.with({ message: `${failure.message} (run with --debug for details)` }), format);

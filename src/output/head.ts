@@ -1,17 +1,8 @@
-/**
- * A response's status line and headers, as `gymctl api --include` shows
- * them: the bytes as received in a pipe, made safe on a terminal and on
- * stderr, and as part of the JSON error line when errors are JSON.
- */
+/** A response's head for `gymctl api --include`: as received in a pipe, made safe on a terminal, or inside the JSON error line. */
 import type { ResponseHead } from '../api/errors.js';
 import { sanitizeLine } from './sanitize.js';
 
-/**
- * The status line (`HTTP/1.1 200 OK`), then each header as `Name: value` in
- * the order received; one character a byte. Printed with LF line ends and
- * an empty line after them: gh ends its header lines with CRLF, but gymctl's
- * output is LF throughout, and `sed '1,/^$/d'` then leaves the body.
- */
+/** The status line and headers, one character a byte, printed with LF (gh uses CRLF; gymctl is LF throughout, so `sed '1,/^$/d'` works). */
 function headLines(head: ResponseHead): string[] {
   const lines = [`${head.version} ${head.status}${head.statusText ? ` ${head.statusText}` : ''}`];
   for (const [name, value] of head.headers) lines.push(`${name}: ${value}`);
@@ -29,7 +20,6 @@ function readable(text: string): string {
   }
 }
 
-/** The head as received, for a pipe: the bytes the server sent, then an empty line. */
 export function headBytes(head: ResponseHead): Buffer {
   return Buffer.from(`${headLines(head).join('\n')}\n\n`, 'latin1');
 }
@@ -41,7 +31,7 @@ export function headForTerminal(head: ResponseHead): string {
     .join('\n')}\n\n`;
 }
 
-/** The head in a JSON error line: `{"version","status","statusText","headers":[[name,value],…]}`, headers in the order received, UTF-8 read as text. */
+/** The head in a JSON error line, UTF-8 read as text. */
 export function headForJson(head: ResponseHead): { version: string; status: number; statusText: string; headers: [string, string][] } {
   return {
     version: head.version,

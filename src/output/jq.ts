@@ -1,8 +1,6 @@
 /**
- * `--jq EXPR`: real jq (jq 1.8, compiled to WebAssembly by jq-wasm), which
- * keeps numbers as they were sent (`38.70`, 20-digit ids). Loaded only when
- * --jq is given. Each result is a line, as `gh --jq` prints them: a string
- * raw, anything else as compact JSON.
+ * `--jq EXPR`: real jq 1.8 (WebAssembly, by jq-wasm), which keeps numbers as sent (`38.70`, 20-digit ids). Each result
+ * is a line, as `gh --jq` prints them: a string raw, anything else as compact JSON.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -17,15 +15,9 @@ declare const __JQ_MODULE__: string | undefined;
 
 export interface JqFilter {
   /**
-   * Writes the filter's results for `json` (one JSON text, or several one
-   * after the other: each is an input, as jq reads a stream), a line each,
-   * made safe for a terminal when `terminal`. When the filter fails on an
-   * input, the results before it are written and the failure is thrown, as
-   * jq prints what it has and then exits non-zero. jq runs in a worker
-   * thread, so that Ctrl-C and SIGTERM stop it at once, however long it
-   * runs (`last(range(infinite))`). With `reader`, the stream `out`
-   * writes to, jq waits while that stream is full: a slow reader holds
-   * gymctl's memory where it is, however much jq prints.
+   * Writes the results for `json` (one or more JSON texts, each an input) a line each; on a failure, the results
+   * before it and then the failure, as jq does. jq runs in a worker so that Ctrl-C stops it at once
+   * (`last(range(infinite))`); with `reader`, jq waits while it is full, so a slow reader bounds gymctl's memory.
    */
   print(out: (text: string) => void, json: string, terminal: boolean, reader?: Reader): Promise<void>;
   /** Stops jq, whatever it is doing. */
@@ -35,40 +27,22 @@ export interface JqFilter {
 /** jq's exit status for a filter that does not compile. */
 const COMPILE_ERROR = 3;
 
-/** The wasm: next to the bundle once built (jq-wasm is bundled, not installed), from jq-wasm itself in development. */
-function wasmPath(): string {
-  if (typeof __JQ_WASM__ === 'string') return fileURLToPath(new URL(__JQ_WASM__, import.meta.url));
-  return createRequire(import.meta.url).resolve('jq-wasm/jq.wasm');
-}
+/** A file of jq-wasm's: beside the bundle once built (where `built` names it), from jq-wasm itself in development. */
+const jqFile = (built: string | undefined, specifier: string) =>
+  built === undefined ? createRequire(import.meta.url).resolve(specifier) : fileURLToPath(new URL(built, import.meta.url));
+const wasmPath = () => jqFile(typeof __JQ_WASM__ === 'string' ? __JQ_WASM__ : undefined, 'jq-wasm/jq.wasm');
+const modulePath = () => jqFile(typeof __JQ_MODULE__ === 'string' ? __JQ_MODULE__ : undefined, 'jq-wasm');
 
-/** jq-wasm as CommonJS: bundled beside the CLI once built, from jq-wasm itself in development. */
-function modulePath(): string {
-  if (typeof __JQ_MODULE__ === 'string') return fileURLToPath(new URL(__JQ_MODULE__, import.meta.url));
-  return createRequire(import.meta.url).resolve('jq-wasm');
-}
-
-/**
- * A file beside the bundle, as bytes: in the single executable, its own copy (`name` is the asset's), so that jq's
- * loader and WebAssembly never come from disk there; else the file at `file`.
- */
+/** A file beside the bundle, as bytes; in the single executable, its own asset copy, never from disk. */
 function besideBundle(name: string, file: () => string): Uint8Array {
   const sea = process.getBuiltinModule('node:sea') as { isSea(): boolean; getRawAsset(name: string): ArrayBuffer } | undefined;
   return sea?.isSea() ? new Uint8Array(sea.getRawAsset(name)) : process.getBuiltinModule('node:fs').readFileSync(file());
 }
 
-/**
- * Slices of jq's output (16 KiB each) posted by the worker and not yet
- * written out, at most: past it, jq waits for the main thread, so that a
- * reader slower than jq (`| sleep 25`, a paused pager) holds gymctl at a
- * few hundred KiB of output instead of a queue of messages without end.
- */
+/** Slices of output (16 KiB) posted and not yet written, at most: past it jq waits, so a slow reader (`| sleep 25`) bounds memory. */
 const MAX_UNWRITTEN = 4;
 
-/**
- * The worker: waits for jq's compiled WebAssembly (compiled on the main
- * thread while the worker starts, then sent), loads jq, then runs each
- * request it is sent, one at a time.
- */
+/** The worker: takes jq's WebAssembly (compiled on the main thread meanwhile), then runs each request, one at a time. */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 // jq-wasm's CommonJS source, read by the main thread (the single executable's own copy there), run as require would.
@@ -76,10 +50,8 @@ const jqModule = { exports: {} };
 require('node:vm').runInThisContext('(function (exports, require, module, __filename, __dirname) {' + workerData.source + '\\n})', { filename: workerData.filename })(
   jqModule.exports, require, jqModule, workerData.filename, require('node:path').dirname(workerData.filename));
 const { loadJq } = jqModule.exports;
-// With the build's jq-wasm, jq's output comes here a byte at a time as jq writes it (see build/common.mjs),
-// and goes to the main thread in slices, so that results are printed as they come.
+// The build's jq-wasm hands output here a byte at a time (see build/common.mjs), sent on in slices as it comes.
 const SLICE = 16384;
-// The slices sent and not yet written out (shared with the main thread), and whether jq is being stopped.
 const flow = new Int32Array(workerData.flow);
 let slice = new Uint8Array(SLICE);
 let length = 0;
@@ -122,10 +94,10 @@ interface RawResult {
   exitCode: number;
 }
 
-/** What is done with a slice of jq's output: it settles once the slice is written out (and jq may make more). */
+/** Settles once the slice is written out (and jq may make more). */
 type Chunk = (bytes: Uint8Array) => void | Promise<void>;
 
-/** jq in a worker thread: `run` sends it one request; `stop` ends it (an interrupt, or the command's end). */
+/** jq in a worker thread. */
 async function startWorker(
   wasmModule: Promise<WebAssembly.Module>,
   signal: AbortSignal | undefined,
@@ -139,7 +111,6 @@ async function startWorker(
   };
   const source = Buffer.from(besideBundle('jq-wasm.cjs', modulePath)).toString('utf8');
   const worker = new Worker(WORKER, { eval: true, workerData: { source, filename: modulePath(), flow: flow.buffer } });
-  // jq's WebAssembly, compiled once, on the main thread, while the worker starts.
   wasmModule.then(
     (compiled) => worker.postMessage(compiled),
     () => {},
@@ -147,7 +118,6 @@ async function startWorker(
   const pending = new Map<number, { resolve(result: RawResult): void; reject(error: unknown): void; chunk: Chunk }>();
   let next = 0;
   let ended: unknown;
-  /** Fails the start, when the worker ends before it is ready. */
   let failStart: (reason: unknown) => void = () => {};
   const end = (reason: unknown) => {
     ended ??= reason;
@@ -161,7 +131,6 @@ async function startWorker(
       if (message.ready) return resolve();
       if (message.failed) return reject(new GymctlError('internal', `--jq: jq could not start (${message.failed})`));
       if (message.chunk) {
-        // The worker may go on once the slice is written out: at once, or when the reader has taken enough of it.
         let writing: void | Promise<void> | undefined;
         try {
           writing = pending.get(message.id!)?.chunk(message.chunk);
@@ -184,7 +153,7 @@ async function startWorker(
     });
     worker.on('exit', () => end(new GymctlError('internal', '--jq: jq stopped')));
   });
-  // Once: a second terminate(), after the worker has exited, would never settle, and the command's end would wait on it.
+  // Once: a second terminate(), after exit, never settles, and the command's end would wait on it.
   let stopping: Promise<unknown> | undefined;
   const stop = async () => {
     end(signal?.aborted ? signal.reason : new GymctlError('internal', '--jq: jq was stopped'));
@@ -194,7 +163,6 @@ async function startWorker(
     stopping ??= worker.terminate();
     await stopping;
   };
-  // Ctrl-C or SIGTERM stops jq where it is: the worker is terminated, and what waits on it fails with the interrupt.
   const onAbort = () => void stop();
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
@@ -217,11 +185,7 @@ async function startWorker(
   };
 }
 
-/**
- * jq's own message on one line, without its `jq: error:` prefix and its
- * excerpt, with the line numbers of the filter as typed (it is compiled
- * inside a wrapping that adds a line before it).
- */
+/** jq's message on one line, with the filter's line numbers as typed (the check's wrapping adds a line before it). */
 function compileMessage(stderr: string, lines: number): string {
   const first =
     stderr
@@ -233,21 +197,14 @@ function compileMessage(stderr: string, lines: number): string {
   );
 }
 
-/**
- * Compiles `expression`: one that does not compile is a usage error,
- * before anything is sent. The check wraps it in a branch never taken, so
- * that nothing of it runs (it could loop for ever on no input).
- */
+/** A filter that does not compile is a usage error before anything is sent; the check wraps it in a branch never taken, so nothing runs. */
 export async function compileJq(expression: string, signal?: AbortSignal): Promise<JqFilter> {
   // Node 20 and 22 compile jq's WebAssembly with the optimising compiler up front (tuneV8 says what it costs).
   if (Number(process.versions.node.split('.')[0]) < 24) tuneV8('jq');
   const compiling = WebAssembly.compile(besideBundle('jq.wasm', wasmPath) as Uint8Array<ArrayBuffer>);
-  // The filter runs in a worker, so that Ctrl-C can stop it: it starts first, in a thread of its own, while
-  // the WebAssembly compiles and the check below (and then the request) run here.
+  // The worker starts while the WebAssembly compiles and the check runs here; a failure to start shows when the filter runs.
   const starting = startWorker(compiling, signal);
-  // A worker that fails to start is reported when the filter is run.
   starting.catch(() => {});
-  // The check runs here, at once: it never runs the filter, so it cannot loop.
   const { loadJq } = await import('jq-wasm');
   const check = (await loadJq({ wasmModule: await compiling })).raw(null, `if false then (\n${expression}\n) else empty end`, ['-n']);
   if (check.exitCode === COMPILE_ERROR) {
@@ -272,7 +229,7 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
   return {
     close: async () => (await starting.catch(() => undefined))?.stop(),
     async print(out, json, terminal, reader) {
-      // Results as they come (the built jq-wasm streams them), a whole line at a time; what is left comes with the end.
+      // Results as they stream, a whole line at a time; what is left comes with the end.
       const decoder = new TextDecoder();
       let partial = '';
       const take = (text: string, last: boolean) => {

@@ -1,11 +1,6 @@
 /**
- * A `done/total` line on stderr while a long batch runs, as gh shows its
- * spinners: only when both stdout and stderr are terminals (never in a
- * pipe, never because GYMCTL_FORCE_TTY asks stdout to look like one), only
- * for more than a screenful, and never with GYMCTL_NO_PROGRESS set. Rows
- * and messages are written above it; it is erased on every way out:
- * success, failure, an interrupt (the command's dispose) and a closed
- * stdout (the process's exit).
+ * A `done/total` line on stderr for a batch longer than a screenful, when stdout and stderr are both really terminals
+ * (GYMCTL_FORCE_TTY does not count) and GYMCTL_NO_PROGRESS is unset; erased on every way out.
  */
 import type { IO } from '../terminal/io.js';
 
@@ -58,14 +53,9 @@ export function createProgress(io: IO, env: NodeJS.ProcessEnv, total: number, la
   };
 }
 
-/** How often the accessible progress speaks: every tenth of the batch, or every 10 s, whichever comes first. */
 const SPOKEN_MS = 10_000;
 
-/**
- * Accessible progress: whole lines appended ("Fetched 120 of 500
- * academies"), never a line redrawn, which a screen reader would not
- * announce; at most every 10% or 10 s.
- */
+/** Accessible progress: whole lines appended, as a screen reader does not announce a redrawn one; every 10% or 10 s. */
 function appendedProgress(io: IO, total: number, label: string): Progress {
   const noun = label.replace(/^Fetching /, '');
   const step = Math.max(1, Math.ceil(total / 10));

@@ -1,21 +1,12 @@
 /**
- * Makes text from the server safe for a terminal. Control characters
- * (C0, DEL, C1) are shown in caret notation instead of being passed through,
- * so an escape sequence in a name cannot move the cursor, change colours,
- * set the window title or write a hyperlink: ESC becomes `^[`, and the rest
- * of the sequence is left as the harmless text it then is. C1 controls are
- * shown as the ESC form they stand for (U+009B, CSI, becomes `^[[`).
+ * Text from the server made safe for a terminal: controls (C0, DEL, C1) in caret notation, so an escape sequence cannot
+ * move the cursor, set the title or write a hyperlink (ESC is `^[`; C1 as the ESC form it stands for, CSI `^[[`).
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
- * Characters that reorder text (the bidi marks, embeddings, overrides and
- * isolates of "Trojan Source", U+061C, U+200E/F), break lines where a
- * terminal shows none (U+2028/9), or hide in it (zero-width space, word
- * joiner, invisible operators, soft hyphen, Hangul and Mongolian fillers,
- * byte order mark, interlinear annotations, tag characters): shown as
- * <U+XXXX>. The joiners and variation selectors that emoji and scripts
- * need stay.
+ * Characters that reorder text ("Trojan Source" bidi controls), break lines unseen (U+2028/9) or hide (zero-width,
+ * fillers, tags…): shown as <U+XXXX>. The joiners and variation selectors emoji and scripts need stay.
  */
 export const INVISIBLE =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: each character is matched alone, on purpose: these are what hides text.
@@ -23,10 +14,7 @@ export const INVISIBLE =
 
 export const codePoint = (char: string) => `<U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
 
-/**
- * JSON text with every control, bidi and invisible character written as a
- * \uXXXX escape: still the same JSON value, and safe to print on a terminal.
- */
+/** JSON with every control, bidi and invisible character as a \uXXXX escape: the same value, safe for a terminal. */
 export function escapeJsonForTerminal(json: string): string {
   return json.replace(/[\u007f-\u009f]/g, escapeUnits).replace(INVISIBLE, escapeUnits);
 }

@@ -1,11 +1,4 @@
-/**
- * A box drawn by cli-table3: columns of fixed widths, cells cut with … to
- * fit, a rule under the header row. cli-table3's layout is quadratic in its
- * rows, so a long table is drawn in chunks that share the column widths,
- * joined into one box: linear in rows, and the same text as one piece. A
- * table written a part at a time leaves out the box's top or bottom edge
- * where the next part goes on. Loaded only with table.ts.
- */
+/** A box drawn by cli-table3, whose layout is quadratic in rows: a long table is drawn in chunks joined into one box. */
 import Table from 'cli-table3';
 
 /** Rows a chunk of a long table holds: cli-table3's layout check costs rows² within a chunk. */
@@ -14,20 +7,13 @@ export const CHUNK_ROWS = 200;
 const NO_TOP = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' };
 const NO_BOTTOM = { bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
 
-/** Which edges of the box a drawing closes: a streamed table opens with its top and closes with its bottom, drawn apart. */
+/** Which edges of the box a drawing closes (a streamed table draws its top and bottom apart). */
 export interface Edges {
   top?: boolean;
   bottom?: boolean;
 }
 
-/**
- * A box of `rows` under `head` (a rule between them), each column
- * `widths[i]` characters inside its padding, cells cut with … to fit.
- * Drawn `chunkRows` rows at a time: every chunk but the first leaves out
- * its top border, every one but the last its bottom, so the chunks join
- * into the box one piece would give. `edges` leaves out the box's own top
- * or bottom, for a table written a part at a time.
- */
+/** A box of `rows` under `head`, cells cut with … to fit, drawn `chunkRows` at a time, the chunks joined at their borders. */
 export function drawBox(widths: readonly number[], head: readonly string[] | undefined, rows: readonly string[][], chunkRows = CHUNK_ROWS, edges: Edges = {}): string {
   const colWidths = widths.map((w) => w + 2);
   const chunks = Math.max(1, Math.ceil(rows.length / chunkRows));

@@ -1,24 +1,11 @@
-/**
- * The fitting rules of a terminal table: how readily each column gives way
- * (by its field name), and the widths that fit the terminal, taken a
- * character at a time where they cut least (long cells in few rows, URLs
- * and e-mail addresses readily), headers only after the data, ids last;
- * the widths of a table written a part at a time, fixed from its first
- * part; and a base URL cut at its start. Widths are measured by
- * string-width, the measure cli-table3 cuts and pads by. Loaded only with
- * table.ts, which draws with them.
- */
+/** How a terminal table fits its width, measured by string-width (as cli-table3 cuts and pads). */
 import stringWidth from 'string-width';
 import type { Column } from './tsv.js';
 
 /** A column's cells are cut to no fewer than this many characters while another column can still give way. */
 const MIN_WIDTH = 5;
 
-/**
- * How readily a column gives way when the table is too wide, by its
- * field name: URLs and e-mail addresses first (3), then other text (2),
- * names (1), and ids last (0).
- */
+/** How readily a column gives way, by field name: URLs and e-mail addresses first (3), other text (2), names (1), ids last (0). */
 export function yieldRank(key: string): number {
   const field = key.split('.').pop()!;
   // Where a profile points: as telling as a name (its port may be all that tells two apart), not a link to look at.
@@ -31,7 +18,6 @@ export function yieldRank(key: string): number {
   return 2;
 }
 
-/** What fitting knows of a column: its cells' widths, its header's, and how readily it gives way (yieldRank). */
 export interface FitColumn {
   /** The width of each cell of data (an empty cell's dash is 1). */
   cells: readonly number[];
@@ -42,20 +28,13 @@ export interface FitColumn {
   whole?: boolean;
 }
 
-/** What a character taken from a column costs, by rank: URLs and e-mail addresses least, names a little more than other text (ids give way only once nothing else can). */
+/** What a character taken from a column costs, by rank. */
 const WEIGHTS = [4, 1.25, 1, 0.5];
 
 /**
- * Column widths that fit `available` columns in all (the frame takes
- * `frame` of them). A character at a time is taken from the column where it
- * costs least: the cells it cuts (or cuts further), each weighed by the
- * share of what it still shows that it loses (1/width), times the column's
- * weight by rank. So a column with one long cell (a long status message)
- * gives way before one whose every cell is as wide as it (base URLs), and
- * a long name before a short city. Headers are cut only when no cell can
- * give way any more (cells go down to their header, or MIN_WIDTH), then
- * ids, down to MIN_WIDTH; then every column goes down to 2 (a character
- * and …).
+ * Widths that fit `available` (the frame takes `frame`), taken a character at a time where it costs least: the cells
+ * it cuts, each weighed by 1/width, times the rank's weight. So one long cell gives way before a column of equally wide
+ * ones. Headers are cut only once no cell can give way, then ids, then every column down to 2 (a character and …).
  */
 export function fitWidths(columns: readonly FitColumn[], frame: number, available: number | undefined): number[] {
   const sorted = columns.map((column) => [...column.cells].sort((a, b) => a - b));
@@ -63,7 +42,7 @@ export function fitWidths(columns: readonly FitColumn[], frame: number, availabl
   const widths = [...natural];
   if (!available) return widths;
   let excess = widths.reduce((sum, w) => sum + w, frame) - available;
-  /** Cells (the header too, when `headers`) a character less would cut: those at least `width` wide. */
+  /** Cells (and header) a character less would cut: those at least `width` wide. */
   const cut = (i: number, width: number, headers: boolean) => {
     const cells = sorted[i]!;
     let low = 0;
@@ -105,7 +84,6 @@ export function fitWidths(columns: readonly FitColumn[], frame: number, availabl
   return widths;
 }
 
-/** What fitting knows of each column, from these rows' cells and the labels. */
 export function fitColumns<T>(columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean): FitColumn[] {
   return columns.map(
     (column, i): FitColumn => ({
@@ -117,14 +95,9 @@ export function fitColumns<T>(columns: readonly Column<T>[], labels: readonly st
 }
 
 /**
- * The widths of a table written a part at a time, fixed from its first
- * part, for rows not yet seen: a column whose widest cell is known before
- * the rows arrive (`widest`: a batch's ids, all checked before the first
- * request) is that wide, and no id column is ever cut; room the terminal
- * has to spare goes, a character at a time, to the columns the first part
- * had to cut, then to those whose cells vary in width (names, cities:
- * later rows may be longer), each up to half as wide again, never to a
- * column whose every cell is one width (codes, currencies, dates).
+ * A streamed table's widths, fixed from its first part: a column whose widest cell is known (`widest`: a batch's ids)
+ * is that wide, ids are never cut; spare room goes to the cut columns, then to those whose cells vary in width (later
+ * rows may be longer), up to half as wide again.
  */
 export function streamWidths(columns: readonly FitColumn[], frame: number, available: number | undefined, widest: ReadonlyArray<number | undefined> = []): number[] {
   const fit = columns.map((column, i): FitColumn => {
@@ -137,7 +110,6 @@ export function streamWidths(columns: readonly FitColumn[], frame: number, avail
   let spare = available - widths.reduce((sum, w) => sum + w, frame);
   const natural = fit.map((column) => Math.max(1, column.label, ...column.cells));
   const varies = fit.map((column) => column.cells.length > 0 && Math.min(...column.cells) < Math.max(...column.cells));
-  /** How wide a column may grow: what the first part held, then half as wide again for text whose width varies. */
   const limit = fit.map((column, i) => (column.rank === 0 || widest[i] !== undefined ? natural[i]! : varies[i] ? natural[i]! + Math.ceil(natural[i]! / 2) : natural[i]!));
   while (spare > 0) {
     // The cut columns first, then the growing ones: the one that has grown least for its width.

@@ -1,34 +1,15 @@
-/**
- * Columns without a box, for the accessible output and for what is laid
- * out as columns (a card's labels and values, a status, the sandbox's
- * keys): aligned, each line trimmed at its end, the last column cut to the
- * terminal's width, an empty cell a dim -. Also chalk at the level gymctl
- * decided, which the boxed tables colour with too. Loaded only with
- * table.ts.
- */
+/** Columns without a box (accessible output, cards, the sandbox's keys), and chalk at the level gymctl decided. */
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import stringWidth from 'string-width';
 import { cellText, type Cell, type Column } from './tsv.js';
 
-/**
- * chalk with the level gymctl decided (terminal, NO_COLOR, FORCE_COLOR,
- * --no-color, TERM=dumb: see terminal/io.ts), never one chalk works out
- * for itself. Bold and dim are all gymctl uses: level 1 has them.
- */
-const chalks = new Map<boolean, ChalkInstance>();
-export const paint = (color: boolean): ChalkInstance => {
-  let chalk = chalks.get(color);
-  if (!chalk) {
-    chalk = new Chalk({ level: color ? 1 : 0 });
-    chalks.set(color, chalk);
-  }
-  return chalk;
-};
+/** chalk at the level gymctl decided (terminal/io.ts), never one it works out itself; bold and dim need only level 1. */
+const chalks: ChalkInstance[] = [];
+export const paint = (color: boolean): ChalkInstance => (chalks[color ? 1 : 0] ??= new Chalk({ level: color ? 1 : 0 }));
 
 export const isEmpty = (cell: Cell) => cell === null || cell === undefined || cell === '';
 
-/** Accessible rows: the cells as the plain columns take them. */
 export const plainRows = <T>(columns: readonly Column<T>[], records: readonly T[]) => records.map((record) => columns.map((column) => (column.display ?? column.value)(record)));
 
 export interface PlainOptions {
@@ -47,7 +28,7 @@ export interface PlainOptions {
   widths?: readonly number[];
 }
 
-/** A row of cells; a cell given as lines is a sentence wrapped to its column. */
+/** A cell given as lines is a sentence wrapped to its column. */
 type PlainRow = ReadonlyArray<Cell | readonly string[]>;
 
 /** Each row's cells as text, made safe (a cell given as lines, its lines joined by newlines); an empty cell undefined. */
@@ -68,12 +49,7 @@ export function columnWidths(rows: ReadonlyArray<PlainRow>, options: PlainOption
   return natural;
 }
 
-/**
- * Columns without a box, aligned, each line trimmed at its end: a card's
- * labels and values, a status, the sandbox's keys. Empty cells show as a
- * dim -. Cells are sanitised here; a cell given as lines (a sentence
- * wrapped to its column) is drawn over as many.
- */
+/** Aligned columns, each line trimmed at its end, an empty cell a dim -; cells are sanitised here. */
 export function drawColumns(rows: ReadonlyArray<PlainRow>, options: PlainOptions): string {
   if (rows.length === 0) return '';
   const chalk = paint(options.color);

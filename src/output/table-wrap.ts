@@ -1,25 +1,12 @@
-/**
- * Wrapping, for the columns of a table whose cells are sentences a reader
- * needs whole (doctor's details and fixes): text broken into lines between
- * words, never cut, and the room of two such columns shared where it takes
- * the table's rows the fewest lines. Widths are measured by string-width.
- * Loaded only with table.ts.
- */
+/** Wrapping for columns of sentences a reader needs whole (doctor's details and fixes): broken between words, never cut. */
 import stringWidth from 'string-width';
 
 /** Text that is punctuation or symbols alone (`)`, `).`, `—`): a line of its own it would read as a stray mark. */
 const MARKS_ONLY = /^[\p{P}\p{S}]+$/u;
 
-/**
- * `text` in lines of at most `width` columns, broken between words, a word
- * wider than the line split where it must: nothing is lost. No line is
- * punctuation alone: a word's last piece that would be (the `)` closing a
- * long path) takes the character before it along, and a word of marks
- * alone goes to the next line with the word before it.
- */
+/** `text` in lines of at most `width`, a word wider split where it must; no line is punctuation alone (a stray `)`). */
 export function wrapText(text: string, width: number): string {
   const lines: string[] = [];
-  /** The words of the line being filled, and its width. */
   let words: string[] = [];
   let used = 0;
   const take = (word: string) => {
@@ -64,11 +51,7 @@ export function wrapText(text: string, width: number): string {
   return lines.join('\n');
 }
 
-/**
- * Wrapped columns lose nothing when narrowed, only add lines: their room
- * is shared where it takes the table's rows the fewest lines (so a short fix is not wrapped a word a line beside a wide
- * column of paths).
- */
+/** Two wrapped columns share their room where it takes the fewest lines (a short fix is not wrapped a word a line beside paths). */
 export function balanceWraps(widths: number[], wraps: readonly boolean[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>): void {
   const wrapped = wraps.flatMap((wrap, i) => (wrap ? [i] : []));
   // Two wrapped columns (doctor's Detail and Fix): every split of their room is tried.

@@ -1,18 +1,7 @@
 /**
- * Tables and cards for people at a terminal: drawn by cli-table3, coloured
- * by chalk, widths measured by string-width (the measure cli-table3 cuts
- * and pads by), so that emoji, CJK and combining marks line up. In a pipe
- * the same records are tab-separated lines (tsv.ts), and this module is
- * loaded only to draw for a terminal.
- *
- * Every cell is sanitised before cli-table3 sees it: it may hold text from
- * the server. A table, boxed or accessible, is never wider than the
- * terminal (the fitting rules are table-fit.ts), and cut cells end in …; a long table is drawn in
- * chunks joined into one box (table-box.ts); sentences a reader needs
- * whole are wrapped (table-wrap.ts); accessible output and cards are
- * plain aligned columns (table-plain.ts). This module is the one the rest
- * of gymctl loads (with import(), as its own side file): those modules are
- * imported from here alone, so they load with it.
+ * Tables and cards for a terminal (a pipe gets tsv.ts): cli-table3, chalk, string-width so emoji and CJK line up.
+ * Every cell is sanitised first, as it may hold the server's text; no table is wider than the terminal. The rest of
+ * gymctl loads this module alone (its own side file), which imports the other table-*.ts.
  */
 import stringWidth from 'string-width';
 import type { IO } from '../terminal/io.js';
@@ -32,7 +21,6 @@ export { wrapText } from './table-wrap.js';
 /** Spaces between the columns of an accessible table. */
 const PLAIN_GAP = 2;
 
-/** What an accessible table's columns take besides their cells: the gaps between them. */
 const plainFrame = (count: number) => Math.max(0, count - 1) * PLAIN_GAP;
 
 /** The terminal's width, if it says. */
@@ -47,17 +35,7 @@ const cellTexts = <T>(columns: readonly Column<T>[], records: readonly T[]) =>
     }),
   );
 
-/** Widths that fit the terminal, from these rows' cells and the labels. */
-function boxWidths<T>(io: IO, columns: readonly Column<T>[], labels: readonly string[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>, headers: boolean) {
-  return fitWidths(fitColumns(columns, labels, texts, headers), frameOf(columns.length), widthOf(io));
-}
-
-/**
- * A table written a part at a time, as a batch's records arrive: the
- * widths are those of the first part (later cells wider than their column
- * are cut with …), so each part is drawn as it comes and the parts join
- * into one box (or, accessible, one set of aligned columns).
- */
+/** A table written a part at a time, in the first part's widths, the parts joining into one box (or aligned columns). */
 export interface TableParts<T> {
   /** The first part: the top of the box, the header row and these records; the widths are theirs from now on. */
   start(records: readonly T[]): string;
@@ -74,7 +52,6 @@ export interface PartsOptions {
 
 export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true, hints: PartsOptions = {}): TableParts<T> {
   const width = widthOf(io);
-  /** By column, the width of its widest cell when known before the rows arrive (a batch's ids). */
   const widest = columns.map((column) => {
     const text = hints.widest?.[column.key];
     return text === undefined ? undefined : stringWidth(sanitizeCell(text));
@@ -121,8 +98,9 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
   const chalk = paint(io.color);
   const texts = cellTexts(columns, records);
   const labels = columns.map((column) => sanitizeCell(column.label));
-  // Accessible: no box, which a screen reader reads aloud; the columns aligned, the header row bold, in the room the box would have.
-  const widths = io.accessible ? fitWidths(fitColumns(columns, labels, texts, headers), plainFrame(columns.length), widthOf(io)) : boxWidths(io, columns, labels, texts, headers);
+  // Accessible: no box, which a screen reader reads aloud; aligned columns in the room the box would have.
+  const frame = io.accessible ? plainFrame(columns.length) : frameOf(columns.length);
+  const widths = fitWidths(fitColumns(columns, labels, texts, headers), frame, widthOf(io));
   const fromStart = columns.map((column) => cutsFromStart(column.key));
   const wraps = columns.map((column) => options.wrap?.includes(column.key) === true);
   balanceWraps(widths, wraps, texts);

@@ -1,11 +1,4 @@
-/**
- * Tables in a pipe: tab-separated lines under one header row of field
- * names, no borders, no colour, as gh does. Cells are sanitised (they may
- * hold text from the server), with tabs and line breaks turned to spaces.
- * A resource's records get the fields of CSV (every field the spec names,
- * dotted, in the spec's order) whatever their count, under the names
- * `--columns` takes, with lists joined as CSV joins them.
- */
+/** Tables in a pipe, as gh does: tab-separated lines under a header row, cells sanitised; a resource's records get CSV's fields. */
 import { type CsvColumn, fieldText, valueAt } from './csv.js';
 import { sanitizeCell } from './sanitize.js';
 
@@ -29,11 +22,9 @@ export const tsvHeader = <T>(columns: readonly Column<T>[]) => `${columns.map((c
 
 export const tsvRow = <T>(columns: readonly Column<T>[], record: T) => `${columns.map((c) => cellText(c.value(record))).join('\t')}\n`;
 
-/** Records as tab-separated lines, under the header row unless `headers` is false. */
 export const tsvTable = <T>(columns: readonly Column<T>[], records: readonly T[], headers = true) =>
   (headers ? tsvHeader(columns) : '') + records.map((record) => tsvRow(columns, record)).join('');
 
-/** The header row of a resource's fields: their dotted names (`address.city`). */
 export const tsvFieldHeader = (fields: readonly CsvColumn[]) => `${fields.map((field) => field.name).join('\t')}\n`;
 
 /** A record as one line of its fields, each as CSV writes it (lists joined with `;`), made safe. */

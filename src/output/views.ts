@@ -1,8 +1,4 @@
-/**
- * What the table and CSV output show of each operation's records, and in
- * which order: from its declaration (its card and list columns) and its
- * schema (every field, flattened, for CSV and tab-separated lines).
- */
+/** What the table and CSV output show of each operation's records: its declared columns, and its schema's fields for CSV. */
 import type { Id } from '../api/schemas.js';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { once } from '../api/once.js';
@@ -30,7 +26,6 @@ export interface OperationViews {
 
 const made = new WeakMap<OperationDeclaration, OperationViews>();
 
-/** The views of an operation, made on first use. */
 export function viewsOf(declaration: OperationDeclaration): OperationViews {
   let views = made.get(declaration);
   if (views) return views;
