@@ -3,15 +3,13 @@
  * client, the command in every format with batches, stdin and
  * --ignore-not-found, help and the man page, Tab, the --json FIELDS hint,
  * the flag table, `gymctl schema`, the OpenAPI document, the sandbox's
- * route, the code cache's command names and the MCP tools (through the
- * SDK's own client); `gymctl schema` and the tools' output schemas say
- * what every field means. Used for the declared operations and for a
- * fourth one declared by a test alone.
+ * route and the MCP tools (through the SDK's own client); `gymctl schema`
+ * and the tools' output schemas say what every field means. Used for the
+ * declared operations and for a fourth one declared by a test alone.
  */
 import { expect } from 'vitest';
 import { componentOf, openApiDocument } from '../../src/api/openapi.js';
 import { createClient } from '../../src/api/client.js';
-import { codeCacheFor } from '../../src/startup/code-cache.js';
 import { manualMarkdown } from '../../src/commands/manual.js';
 import { createFactory } from '../../src/factory.js';
 import { appliesTo } from '../../src/flags.js';
@@ -27,8 +25,46 @@ import { fakeStreams, gymctl } from './harness.js';
 import { batchName, toolName } from '../../src/mcp/tools.js';
 import { inProcessMcp } from './mcp.js';
 import { outputData, undescribed } from './described.js';
+import * as z from 'zod/mini';
+import { parseJsonExact } from '../../src/json/exact.js';
+import { pathOf } from '../../src/operations/declare.js';
+import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
 const lines = (text: string) => text.split(/\r?\n/).filter(Boolean);
+
+/** Every whole number the demo data holds (ids among them), each once, smallest first. */
+function demoNumbers(): number[] {
+  const found = new Set<number>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) found.add(value);
+    else if (value && typeof value === 'object') for (const inner of Object.values(value)) walk(inner);
+  };
+  walk(DEMO_DATA);
+  return [...found].sort((a, b) => a - b);
+}
+
+/**
+ * What the sandbox (its demo data, the demo key) answers for an operation, derived so that a new operation needs demo
+ * data and no list of test ids: for one with a path parameter, the first `wanted` ids it answers with data that passes
+ * the declaration's schema (a list not empty); for one without, no ids, once its one answer passes. Undefined when it
+ * answers no id at all, or fails the one without.
+ */
+export async function sampleIds(declaration: OperationDeclaration, baseUrl: string, wanted = 2): Promise<number[] | undefined> {
+  const schema = declaration.list ? z.array(declaration.schema()) : declaration.schema();
+  const answers = async (id?: number) => {
+    const response = await fetch(`${baseUrl}${pathOf(declaration, id)}`, { headers: { 'X-API-Key': DEMO_KEY } });
+    if (response.status !== 200) return false;
+    const { data } = parseJsonExact(await response.text()) as { data: unknown };
+    return z.safeParse(schema, data).success && (!declaration.list || (data as unknown[]).length > 0);
+  };
+  if (!declaration.param) return (await answers()) ? [] : undefined;
+  const ids: number[] = [];
+  for (const id of demoNumbers()) {
+    if (ids.length === wanted) break;
+    if (await answers(id)) ids.push(id);
+  }
+  return ids.length > 0 ? ids : undefined;
+}
 
 /** `ids`: ids the sandbox knows for the operation (none for one without a path parameter). */
 export async function walkSurfaces(declaration: OperationDeclaration, ids: readonly number[]): Promise<void> {
@@ -92,9 +128,6 @@ export async function walkSurfaces(declaration: OperationDeclaration, ids: reado
   const document = openApiDocument('0') as { paths: Record<string, { get: { operationId: string } }>; components: { schemas: Record<string, unknown> } };
   expect(document.paths[declaration.path]?.get.operationId).toBe(declaration.client.method);
   expect(document.components.schemas[declaration.openapi.component]).toEqual(componentOf(declaration));
-
-  // The code cache's name: the command's own.
-  expect(codeCacheFor({}, 'b', ['--profile', 'p', name])!.name).toMatch(new RegExp(`-${name}\\.v8$`));
 }
 
 /** The operation's MCP tools, listed and called through the SDK's client (which checks each answer against the tool's outputSchema). */
