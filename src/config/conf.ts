@@ -1,6 +1,2 @@
-/**
- * conf, the config file's writer, as a module of gymctl's own: the build
- * makes it a file apart (loaded only on writes), and a named export
- * crosses that boundary as it is, where a default export would not.
- */
+/** conf as a file apart, loaded only on writes: a named export crosses the bundle's boundary as it is, a default would not. */
 export { default as Conf } from 'conf';

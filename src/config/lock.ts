@@ -1,18 +1,12 @@
 /**
- * The config file's lock: a file beside it, created exclusively, holding
- * the writer's PID and a token of its own. Two gymctl processes writing at
- * once take turns, so neither change is lost. A lock is taken over only
- * when its process is gone (or, for a lock whose owner cannot be read,
- * after a while), by one taker at a time, and only if it is still the
- * stale one that was judged, so a fresh lock of a live process is never
- * removed and two writers are never inside at once. The wait is asynchronous: an
- * interrupt (Ctrl-C, SIGTERM) ends it at once.
+ * The config file's lock: a file created exclusively, holding the writer's PID and a token, so two writers take turns.
+ * A stale lock (its process gone, or unreadable for a while) is taken over by one taker at a time, only if still the
+ * one judged stale. Ctrl-C ends the wait at once.
  */
 import { GymctlError } from '../api/errors.js';
 import { sleep } from '../api/transport/retry.js';
 import { OddFileError, readRegularFile } from '../files/system.js';
 
-// Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
 /** node:crypto is loaded only when a lock is taken, which reading never does. */
 const randomBytes = (size: number) => process.getBuiltinModule('node:crypto').randomBytes(size);
@@ -22,7 +16,6 @@ export const LOCK_WAIT_MS = 5_000;
 /** A lock whose owner cannot be read (empty, garbled) is stale after this long. */
 export const LOCK_STALE_MS = 10_000;
 
-/** True when a process with this PID exists (on this machine). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -32,7 +25,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A lock's content; read as the config file is, so a FIFO or a device in its place is refused at once, never waited on. */
+/** A lock's content, read as the config file is: a FIFO or device in its place is refused, never waited on. */
 const readLock = (file: string) => {
   try {
     return readRegularFile(file, 4096);
@@ -42,10 +35,14 @@ const readLock = (file: string) => {
   }
 };
 
-const pidOf = (content: string | undefined) => {
-  const pid = Number(/^(\d+)\b/.exec(content ?? '')?.[1]);
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-};
+/** A lock file's content, its holder, and whether it is stale: the holder gone, or, unreadable, older than LOCK_STALE_MS. */
+function judge(file: string) {
+  const content = readLock(file);
+  const parsed = Number(/^(\d+)\b/.exec(content ?? '')?.[1]);
+  const pid = Number.isSafeInteger(parsed) && parsed > 0 ? parsed : undefined;
+  const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+  return { content, pid, stale: content !== undefined && (pid !== undefined ? !isAlive(pid) : age > LOCK_STALE_MS) };
+}
 
 export interface Lock {
   release(): void;
@@ -53,10 +50,7 @@ export interface Lock {
 
 export type LockError = (code: string, error: unknown) => GymctlError;
 
-/**
- * Takes the lock `file`, waiting for a live holder up to LOCK_WAIT_MS.
- * `fail` turns a file-system error into the failure to report.
- */
+/** Takes the lock `file`, waiting for a live holder up to `waitMs`; `fail` names a file-system error. */
 export async function acquireLock(file: string, fail: LockError, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<Lock> {
   const token = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
   const deadline = Date.now() + waitMs;
@@ -77,12 +71,9 @@ export async function acquireLock(file: string, fail: LockError, signal?: AbortS
       }
       if (code !== 'EEXIST') throw fail(code, error);
     }
-    const content = readLock(file);
-    const pid = pidOf(content);
-    const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-    const stale = content !== undefined && (pid !== undefined ? !isAlive(pid) : age > LOCK_STALE_MS);
+    const { content, pid, stale } = judge(file);
     if (stale) {
-      takeOver(file, content);
+      takeOver(file, content!);
       continue;
     }
     if (Date.now() > deadline) {
@@ -94,14 +85,8 @@ export async function acquireLock(file: string, fail: LockError, signal?: AbortS
 }
 
 /**
- * Removes a stale lock, atomically with respect to every other writer:
- * takers go one at a time, through a second lock (`.break`, created
- * exclusively), and a taker removes the lock only if it still holds what
- * was judged stale. While a taker holds `.break`, nobody else removes the
- * lock (its owner is gone), so nothing can replace it between the check and
- * the removal: a live writer's fresh lock is never removed, and two writers
- * are never inside at once. A `.break` left by a taker that died is
- * removed once its process is gone, or after LOCK_STALE_MS.
+ * Removes a stale lock: takers go one at a time through a second lock (`.break`), and remove the lock only if it still
+ * holds what was judged stale, so a live writer's fresh lock is never removed. A dead taker's `.break` is judged as a lock.
  */
 export function takeOver(file: string, staleContent: string): void {
   const breaker = `${file}.break`;
@@ -110,7 +95,7 @@ export function takeOver(file: string, staleContent: string): void {
     fd = fs.openSync(breaker, 'wx', 0o600);
     fs.writeSync(fd, `${process.pid}\n`);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') removeIfStale(breaker);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && judge(breaker).stale) fs.rmSync(breaker, { force: true });
     return; // another taker is at it, or the folder cannot be written (the next try says so)
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
@@ -120,14 +105,6 @@ export function takeOver(file: string, staleContent: string): void {
   } finally {
     fs.rmSync(breaker, { force: true });
   }
-}
-
-/** Removes a `.break` whose taker is gone (or, if it cannot be read, that is older than LOCK_STALE_MS). */
-function removeIfStale(breaker: string): void {
-  const content = readLock(breaker);
-  const pid = pidOf(content);
-  const age = Date.now() - (fs.statSync(breaker, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-  if (content !== undefined && (pid !== undefined ? !isAlive(pid) : age > LOCK_STALE_MS)) fs.rmSync(breaker, { force: true });
 }
 
 /** Removes the lock only if it is still ours. */

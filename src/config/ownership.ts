@@ -1,16 +1,9 @@
-/**
- * Whose config folder and file these are. As ssh refuses keys with loose
- * ownership, gymctl writes the API key only into a folder and a file the
- * current user owns, in a folder others cannot write to: otherwise `sudo`
- * with a user's HOME, or a shared folder, would hand the key to another
- * user. Checked before anything is written.
- */
+/** As ssh, gymctl writes the key only into a folder and file the user owns, that others cannot write: else `sudo` with a user's HOME would hand the key over. */
 import type { Stats } from 'node:fs';
 import { GymctlError } from '../api/errors.js';
 import { currentUid } from '../files/system.js';
 import { describeUntrusted, type Untrusted, untrustedPart } from '../files/trusted-path.js';
 
-// Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
 
 /** A path's stat, or undefined when there is nothing there (or a part of the path is a plain file). */
@@ -24,7 +17,6 @@ function statOf(target: string, link = false): Stats | undefined {
   }
 }
 
-/** The uid of the user who owns what `stat` describes, when that is not the current user. */
 export function otherOwner(stat: Stats): number | undefined {
   const uid = currentUid();
   return uid === undefined || stat.uid === uid ? undefined : stat.uid;
@@ -46,8 +38,7 @@ export function checkOwnWritable(dir: string, file: string): void {
       throw new GymctlError('internal', `config folder ${dir} can be written by others, so gymctl will not write into it; fix it with: chmod 700 ${dir}`);
     }
   }
-  // Every part above it too: root with another user's HOME stops at that HOME, and a link in a parent folder leads nowhere that is not the user's or root's.
-  // A folder still to be made goes in its nearest existing parent, which, like every part above it, must not let anyone else put a link there.
+  // Every part above it too (trusted-path.ts), including the nearest parent of a folder still to be made.
   const found = untrustedPart(dir);
   if (found) throw untrustedFolder('write the config folder', dir, found, 'point GYMCTL_CONFIG_DIR at a folder of your own');
   const fileStat = statOf(file, true);
@@ -60,17 +51,13 @@ export function checkOwnWritable(dir: string, file: string): void {
   }
 }
 
-/**
- * The refusal of a folder whose path the user cannot trust: what gymctl
- * will not do, where, why (whose folder, or who may write there), and the fix.
- */
+/** The refusal of a folder whose path the user cannot trust: what, where, why, and the fix. */
 export function untrustedFolder(action: string, dir: string, found: Untrusted, fix: string): GymctlError {
   const who = found.why === 'owner' ? `gymctl runs as uid ${currentUid()} and` : 'gymctl';
   const otherUser = found.why === 'owner' ? 'run gymctl as that user, or ' : '';
   return new GymctlError('internal', `${who} will not ${action} ${dir}: ${describeUntrusted(found)}; ${otherUser}${fix}`);
 }
 
-/** A warning when the file being read belongs to someone else, or undefined. */
 export function ownershipWarning(file: string, stat: Stats): string | undefined {
   if (otherOwner(stat) === undefined) return undefined;
   return `warning: config file ${file} belongs to another user (uid ${stat.uid}); its settings and key are theirs`;

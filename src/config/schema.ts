@@ -1,5 +1,6 @@
 /** The stored config file's shape, declared once as zod schemas, built on first use (when there is a file to check). */
 import * as z from 'zod/mini';
+import { once } from '../api/once.js';
 import { MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { KEY_STORES, OUTPUT_FORMATS } from './formats.js';
 
@@ -25,10 +26,7 @@ const buildConfigFileSchema = () =>
     profiles: z.optional(z.record(z.string(), buildProfileSchema())),
   });
 
-let built: ReturnType<typeof buildConfigFileSchema> | undefined;
-
-/** The config file's schema, built on first call. */
-export const configFileSchema = () => (built ??= buildConfigFileSchema());
+export const configFileSchema = once(buildConfigFileSchema);
 
 export type Profile = z.infer<ReturnType<typeof buildProfileSchema>>;
 export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;

@@ -1,13 +1,7 @@
 /**
- * Profiles on disk. The file holds the API key, so it is written 0600
- * inside a 0700 folder, only into a folder and file of the user's own, and
- * it is never cleared or rewritten when it cannot be read: a broken file is
- * an error that names it, and the file stays byte for byte as it was.
- * Reading is bounded: a FIFO, a device or a huge file is refused, not
- * read. conf writes it (atomically, under gymctl's lock, which conf does
- * not take across processes), keeping what gymctl does not know exactly as
- * it was (integers beyond 2^53 included); a symlinked config.json stays a
- * link. Reading stays with gymctl's bounded reader, so that the read
+ * Profiles on disk. The file holds the API key: written 0600 in a 0700 folder of the user's own, never rewritten when
+ * it cannot be read (it stays byte for byte as it was), read bounded (no FIFO, device or huge file). conf writes it
+ * under gymctl's lock (conf takes none across processes), keeping what gymctl does not know as written; the read
  * commands never load conf.
  */
 import type { Stats } from 'node:fs';
@@ -22,7 +16,6 @@ import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 import { modesApply, OddFileError, readRegularFile } from '../files/system.js';
 import { makeFolders } from '../files/trusted-path.js';
 
-// Built-ins through process.getBuiltinModule: no ESM namespace to build on every start.
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 
@@ -40,7 +33,6 @@ export interface ConfigStoreOptions {
   lockWaitMs?: number;
 }
 
-/** The config folder in use: see folders.ts (each system's own, the old one on Windows while it alone holds a config). */
 export { configDir } from '../files/folders.js';
 
 export class ConfigStore {
@@ -55,12 +47,8 @@ export class ConfigStore {
     this.#options = options;
   }
 
-  /**
-   * The whole file, validated; an empty config when there is no file yet.
-   * Reading never creates the folder or the file.
-   */
+  /** The whole file, validated, read once a run and again after each write; empty when there is none (nothing is created). */
   read(): ConfigFile {
-    // Read and parsed once a run (a run asks for it several times), and again after each write.
     this.#read ??= this.#load().file;
     return this.#read;
   }
@@ -84,7 +72,6 @@ export class ConfigStore {
     return { file: parsed.data, raw: json as ConfigFile };
   }
 
-  /** The file's text, or undefined when there is none; only a regular file of at most 1 MiB is read. */
   #readText(): string | undefined {
     try {
       const text = readRegularFile(this.path, MAX_CONFIG_BYTES, (stat) => this.#checkReadable(stat));
@@ -108,11 +95,7 @@ export class ConfigStore {
     return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   }
 
-  /**
-   * Changes one profile and writes the file (atomically, mode 0600). `change` gets a copy of the profile (empty if new) and returns
-   * it changed; everything else in the file, including fields gymctl does
-   * not know, is kept.
-   */
+  /** Changes one profile (`change` gets a copy, empty if new) and writes the file, keeping everything else. */
   updateProfile(name: string, change: (profile: Profile) => Profile): Promise<void> {
     return this.update((file) => {
       const profiles = { ...file.profiles };
@@ -121,12 +104,7 @@ export class ConfigStore {
     });
   }
 
-  /**
-   * Changes the whole file and writes it, as updateProfile does, with the
-   * lock held so that two gymctl processes writing at once each see the
-   * other's change. Nothing is written into a folder or file that is not
-   * the user's own; the lock is released on every way out.
-   */
+  /** Changes the whole file under the lock, so two gymctl processes writing at once each see the other's change. */
   async update(change: (file: ConfigFile) => ConfigFile): Promise<void> {
     this.#load(); // a broken file is reported as such, and never written over
     const target = this.checkWritable();
@@ -173,11 +151,7 @@ export class ConfigStore {
     }
   }
 
-  /**
-   * Refuses, before anything is written (or a key asked for), a config
-   * folder or file that is not the user's own, or whose path goes through
-   * a folder of someone else's; the file to write, when it is fine.
-   */
+  /** Refuses, before anything is written or a key asked for, a config folder or file not the user's own; else the file to write. */
   checkWritable(): string {
     this.#checkFolder();
     const target = this.#target();
@@ -203,12 +177,7 @@ export class ConfigStore {
     }
   }
 
-  /**
-   * Removes what writers killed between writing and renaming left behind
-   * (temporary copies of the file, which may hold the key), under the lock,
-   * so that no live writer's file is touched. `auth logout` calls it when it
-   * writes nothing else.
-   */
+  /** Removes, under the lock, the temporary copies (which may hold the key) that killed writers left; `auth logout` calls it. */
   async sweep(): Promise<void> {
     const target = this.#target();
     if (leftoversOf(target).length === 0) return;
@@ -246,7 +215,6 @@ export class ConfigStore {
     }
   }
 
-  /** A file-system failure, named: "cannot be read" or "cannot be written", with the reason. */
   #error(action: 'read' | 'write', error: unknown): GymctlError {
     const { code, message, reason: said } = error as NodeJS.ErrnoException & { reason?: string };
     const words = said ?? (code ? REASONS[code] : undefined);
@@ -257,12 +225,7 @@ export class ConfigStore {
   }
 }
 
-/**
- * Temporary files of writers that died before renaming, beside `target`:
- * conf's (`config.json.tmp-…`) and those of earlier gymctl versions
- * (`config.json.<pid>.<random>.tmp`). Called with the lock held: a writer
- * writes only with the lock, so none of these is a live writer's.
- */
+/** Temporary files of dead writers beside `target` (conf's `.tmp-…`, older gymctl's `.<pid>.<random>.tmp`); called with the lock held. */
 function leftoversOf(target: string): string[] {
   const dir = path.dirname(target);
   const name = path.basename(target);

@@ -1,44 +1,23 @@
-/**
- * What gymctl asks of the operating system in more than one place: who the
- * user is and where their home is, how a file is opened and read without
- * following a link, and how a whole number typed by a user is read. How a
- * file is written whole is moves.ts's.
- */
+/** What gymctl asks of the operating system in more than one place: the user, their home, files opened without following links. */
 const fs = process.getBuiltinModule('node:fs');
 
 /** The user's uid; undefined on Windows, which has none to compare. */
 export const currentUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
-/**
- * Whether a file's mode bits say who may open it: not on Windows, where
- * Node makes them up from the read-only flag (a folder is always 0777,
- * a file 0666) and the folder's access list decides. There, gymctl's files
- * are protected by the user's profile folder, which only the user (and
- * the system's administrators) may open; no mode is checked or set.
- */
+/** Not on Windows, where Node makes modes up (0777, 0666) and the profile folder's access list protects gymctl's files. */
 export const modesApply = (platform: NodeJS.Platform = process.platform): boolean => platform !== 'win32';
 
-/**
- * A Windows path that names one place whatever the current drive: on a drive (a letter, a colon and a slash) or on a
- * share (two slashes and a server). path.win32 takes one that starts with a single slash, such as `/home/jose`, as
- * absolute too, but it leads to whichever drive is current.
- */
+/** A Windows path on a drive or share: path.win32 calls `/home/jose` absolute too, but it lands on whichever drive is current. */
 export const isWindowsFullPath = (value: string): boolean => /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/.test(value);
 
-/** The home folder cannot be found: said in one line (the boot, the main file and the single executable each say it so), never with a stack. */
+/** The home folder cannot be found: said in one line, never with a stack. */
 export class HomeFolderError extends Error {
   override readonly name = 'HomeFolderError';
 }
 
 /**
- * The home folder, by one rule for the config and cache folders (folders.ts) and doctor:
- * - on Windows, %USERPROFILE%, as Windows programs read it (Node's os.homedir too); with none, the system's answer
- *   for the account. One that is not an absolute path (`jose`, `C:`) is refused: files would land under whichever
- *   folder is current. HOME is not read there: Git Bash, MSYS2 and Cygwin set it, at times to a POSIX path such as
- *   `/home/jose`, which Windows would read on the current drive.
- * - elsewhere, $HOME, else the system's answer (the user database).
- * The system's answer can fail (Node's os.homedir refuses a USERPROFILE of 260 characters or more with ENOBUFS; a
- * uid with no entry in the user database has none): a HomeFolderError says so and what to set.
+ * The home folder: on Windows %USERPROFILE% (never HOME, which Git Bash may set to a POSIX path), refused unless
+ * absolute; elsewhere $HOME; else the system's answer, which can fail (ENOBUFS, a uid with no entry): then a HomeFolderError.
  */
 export function homeDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   const windows = platform === 'win32';
@@ -58,20 +37,10 @@ export function homeDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = proc
 }
 
 /**
- * What V8 is tuned for at run time: the one place gymctl changes V8's flags
- * (Node warns that flags changed after start-up may behave unpredictably;
- * these two tune only the young generation's growth and WebAssembly's
- * compiler). A run that sets one writes no code cache (cli.ts), as the
- * cache would not match the next run's flags. Measured with npm run bench:
- * - `long batch`, for a batch of more than 1,000 ids: V8 (Node 24 above all)
- *   grows its young generation with the allocation rate, to about 200 MB at
- *   100,000 ids; growing it no further than its start keeps the peak near
- *   100 MB on every Node, flat however long the batch. Loading node:v8
- *   costs a short run about 2 ms, so a short batch goes without.
- * - `jq`, on Node 20 and 22, which compile jq's 900 KB of WebAssembly with
- *   the optimising compiler up front, longer than a call runs: baseline
- *   code only saves about 40 ms a --jq call. Node 24 and later tier up
- *   lazily already.
+ * The one place gymctl changes V8's flags at run time (measured with npm run bench):
+ * - `long batch` (over 1,000 ids): V8 grows its young generation to about 200 MB at 100,000 ids; not growing it keeps
+ *   the peak near 100 MB. Loading node:v8 costs a short run about 2 ms, so a short batch goes without.
+ * - `jq` on Node 20 and 22, which optimise jq's 900 KB of WebAssembly up front: baseline code saves about 40 ms a call.
  */
 const V8_TUNINGS = { 'long batch': '--semi-space-growth-factor=1', jq: '--liftoff-only' } as const;
 const tuned = new Set<keyof typeof V8_TUNINGS>();
@@ -82,14 +51,7 @@ export function tuneV8(tuning: keyof typeof V8_TUNINGS): void {
   tuned.add(tuning);
 }
 
-/** Whether this run changed V8's flags. */
-export const v8FlagsChanged = (): boolean => tuned.size > 0;
-
-/**
- * A whole number as a user types it, from `min` to `max`: decimal digits
- * only (no sign, point, exponent, spaces or leading zero); undefined when
- * it is not one, for the caller to say what it expected.
- */
+/** A whole number as typed, from `min` to `max`: digits only, no leading zero; undefined otherwise, for the caller to explain. */
 export function parseWholeNumber(text: string, min: number, max: number): number | undefined {
   if (!/^(0|[1-9][0-9]{0,15})$/.test(text)) return undefined;
   const value = Number(text);
@@ -107,11 +69,8 @@ export class OddFileError extends Error {
 }
 
 /**
- * A small file's text, read as the config file is: opened without
- * blocking (a FIFO cannot hang gymctl), only a regular file (a link to one
- * is followed; a link to /dev/zero is refused), at most `maxBytes`;
- * undefined when there is none. `inspect` sees the file's stat before it
- * is read (the config store warns about loose permissions from it).
+ * A small file's text, undefined when there is none: opened without blocking (a FIFO cannot hang gymctl), only a
+ * regular file (a link to /dev/zero is refused), at most `maxBytes`. `inspect` sees its stat first.
  */
 export function readRegularFile(file: string, maxBytes: number, inspect?: (stat: import('node:fs').Stats) => void): string | undefined {
   let fd: number;
@@ -136,12 +95,7 @@ export function readRegularFile(file: string, maxBytes: number, inspect?: (stat:
   }
 }
 
-/**
- * A folder opened once, without following a link, and worked in through
- * that handle: on Linux every path below it goes through
- * /proc/self/fd/N, so a folder swapped for a link after it was checked is
- * never followed. Elsewhere, the folder's own path.
- */
+/** A folder opened once without following a link; on Linux worked in through /proc/self/fd/N, so a later swap for a link is never followed. */
 export interface FolderHandle {
   /** The path that reaches the opened folder itself. */
   readonly path: string;
@@ -149,7 +103,7 @@ export interface FolderHandle {
   close(): void;
 }
 
-/** Whether /proc/self/fd reaches an open folder: looked at once, when first needed (the single executable's snapshot runs this file's top level at build time, on another machine). */
+/** Looked at when first needed: the single executable's snapshot runs this file's top level at build time, elsewhere. */
 let procFd: boolean | undefined;
 const viaProc = (): boolean => (procFd ??= process.platform === 'linux' && fs.existsSync('/proc/self/fd'));
 
@@ -158,12 +112,7 @@ export const NO_FOLLOW: number = fs.constants.O_NOFOLLOW ?? 0;
 
 const errno = (code: string, what: string, file: string) => Object.assign(new Error(`${code}: ${what}, open '${file}'`), { code, syscall: 'open', path: file });
 
-/**
- * Where open() cannot refuse a link itself (Windows has no O_NOFOLLOW), a
- * symlink or junction at `file` (lstat says isSymbolicLink for both) is
- * refused before it is opened, as ELOOP, as open() with O_NOFOLLOW would.
- * Nothing there is left for open() to report.
- */
+/** Without O_NOFOLLOW (Windows), a symlink or junction at `file` is refused as ELOOP before it is opened. */
 export function refuseLink(file: string, noFollow: number = NO_FOLLOW): void {
   if (noFollow !== 0) return;
   let stat: import('node:fs').Stats;

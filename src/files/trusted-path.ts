@@ -1,35 +1,15 @@
 /**
- * Whether a folder's path can be trusted by the user gymctl runs as, and
- * how a folder is made without Node's recursive mkdir.
- *
- * O_NOFOLLOW guards only the last part of a path: a link anywhere above it
- * is followed. So every part, from `/` down, is looked at: each must belong
- * to the user gymctl runs as or to root, a link is followed only when its
- * owner is one of those and leads to what is (its own target walked in the
- * same way), and a folder that others could put a link in (anyone may
- * write to it, without the sticky bit of /tmp) is refused. Root running
- * with another user's HOME therefore stops at that HOME, which belongs to
- * that user, before anything is read through it, written or removed.
- *
- * `fs.mkdirSync(dir, { recursive: true })` loops for ever on a folder of
- * procfs (mkdir says ENOENT, the parent says EEXIST, and Node tries
- * again) and reports ENOENT instead of the real error on a read-only file
- * system: `makeFolders` makes one folder at a time and says what went
- * wrong.
- *
- * No dependencies: node:fs and node:path only, so any part of gymctl can use it.
+ * Whether the user gymctl runs as can trust a folder's path. O_NOFOLLOW guards only a path's last part, so every part
+ * from `/` down must belong to the user or root, links included (their targets walked the same way), and none may be
+ * writable by anyone without /tmp's sticky bit. Root with another user's HOME thus stops at that HOME.
+ * `makeFolders` replaces recursive mkdir, which loops for ever in procfs and says ENOENT on a read-only file system.
  */
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 
 /** What the walk asks of the system; a test hands in its own. */
 export interface PathSystem {
-  /**
-   * The uid gymctl runs as; undefined (Windows) turns the check off: there,
-   * every file's uid is 0 and its mode made up, and what keeps others out is
-   * the profile folder's access list (a link at the folder itself is still
-   * refused when it is opened: system.ts, refuseLink).
-   */
+  /** Undefined (Windows, where uids are 0 and modes made up, and the profile's access list keeps others out) turns the check off. */
   uid: number | undefined;
   /** Whose path rules apply: this system's, unless a test says `win32` or `linux`. */
   platform?: NodeJS.Platform;
@@ -38,7 +18,6 @@ export interface PathSystem {
   mkdir(dir: string, mode: number): void;
 }
 
-/** The path rules of `platform` (this system's when none is given). */
 const rules = (platform: NodeJS.Platform | undefined): typeof path => (platform === undefined ? path : platform === 'win32' ? path.win32 : path.posix);
 
 const realSystem = (): PathSystem => ({
@@ -58,11 +37,7 @@ export type Untrusted =
 /** Links followed at most, as the kernel's ELOOP limit. */
 const MAX_LINKS = 40;
 
-/**
- * The first part of `target`'s path (from `/` down, links followed) that
- * the user gymctl runs as cannot trust, or undefined when there is none.
- * Parts that do not exist yet end the walk: they will be made by gymctl.
- */
+/** The first untrusted part of `target`'s path, links followed; a part that does not exist yet ends the walk (gymctl makes it). */
 export function untrustedPart(target: string, system: Partial<PathSystem> = {}): Untrusted | undefined {
   const sys = { ...realSystem(), ...system };
   if (sys.uid === undefined) return undefined;
@@ -124,12 +99,7 @@ export function describeUntrusted(found: Untrusted): string {
   }
 }
 
-/**
- * Makes `dir` and the folders above it that are missing, one at a time
- * (`mode`, 0700 by default). A failure is thrown with the code the system
- * gave (EROFS, EPERM, ENOTDIR…); a folder that takes no new folders
- * (procfs) is ENOENT, said in words (`reason`), never a loop.
- */
+/** Makes `dir` and the missing folders above it, one at a time, throwing the system's code; procfs's ENOENT said in words. */
 export function makeFolders(dir: string, mode = 0o700, system: Partial<PathSystem> = {}): void {
   const sys = { ...realSystem(), ...system };
   const path = rules(sys.platform);
@@ -169,11 +139,7 @@ const isFolder = (file: string, sys: PathSystem) => {
   }
 };
 
-/**
- * `untrustedPart` as a yes or no, for the code cache and its secret: true
- * when the folder `dir` may be made, read and written by this user. A part
- * that changed under the walk, or cannot be read, is not trusted this time.
- */
+/** `untrustedPart` as a yes or no; a part that changed under the walk, or cannot be read, is not trusted. */
 export function trustedPath(dir: string, uid: number | undefined = typeof process.getuid === 'function' ? process.getuid() : undefined): boolean {
   try {
     return untrustedPart(dir, { uid }) === undefined;
