@@ -1,11 +1,6 @@
 /**
- * What an operation of the API is, declared once (one file each, beside
- * this one): its request, its answer's schema, and how gymctl shows it.
- * Every surface is derived from the list of declarations (index.ts): the
- * client's methods and types, the command with its formats, batches, Tab
- * and picker, `gymctl schema`, the OpenAPI document, the sandbox's routes,
- * the flag table, the help and the man page. A declaration is plain data
- * and small functions: it loads nothing of the CLI.
+ * An operation of the API, declared once (a file each, beside this one): its request, its answer's schema, how gymctl
+ * shows it. Every surface derives from the list (index.ts). A declaration is plain data: it loads nothing of the CLI.
  */
 import type * as z from 'zod/mini';
 import type { Id } from '../api/schemas.js';
@@ -21,15 +16,10 @@ export interface PathParam {
   found?: string;
 }
 
-/** Runs a declared operation: what a declaration's own functions may ask of the API. */
+/** What a declaration's own functions may ask of the API. */
 export type Ask = <S extends z.core.$ZodType, L extends boolean>(declaration: OperationDeclaration<S, string, string, L>, id?: Id, signal?: AbortSignal) => Promise<DataOf<S, L>>;
 
-/**
- * Where the values of the path parameter come from (the key's academies),
- * for Tab, for the picker when no id is given at a terminal, and for the
- * command that shows every one of them. An operation without it takes
- * ids only as typed (member ids are personal: Tab never offers them).
- */
+/** Where the path parameter's values come from (the key's academies), for Tab, the picker and the command listing them all; without it, ids only as typed. */
 export interface ParamValues<S extends z.core.$ZodType> {
   /** The ids, from the API, and what to say when there are none. */
   load(ask: Ask, signal?: AbortSignal): Promise<{ ids: readonly Id[]; none: string }>;
@@ -124,7 +114,7 @@ export type DataOf<S extends z.core.$ZodType, L extends boolean> = L extends tru
 /** The data type of a declaration's answer. */
 export type Data<D> = D extends OperationDeclaration<infer S, string, string, infer L> ? DataOf<S, L> : never;
 
-/** A declaration, checked and typed (its names, and whether it has a path parameter, kept in its type: the client's methods are typed from them). */
+/** A declaration, typed with its names and whether it has a path parameter, which type the client's methods. */
 export const defineOperation = <S extends z.core.$ZodType, const M extends string, const K extends string, const L extends boolean, P extends PathParam | undefined = undefined>(
   declaration: OperationDeclaration<S, M, K, L> & { param?: P },
 ): OperationDeclaration<S, M, K, L> & { param: P } => declaration as OperationDeclaration<S, M, K, L> & { param: P };
@@ -137,7 +127,7 @@ export const subjectOf = (declaration: OperationDeclaration, id?: Id): string =>
 export const pathOf = (declaration: OperationDeclaration, id?: Id): string =>
   declaration.param ? declaration.path.replace(`{${declaration.param.name}}`, encodeURIComponent(String(id))) : declaration.path;
 
-/** The path as a pattern that matches it, its parameter (digits) captured: for the sandbox's routing. */
+/** The path as a pattern capturing its parameter (digits), for the sandbox's routing. */
 export const pathPattern = (declaration: OperationDeclaration): RegExp =>
   new RegExp(`^${declaration.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[A-Za-z]+\\?\}/, '([0-9]+)')}$`);
 

@@ -1,8 +1,4 @@
-/**
- * Every operation of the API that gymctl knows, in the order help lists
- * them. Adding one is a declaration beside these (see CONTRIBUTING.md):
- * every surface reads this list.
- */
+/** Every operation gymctl knows, in help's order; adding one is a declaration beside these (CONTRIBUTING.md). */
 import { errorBody } from '../api/schemas.js';
 import { academy, schemas as academySchemas } from './academy.js';
 import { family, schemas as familySchemas } from './family.js';
