@@ -1,5 +1,6 @@
 // What build/index.mjs and scripts/build-sea.mjs share, and the build's interventions in third-party code (CONTRIBUTING.md).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -9,6 +10,24 @@ export const { version } = JSON.parse(readFileSync(path.join(root, 'package.json
 export const defines = (values) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, JSON.stringify(value)]));
 
 export const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', define: defines({ __GYMCTL_VERSION__: version }), logLevel: 'warning' };
+
+/**
+ * `run(env)` for a run of the CLI during the build, where `env` is `base` without gymctl's own variables, with a home of
+ * its own: HOME, USERPROFILE, the XDG folders, %APPDATA% and %LOCALAPPDATA% inside a temporary folder, removed after.
+ * No build step reads or writes the builder's files.
+ */
+export function withOwnHome(run, base = process.env) {
+  const home = mkdtempSync(path.join(tmpdir(), 'gymctl-build-home-'));
+  const at = (...parts) => path.join(home, ...parts);
+  const env = Object.fromEntries(Object.entries(base).filter(([name]) => !/^(GYMCTL_|NODE_COMPILE_CACHE$)/.test(name)));
+  Object.assign(env, { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: at('.config'), XDG_CACHE_HOME: at('.cache'), XDG_DATA_HOME: at('.local', 'share') });
+  Object.assign(env, { XDG_STATE_HOME: at('.local', 'state'), APPDATA: at('AppData', 'Roaming'), LOCALAPPDATA: at('AppData', 'Local') });
+  try {
+    return run(env);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
 
 /** A path inside package `name` in node_modules, with either separator (a Windows build host has `\`). */
 export const inPackage = (name) => new RegExp(`node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/]`);

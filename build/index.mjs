@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundledPackages, compiledIntoJq, noticesText } from '../scripts/notices.mjs';
-import { common, defines, envPathsUnused, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly } from './common.mjs';
+import { common, defines, envPathsUnused, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly, withOwnHome } from './common.mjs';
 
 process.chdir(root);
 const requireHere = createRequire(import.meta.url);
@@ -128,7 +128,7 @@ for (const output of Object.keys(mergeMeta(main.metafile, sides.metafile).output
 writeFileSync('dist/meta.json', JSON.stringify(mergeMeta(boot.metafile, main.metafile, sides.metafile)));
 
 // 7. help: the top-level help, so that `gymctl --help` loads no parser
-const help = spawnSync(process.execPath, ['bin/gymctl.cjs', '--help'], { encoding: 'utf8', input: '' });
+const help = withOwnHome((env) => spawnSync(process.execPath, ['bin/gymctl.cjs', '--help'], { encoding: 'utf8', input: '', env }));
 if (help.status !== 0 || !help.stdout.startsWith('Usage: gymctl')) throw new Error(`could not write the help: ${help.stderr}`);
 writeFileSync('dist/help.txt', help.stdout);
 

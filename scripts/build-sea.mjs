@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { common, defines, root, version } from '../build/common.mjs';
+import { common, defines, root, version, withOwnHome } from '../build/common.mjs';
 import { bundledPackages, compiledIntoJq, noticesText } from './notices.mjs';
 import { runNpm } from './npm.mjs';
 
@@ -81,7 +81,7 @@ const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, sha256(readFileSync(file))]));
 
 // The warm-up run's answer (src/sea/warm.ts): what the sandbox answers to GET /me.
-const me = run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+const me = withOwnHome((env) => run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env }), { PATH: process.env.PATH, NO_COLOR: '1' });
 if (me.status !== 0 || !me.stdout.startsWith('{"data":')) fail(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
 
 // Linux: Node stripped first, never the binary made of it (docs/sea-notes.md, "Strip"); macOS and Windows: signed, left alone.
@@ -158,8 +158,8 @@ writeFileSync(configFile, JSON.stringify(buildsItself ? config : { ...config, ou
 const flag = buildsItself ? '--build-sea' : '--experimental-sea-config';
 // stdin a file (a pipe is a socket, which /dev/stdin cannot open).
 const loaderFd = openSync(start, 'r');
-const builder = { stdio: [loaderFd, 'inherit', 'inherit'], cwd: out, env: { ...process.env, GYMCTL_SEA_MAIN: path.join(out, 'main.cjs') } };
-const built = run(node, [...builderFlags, flag, path.basename(configFile)], builder);
+const builder = (env) => ({ stdio: [loaderFd, 'inherit', 'inherit'], cwd: out, env: { ...env, GYMCTL_SEA_MAIN: path.join(out, 'main.cjs') } });
+const built = withOwnHome((env) => run(node, [...builderFlags, flag, path.basename(configFile)], builder(env)));
 closeSync(loaderFd);
 if (built.status !== 0) fail(`node ${flag} failed`);
 if (!buildsItself) {
@@ -172,7 +172,7 @@ if (!buildsItself) {
 const madeHere = Object.values(files).filter((file) => path.dirname(file) === out);
 for (const file of [...['start.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped'].map((name) => path.join(out, name)), ...madeHere]) rmSync(file, { force: true });
 // A Node that does not know execArgvExtension would let NODE_OPTIONS in: a module it names to preload must not run.
-const optionsIgnored = run(output, ['--version'], { env: { ...process.env, NODE_OPTIONS: `--require=${path.join(out, 'not-there.cjs')}` } });
+const optionsIgnored = withOwnHome((env) => run(output, ['--version'], { env: { ...env, NODE_OPTIONS: `--require=${path.join(out, 'not-there.cjs')}` } }));
 if (optionsIgnored.status !== 0 || optionsIgnored.stdout !== `${version}\n`) {
   rmSync(output, { force: true });
   fail(`Node ${nodeVersion} made a binary that reads NODE_OPTIONS (no execArgvExtension): build with a later Node 24, or Node 26`);

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { withOwnHome } from '../build/common.mjs';
 
 /** The page's markdown, from the sources, bundled and run once. */
 async function markdown() {
@@ -29,7 +30,7 @@ process.stdout.write(manualMarkdown(program, TOP_EXAMPLES));`,
     // The keyring client finds its agent with import.meta.url, which CommonJS lacks; this bundle only prints the manual and runs no command.
     logOverride: { 'empty-import-meta': 'silent' },
   });
-  const run = spawnSync(process.execPath, ['--input-type=commonjs', '-'], { input: bundle.outputFiles[0].text, encoding: 'utf8' });
+  const run = withOwnHome((env) => spawnSync(process.execPath, ['--input-type=commonjs', '-'], { input: bundle.outputFiles[0].text, encoding: 'utf8', env }));
   if (run.status !== 0) throw new Error(`could not write the man page's markdown: ${run.stderr}`);
   return run.stdout;
 }

@@ -1,9 +1,11 @@
 /**
- * The build's interventions in third-party code (build/common.mjs), each run through esbuild on a copy of the upstream
- * file it changes: it takes on the file as the package ships it, and fails the build, naming the package and the
- * intervention, when the text it relies on is gone or when the package changed so that it never applies.
+ * What the build itself does, beside what it outputs (bundle.test.ts reads that): its interventions in third-party code
+ * (build/common.mjs), each run through esbuild on a copy of the upstream file it changes, take on the file as the
+ * package ships it, and fail the build, naming the package and the intervention, when the text they rely on is gone or
+ * when the package changed so that they never apply; and a build leaves the builder's home and folders as they were.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -102,5 +104,53 @@ describe("the build's interventions in third-party code (build/common.mjs)", () 
     for (const file of ['/a/node_modules/atomically/dist/utils/temp.js', 'C:\\a\\node_modules\\atomically\\dist\\utils\\temp.js']) expect(atomically.test(file), file).toBe(true);
     expect(atomically.test('/a/node_modules/atomically-x/temp.js')).toBe(false);
     expect(common.inPackage('@scope/name').test('C:\\a\\node_modules\\@scope\\name\\index.js')).toBe(true);
+  });
+});
+
+describe("the builder's own files", () => {
+  it('a build reads and writes nothing in HOME, the XDG folders or %APPDATA%: each run of the CLI it makes has a home of its own, gone after', () => {
+    const tree = path.join(scratch, 'tree');
+    for (const name of ['bin', 'build', 'scripts', 'src', 'licenses', 'package.json', 'tsconfig.json', 'tsconfig.types.json'])
+      cpSync(path.join(ROOT, name), path.join(tree, name), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'junction');
+    const builder = path.join(scratch, 'builder');
+    const folders = {
+      HOME: 'home',
+      USERPROFILE: 'home',
+      XDG_CONFIG_HOME: 'config',
+      XDG_CACHE_HOME: 'cache',
+      XDG_DATA_HOME: 'data',
+      XDG_STATE_HOME: 'state',
+      APPDATA: 'roaming',
+      LOCALAPPDATA: 'local',
+    };
+    const env: NodeJS.ProcessEnv = { ...process.env, GYMCTL_CONFIG_DIR: path.join(builder, 'config', 'gymctl') };
+    for (const [name, folder] of Object.entries(folders)) {
+      env[name] = path.join(builder, folder);
+      mkdirSync(env[name], { recursive: true });
+    }
+    // Every Node the build starts says where its home is.
+    const [probe, log] = [path.join(scratch, 'probe.cjs'), path.join(scratch, 'runs.ndjson')];
+    const said = `{ argv: process.argv, env: Object.fromEntries(${JSON.stringify(['GYMCTL_CONFIG_DIR', ...Object.keys(folders)])}.map((name) => [name, process.env[name]])) }`;
+    writeFileSync(probe, `require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(${said}) + '\\n');\n`);
+    const built = spawnSync(process.execPath, ['build/index.mjs'], { cwd: tree, env: { ...env, NODE_OPTIONS: `--require=${JSON.stringify(probe)}` }, encoding: 'utf8' });
+    expect(built.status, `${built.stdout}${built.stderr}`).toBe(0);
+
+    const runs = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string | undefined> });
+    // The help (bin/gymctl.cjs --help) and the man page's markdown (a bundle of the command tree, read from stdin).
+    const cli = runs.filter(({ argv }) => argv.some((arg) => arg.endsWith('gymctl.cjs') || arg === '-'));
+    expect(cli.length).toBeGreaterThanOrEqual(2);
+    for (const { argv, env: theirs } of cli) {
+      expect(theirs.GYMCTL_CONFIG_DIR, argv.join(' ')).toBeUndefined();
+      for (const name of Object.keys(folders)) {
+        expect(theirs[name], `${name} of ${argv.join(' ')}`).toBeDefined();
+        expect(theirs[name]!.startsWith(builder), `${name} of ${argv.join(' ')}`).toBe(false);
+        expect(existsSync(theirs[name]!), `${name} of ${argv.join(' ')}, after the build`).toBe(false);
+      }
+    }
+    expect(readdirSync(builder, { recursive: true }).sort()).toEqual([...new Set(Object.values(folders))].sort());
   });
 });
