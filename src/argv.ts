@@ -1,9 +1,9 @@
 /**
  * The pre-scan: what argv says before the parser has read it, by one set of
- * rules, the parser's own for the global options. Its users: dist/boot.cjs
- * (the code cache's name), the program (the one command to build) and main
- * (the format of errors the parser reports, --no-color, the `--json FIELDS`
- * hint). It is in dist/boot.cjs, so it imports nothing.
+ * rules, the parser's own for the global options. main.ts scans argv once, and
+ * hands the scan to its users: the program (the one command to build), the
+ * report (the format of errors the parser reports, --no-color) and the
+ * `--json FIELDS` hint.
  *
  * The rules, as commander applies them to the program's options:
  * - `--` ends the options: every word after it is an operand.
@@ -43,7 +43,6 @@ export interface ArgvScan {
 }
 
 const HELP = ['-h', '--help'];
-const VERSION = ['-V', '--version'];
 
 const isOption = (word: string) => word.length > 1 && word.startsWith('-');
 
@@ -87,26 +86,5 @@ function scan(argv: readonly string[]): ArgvScan {
   return { operands, command: operands[0], options, values, operandAfter, help: HELP.some((name) => options.has(name)) };
 }
 
-/** Scans made, by argv: each argv is scanned once, whoever asks. */
-const scans = new WeakMap<readonly string[], ArgvScan>();
-
 /** What argv says, by the rules above. */
-export function scanArgv(argv: readonly string[]): ArgvScan {
-  const known = scans.get(argv);
-  if (known) return known;
-  const scanned = scan(argv);
-  scans.set(argv, scanned);
-  return scanned;
-}
-
-/** The command argv names, when it is one of `names`. */
-export function commandIn(argv: readonly string[], names: readonly string[]): string | undefined {
-  const { command } = scanArgv(argv);
-  return command !== undefined && names.includes(command) ? command : undefined;
-}
-
-/** `gymctl`, `gymctl --help`, `gymctl -h`: the top-level help, and nothing else that could change it. */
-export const topLevelHelp = (argv: readonly string[]): boolean => argv.length === 0 || (argv.length === 1 && HELP.includes(argv[0]!));
-
-/** `gymctl --version`, `gymctl -V`, and nothing else: bin/gymctl.cjs holds this rule in a line of its own (held to this one by a test). */
-export const versionAlone = (argv: readonly string[]): boolean => argv.length === 1 && VERSION.includes(argv[0]!);
+export const scanArgv = scan;

@@ -153,7 +153,7 @@ export function createFactory(options: FactoryOptions): Factory {
   function openResponseCache(origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): ResponseCache | undefined {
     const warn = readOnly ? () => {} : (message: string) => io.err(`gymctl: warning: ${message}\n`);
     try {
-      return openCache({ env, configDir: configDir(env), baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
+      return openCache({ env, baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
     } catch (error) {
       // The cache is a convenience: when it cannot be used (a read-only or foreign folder, a full disk), the answer comes from the server.
       warn(`the cache cannot be used, so the answer comes from the server: ${error instanceof Error ? error.message : String(error)}`);

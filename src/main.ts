@@ -52,7 +52,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   let outcome: number | GymctlError = 0;
   const program = buildProgram({
     io,
-    argv,
+    scan,
     factory: () => factory,
     parsed(command, parsedFlags) {
       flags = Object.freeze({ ...parsedFlags });
@@ -66,7 +66,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     if (fieldList) throw fieldList;
     await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), signal, () => handlesInterrupt);
   } catch (error) {
-    outcome = settle(error, argv, program);
+    outcome = settle(error, argv, program, scan);
   } finally {
     // Clients and servers, last opened first.
     for (const dispose of disposers.splice(0).reverse()) await dispose().catch(() => {});

@@ -5,7 +5,7 @@
  * others' handlers only when they run.
  */
 import { Command, Help, type Option } from 'commander';
-import { commandIn, scanArgv } from './argv.js';
+import type { ArgvScan } from './argv.js';
 import { newCmdApi } from './commands/api.js';
 import { newCmdAuth } from './commands/auth.js';
 import { newCmdCache } from './commands/cache.js';
@@ -70,10 +70,8 @@ export const commandWords = (program: Command): string[] => [
  * completion, no command, an unknown one (its error suggests the nearest
  * name).
  */
-export function namedCommand(argv: readonly string[]): string | undefined {
-  if (scanArgv(argv).help) return undefined;
-  const names = COMMANDS.map(([name]) => name);
-  return commandIn(argv, names);
+export function namedCommand({ help, command }: ArgvScan): string | undefined {
+  return !help && COMMANDS.some(([name]) => name === command) ? command : undefined;
 }
 
 /** The examples the top-level help (and the man page) ends with. */
@@ -86,11 +84,11 @@ export interface ProgramOptions {
   factory: FactoryRef;
   /** Called once the flags are parsed and checked, before the command runs. */
   parsed(command: Command, flags: GlobalFlags): void;
-  /** The arguments the program will parse: only the command they name is built (all of them when they name none). */
-  argv?: readonly string[];
+  /** The pre-scan of the arguments the program will parse: only the command they name is built (all of them when they name none). */
+  scan?: ArgvScan;
 }
 
-export function buildProgram({ io, factory: f, parsed, argv }: ProgramOptions): Command {
+export function buildProgram({ io, factory: f, parsed, scan }: ProgramOptions): Command {
   const program = new Command('gymctl')
     .description(`Read the gym (academy) management API: ${listed(OPERATIONS.map((declaration) => declaration.topic))}.`)
     .version(VERSION, '-V, --version', 'print the version')
@@ -129,7 +127,7 @@ Learn more: gymctl help exit-codes, gymctl help environment
     return command;
   };
   // A run that names its command builds only that one (help and completion see the whole tree).
-  const only = argv && namedCommand(argv);
+  const only = scan && namedCommand(scan);
   for (const [name, make] of COMMANDS) if (only === undefined || only === name) program.addCommand(adopt(make(f)));
   if (only !== undefined) return program;
   program.addCommand(adopt(newCmdComplete(f, program)), { hidden: true });

@@ -1,6 +1,6 @@
 import type { ResponseCache } from '../api/transport/types.js';
 import { GymctlError, type ResponseHead } from '../api/errors.js';
-import { checkOwnWritable, otherOwner, untrustedFolder } from '../config/ownership.js';
+import { otherOwner, untrustedFolder } from '../config/ownership.js';
 import { cacheDir } from '../files/folders.js';
 import { makeFolders, untrustedPart } from '../files/trusted-path.js';
 import { type FolderHandle, OddFileError, openFolder, readRegularFile, tightenFolder } from '../files/system.js';
@@ -11,49 +11,56 @@ const path = process.getBuiltinModule('node:path');
 /** node:crypto, loaded when a cache is first used, not when gymctl starts. */
 const crypto = () => process.getBuiltinModule('node:crypto');
 
-/** The secret's file, in the config folder (0600). */
-const SECRET_FILE = 'cache-secret';
+/** The secret's file, in the cache folder (0600). */
+const SECRET_FILE = 'secret';
 
 export { cacheDir };
 
 const hmac = (secret: Buffer, text: string) => crypto().createHmac('sha256', secret).update(text).digest('hex');
 
-/** The folder a key's entries are filed in, by an HMAC of the key. */
+/** The folder a key's entries are filed in, by an HMAC of the key: the folder's name does not give the key away. */
 const keyFolder = (secret: Buffer, apiKey: string) => hmac(secret, `key\u0000${apiKey}`).slice(0, 40);
 
 /**
- * The cache's secret, made on first use: 32 random bytes, written 0600 and
- * linked into place (created exclusively where the file system has no hard
- * links: FAT32, exFAT, some SMB shares), so that two gymctl starting at
- * once agree on one.
- * Read as the config file is: a FIFO or a link to a device is refused at
- * once, never waited on or read without end. Made only in a config folder
- * of the user's own (as root with another user's HOME, never).
+ * The cache's secret, in the opened cache folder, made on first use: 32 random bytes, written 0600 and linked into
+ * place (created exclusively where the file system has no hard links: FAT32, exFAT, some SMB shares), so that two
+ * gymctl starting at once agree on one. Read as the config file is: a FIFO or a link to a device is refused at once,
+ * never waited on or read without end.
  */
-function secretIn(configDir: string, create: boolean): Buffer | undefined {
-  const file = path.join(configDir, SECRET_FILE);
-  const read = () => {
-    let text: string | undefined;
-    try {
-      text = readRegularFile(file, 1024);
-    } catch (error) {
-      if (error instanceof OddFileError)
-        throw new GymctlError(
-          'internal',
-          `${file} is ${error.why === 'too large' ? 'too large to be' : 'not a regular file, so not'} a cache secret: remove it, and gymctl makes a new one`,
-        );
-      throw error;
-    }
-    if (text === undefined) return undefined;
-    if (!/^[0-9a-f]{64}$/.test(text.trim())) throw new GymctlError('internal', `${file} is not a cache secret (64 hex digits): remove it, and gymctl makes a new one`);
-    return Buffer.from(text.trim(), 'hex');
-  };
-  const secret = read();
+function secretIn(root: FolderHandle, dir: string, create: boolean): Buffer | undefined {
+  const file = path.join(root.path, SECRET_FILE);
+  const secret = readSecret(file, path.join(dir, SECRET_FILE));
   if (secret || !create) return secret;
-  checkOwnWritable(configDir, file);
-  makeFolders(configDir);
   writeFileAtomic(file, `${crypto().randomBytes(32).toString('hex')}\n`, { keepExisting: true });
-  return read();
+  return readSecret(file, path.join(dir, SECRET_FILE));
+}
+
+/** The secret in `file`, named `shown` to the user; undefined when there is none. */
+function readSecret(file: string, shown: string): Buffer | undefined {
+  let text: string | undefined;
+  try {
+    text = readRegularFile(file, 1024);
+  } catch (error) {
+    if (error instanceof OddFileError)
+      throw new GymctlError(
+        'internal',
+        `${shown} is ${error.why === 'too large' ? 'too large to be' : 'not a regular file, so not'} a cache secret: remove it, and gymctl makes a new one`,
+      );
+    throw error;
+  }
+  if (text === undefined) return undefined;
+  if (!/^[0-9a-f]{64}$/.test(text.trim())) throw new GymctlError('internal', `${shown} is not a cache secret (64 hex digits): remove it, and gymctl makes a new one`);
+  return Buffer.from(text.trim(), 'hex');
+}
+
+/** The cache folder's secret, opened and closed again: undefined when there is no folder, or (without `create`) no secret. */
+function secretOf(dir: string, create: boolean): Buffer | undefined {
+  const root = openRoot(dir, create);
+  try {
+    return root && secretIn(root, dir, create);
+  } finally {
+    root?.close();
+  }
 }
 
 /**
@@ -135,7 +142,6 @@ function emptyKeyFolder(root: FolderHandle, name: string): number {
 
 export interface CacheOptions {
   env: NodeJS.ProcessEnv;
-  configDir: string;
   baseUrl: string;
   apiKey: string;
   /** How old an answer may be to be used; undefined with --refresh alone: never read, only written. */
@@ -164,8 +170,7 @@ const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
 export function openCache(options: CacheOptions): ResponseCache {
   const dir = cacheDir(options.env);
-  openRoot(dir, false)?.close(); // checked before anything is sent
-  const secret = secretIn(options.configDir, !options.readOnly);
+  const secret = secretOf(dir, !options.readOnly); // checked before anything is sent
   if (!secret) return { read: () => undefined, write: () => {} };
   const key = keyFolder(secret, options.apiKey);
   const fileName = (apiPath: string) => `${hmac(secret, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`;
@@ -245,17 +250,19 @@ export function systemMessage(error: unknown): string {
 }
 
 /** Drops the answers cached for one key (`auth logout`); how many there were. */
-export function dropKeyEntries(env: NodeJS.ProcessEnv, configDir: string, apiKey: string): number {
-  const secret = secretIn(configDir, false);
-  if (!secret) return 0;
+export function dropKeyEntries(env: NodeJS.ProcessEnv, apiKey: string): number {
   const root = openRoot(cacheDir(env), false);
   if (!root) return 0;
   try {
-    return emptyKeyFolder(root, keyFolder(secret, apiKey));
+    const secret = secretIn(root, cacheDir(env), false);
+    return secret ? emptyKeyFolder(root, keyFolder(secret, apiKey)) : 0;
   } finally {
     root.close();
   }
 }
 
-/** The cache's secret as a `--cache` run reads it, making nothing: whether there is one; throws what that run would warn of (for `doctor`). */
-export const hasCacheSecret = (configDir: string): boolean => secretIn(configDir, false) !== undefined;
+/** The cache's secret as a `--cache` run reads it, changing nothing: whether there is one; throws what that run would warn of (for `doctor`). */
+export function hasCacheSecret(env: NodeJS.ProcessEnv): boolean {
+  const file = path.join(cacheDir(env), SECRET_FILE);
+  return readSecret(file, file) !== undefined;
+}

@@ -26,7 +26,7 @@ export const HELP_TOPICS = {
   GYMCTL_NO_PROGRESS    any value: no progress line for long batches
   GYMCTL_NO_INPUT       any value: never ask at a terminal (gymctl academy with no id is a usage error)
   GYMCTL_ACCESSIBLE     1: accessible output (no borders, plain cards, progress lines appended); also ACCESSIBLE
-  GYMCTL_NO_CODE_CACHE  1: no code cache of gymctl's own code (kept in $XDG_CACHE_HOME/gymctl-code-cache)
+  GYMCTL_NO_CODE_CACHE  1: no compile cache of gymctl's code (Node 22.1+; in $XDG_CACHE_HOME/gymctl-code-cache)
   GYMCTL_MCP_TOKEN      the bearer token of gymctl mcp --http (16 or more visible ASCII characters); unset: one made and printed at start
   NO_COLOR              any value: no colour (as --no-color)
   FORCE_COLOR           colour even when not on a terminal; 0 turns it off

@@ -102,7 +102,7 @@ export function manualMarkdown(program: Command, topExamples: readonly string[])
       `profiles and settings (${code('~/.config/gymctl/config.json')} by default, or in ${code('$GYMCTL_CONFIG_DIR')}), written 0600; ${code('gymctl config path')} prints it.`,
     ),
     item(code('$XDG_CACHE_HOME/gymctl'), `answers kept by ${code('--cache')} (${code('~/.cache/gymctl')} by default).`),
-    item(code('$XDG_CACHE_HOME/gymctl-code-cache'), `gymctl's code cache; ${code('GYMCTL_NO_CODE_CACHE=1')} turns it off.`),
+    item(code('$XDG_CACHE_HOME/gymctl-code-cache'), `Node's compile cache of gymctl's code (Node 22.1 and later); ${code('GYMCTL_NO_CODE_CACHE=1')} turns it off.`),
     item(
       code('%APPDATA%\\gymctl, %LOCALAPPDATA%\\gymctl'),
       `on Windows, the config folder and the caches (unless ${code('$XDG_CONFIG_HOME')} or ${code('$XDG_CACHE_HOME')} is set); a config that an older gymctl kept in ${code('~\\.config\\gymctl')} is used until it is moved.`,

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { GymctlError } from '../api/errors.js';
-import { scanArgv } from '../argv.js';
+import { type ArgvScan, scanArgv } from '../argv.js';
 import { AlreadyReported, Interrupted, usageError, exitCodeOf, exitCodeOfKind, toFailure } from '../failures.js';
 
 /** Commander's errors, told apart without loading commander (see main). */
@@ -30,9 +30,9 @@ function parserMessage(error: Error, argv: readonly string[]): string {
 }
 
 /** The command that argv's operands name, as deep as they go. */
-function commandOf(program: Command, argv: readonly string[]): Command {
+function commandOf(program: Command, operands: readonly string[]): Command {
   let command = program;
-  for (const word of scanArgv(argv).operands) {
+  for (const word of operands) {
     const sub = command.commands.find((c) => c.name() === word);
     if (sub) command = sub;
   }
@@ -43,7 +43,7 @@ function commandOf(program: Command, argv: readonly string[]): Command {
 const ARGUMENT_ERRORS = new Set(['commander.missingArgument', 'commander.excessArguments', 'commander.optionMissingArgument', 'commander.missingMandatoryOptionValue']);
 
 /** The exit code of whatever a command threw, or the failure to report. */
-export function settle(error: unknown, argv: readonly string[], program: Command): number | GymctlError {
+export function settle(error: unknown, argv: readonly string[], program: Command, scan: ArgvScan = scanArgv(argv)): number | GymctlError {
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // Help shown because a command group was called without a subcommand.
@@ -52,7 +52,7 @@ export function settle(error: unknown, argv: readonly string[], program: Command
     // `gymctl -v`, as many tools take it: gymctl's version is -V or --version.
     if (error.code === 'commander.unknownOption' && argv[0] === '-v') return usageError(`${message} (Did you mean --version?)`);
     if (!ARGUMENT_ERRORS.has(error.code)) return usageError(message);
-    const command = commandOf(program, argv);
+    const command = commandOf(program, scan.operands);
     const path = [];
     for (let current: Command | null = command; current; current = current.parent) path.unshift(current.name());
     return usageError(`${message.replace(/\.$/, '')}; usage: ${path.join(' ')} ${command.usage()}`);

@@ -2,8 +2,7 @@
  * The single executable's main script (build-sea.mjs bundles it): dist/gymctl.cjs runs and is warmed (warm.ts) while the
  * snapshot is built; a run gives it the folder's `gymctl.cjs` as its path and starts it (docs/sea-notes.md, "Snapshot start").
  */
-import { topLevelHelp } from '../argv.js';
-import { guardStreams } from '../startup/boot.js';
+import { guardStreams, topLevelHelp } from '../startup/boot.js';
 import { binaryModules, seaMain } from './main.js';
 import { warmUp } from './warm.js';
 
@@ -12,7 +11,7 @@ declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => u
 /** The sandbox's answer to GET /me, for the warm-up run. */
 declare const __GYMCTL_WARM_UP_ME__: string;
 
-const mainModule = { exports: {} as { main(argv: string[]): Promise<boolean> } };
+const mainModule = { exports: {} as { main(argv: string[]): Promise<void> } };
 /** Where the main file's relative requires (its side files) go: the binary's own files, the folder made and checked on the first. */
 let folderRequire: ((id: string) => unknown) | undefined;
 const requireHere = (id: string): unknown => {

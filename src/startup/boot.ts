@@ -1,12 +1,11 @@
 /**
- * Where bin/gymctl.cjs starts every command but --version (dist/boot.cjs).
- * The top-level help is answered at once (written out at build time, as
- * help.txt); every other command loads the main file, dist/gymctl.cjs,
- * through a V8 code cache (code-cache.ts), runs it, and then writes the
- * cache when there was none that V8 took and the run asks for one.
+ * Where bin/gymctl.cjs starts every command but --version (dist/boot.cjs). The top-level help is answered at once
+ * (written out at build time, as help.txt); every other command loads the main file, dist/gymctl.cjs, on Node 22.1 and
+ * later through Node's compile cache, kept in gymctl's code cache folder only when that folder may be trusted.
  */
-import { topLevelHelp } from '../argv.js';
-import { codeCacheFor, loadWithCodeCache } from './code-cache.js';
+import { codeCacheDir } from '../files/folders.js';
+import { currentUid, modesApply } from '../files/system.js';
+import { makeFolders, trustedPath } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -45,6 +44,36 @@ export function guardStreams(streams: GuardedStreams = process, exit: (code: num
   streams.stderr.on('error', () => {});
 }
 
+/**
+ * Turns on Node's compile cache (Node 22.1 and later) in gymctl's code cache folder, made 0700 when missing. A compiled
+ * cache is code: it is used only in a folder of the user's own closed to others, reached through no one else's folder
+ * or link (files/trusted-path.ts), as the response cache is. Anything else, or GYMCTL_NO_CODE_CACHE=1, runs without
+ * one; nothing here ever fails a command. Returns the folder when the cache is on.
+ */
+export function enableCompileCache(
+  env: NodeJS.ProcessEnv,
+  // Node 22.1 and later (@types/node of Node 20 has no word of it); a test hands in its own.
+  enable = (process.getBuiltinModule('node:module') as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache,
+): string | undefined {
+  // NODE_DISABLE_COMPILE_CACHE turns Node's off: no folder is made for it either.
+  if (env.GYMCTL_NO_CODE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE || typeof enable !== 'function') return undefined;
+  try {
+    const dir = codeCacheDir(env);
+    if (!trustedPath(dir)) return undefined;
+    makeFolders(dir);
+    const stat = fs.lstatSync(dir);
+    const uid = currentUid();
+    if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (modesApply() && (stat.mode & 0o077) !== 0)) return undefined;
+    enable(dir);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `gymctl`, `gymctl --help`, `gymctl -h`: the top-level help, and nothing else that could change it. Also the single executable's. */
+export const topLevelHelp = (argv: readonly string[]): boolean => argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'));
+
 export function start(argv: string[]): void {
   guardStreams();
   if (topLevelHelp(argv)) {
@@ -54,9 +83,6 @@ export function start(argv: string[]): void {
       return;
     }
   }
-  const loaded = loadWithCodeCache(path.join(__dirname, 'gymctl.cjs'), (source) => codeCacheFor(process.env, { source }, argv));
-  // The main file says whether this run's compiled code is worth keeping: a run that succeeded, under the V8 flags it started with.
-  void (loaded.exports as { main(argv: string[]): Promise<boolean> }).main(argv).then((keep) => {
-    if (keep) loaded.save();
-  });
+  enableCompileCache(process.env);
+  void (require(path.join(__dirname, 'gymctl.cjs')) as { main(argv: string[]): Promise<void> }).main(argv);
 }

@@ -14,10 +14,6 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
 
-// dist/boot.cjs compiles the main file inside a function wrapper (src/startup/code-cache.ts), so V8's columns on
-// its first line count the wrapper too.
-const MAIN_WRAPPER = '(function (exports, require, module, __filename, __dirname) { '.length;
-
 const VM_FRAMES = {
   '(garbage collector)': 'garbage collection',
   '(idle)': 'idle: waiting for the network or the reader',
@@ -70,8 +66,7 @@ function frameGroup(callFrame, mapOf) {
   const file = url.startsWith('file:') ? fileURLToPath(url) : url;
   const map = mapOf(file);
   if (!map) return path.relative(root, file);
-  const column = file === path.join(dist, 'gymctl.cjs') && lineNumber === 0 ? columnNumber - MAIN_WRAPPER : columnNumber;
-  const entry = map.findEntry(lineNumber, Math.max(0, column));
+  const entry = map.findEntry(lineNumber, columnNumber);
   // What maps to no source is esbuild's own wrapper of each bundled module: the time of loading it.
   return entry?.originalSource ? sourceGroup(entry.originalSource) : `${path.relative(root, file)}: loading bundled modules`;
 }

@@ -24,8 +24,8 @@
 // Progress goes to stderr as it runs; the tables to stdout. One Node takes
 // about a minute and a half on 2 cores.
 //
-// gymctl loads its main file through a V8 code cache, written after a run
-// (in $XDG_CACHE_HOME/gymctl-code-cache, here inside the bench's own
+// On Node 22.1 and later gymctl loads its main file through Node's compile
+// cache (in $XDG_CACHE_HOME/gymctl-code-cache, here inside the bench's own
 // folder). "whoami --json" is the usual, warm case; "cold" removes the
 // cache before every run, as a first run after an install or upgrade.
 //

@@ -4,7 +4,7 @@
  * with a cache folder and a config folder of the test's own.
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -176,7 +176,9 @@ describe('--cache DURATION', () => {
       expect(file).not.toContain(DEMO_KEY);
       if (!isDir) expect(readFileSync(file, 'utf8')).not.toContain(DEMO_KEY);
     }
-    expect(statSync(path.join(world.config.dir, 'cache-secret')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(cacheHome, 'gymctl', 'secret')).mode & 0o777).toBe(0o600);
+    // Nothing is written into the config folder by a read.
+    expect(existsSync(world.config.dir) ? readdirSync(world.config.dir) : []).toEqual([]);
   });
 
   it('a torn or garbled entry is a miss, never an error', async () => {
@@ -247,10 +249,10 @@ describe('cache clear, auth logout and auth login', () => {
 
 describe('odd files and folders around the cache: refused at once, and the answer comes from the server', () => {
   const isRoot = process.getuid?.() === 0;
-  const secretFile = () => path.join(world.config.dir, 'cache-secret');
+  const secretFile = () => path.join(cacheHome, 'gymctl', 'secret');
 
   it('a FIFO, or a link to /dev/zero, as the cache secret: a warning, no hang, no endless read', async () => {
-    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    mkdirSync(path.join(cacheHome, 'gymctl'), { recursive: true, mode: 0o700 });
     for (const plant of [() => expect(spawnSync('mkfifo', [secretFile()]).status).toBe(0), () => symlinkSync('/dev/zero', secretFile())]) {
       rmSync(secretFile(), { force: true });
       plant();
@@ -258,21 +260,21 @@ describe('odd files and folders around the cache: refused at once, and the answe
       const result = await gymctl(['whoami', '--json', '--cache', '1m']);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout).id).toBe(101);
-      expect(result.stderr).toMatch(/warning: the cache cannot be used, so the answer comes from the server: .*cache-secret is not a regular file/);
+      expect(result.stderr).toMatch(/warning: the cache cannot be used, so the answer comes from the server: .*gymctl\/secret is not a regular file/);
     }
     rmSync(secretFile(), { force: true });
   });
 
-  it('a config folder the secret cannot be made in: a warning, the answer, and no cache-secret.* left behind', async () => {
+  it('a cache folder the secret cannot be made in: a warning, the answer, and nothing left behind', async () => {
     // A link to nothing where the folder's parent should be: nothing can be made there, not even by root.
     const blocker = path.join(cacheHome, 'dangling');
     symlinkSync(path.join(cacheHome, 'nothing'), blocker);
-    const result = await gymctl(['whoami', '--json', '--cache', '1m'], { configDir: path.join(blocker, 'config') });
+    const result = await gymctl(['whoami', '--json', '--cache', '1m'], { env: { XDG_CACHE_HOME: path.join(blocker, 'xdg') } });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(101);
     expect(result.stderr).toContain(`warning: the cache cannot be used, so the answer comes from the server: ENOENT: ${blocker} is a link to nothing`);
     expect(result.stderr).not.toContain('unexpected error');
-    expect(readdirSync(cacheHome).filter((name) => name.startsWith('cache-secret'))).toEqual([]);
+    expect(readdirSync(cacheHome)).toEqual(['dangling']);
   });
 
   it.skipIf(!isRoot)("root with another user's HOME makes no cache folder of its own there", async () => {
@@ -321,7 +323,7 @@ describe('--cache on Windows desks: an antivirus that holds new files, a drive w
     expect(cacheFiles().filter(({ file }) => file.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('where the config folder refuses hard links (EISDIR, as exFAT says on Windows), the secret is made another way, 0600, and every run uses it without a warning', async () => {
+  it('where the cache folder refuses hard links (EISDIR, as exFAT says on Windows), the secret is made another way, 0600, and every run uses it without a warning', async () => {
     let links = 0;
     moveSeams.link = () => {
       links++;
@@ -333,9 +335,9 @@ describe('--cache on Windows desks: an antivirus that holds new files, a drive w
     }
     expect(links).toBe(1);
     expect(world.requests).toHaveLength(1);
-    const secret = path.join(world.config.dir, 'cache-secret');
+    const secret = path.join(cacheHome, 'gymctl', 'secret');
     expect(readFileSync(secret, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
     expect(statSync(secret).mode & 0o777).toBe(0o600);
-    expect(readdirSync(world.config.dir).filter((name) => name.startsWith('cache-secret'))).toEqual(['cache-secret']);
+    expect(readdirSync(path.join(cacheHome, 'gymctl')).filter((name) => !/^[0-9a-f]{40}$/.test(name))).toEqual(['secret']);
   });
 });

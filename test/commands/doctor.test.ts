@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
-import { runCli } from '../helpers/cli.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
 import { closedPort, httpServer } from '../helpers/servers.js';
 import { hasTool, makeAuthority, type Authority } from '../helpers/tls.js';
@@ -190,8 +190,9 @@ describe('gymctl doctor reports what would break other commands', () => {
   });
 
   it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {
-    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
-    const secret = path.join(world.config.dir, 'cache-secret');
+    const cache = path.join(cleanEnv(world.config.dir).XDG_CACHE_HOME!, 'gymctl');
+    mkdirSync(cache, { recursive: true, mode: 0o700 });
+    const secret = path.join(cache, 'secret');
     expect(spawnSync('mkfifo', [secret]).status).toBe(0);
     const result = await doctor(api(), '--offline');
     expect(result.of('cache secret')).toMatchObject({ status: 'warn', fix: `rm ${secret}` });

@@ -44,7 +44,7 @@ const asRootWithHome = (args: string[], options: GymctlOptions = {}) =>
 /** What a root-owned folder held, which a link into it must leave as it was. */
 function plantRootFiles(): () => void {
   writeFileSync(path.join(target, 'config.json'), '{"profiles":{"default":{"apiKey":"root-key-1234567890"}}}\n', { mode: 0o600 });
-  writeFileSync(path.join(target, 'cache-secret'), `${'a'.repeat(64)}\n`, { mode: 0o600 });
+  writeFileSync(path.join(target, 'secret'), `${'a'.repeat(64)}\n`, { mode: 0o600 });
   mkdirSync(path.join(target, 'gymctl', 'package'), { recursive: true, mode: 0o755 });
   writeFileSync(path.join(target, 'gymctl', 'package', 'index.js'), 'module.exports = 1;\n');
   writeFileSync(path.join(target, 'gymctl', 'notes.json'), '{}');
@@ -155,7 +155,7 @@ describe.skipIf(!isRoot)("root with another user's HOME writes nothing there, an
     expect(readdirSync(home)).toEqual([]);
   });
 
-  it('--cache: the answer, a warning, and no cache-secret or cache folder in that HOME', async () => {
+  it('--cache: the answer, a warning, and no cache secret or cache folder in that HOME', async () => {
     const result = await asRootWithHome(['whoami', '--json', '--cache', '1m'], { env: { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY } });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(101);

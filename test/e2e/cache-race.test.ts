@@ -70,7 +70,7 @@ describe('cache clear and cache writes against a folder swapped for a link', () 
           // A link or a half-made folder in its place is refused: what must not happen is following it.
         }
         try {
-          openCache({ env, configDir, baseUrl: 'https://api.example.com', apiKey: 'k_0123456789abcdef', lifetimeMs: 1000, warn: () => {} }).write(
+          openCache({ env, baseUrl: 'https://api.example.com', apiKey: 'k_0123456789abcdef', lifetimeMs: 1000, warn: () => {} }).write(
             `/academies/${writes}`,
             '{"data":{}}',
           );

@@ -57,8 +57,8 @@ describe('writers in processes of their own', () => {
     );
     expect(exits).toEqual(names.map(() => 0));
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles).toEqual(Object.fromEntries(names.map((name) => [name, { timeout: 5000 }])));
-    // And the code cache's secret, made once by the first run to write the code cache (all eight agree on one).
-    expect(readdirSync(config.dir).sort()).toEqual(['cache-secret', 'config.json']);
+    // And nothing else: only the config is written there.
+    expect(readdirSync(config.dir).sort()).toEqual(['config.json']);
   });
 });
 
@@ -93,7 +93,7 @@ describe('writers under stress, each planting a dead process’s lock after ever
       readdirSync(config.dir)
         .filter((name) => name !== 'config.json.lock')
         .sort(),
-    ).toEqual(['cache-secret', 'config.json']);
+    ).toEqual(['config.json']);
   });
 });
 

@@ -2,15 +2,14 @@
  * The pre-scan of argv (src/argv.ts), one table for its one set of rules,
  * the parser's own for the global options: `--`, `=` forms, short flags,
  * unknown flags, values that look like commands, `-` as an operand. Then
- * its users, each a row or two: the boot (the code cache's name),
- * the program (the one command to build) and main (the flags errors are
+ * its users, each a row or two: the program (the one command to build) and main (the flags errors are
  * reported with before parsing, the --json FIELDS hint).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandIn, scanArgv, topLevelHelp, VALUE_FLAGS, versionAlone } from '../../src/argv.js';
-import { codeCacheFor } from '../../src/startup/code-cache.js';
+import { scanArgv, VALUE_FLAGS } from '../../src/argv.js';
+import { topLevelHelp } from '../../src/startup/boot.js';
 import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { namedCommand } from '../../src/program.js';
 import { fieldListHint } from '../../src/run/json-hint.js';
@@ -104,32 +103,12 @@ describe('the pre-scan of argv, one rule set', () => {
     expect(GLOBAL_FLAGS.filter((flag) => flag.flags.includes('['))).toEqual([]);
   });
 
-  // Not under npm run test:mutation, whose sandbox has no build: it checks what was built, never the mutated source.
-  it.skipIf(process.env.GYMCTL_MUTATE !== undefined)('dist/boot.cjs carries that list, and not the table', () => {
-    const boot = readFileSync(path.join(ROOT, 'dist', 'boot.cjs'), 'utf8');
-    for (const name of Object.keys(VALUE_FLAGS)) expect(boot).toContain(JSON.stringify(name));
-    expect(boot).not.toContain(GLOBAL_FLAGS[0]!.description);
-  });
-
-  it('scans each argv once, whoever asks', () => {
-    const argv = ['academy', '-'];
-    expect(scanArgv(argv)).toBe(scanArgv(argv));
-  });
-
-  it('names a command only from the list it is given', () => {
-    expect(commandIn(['--profile', 'work', 'academy', '1'], ['academy', 'family'])).toBe('academy');
-    expect(commandIn(['config', 'get', 'academy'], ['academy', 'family'])).toBeUndefined();
-    expect(commandIn([], ['academy'])).toBeUndefined();
-  });
-
   it('the top-level help is argv of nothing, -h or --help alone', () => {
     for (const argv of [[], ['-h'], ['--help']]) expect(topLevelHelp(argv), JSON.stringify(argv)).toBe(true);
     for (const argv of [['--help', '--json'], ['academy', '-h'], ['-hq'], ['--', '--help']]) expect(topLevelHelp(argv), JSON.stringify(argv)).toBe(false);
   });
 
-  it('the version alone is --version or -V alone; bin/gymctl.cjs holds the same line', () => {
-    for (const argv of [['--version'], ['-V']]) expect(versionAlone(argv)).toBe(true);
-    for (const argv of [[], ['--version', '--json'], ['version'], ['-v'], ['--', '--version']]) expect(versionAlone(argv), JSON.stringify(argv)).toBe(false);
+  it('the version alone is --version or -V alone: bin/gymctl.cjs answers it', () => {
     expect(readFileSync(path.join(ROOT, 'bin', 'gymctl.cjs'), 'utf8')).toContain("argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')");
   });
 });
@@ -138,23 +117,13 @@ describe('the pre-scan of argv, one rule set', () => {
 const _COMMANDS = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
 
 describe('its users', () => {
-  it('the code cache is named after the command, not a value or an operand that looks like one', () => {
-    const named = (argv: string[]) => codeCacheFor({}, 'b', argv)!.name.replace(/^.*-/, '');
-    expect(named(['whoami', '--json'])).toBe('whoami.v8');
-    expect(named(['--profile', 'academy', 'whoami'])).toBe('whoami.v8');
-    expect(named(['--jq', '.x', 'academy', '-'])).toBe('academy.v8');
-    expect(named(['config', 'get', 'academy'])).toBe('config.v8');
-    expect(named(['--json'])).toBe('other.v8');
-    expect(named(['../../x'])).toBe('other.v8');
-  });
-
   it('the program builds the command argv names, and every command for help', () => {
-    expect(namedCommand(['--format', 'academy', 'academies'])).toBe('academies');
-    expect(namedCommand(['--', 'version'])).toBe('version');
-    expect(namedCommand(['academy', '--help'])).toBeUndefined();
-    expect(namedCommand(['academy', '1', '--jq', '-h'])).toBe('academy');
-    expect(namedCommand(['help', 'academy'])).toBeUndefined();
-    expect(namedCommand(['--bogus', 'academy'])).toBe('academy');
+    expect(namedCommand(scanArgv(['--format', 'academy', 'academies']))).toBe('academies');
+    expect(namedCommand(scanArgv(['--', 'version']))).toBe('version');
+    expect(namedCommand(scanArgv(['academy', '--help']))).toBeUndefined();
+    expect(namedCommand(scanArgv(['academy', '1', '--jq', '-h']))).toBe('academy');
+    expect(namedCommand(scanArgv(['help', 'academy']))).toBeUndefined();
+    expect(namedCommand(scanArgv(['--bogus', 'academy']))).toBe('academy');
   });
 
   it('errors before parsing are reported with the flags the scan read, and no word after `--` or value taken for one', () => {

@@ -39,8 +39,7 @@ describe('where a bench case spends its time', () => {
     ]);
   });
 
-  it("maps the main bundle's code to its sources, past the code cache's function wrapper", () => {
-    // The bundle's first line, as dist/boot.cjs compiles it: columns count the wrapper too.
+  it("maps the main bundle's first line to esbuild's own wrapper: the time of loading the bundled modules", () => {
     const main = pathToFileURL(path.join(ROOT, 'dist', 'gymctl.cjs')).href;
     const profile = {
       nodes: [

@@ -117,7 +117,7 @@ describe('a rename Windows refuses as busy', () => {
 });
 
 describe('the cache secret where the file system has no hard links', () => {
-  const secret = () => path.join(dir, 'cache-secret');
+  const secret = () => path.join(dir, 'secret');
 
   /** link() refused as a file system without links refuses it; `first` runs before it fails (another process). */
   function noLinks(code: string, first?: () => void): void {
@@ -135,7 +135,7 @@ describe('the cache secret where the file system has no hard links', () => {
       writeFileAtomic(secret(), `${code}\n`, { keepExisting: true });
       expect(readFileSync(secret(), 'utf8'), code).toBe(`${code}\n`);
       expect(statSync(secret()).mode & 0o777, code).toBe(0o600);
-      expect(readdirSync(dir), code).toEqual(['cache-secret']);
+      expect(readdirSync(dir), code).toEqual(['secret']);
     }
   });
 
@@ -144,7 +144,7 @@ describe('the cache secret where the file system has no hard links', () => {
     noLinks('EISDIR');
     writeFileAtomic(secret(), 'mine\n', { keepExisting: true });
     expect(readFileSync(secret(), 'utf8')).toBe('theirs\n');
-    expect(readdirSync(dir)).toEqual(['cache-secret']);
+    expect(readdirSync(dir)).toEqual(['secret']);
   });
 
   it('two at once agree on one: the one that made the file first wins, and the other waits for its bytes', () => {
@@ -157,7 +157,7 @@ describe('the cache secret where the file system has no hard links', () => {
     writeFileAtomic(secret(), 'mine\n', { keepExisting: true });
     expect(readFileSync(secret(), 'utf8')).toBe('theirs\n');
     expect(slept).toEqual(BUSY_WAITS_MS.slice(0, 2));
-    expect(readdirSync(dir)).toEqual(['cache-secret']);
+    expect(readdirSync(dir)).toEqual(['secret']);
   });
 
   it('still fails on what is not a file system without links', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trustedPath, untrustedPart } from '../../src/files/trusted-path.js';
-import { secretToSign } from '../../src/startup/secret.js';
+import { enableCompileCache } from '../../src/startup/boot.js';
 import { needsRoot, withoutUids } from '../helpers/root.js';
 
 let base: string;
@@ -22,11 +22,11 @@ describe('a system with no uids', () => {
     });
   });
 
-  it("the code cache's secret is made once and read back, not refused for an owner it cannot check", () => {
-    const dir = path.join(base, 'config');
-    const secret = withoutUids(() => secretToSign(dir));
-    expect(secret).toBeInstanceOf(Buffer);
-    expect(withoutUids(() => secretToSign(dir))).toEqual(secret);
+  it("the compile cache's folder is made and used, not refused for an owner it cannot check", () => {
+    const enabled: string[] = [];
+    const dir = withoutUids(() => enableCompileCache({ XDG_CACHE_HOME: base }, (folder) => enabled.push(folder)));
+    expect(dir).toBe(path.join(base, 'gymctl-code-cache'));
+    expect(enabled).toEqual([dir]);
   });
 });
 

@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeCacheFor } from '../../src/startup/code-cache.js';
 import { runConfigPath } from '../../src/commands/config/run.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { onWindows, profileFolder } from '../../src/commands/doctor/windows.js';
@@ -169,13 +168,5 @@ describe('an older gymctl’s config on Windows (~\\.config\\gymctl)', () => {
       expect(onDisk(after.stdout())).toBe(`${root}/AppData/Roaming/gymctl/config.json\n`);
       expect(after.stderr()).toBe('');
     });
-  });
-});
-
-describe('the code cache’s secret on Windows', () => {
-  it('is in the config folder in use, the old one included, as the config’s own code finds it', () => {
-    for (const env of [{ HOME: '/home/u' }, { HOME: '/home/u', XDG_CONFIG_HOME: '/xdg' }, { HOME: '/home/u', GYMCTL_CONFIG_DIR: 'relative/config' }]) {
-      expect(codeCacheFor(env, 'b', ['whoami'])?.secretDir, JSON.stringify(env)).toBe(configDir(env));
-    }
   });
 });

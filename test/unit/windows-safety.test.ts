@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symli
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CodeCache, loadWithCodeCache } from '../../src/startup/code-cache.js';
+import { enableCompileCache } from '../../src/startup/boot.js';
 import { openCache } from '../../src/cache/store.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck } from '../../src/commands/doctor/checks-local.js';
 import { cmdQuoted, inProfile, moveCommand, oldConfigCheck, onWindows, psQuoted, removeCommand } from '../../src/commands/doctor/windows.js';
@@ -54,7 +54,7 @@ function looseFiles() {
 describe('doctor on Windows', () => {
   it('checks no mode and advises no chmod: the profile folder is what protects the files', async () => {
     const { f, env, config } = looseFiles();
-    const rows = [...configCheck(f, 'win32'), await cacheCheck(env, 'win32'), await codeCacheCheck(env, 'win32'), await cacheSecretCheck(config, 'win32')];
+    const rows = [...configCheck(f, 'win32'), await cacheCheck(env, 'win32'), await codeCacheCheck(env, 'win32'), await cacheSecretCheck(env, 'win32')];
     for (const row of rows) {
       expect(row.status, row.check).toBe('pass');
       expect(JSON.stringify(row), row.check).not.toMatch(/chmod|mode \d/);
@@ -269,20 +269,19 @@ describe('the folders’ checks on Windows', () => {
     expect([modesApply('linux'), modesApply('darwin'), modesApply('win32')]).toEqual([true, true, false]);
   });
 
-  it('uses a code cache in a folder whose made-up mode says others could open it, and tightens no folder', async () => {
-    const file = path.join(root, 'main.cjs');
-    writeFileSync(file, 'exports.answer = 42;');
-    const cache: CodeCache = { dir: path.join(root, 'cache', 'gymctl-code-cache'), secretDir: path.join(root, 'config'), build: 'b1-', name: `b1-${process.version}-test.v8` };
-    mkdirSync(cache.dir, { recursive: true });
-    chmodSync(cache.dir, 0o777);
-    // On Linux such a folder is neither read nor written.
-    loadWithCodeCache(file, cache).save();
-    expect(loadWithCodeCache(file, cache).cached).toBe(false);
+  it('uses the compile cache in a folder whose made-up mode says others could open it, and tightens no folder', async () => {
+    const env = { XDG_CACHE_HOME: path.join(root, 'cache') };
+    const dir = path.join(root, 'cache', 'gymctl-code-cache');
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    const enabled: string[] = [];
+    // On Linux such a folder is not used.
+    expect(enableCompileCache(env, (folder) => enabled.push(folder))).toBeUndefined();
     await asWindows(() => {
-      loadWithCodeCache(file, cache).save();
-      expect(loadWithCodeCache(file, cache).cached).toBe(true);
+      expect(enableCompileCache(env, (folder) => enabled.push(folder))).toBe(dir);
     });
-    expect(statSync(cache.dir).mode & 0o777).toBe(0o777);
+    expect(enabled).toEqual([dir]);
+    expect(statSync(dir).mode & 0o777).toBe(0o777);
   });
 
   it('keeps answers in a cache folder whose made-up mode says others could open it, without tightening it', async () => {
@@ -292,7 +291,6 @@ describe('the folders’ checks on Windows', () => {
     const warnings: string[] = [];
     const options = {
       env: { XDG_CACHE_HOME: cache },
-      configDir: path.join(root, 'Roaming'),
       baseUrl: 'https://api.gym.test',
       apiKey: 'rita_key_0123456789',
       lifetimeMs: 60_000,
@@ -304,8 +302,8 @@ describe('the folders’ checks on Windows', () => {
       expect(store.read('/me')).toMatchObject({ body: '{"data":1}' });
     });
     expect(warnings).toEqual([]);
-    // Kept where XDG_CACHE_HOME says (one folder for the key), and the folder left as it was.
-    expect(readdirSync(path.join(cache, 'gymctl'))).toHaveLength(1);
+    // Kept where XDG_CACHE_HOME says (the secret, and one folder for the key), and the folder left as it was.
+    expect(readdirSync(path.join(cache, 'gymctl'))).toHaveLength(2);
     expect(statSync(path.join(cache, 'gymctl')).mode & 0o777).toBe(0o777);
     // On Linux the same folder is tightened when it is opened.
     openCache(options).read('/me');

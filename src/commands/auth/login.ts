@@ -124,7 +124,7 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
   io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
   io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
   // A key replaced by another is forgotten: the answers cached for it go too.
-  if (previous && previous.trim() !== key) await dropCachedAnswers(f, store.dir, previous);
+  if (previous && previous.trim() !== key) await dropCachedAnswers(f, previous);
   if (inKeyring && !toKeyring) {
     // Moved to the file: the keyring's copy goes, or the user is told it stayed.
     await keyring!.deleteKeyringKey(profile, keyringOptions).then(

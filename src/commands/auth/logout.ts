@@ -19,13 +19,13 @@ export async function runLogout(f: LogoutDeps): Promise<void> {
     const key = await readKeyringKey(profile, keyringOptions);
     const removed = await deleteKeyringKey(profile, keyringOptions);
     f.io.err(removed ? `Removed the API key of profile "${profile}" from the system keyring.\n` : `No API key is stored for profile "${profile}" in the system keyring.\n`);
-    if (key) await dropCachedAnswers(f, store.dir, key);
+    if (key) await dropCachedAnswers(f, key);
   } else if (stored?.apiKey === undefined) {
     f.io.err(`No API key is stored for profile "${profile}".\n`);
   } else {
     await store.updateProfile(profile, ({ apiKey: _removed, ...rest }) => rest);
     f.io.err(`Removed the API key of profile "${profile}" from ${store.path}.\n`);
-    await dropCachedAnswers(f, store.dir, stored.apiKey);
+    await dropCachedAnswers(f, stored.apiKey);
   }
   // Copies of the file left by a writer that was killed mid-write may hold a key: they go too.
   if (stored?.keyStore === 'keyring' || stored?.apiKey === undefined) await store.sweep();

@@ -2,7 +2,7 @@
  * The doctor checks that stay on this machine: Node's version, the config
  * file (readable, of the user's own, closed to others, no lock left), the
  * profile and where its key comes from, the response cache's folder and
- * secret, and the V8 code cache's folder. None waits on the network.
+ * secret, and the compile cache's folder. None waits on the network.
  */
 import { checkProfileExists, loginFor } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
@@ -133,11 +133,11 @@ export function cacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = p
 }
 
 /** The response cache's secret, read as every `--cache` run reads it: what would make those runs warn is a warning here. */
-export async function cacheSecretCheck(configDir: string, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
-  const { hasCacheSecret } = await import('../../cache/store.js');
-  const file = path.join(configDir, 'cache-secret');
+export async function cacheSecretCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
+  const { cacheDir, hasCacheSecret } = await import('../../cache/store.js');
+  const file = path.join(cacheDir(env), 'secret');
   try {
-    return result('cache secret', 'pass', hasCacheSecret(configDir) ? file : `none yet (${file})`);
+    return result('cache secret', 'pass', hasCacheSecret(env) ? file : `none yet (${file})`);
   } catch (error) {
     // What every --cache run warns of, before it asks the server instead.
     return result('cache secret', 'warn', toFailure(error).message, removeCommand(file, platform));
@@ -145,9 +145,9 @@ export async function cacheSecretCheck(configDir: string, platform: NodeJS.Platf
 }
 
 /**
- * The V8 code cache's folder, trusted only as a folder of the user's own
- * closed to others (startup/code-cache.ts): anything else turns the code
- * cache off without a word, and every start compiles gymctl again.
+ * The compile cache's folder, trusted only as a folder of the user's own
+ * closed to others (startup/boot.ts): anything else turns the cache off
+ * without a word, and every start compiles gymctl again.
  */
 export async function codeCacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return result('code cache', 'pass', 'turned off (GYMCTL_NO_CODE_CACHE=1)');
@@ -156,7 +156,8 @@ export async function codeCacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Pl
   try {
     stat = fs.lstatSync(dir);
   } catch {
-    return result('code cache', 'pass', `none yet (${dir})`);
+    const none = 'enableCompileCache' in process.getBuiltinModule('node:module') ? 'none yet' : `none: Node ${process.version} has no compile cache`;
+    return result('code cache', 'pass', `${none} (${dir})`);
   }
   const off = 'so the code cache is off: every start compiles gymctl again';
   const uid = currentUid();

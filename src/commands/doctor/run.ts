@@ -78,7 +78,7 @@ export async function runDoctor(f: DoctorDeps, options: { offline?: boolean }): 
       progress.done();
     }
   }
-  results.push(await cacheCheck(f.env), await cacheSecretCheck(f.config().dir), await codeCacheCheck(f.env));
+  results.push(await cacheCheck(f.env), await cacheSecretCheck(f.env), await codeCacheCheck(f.env));
   const rows: CheckResult[] = results.map(({ kind: _kind, ...row }) => row);
   if (json) await f.printJson(`${JSON.stringify(rows, null, 2)}\n`);
   else {
