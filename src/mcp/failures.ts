@@ -1,9 +1,4 @@
-/**
- * A failed tool call as a model reads it: a tool result with isError (not
- * a protocol error), whose text is one JSON object with the message, the
- * kind, the correlation ID (the server's, null when no answer carried
- * one), the HTTP status, and the next step. The key never appears in it.
- */
+/** A failed tool call as a model reads it: a tool result with isError, one JSON object with the next step; never the key. */
 import { GymApiError, GymctlError } from '../api/errors.js';
 import { redactText } from '../api/transport/redact.js';
 import { UnexpectedError } from '../failures.js';
@@ -20,7 +15,7 @@ export interface ToolFailure {
   next: string;
 }
 
-/** What to do next, by kind and reason: for a model to act on, or to tell its user. `atStart`: the server's own settings failed when it started, not the call. */
+/** What a model should do next, by kind and reason; `atStart`: the server's own settings failed, not the call. */
 export function nextStep(failure: GymctlError, atStart = false): string {
   if (atStart && failure.kind === 'usage')
     return "gymctl's settings could not be used when this MCP server started (the message says which, and how to fix them): tell the user, then restart this MCP server. Retrying will not help.";
@@ -53,10 +48,8 @@ export function nextStep(failure: GymctlError, atStart = false): string {
   }
 }
 
-/** Any thrown value as a failure of gymctl's. */
 export const asFailure = (error: unknown): GymctlError => (error instanceof GymctlError ? error : new UnexpectedError(error));
 
-/** A call that did not finish within the server's time limit for one call (retries included): the API did not answer in time. */
 export function callTimedOut(failure: GymctlError, ms: number): GymctlError {
   const subject = failure.message.replace(/: aborted$/, '');
   return new GymApiError('unavailable', `${subject}: no answer within ${ms / 1000} s, this server's time limit for one call (retries included)`, {
@@ -67,7 +60,7 @@ export function callTimedOut(failure: GymctlError, ms: number): GymctlError {
   });
 }
 
-/** The failure's fields, each string with the key redacted and every control character shown (`^[`, as on stderr): no escape sequence or forged line reaches the client. */
+/** Each string with the key redacted and controls shown (`^[`): no escape sequence or forged line reaches the client. */
 export function toolFailure(failure: GymctlError, apiKey: string | undefined, atStart = false): ToolFailure {
   const clean = (text: string) => sanitizeLine(apiKey ? redactText(apiKey, text) : text);
   return {
@@ -81,7 +74,6 @@ export function toolFailure(failure: GymctlError, apiKey: string | undefined, at
   };
 }
 
-/** The tool result of a failure. */
 export function failureResult(failure: ToolFailure) {
   return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: failure }) }] };
 }

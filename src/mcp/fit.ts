@@ -1,12 +1,7 @@
 /**
- * Answers that fit: a tool result is its structured content and the same
- * JSON as text (as the MCP spec asks of a tool with an output schema), so
- * a record of 6 MB is a message of more than 12 MB, past the 10 MiB line
- * the official SDK's stdio reader takes, which then drops the session.
- * Each result is held to the server's limit (--max-answer), both copies
- * counted: past it, a list keeps its first records that fit, a record the
- * fields that fit whole, and `truncated` says so, by how much, and how to
- * get the rest.
+ * A tool result holds its answer twice (structured, and as text, as the MCP spec asks), so a 6 MB record would pass the
+ * 10 MiB line past which the SDK's stdio reader drops the session. Each result is held to --max-answer: a list keeps
+ * the records that fit, a record the fields that fit whole, and `truncated` says what was left out and how to get it.
  */
 import * as z from 'zod/mini';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -45,7 +40,6 @@ export type Truncated = z.infer<ReturnType<typeof truncatedSchema>>;
 
 const resultOf = (answer: Answer): CallToolResult => ({ structuredContent: answer, content: [{ type: 'text', text: JSON.stringify(answer) }] });
 
-/** The bytes of a result as written in its message. */
 export const bytesOf = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
 
 /** What a JSON fragment adds to a result: its bytes in the structured copy, and again, escaped, in the text copy. */
@@ -53,7 +47,7 @@ const costOf = (fragment: string) => Buffer.byteLength(fragment) + Buffer.byteLe
 
 const grouped = (n: number) => n.toLocaleString('en-US');
 
-/** At most this many fields are named as left out: a record with thousands of long fields does not make a note that cannot fit. */
+/** Fields named as left out, at most, so the note itself fits. */
 const NAMED_FIELDS = 50;
 
 const named = (paths: string[]) => paths.slice(0, NAMED_FIELDS);
@@ -83,13 +77,7 @@ function fieldsThatFit(record: Record<string, unknown>, budget: number): { kept:
   return { kept, omitted };
 }
 
-/**
- * The result of `answer`, held to `limit` bytes. Past it, the answer is
- * shortened as `how` says, with a `truncated` note; should even that not
- * fit (a limit far below any record), the note alone, with no records.
- * `unfetched`: ids of a batch's records the tool did not fetch at all,
- * which the note names after those left out.
- */
+/** The result of `answer` held to `limit` bytes; `unfetched`: ids the tool did not fetch, named after those left out. */
 export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetched: readonly string[] = []): CallToolResult {
   const whole = resultOf(answer);
   const bytes = bytesOf(whole);

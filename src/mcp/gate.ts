@@ -1,8 +1,4 @@
-/**
- * At most `size` requests in flight at the API, across every tool call of
- * the server (and every HTTP session): each request waits for a place, in
- * the order asked, and a call cancelled while it waits leaves the queue.
- */
+/** At most `size` requests in flight across every tool call and session, in order; a cancelled waiter leaves the queue. */
 export class Gate {
   #active = 0;
   readonly #waiting: Array<() => void> = [];

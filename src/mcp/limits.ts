@@ -1,9 +1,4 @@
-/**
- * The limits of `gymctl mcp`, one value each for the whole server: how many
- * requests are in flight at the API across every call (and every HTTP
- * session), how long one tool call may take, retries included, and how
- * many bytes one tool result may carry. Read from the command's options.
- */
+/** The limits of `gymctl mcp`, one value each for the whole server, from the command's options. */
 import { parseConcurrency } from '../commands/shared/batch.js';
 import { parseTimeout } from '../config/settings.js';
 import { usageError } from '../failures.js';

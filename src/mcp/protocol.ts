@@ -1,10 +1,6 @@
 /**
- * Protocol errors as JSON-RPC names them, where the SDK would answer
- * otherwise: a request whose params do not have the form its method takes
- * is answered -32602 (Invalid params) in one line, before the SDK parses
- * it (it would answer -32603, Internal error, with a dump of zod issues).
- * And a line too long to read on stdin is skipped with an error answer
- * (-32600), where the SDK's reader would close the session.
+ * JSON-RPC's errors where the SDK would answer otherwise: bad params get -32602 in one line (the SDK answers -32603 with
+ * a dump of zod issues), and a line too long for stdin is skipped with -32600 (the SDK's reader would close the session).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -32,7 +28,7 @@ function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
   return `${where ? `${where}: ` : ''}${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
-/** The message `transport` hands the server next goes through this first: a request with bad params is answered here. */
+/** A request with bad params is answered here, before the server sees it. */
 export function guardRequests(transport: Transport): void {
   const deliver = transport.onmessage;
   if (!deliver) return;
@@ -60,11 +56,7 @@ export const TOO_LONG_REPLY = (max: number) => ({
   error: { code: INVALID_REQUEST, message: `Invalid Request: a line longer than ${max / (1024 * 1024)} MiB was skipped` },
 });
 
-/**
- * Stdin as whole lines of at most `max` bytes: a longer line is dropped up
- * to its end, and `tooLong` told, so that the SDK's reader (whose limit is
- * 10 MiB, past which it closes) only ever gets lines it can read.
- */
+/** Stdin as whole lines of at most `max` bytes: a longer one is dropped, and `tooLong` told. */
 export function boundedLines(max: number, tooLong: () => void): Transform {
   let held: Buffer[] = [];
   let length = 0;

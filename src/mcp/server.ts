@@ -1,9 +1,4 @@
-/**
- * The MCP server of `gymctl mcp`: the tools of tools.ts registered on the
- * official SDK's McpServer. The API session (base URL, key, client) is the
- * command's, made once before serving; no tool takes a key, a base URL or
- * a path, only ids, which are checked before any request.
- */
+/** The server of `gymctl mcp` on the official SDK: no tool takes a key, a base URL or a path, only ids, checked before any request. */
 import { setMaxListeners } from 'node:events';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -48,7 +43,7 @@ const INSTRUCTIONS = [
 /** Controls but tab and line feed, which data may hold; the rest of what hides or reorders text. */
 const DATA_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** Text from the API as the client gets it: the key redacted, and controls shown (`^[`), as on a terminal: no escape sequence reaches the client's screen. */
+/** Text from the API with the key redacted and controls shown (`^[`): no escape sequence reaches the client's screen. */
 const cleanText = (key: string, text: string) => redactText(key, text).replace(DATA_CONTROL, caret).replace(INVISIBLE, codePoint);
 
 /** `value` with every string cleaned: a server that echoes the key in its data does not get it to the model. */
@@ -101,8 +96,7 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
         const failed = toolFailure(explained, apiKey, 'failure' in session);
         const line = `${tool.name}: ${failed.message}`;
         log(line);
-        // And to the client, for its own log (at the level it set with logging/setLevel): the same line, the key already
-        // redacted and its controls shown. Not for a call the client cancelled itself.
+        // The same line to the client's log, but for a call it cancelled itself.
         if (failed.kind !== 'aborted') void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
         return failureResult(failed);
       }

@@ -1,12 +1,6 @@
 /**
- * The shapes of the MCP tools, derived from the operations' zod schemas.
- *
- * Ids are strings of digits in every tool's input and output: the API's
- * identifiers are 64-bit (json/exact.ts keeps them whole as bigints), and
- * a client that parses JSON into doubles, as JavaScript does, would round
- * any beyond 2^53−1. So each identifier of a record's schema (and any
- * integer beyond 2^53−1 in a field the schema does not name) becomes its
- * decimal text, every digit kept; all else is the API's data as sent.
+ * The MCP tools' shapes, from the operations' schemas. Ids are strings of digits in and out: they are 64-bit, and a
+ * client parsing JSON into doubles would round any beyond 2^53−1. All else is the API's data as sent.
  */
 import * as z from 'zod/mini';
 import { isValidId } from '../api/ids.js';
@@ -23,19 +17,14 @@ const defOf = (schema: Schema) => schema._zod.def as unknown as Def;
 /** An identifier as a tool hands it back: its decimal digits (the API's own, so 0 or negative are not refused here). */
 export const idText = () => z.string().check(z.regex(/^-?[0-9]+$/));
 
-/**
- * `made`, built in place of `schema`, with its metadata: what a field means
- * (schemas.ts, `described`) is zod's global registry's entry for that very
- * schema, which a clone or a new schema does not have. Not an `id`, which
- * names one schema only (zod's own inheritance drops it too).
- */
+/** `made` with `schema`'s registry entry (a clone has none), but its `id`, which names one schema only. */
 function sameMeta(schema: Schema, made: Schema): Schema {
   const { id: _id, ...meta } = z.globalRegistry.get(schema) ?? {};
   if (Object.keys(meta).length > 0) z.globalRegistry.add(made, meta);
   return made;
 }
 
-/** `schema` with each identifier an `idText`: the same object, array and optional/nullable structure and descriptions, built anew (the declaration's schema is left as it is). */
+/** `schema` rebuilt with each identifier an `idText` (the declaration's is left as it is). */
 export function withTextIds(schema: Schema): Schema {
   if (isIntegerUnion(schema)) return sameMeta(schema, idText());
   const def = defOf(schema);
@@ -87,7 +76,6 @@ export function idsAsText(schema: Schema, value: unknown): unknown {
 /** The largest id a JSON number can carry exactly; beyond it, ids are sent as strings. */
 const MAX_NUMBER_ID = Number.MAX_SAFE_INTEGER;
 
-/** An id's JSON Schema, for a client (and a model) to read: a string of digits, or a whole number up to 2^53−1. */
 function idJsonSchema(what: string) {
   return {
     anyOf: [
@@ -99,13 +87,8 @@ function idJsonSchema(what: string) {
 }
 
 /**
- * The arguments of a tool, as the parser and as a client sees them. The
- * JSON Schema a client reads says what each takes (an id, or a list of 1
- * to `max` ids: `idJsonSchema`), every field required; the parser takes
- * any value, and the handler checks each as the CLI checks a typed id
- * (`checkIdInput`), so that a missing, mistyped or bad id is refused in
- * the CLI's words, before any request, as every other failure is
- * (failures.ts), never as the SDK's bare message.
+ * A tool's arguments: the JSON Schema a client reads says what each takes, while the parser takes any value, so the
+ * handler refuses a bad id in the CLI's words (`checkIdInput`), never as the SDK's bare message.
  */
 export function argumentsOf(fields: Record<string, { what: string; found?: string | undefined; max?: number }>): Schema {
   const shape = Object.fromEntries(

@@ -1,9 +1,4 @@
-/**
- * The MCP tools, one per declared operation (and a bounded batch for an
- * operation that answers one record by id), derived from the declarations
- * as every other surface is: a fourth operation is a fourth tool. Plain
- * data and functions: the SDK is wired in server.ts.
- */
+/** The MCP tools, derived from the declarations (a batch too, for an operation answering one record by id); wired in server.ts. */
 import * as z from 'zod/mini';
 import { operationFor } from '../api/client.js';
 import type { GymctlError } from '../api/errors.js';
@@ -17,7 +12,7 @@ import { type Shortening, truncatedSchema } from './fit.js';
 /** At most this many ids in one batch call: a model asks for a handful, never for thousands. */
 export const MAX_BATCH_IDS = 20;
 
-/** At most this many records fetched by one call of a tool that lists every one (a key's academies): the rest are named, for another call. */
+/** Records fetched by one call of a tool that lists every one, at most: the rest are named, for another call. */
 export const MAX_LISTED = 500;
 
 /** Runs an operation against the API, for one tool call (its cancellation included). */
@@ -59,7 +54,7 @@ const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the sa
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** What a model reads: what the tool answers, what it takes and where those ids come from, what it gives back, and how it fails. */
+/** What a model reads of a tool. */
 function describe(declaration: OperationDeclaration, takes: string, gives: string, batch = false): string {
   const { openapi, param } = declaration;
   const what = `${sentence(declaration.question)}: ${openapi.summary.replace(/^./, (c) => c.toLowerCase())}`;
@@ -78,7 +73,6 @@ function describe(declaration: OperationDeclaration, takes: string, gives: strin
     .join(' ');
 }
 
-/** One record's schema as a tool answers it. */
 const recordSchema = (declaration: OperationDeclaration) => withTextIds(declaration.schema());
 
 /** A tool's answer: `data`, what else it names, and the note of an answer shortened to fit (fit.ts). */
@@ -90,11 +84,7 @@ const commandFor = (name: string, ids: readonly unknown[] = []) => ['gymctl', na
 /** `ids`, each once, in the order first asked: a batch fetches an id once however often it is named. */
 const distinct = <T>(ids: readonly T[]): T[] => [...new Map(ids.map((id) => [String(id), id])).values()];
 
-/**
- * The records of `ids` (through `send`, which holds every call to the server's limit of requests in flight), in the
- * order asked, and the ids the API does not know; any other failure fails the call, the first asked for being the one
- * reported.
- */
+/** The records of `ids` in the order asked, and the ids the API does not know; any other failure fails the call. */
 async function recordsOf(declaration: OperationDeclaration, ids: readonly Id[], send: Send): Promise<{ data: unknown[]; notFound: string[] }> {
   const settled = await Promise.allSettled(ids.map((id) => send(operationFor(declaration, id))));
   const schema = declaration.schema();
@@ -140,7 +130,7 @@ const recordsSchema = (declaration: OperationDeclaration) =>
     notFound: described(z.array(idText()), "Ids the API does not know, or that lie outside this key's scope"),
   });
 
-/** Up to MAX_BATCH_IDS ids at once: the records in the order asked (each id once), the ids the API does not know apart, and any other failure fails the call. */
+/** Up to MAX_BATCH_IDS ids at once, each fetched once. */
 function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
   const param = declaration.param!;
   const many = `${param.name}s`;
@@ -189,7 +179,7 @@ function everyTool(declaration: OperationDeclaration, values: NonNullable<Operat
   };
 }
 
-/** Every tool of the declared operations, in their order: each operation's own, its batch, and the one that lists every record of the key. */
+/** Every tool, in the operations' order: each one's own, its batch, and the one listing every record of the key. */
 export function toolsOf(operations: readonly OperationDeclaration[]): ToolSpec[] {
   return operations.flatMap((declaration) => {
     const batch = batchName(declaration);
