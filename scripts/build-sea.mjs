@@ -53,6 +53,10 @@ const names = ['gymctl.cjs', 'help.txt', 'jq.wasm', 'jq-wasm.cjs', 'keyring-agen
 for (const folder of ['side', 'licenses']) if (existsSync(path.join(dist, folder))) names.push(...readdirSync(path.join(dist, folder)).map((name) => `${folder}/${name}`));
 const files = Object.fromEntries(names.sort().map((name) => [name, path.join(dist, name)]));
 for (const [name, file] of Object.entries(files)) if (!existsSync(file)) fail(`dist/${name} is missing: run npm run build first`);
+// A dist/ older than what it is built from is not packed (`npm run build:sea` builds it first).
+const newest = (file) => (statSync(file).isDirectory() ? Math.max(0, ...readdirSync(file).map((name) => newest(path.join(file, name)))) : statSync(file).mtimeMs);
+const stale = ['src', 'build', 'package.json'].find((source) => newest(path.join(root, source)) > newest(path.join(dist, 'meta-shipped.json')));
+if (stale) fail(`dist/ is older than ${stale}: run npm run build first`);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
