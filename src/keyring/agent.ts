@@ -1,19 +1,11 @@
 /**
- * The keyring agent: a process of its own (dist/keyring-agent.cjs) that
- * does one thing with the system keyring through @napi-rs/keyring and
- * exits. gymctl runs it rather than loading the native module itself,
- * because the module talks to D-Bus synchronously: a hung keyring daemon
- * would hang gymctl for good, whereas a process can be killed on time.
- *
- * The request comes as one JSON object on stdin, the answer goes as one on
- * stdout: the key crosses pipes only, never arguments or the environment.
- * On Linux the entry is pinned to the Secret Service, so that it never
- * falls back to the kernel keyring (which does not survive a reboot).
+ * The keyring agent (dist/keyring-agent.cjs), a process of its own: @napi-rs/keyring talks to D-Bus synchronously, and a
+ * hung daemon would hang gymctl, where a process can be killed. The key crosses pipes only (JSON on stdin and stdout).
+ * On Linux the entry is pinned to the Secret Service, never the kernel keyring (which does not survive a reboot).
  */
 import { confinedRequire, type EntryClass, keyringRoots, loadEntry, NativeModuleMissing } from './native.js';
 import { KEYRING_SERVICE, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
 
-/** What went wrong, from the native error's message. */
 function troubleOf(message: string): KeyringTrouble {
   if (/prompt was dismissed|is locked|\blocked\b/i.test(message)) return 'locked';
   return 'unavailable';

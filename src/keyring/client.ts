@@ -1,10 +1,4 @@
-/**
- * The system keyring, for profiles whose key is kept there (`auth login
- * --keyring`). Each use runs the keyring agent (agent.ts) as a process of
- * its own, killed if it does not answer in time: a hung keyring daemon
- * fails within seconds instead of hanging gymctl. Nothing here is loaded
- * for a profile whose key is in the config file.
- */
+/** The system keyring (`auth login --keyring`), each use through the agent (agent.ts), killed if it does not answer in time. */
 import type { GymctlError } from '../api/errors.js';
 import { FailureWithFix } from '../failures.js';
 import { keyringStore } from './stores.js';
@@ -27,17 +21,13 @@ function timeoutFor(env: NodeJS.ProcessEnv): number {
   return mayPrompt ? KEYRING_PROMPT_TIMEOUT_MS : KEYRING_TIMEOUT_MS;
 }
 
-/** Node's spawn, as the agent is started with: pipes for stdin, stdout and stderr. */
 type Spawn = (
   command: string,
   args: readonly string[],
   options: import('node:child_process').SpawnOptionsWithoutStdio,
 ) => import('node:child_process').ChildProcessWithoutNullStreams;
 
-/**
- * How the agent is started: Node's spawn, unless a test hands in its own (the seam the tests check the options
- * through). It is the one child process gymctl starts.
- */
+/** How the agent, the one child process gymctl starts, is spawned: a seam for tests. */
 export const agentProcess: { spawn: Spawn } = {
   spawn: (command, args, options) => process.getBuiltinModule('node:child_process').spawn(command, args, options),
 };
@@ -47,16 +37,11 @@ export interface KeyringOptions {
   signal?: AbortSignal;
 }
 
-/**
- * A keyring that cannot be used, said as such (never "no key"): a short
- * line of what is wrong, then what to do about it, a way a line, naming
- * the platform's own keyring (stores.ts).
- */
+/** A keyring that cannot be used, said as such (never "no key"), with the ways on, each a line, naming the platform's keyring. */
 export function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>, platform: NodeJS.Platform = process.platform): GymctlError {
   const reason = detail.replace(/\s+/g, ' ').trim();
   const store = keyringStore(platform);
   const profile = `profile "${request.account}"`;
-  // Each on a line of its own, short enough for a terminal.
   const keeps = [`${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring, ${store.name}.`, `See it in ${store.see}.`];
   if (trouble === 'missing') return missingError(reason, keeps);
   if (request.op === 'set') {
@@ -81,11 +66,7 @@ export function keyringError(trouble: KeyringTrouble, detail: string, request: P
   );
 }
 
-/**
- * The native module is not installed (an optional dependency, left out by
- * `npm install --omit=optional`, or with no binary for this platform): no
- * keyring at all here, whatever the desktop offers.
- */
+/** The native module (an optional dependency) is not installed: no keyring here, whatever the desktop offers. */
 function missingError(reason: string, keeps: readonly string[]): GymctlError {
   return new FailureWithFix('unauthorized', `${KEYRING_MISSING} (${reason})`, [
     ...keeps,
@@ -96,11 +77,9 @@ function missingError(reason: string, keeps: readonly string[]): GymctlError {
   ]);
 }
 
-/** Runs one request through the agent. */
 async function ask(request: KeyringRequest, options: KeyringOptions): Promise<KeyringAnswer> {
   const { GYMCTL_API_KEY: _never, ...env } = options.env;
-  // windowsHide: gymctl started by a program with no console (an assistant running `gymctl mcp`) would otherwise have
-  // Windows open a console window for the agent, a flash on the user's screen at each keyring use.
+  // windowsHide: started from a program with no console (`gymctl mcp`), Windows would flash a console window at each use.
   const child = agentProcess.spawn(process.execPath, [agentPath()], { env, windowsHide: true });
   const limit = timeoutFor(options.env);
   let stdout = '';

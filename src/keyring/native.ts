@@ -1,9 +1,4 @@
-/**
- * The native keyring module, as the keyring agent loads it. It is an
- * optional dependency: `npm install --omit=optional` leaves it out, and a
- * platform with no prebuilt binary has none. Either way the keyring is not
- * available on this install, which is said as such: never a stack trace.
- */
+/** The native keyring module, an optional dependency that may be absent: said as such, never a stack trace. */
 
 export interface NativeEntry {
   getPassword(): string | null;
@@ -31,7 +26,7 @@ export function missingReason(error: unknown, platform = `${process.platform}-${
   return `@napi-rs/keyring could not be loaded: ${message.split('\n')[0]}`;
 }
 
-/** The module's Entry class, through `load` (a require from the agent's own file); NativeModuleMissing when it cannot be had. */
+/** The module's Entry class through `load`, or NativeModuleMissing. */
 export function loadEntry(load: (id: string) => unknown): EntryClass {
   try {
     const { Entry } = load('@napi-rs/keyring') as { Entry?: EntryClass };
@@ -50,11 +45,8 @@ function foldersAbove(file: string, path: typeof import('node:path')): string[] 
 }
 
 /**
- * The node_modules folders the keyring module may come from, for the agent at `agentFile` (its real path): the one
- * that holds the package gymctl is in (the outermost node_modules above it, so npm's hoisting and pnpm's store both
- * count), or, where it is in none (a clone, the single executable's folder), the one beside the agent and the one
- * beside its folder. Never one further up, nor NODE_PATH's or the home folder's: Node's own search goes up to the
- * root of the drive, where on Windows any user may make C:\node_modules.
+ * The node_modules the keyring module may come from: the outermost one above the agent (npm's hoisting, pnpm's store),
+ * else those beside the agent and its folder. Never further up: Node's search reaches C:\node_modules, which any user may make.
  */
 export function keyringRoots(agentFile: string, path: typeof import('node:path') = process.getBuiltinModule('node:path')): string[] {
   const above = foldersAbove(agentFile, path);
@@ -63,10 +55,7 @@ export function keyringRoots(agentFile: string, path: typeof import('node:path')
   return above.slice(0, 2).map((folder) => path.join(folder, 'node_modules'));
 }
 
-/**
- * A require for the keyring module and the platform package it loads, resolved as Node does but only from
- * `roots`: what Node would find anywhere else counts as not installed. The check is on the real path.
- */
+/** A require for the keyring module resolved as Node does, but only from `roots`: found elsewhere, it is not installed. */
 export function confinedRequire(load: NodeJS.Require, roots: readonly string[], path: typeof import('node:path') = process.getBuiltinModule('node:path')): (id: string) => unknown {
   const Module = process.getBuiltinModule('node:module') as unknown as { _resolveFilename(request: string, parent: unknown, ...rest: unknown[]): string };
   const inside = (file: string) => roots.some((root) => !path.relative(root, file).startsWith('..') && !path.isAbsolute(path.relative(root, file)));

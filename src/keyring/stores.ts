@@ -1,9 +1,4 @@
-/**
- * The system keyring of each platform, named as its users know it, with
- * where to look at it and what to do when gymctl cannot use it: the
- * Credential Manager on Windows, the login keychain on macOS, a Secret
- * Service on D-Bus elsewhere. @napi-rs/keyring uses exactly these.
- */
+/** Each platform's keyring, as @napi-rs/keyring uses it, named as its users know it, with where to look and what to do. */
 
 export interface KeyringStore {
   /** Its name, after "the system keyring": `the Windows Credential Manager`. */

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { unwrapSchema } from '../api/validation.js';
 import { caret, codePoint, INVISIBLE } from './sanitize.js';
 
-/** The byte-order mark by which Excel, on a double-click, reads a CSV file as UTF-8 (--bom). */
+/** The byte-order mark (EF BB BF in UTF-8) by which Excel, on a double-click, reads a CSV file as UTF-8 (--bom). */
 export const CSV_BOM = '\ufeff';
 
 export interface CsvColumn {

@@ -1,10 +1,6 @@
 /**
- * Output of a batch, written in fewer, larger writes: every record of one
- * turn of the event loop goes out together (and at once past 64 KiB), so a
- * batch of 20,000 records makes hundreds of write calls, not 20,000. Lines
- * still stream (a reader such as `head` sees them as they come), and what
- * is held is flushed before anything goes to stderr, so messages and
- * records keep their order on a terminal.
+ * A batch's output in fewer writes: one a turn of the event loop (or at 64 KiB), so 20,000 records make hundreds of
+ * write calls, still streaming; flushed before anything goes to stderr, so the two keep their order.
  */
 import type { IO } from './io.js';
 

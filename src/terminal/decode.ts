@@ -1,11 +1,6 @@
 /**
- * Text handed to gymctl on stdin (ids, a key), decoded by its byte-order
- * mark, as Windows tools write it: UTF-16LE with `FF FE` (Windows PowerShell
- * 5.1's `>` and `Out-File`, Notepad's "Unicode"), UTF-16BE with `FE FF`, and
- * UTF-8 with `EF BB BF` or without a mark. The mark is not part of the text.
- * Without one the text is UTF-8: UTF-16 is never guessed (digits in UTF-16
- * are also valid UTF-8, holding NULs), so what is not UTF-8 shows as U+FFFD
- * and is refused where it is read, as before.
+ * Stdin decoded by its byte-order mark, as Windows tools write it (PowerShell 5.1's `>` writes UTF-16LE); without one,
+ * UTF-8: UTF-16 is never guessed, as its digits are valid UTF-8 too.
  */
 
 /** UTF-16BE as UTF-16LE: each pair of bytes swapped (a last odd byte stays, and decodes as U+FFFD). */

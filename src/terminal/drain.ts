@@ -1,10 +1,4 @@
-/**
- * Waiting for a reader: a stream whose buffer is full (write() returned
- * false) says so with writableNeedDrain, and emits 'drain' once it has
- * room. What writes to it waits for that instead of buffering without end.
- */
-
-/** A stream that may be full, as far as waiting for it goes. */
+/** A stream that may be full (writableNeedDrain), for a writer to wait on instead of buffering without end. */
 export interface Reader {
   readonly writableNeedDrain?: boolean;
   once(event: string, listener: () => void): unknown;

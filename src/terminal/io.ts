@@ -1,8 +1,4 @@
-/**
- * One object owns the standard streams and every decision that depends on
- * them: whether output goes to a terminal, whether it gets colour, how wide
- * it is. Commands write through it and nowhere else.
- */
+/** The standard streams and every decision on them (terminal, colour, width): commands write through it alone. */
 export interface IOStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -16,12 +12,7 @@ export interface IO extends IOStreams {
   readonly stdinIsTTY: boolean;
   /** Colour on stdout. */
   readonly color: boolean;
-  /**
-   * Accessible output (GYMCTL_ACCESSIBLE=1, ACCESSIBLE=1 or `config set
-   * accessible true`), for screen readers: no box drawing, cards as plain
-   * `Label: value` lines, progress as lines appended, never redrawn, and no
-   * cursor movement. Set from the config once it is read.
-   */
+  /** Output for screen readers (GYMCTL_ACCESSIBLE, ACCESSIBLE or `config set accessible true`): nothing drawn or redrawn. */
   accessible: boolean;
   out(text: string): void;
   err(text: string): void;
@@ -33,10 +24,7 @@ export interface IOOptions {
   colorFlag?: boolean;
 }
 
-/**
- * Colour only on a terminal, never with --no-color or NO_COLOR (any
- * non-empty value), and on demand with FORCE_COLOR (any value but 0/false).
- */
+/** Colour only on a terminal, never with --no-color or NO_COLOR, and on demand with FORCE_COLOR (but 0 or false). */
 export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
   if (!colorFlag) return false;
   if (env.NO_COLOR) return false;
@@ -49,11 +37,7 @@ export function accessibleFromEnv(env: NodeJS.ProcessEnv): boolean {
   return [env.GYMCTL_ACCESSIBLE, env.ACCESSIBLE].some((value) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false');
 }
 
-/**
- * The IO object. stdin and stderr are reached only when used: Node builds
- * each stream on first access, which a command that never reads stdin or
- * prints an error should not pay for.
- */
+/** stdin and stderr are reached only when used: Node builds each stream on first access. */
 export function createIO(streams: IOStreams, options: IOOptions): IO {
   const forced = Boolean(options.env.GYMCTL_FORCE_TTY);
   const stdoutIsTTY = forced || Boolean(streams.stdout.isTTY);

@@ -1,10 +1,4 @@
-/**
- * Choosing one of a list at a terminal: a type-to-filter list drawn by
- * @inquirer/search on stderr (stdout stays for the answer); in accessible
- * mode, a numbered list and a line read, since a screen reader stays silent
- * on a list redrawn in place. There, a line is a number of the list shown,
- * or text to filter the whole list by.
- */
+/** Choosing one of a list on stderr: @inquirer/search, or in accessible mode a numbered list, as a screen reader is silent on a redraw. */
 import search from '@inquirer/search';
 import { Interrupted } from '../failures.js';
 import { sanitizeLine } from '../output/sanitize.js';
@@ -42,14 +36,7 @@ export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<Pi
 
 const numbered = <T>(choices: ReadonlyArray<PickChoice<T>>) => choices.map((choice, i) => `  ${i + 1}) ${choice.name}\n`).join('');
 
-/**
- * Accessible mode: the numbered list, then a line, every line said
- * whole, nothing redrawn. A number of the list shown picks it. Any other
- * text filters the whole list (case aside): one match is picked, and said;
- * several are shown, numbered afresh, for a number or another filter; none
- * says so and keeps the list as it was. An empty line shows the whole list
- * again. Ctrl-D gives up, as Ctrl-C does.
- */
+/** A number picks; other text filters the whole list (one match is picked); an empty line shows it all again; Ctrl-D gives up. */
 async function pickByLine<T>(io: IO, message: string, all: ReadonlyArray<PickChoice<T>>, signal: AbortSignal | undefined): Promise<T> {
   let shown = all;
   io.err(`${message}\n${numbered(all)}`);

@@ -6,12 +6,7 @@ import type { IO } from './io.js';
 /** Enough for any API key. */
 export const MAX_KEY_BYTES = 64 * 1024;
 
-/**
- * Asks `question` on stderr with the terminal in raw mode (echo off before
- * the question appears, so nothing typed at once is shown) and feeds each
- * chunk typed to `onInput`, which settles with `finish`. The terminal is
- * restored and the line ended on every way out, an interrupt included.
- */
+/** Asks in raw mode (echo off before the question, so nothing typed at once shows); the terminal is restored on every way out. */
 function rawQuestion<T>(
   io: IO,
   question: string,
@@ -43,16 +38,9 @@ function rawQuestion<T>(
   });
 }
 
-/**
- * Asks on stderr and reads a line from the terminal in raw mode, echoing
- * nothing. Backspace and Delete remove the last character, Ctrl-U clears
- * the line, Enter ends it, Ctrl-C interrupts, Ctrl-D on an empty line
- * gives up. Escape sequences (arrow keys, Delete, Home, bracketed-paste
- * markers) and other control characters are skipped whole, never stored.
- */
+/** A line read without echo; escape sequences (arrows, bracketed-paste markers) and controls are skipped whole, never stored. */
 export function promptHidden(io: IO, question: string, signal?: AbortSignal): Promise<string> {
   let value = '';
-  /** Where we are in an escape sequence: none, after ESC, in a CSI (ESC [), after ESC O. */
   let sequence: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
   return rawQuestion<string>(io, question, signal, (chunk, finish) => {
     for (const char of chunk) {
@@ -81,12 +69,7 @@ export function promptHidden(io: IO, question: string, signal?: AbortSignal): Pr
   });
 }
 
-/**
- * Asks on stderr and reads one line as the terminal gives it (echoed, with
- * its own editing); what was typed after the line stays for the next
- * reader. `answer` turns the line into the result, or undefined to ask
- * again (`again` is said first). Ctrl-C interrupts; Ctrl-D gives `onEnd`.
- */
+/** One line as the terminal gives it; what follows stays for the next reader. `answer` undefined asks again; Ctrl-D gives `onEnd`. */
 export function askLine<T>(io: IO, question: string, answer: (line: string) => T | undefined, options: { again: string; onEnd: T; signal?: AbortSignal | undefined }): Promise<T> {
   const { stdin } = io;
   const { signal } = options;
@@ -133,11 +116,7 @@ export function askLine<T>(io: IO, question: string, answer: (line: string) => T
   });
 }
 
-/**
- * Asks a yes/no question and reads a line: y or yes is yes; n, no or
- * Enter alone is no; anything else asks again. So an Enter after `y` never
- * lands in the hidden key prompt that may follow. Ctrl-D is no.
- */
+/** y or yes; n, no or Enter is no; else it asks again, so an Enter after `y` never lands in a key prompt that follows. */
 export function confirm(io: IO, question: string, signal?: AbortSignal): Promise<boolean> {
   return askLine(
     io,
