@@ -212,14 +212,18 @@ describe('the docs name only what exists', () => {
       .join('\n');
     const readIn = (name: string, haystack: string) => new RegExp(`\\b${name}\\b`).test(haystack);
     const wrong: string[] = [];
+    const fromTables = new Set<string>();
     for (const file of DOCS) {
       const doc = text(file);
       const named = new Set([...doc.matchAll(/\bGYMCTL_[A-Z0-9_]+\b/g)].map(([name]) => name));
       // The environment column of an options table: what gymctl is said to read.
       for (const table of doc.split(/\n\| option \| environment \| meaning \|\n/).slice(1)) {
         for (const row of table.split('\n\n')[0]!.split('\n')) {
-          const cell = row.split(' | ')[1] ?? '';
-          for (const [name] of cell.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g)) named.add(name);
+          const cell = row.split('|')[2] ?? '';
+          for (const [, name] of cell.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)(?:=[^`]*)?`/g)) {
+            named.add(name!);
+            fromTables.add(name!);
+          }
         }
       }
       for (const name of named) {
@@ -229,6 +233,7 @@ describe('the docs name only what exists', () => {
       }
     }
     expect(wrong).toEqual([]);
+    expect([...fromTables]).toEqual(expect.arrayContaining(['GYMCTL_BASE_URL', 'NO_COLOR', 'HTTPS_PROXY', 'XDG_CACHE_HOME']));
   });
 
   /** Repository paths a text names: src/…, test/…, scripts/…, build/…, docs/…, bin/…. */
