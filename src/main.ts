@@ -6,7 +6,7 @@
  * it in-process with fake streams.
  *
  * The wiring of a run: the pre-scan of argv (argv.ts), the one factory,
- * whose flags are the pre-scan's until the parser has read them, the race
+ * made once the parser has read the flags, the race
  * with an interrupt (run/interrupt.ts), the outcome (run/settle.ts) and its
  * report (run/report.ts).
  */
@@ -47,15 +47,18 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   const disposers: Array<() => Promise<void>> = [];
   // Until the parser has run, errors (including its own) take the format from the pre-scan.
   let flags: Readonly<GlobalFlags> = Object.freeze(scannedFlags(scan));
-  const factory = createFactory({ io, env, signal, flags: () => flags, disposers });
+  const make = () => createFactory({ io, env, signal, flags, disposers });
+  /** Made once the parser has read the flags. */
+  let factory: Factory | undefined;
   let handlesInterrupt = false;
   let outcome: number | GymctlError = 0;
   const program = buildProgram({
     io,
     scan,
-    factory: () => factory,
+    factory: () => (factory ??= make()),
     parsed(command, parsedFlags) {
       flags = Object.freeze({ ...parsedFlags });
+      factory = make();
       io.accessible ||= storedAccessible(factory);
       handlesInterrupt = annotationsOf(command).handlesInterrupt === true;
     },
@@ -71,7 +74,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     // Clients and servers, last opened first.
     for (const dispose of disposers.splice(0).reverse()) await dispose().catch(() => {});
   }
-  return typeof outcome === 'number' ? outcome : report(outcome, factory, io);
+  return typeof outcome === 'number' ? outcome : report(outcome, factory ?? make(), flags, io);
 }
 
 /**

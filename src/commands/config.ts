@@ -27,7 +27,7 @@ export const newCmdConfig = (f: FactoryRef) =>
           arguments: [KEY, ['<value>', 'the new value']],
           examples: ['gymctl config set base-url https://api.example.com', 'gymctl config set timeout 10s', 'gymctl config set default-profile work'],
         },
-        async (key: string, value: string) => (await handlers()).runConfigSet(f(), key, value),
+        async (key: string, value: string, options: { allowHttp?: boolean }) => (await handlers()).runConfigSet(f(), key, value, options),
       ),
       defineCommand(
         {

@@ -3,6 +3,8 @@ import { CONCURRENCY_OPTION, defineCommand, type FactoryRef } from './shared/def
 
 /** The command's own options, as commander hands them over (each checked when the command runs). */
 export interface McpFlags {
+  /** The sandbox's, served as such (a global flag). */
+  sandbox?: boolean;
   /** `--http` alone is `true`; `--http 8808` the port's text. */
   http?: string | true;
   concurrency?: string;

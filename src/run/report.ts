@@ -1,22 +1,14 @@
-/**
- * Reporting a failure on stderr, in the output format the run asked for,
- * whenever it failed: before the parser has run (from the pre-scan of
- * argv), or after (from the parsed flags and the stored profile).
- */
+/** A failure on stderr in the format the run asked for, whenever it failed: before the parser ran (the pre-scan) or after. */
 import type { GymctlError } from '../api/errors.js';
 import type { ArgvScan } from '../argv.js';
 import type { OutputFormat } from '../config/formats.js';
 import { type GlobalFlags, isDebug, resolveFormat } from '../config/settings.js';
 import type { Factory } from '../factory.js';
 import { exitCodeOf } from '../failures.js';
-import { formatFailure } from '../output/errors.js';
+import { formatFailure, withNextStep } from '../output/errors.js';
 import type { IO } from '../terminal/io.js';
 
-/**
- * The flags errors are reported with until the parser has run (its own
- * errors included): --json, --format, --jq (given without its expression,
- * still --jq) and --debug, as the pre-scan read them.
- */
+/** The flags errors are reported with until the parser has run (its own errors included), as the pre-scan read them. */
 export function scannedFlags(scan: ArgvScan): GlobalFlags {
   const flags: GlobalFlags = { json: scan.options.has('--json'), debug: scan.options.has('--debug') };
   const format = scan.values.get('--format');
@@ -25,26 +17,21 @@ export function scannedFlags(scan: ArgvScan): GlobalFlags {
   return flags;
 }
 
-/**
- * The output format for reporting an error, whenever it happened: from the
- * flags (`--jq` implies JSON, as for the output), else the stored profile,
- * even when the command failed before it read its settings, or because of
- * one of them.
- */
-function errorFormat(f: Factory): OutputFormat {
+/** From the flags (`--jq` implies JSON), else the stored profile, even when the command failed before or over its settings. */
+function errorFormat(f: Pick<Factory, 'config' | 'profileName'>, flags: GlobalFlags): OutputFormat {
   try {
-    const chosen = resolveFormat(f.flags)?.value;
+    const chosen = resolveFormat(flags)?.value;
     if (chosen) return chosen;
-    if (f.flags.jq !== undefined) return 'json';
+    if (flags.jq !== undefined) return 'json';
     return f.config().profile(f.profileName().value)?.format ?? 'table';
   } catch {
     return 'table';
   }
 }
 
-/** Writes the failure on stderr; returns its exit code. */
-export function report(failure: GymctlError, f: Factory, io: IO): number {
-  // A key the server refused, a host that cannot be reached: say where the key or base URL came from.
-  io.err(formatFailure(f.explain(failure), errorFormat(f), isDebug(f.flags, f.env)));
+/** Writes the failure on stderr, with the flags of the run (the pre-scan's, when the parser failed); returns its exit code. */
+export function report(failure: GymctlError, f: Pick<Factory, 'config' | 'profileName' | 'env'>, flags: GlobalFlags, io: IO): number {
+  // A 404 of GET /me says the base URL is wrong, whoever asked (a login too); the session's client said where it came from.
+  io.err(formatFailure(withNextStep(failure, {}), errorFormat(f, flags), isDebug(flags, f.env)));
   return exitCodeOf(failure);
 }

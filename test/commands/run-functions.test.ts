@@ -34,7 +34,13 @@ function deps(answers: Record<string, { status: number; body: unknown }>, output
   const client = createClient({ baseUrl: 'https://api.gym.test', apiKey: KEY, userAgent: 'gymctl/test', retries: 0, fetch });
   const disposers: Array<() => Promise<void>> = [];
   return {
-    f: { io, env: {}, flags: {}, onDispose: (dispose: () => Promise<void>) => void disposers.push(dispose), output: async () => output, client: async () => ({ client }) },
+    f: {
+      io,
+      env: {},
+      onDispose: (dispose: () => Promise<void>) => void disposers.push(dispose),
+      output: async () => output,
+      client: async () => ({ client, explain: <E>(error: E) => error, settings: { debug: false } }),
+    },
     requests,
     stdout: streams.stdout,
     stderr: streams.stderr,

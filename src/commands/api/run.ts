@@ -33,14 +33,14 @@ export type ApiDeps = Pick<Factory, 'io' | 'output' | 'client'>;
 export async function runApi(f: ApiDeps, path: string, options: { include?: boolean } = {}): Promise<void> {
   const operation = operations.raw(path); // checked before anything is read or sent
   const { jq } = await f.output();
-  const { client } = await f.client();
+  const { client, explain } = await f.client();
   let response: ApiResponse<undefined>;
   try {
     response = await client.request(operation);
   } catch (error) {
     // A failure prints nothing on stdout: with -i, the head it came with is reported with the error, on stderr (output/errors.ts).
-    if (error instanceof GymctlError && error.head && !options.include) throw error.with({ head: undefined });
-    throw error;
+    if (error instanceof GymctlError && error.head && !options.include) throw explain(error.with({ head: undefined }));
+    throw explain(error);
   }
   const { head } = response;
   // With -i, the head first: on a terminal made safe, in a pipe the bytes as received.

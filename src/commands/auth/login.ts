@@ -1,6 +1,6 @@
 /** `gymctl auth login`: checks a key with the API, then stores it for the profile (config file or system keyring). */
 import { FailureWithFix, toFailure, usageError } from '../../failures.js';
-import { maskKey } from '../../config/settings.js';
+import { type GlobalFlags, maskKey } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
 import { keyringStore } from '../../keyring/stores.js';
@@ -8,9 +8,9 @@ import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
 import { academyList, dropCachedAnswers, keyName, ownerLine } from './words.js';
 
 /** What login uses of the factory. */
-export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'flags' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
+export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
 
-export interface LoginFlags {
+export interface LoginFlags extends GlobalFlags {
   withKey?: boolean;
   /** --keyring (true) or --no-keyring (false); else where the profile keeps its key now. */
   keyring?: boolean;
@@ -20,19 +20,19 @@ export interface LoginFlags {
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The login the user ran, with --with-key (or without, for a prompt): the flags they gave kept (there is no flag for the key, so it is never in it). */
-function loginCommand(f: Pick<LoginDeps, 'flags'>, options: LoginFlags, withKey = true): string {
+function loginCommand(options: LoginFlags, withKey = true): string {
   const words = ['gymctl', 'auth', 'login', ...(withKey ? ['--with-key'] : [])];
   if (options.keyring !== undefined) words.push(options.keyring ? '--keyring' : '--no-keyring');
-  if (f.flags.profile !== undefined) words.push('--profile', shellWord(f.flags.profile));
-  if (f.flags.baseUrl !== undefined) words.push('--base-url', shellWord(f.flags.baseUrl));
-  if (f.flags.allowHttp) words.push('--allow-http');
-  if (f.flags.timeout !== undefined) words.push('--timeout', shellWord(f.flags.timeout));
-  if (f.flags.retries !== undefined) words.push('--retries', shellWord(f.flags.retries));
+  if (options.profile !== undefined) words.push('--profile', shellWord(options.profile));
+  if (options.baseUrl !== undefined) words.push('--base-url', shellWord(options.baseUrl));
+  if (options.allowHttp) words.push('--allow-http');
+  if (options.timeout !== undefined) words.push('--timeout', shellWord(options.timeout));
+  if (options.retries !== undefined) words.push('--retries', shellWord(options.retries));
   return words.join(' ');
 }
 
-const noPrompt = (f: LoginDeps, options: LoginFlags) =>
-  usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(f, options)} < keyfile\`)`);
+const noPrompt = (options: LoginFlags) =>
+  usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(options)} < keyfile\`)`);
 
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
   let text: string;
@@ -42,15 +42,15 @@ async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
     // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
     text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
   } else {
-    throw noPrompt(f, options);
+    throw noPrompt(options);
   }
   const key = text.trim();
   if (key === '') {
-    const piped = `\`echo "$KEY" | ${loginCommand(f, options)}\``;
+    const piped = `\`echo "$KEY" | ${loginCommand(options)}\``;
     throw usageError(
       f.io.stdinIsTTY
         ? `no API key was given: paste it at the prompt, or pipe it in (${piped})`
-        : `no API key was given on stdin: pipe it in (${piped}, or \`< keyfile\`), or run \`${loginCommand(f, options, false)}\` at a terminal to paste it at a hidden prompt`,
+        : `no API key was given on stdin: pipe it in (${piped}, or \`< keyfile\`), or run \`${loginCommand(options, false)}\` at a terminal to paste it at a hidden prompt`,
     );
   }
   return key;
@@ -63,7 +63,7 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
     throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   }
   // How the key will be read is a usage question, answered before anything else is asked of the system.
-  if (!options.withKey && !f.io.stdinIsTTY) throw noPrompt(f, options);
+  if (!options.withKey && !f.io.stdinIsTTY) throw noPrompt(options);
   const current = f.config().profile(profile);
   // A config folder that is not the user's own (root with another user's HOME) is refused before the key is asked for or stored anywhere.
   f.config().checkWritable();
@@ -92,7 +92,7 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
       throw new FailureWithFix(failure.kind, message, [
         'To go on, either:',
         `- ${reach}, and log in again, or`,
-        `- log in with --no-keyring, to keep the key in the config file (readable by you alone): ${loginCommand(f, { ...options, keyring: false })}`,
+        `- log in with --no-keyring, to keep the key in the config file (readable by you alone): ${loginCommand({ ...options, keyring: false })}`,
       ]);
     });
   }

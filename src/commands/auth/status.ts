@@ -1,7 +1,7 @@
 /** `gymctl auth status [--all]`: the profile, base URL, masked key, where each comes from, and the key's owner. */
 import { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, toFailure } from '../../failures.js';
-import { maskKey, parseBaseUrl } from '../../config/settings.js';
+import { type GlobalFlags, maskKey, parseBaseUrl } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import type { ApiKey } from '../../operations/index.js';
 import { printDocument } from '../../output/document.js';
@@ -11,9 +11,9 @@ import { stringifyExact } from '../../json/exact.js';
 import { describeSource, ownerLine } from './words.js';
 
 /** What status uses of the factory (--all checks each stored profile with a client of its own). */
-export type StatusDeps = Pick<Factory, 'io' | 'flags' | 'config' | 'profileName' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
+export type StatusDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
 
-export interface StatusFlags {
+export interface StatusFlags extends GlobalFlags {
   /** Every stored profile, each checked with its own key and base URL. */
   all?: boolean;
 }
@@ -50,7 +50,7 @@ const STATUS_COLUMNS: Column<ProfileStatus>[] = [
  * environment's key and base URL would stand in for every one of them),
  * checked at once. Fails with the first failure's kind, in profile order.
  */
-async function runStatusAll(f: StatusDeps): Promise<void> {
+async function runStatusAll(f: StatusDeps, options: StatusFlags): Promise<void> {
   const store = f.config();
   const profiles = store.read().profiles ?? {};
   const active = f.profileName().value;
@@ -67,7 +67,7 @@ async function runStatusAll(f: StatusDeps): Promise<void> {
         row.key = maskKey(apiKey);
         if (!profile.baseUrl) return { row: { ...row, status: 'no base URL' } };
         // The stored base URL passes the same checks as any other (https off loopback, no credentials).
-        const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, f.flags.allowHttp);
+        const baseUrl = parseBaseUrl(profile.baseUrl, `profile "${name}"`, options.allowHttp);
         const client = await f.makeClient(baseUrl, apiKey);
         return { row: { ...row, owner: (await client.getMe()).user ?? null } };
       } catch (error) {
@@ -88,8 +88,8 @@ async function runStatusAll(f: StatusDeps): Promise<void> {
 
 export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<void> {
   await f.output(); // --jq and the format are checked before anything is sent
-  if (options.all) return runStatusAll(f);
-  const { client, settings, baseUrl, apiKey } = await f.client();
+  if (options.all) return runStatusAll(f, options);
+  const { client, settings, baseUrl, apiKey, explain } = await f.client();
   const store = f.config();
   const profile = settings.profile.value;
   const keyShown = `${maskKey(apiKey.value)} ${describeSource(apiKey, store.path)}`;
@@ -112,7 +112,7 @@ export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<vo
       );
       throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
     }
-    throw error;
+    throw explain(error);
   }
   const status = {
     profile,

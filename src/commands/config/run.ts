@@ -13,8 +13,8 @@ import { moveCommand } from '../doctor/windows.js';
 import { printDocument } from '../../output/document.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';
 
-/** What the config commands use: the store, the active profile, the flags, the keyring, and stdout. */
-export type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'flags' | 'keyring' | 'printJson' | 'output' | 'env' | 'signal'>;
+/** What the config commands use: the store, the active profile, the keyring, and stdout. */
+export type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'keyring' | 'printJson' | 'output' | 'env' | 'signal'>;
 import { sanitizeLine } from '../../output/sanitize.js';
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
@@ -79,7 +79,7 @@ export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
   f.io.out(`${shown(f, key, effectiveValue(file, profileName, key))}\n`);
 }
 
-export async function runConfigSet(f: ConfigDeps, name: string, value: string): Promise<void> {
+export async function runConfigSet(f: ConfigDeps, name: string, value: string, options: { allowHttp?: boolean } = {}): Promise<void> {
   const key = configKey(name);
   if (isGlobal(key)) {
     const setting = GLOBAL_CONFIG_KEYS[key];
@@ -91,7 +91,7 @@ export async function runConfigSet(f: ConfigDeps, name: string, value: string): 
     return;
   }
   const setting = CONFIG_KEYS[key];
-  const parsed = setting.parse(value, f.flags.allowHttp);
+  const parsed = setting.parse(value, options.allowHttp);
   const { store, profileName } = await state(f);
   if (key === 'key-store') await checkKeyStoreChange(f, profileName, parsed as KeyStore);
   await store.updateProfile(profileName, (profile) => ({ ...profile, [setting.field]: parsed }));

@@ -7,6 +7,7 @@
  */
 import { AlreadyReported } from '../../failures.js';
 import type { Factory } from '../../factory.js';
+import type { GlobalFlags } from '../../config/settings.js';
 import { resolveOutput } from '../../output/choice.js';
 import { recordsText } from '../../output/human.js';
 import type { Column } from '../../output/tsv.js';
@@ -16,7 +17,7 @@ import { oldConfigCheck } from './windows.js';
 import { apiCheck, CHECK_BUDGET_MS, checkProgress, extraCaCheck, originOf, proxyCheck, seconds, tlsCheck } from './checks-network.js';
 import { type CheckResult, type Outcome, result } from './outcome.js';
 
-export type DoctorDeps = Pick<Factory, 'io' | 'env' | 'flags' | 'config' | 'profileName' | 'settings' | 'keyring' | 'makeClient' | 'output' | 'printJson' | 'signal'>;
+export type DoctorDeps = Pick<Factory, 'io' | 'env' | 'config' | 'profileName' | 'settings' | 'keyring' | 'makeClient' | 'output' | 'printJson' | 'signal'>;
 
 const COLUMNS: Column<CheckResult>[] = [
   { key: 'check', label: 'Check', value: (row) => row.check },
@@ -31,21 +32,21 @@ const COLUMNS: Column<CheckResult>[] = [
  * alone (checked the same way), so that the broken file is a failing row
  * of the report, not the end of it.
  */
-async function printsJson(f: Pick<Factory, 'flags' | 'output'>, configReadable: boolean): Promise<boolean> {
+async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
   if (configReadable) {
     const { format, jq } = await f.output();
     return jq !== undefined || format === 'json';
   }
   // The filter itself is compiled when the report is printed through it (printJson).
-  const { format } = await resolveOutput(f.flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
-  return f.flags.jq !== undefined || format === 'json';
+  const { format } = await resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
+  return flags.jq !== undefined || format === 'json';
 }
 
-export async function runDoctor(f: DoctorDeps, options: { offline?: boolean }): Promise<void> {
+export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?: boolean }): Promise<void> {
   const old = oldConfigCheck(configFolder(f.env));
   const results: Outcome[] = [nodeCheck(), ...configCheck(f), ...(old ? [old] : [])];
   const configReadable = !results.some((r) => r.check === 'config file' && r.status === 'fail');
-  const json = await printsJson(f, configReadable); // --jq and the format are checked before anything is sent
+  const json = await printsJson(f, options, configReadable); // --jq and the format are checked before anything is sent
   const failedEarly = results.some((r) => r.status === 'fail');
   if (!failedEarly) results.push(...(await profileAndKeyChecks(f)));
   const settings = failedEarly ? undefined : await f.settings();

@@ -39,8 +39,8 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024;
  */
 async function openSession(f: Factory): Promise<(Session & { baseUrl: Setting<string> }) | { failure: GymctlError }> {
   try {
-    const { client, apiKey, baseUrl } = await f.client();
-    return { client, apiKey: apiKey.value, explain: f.explain, baseUrl };
+    const { client, apiKey, baseUrl, explain } = await f.client();
+    return { client, apiKey: apiKey.value, explain, baseUrl };
   } catch (error) {
     if (error instanceof GymctlError && (error.kind === 'unauthorized' || error.kind === 'usage')) return { failure: error };
     throw error;
@@ -52,16 +52,17 @@ type OpenedSession = Awaited<ReturnType<typeof openSession>>;
 /** What either transport serves: the options every server is made from (the session, the limits, the gate), and the log. */
 interface Serving {
   f: Factory;
+  sandbox: boolean | undefined;
   options: McpServerOptions;
   session: OpenedSession;
   log(line: string): void;
 }
 
 /** The line that says what is served, and where: or, when the session cannot be used, what every tool will say. */
-function describe(f: Factory, session: OpenedSession, tools: string[], where: string): string {
+function describe(sandbox: boolean | undefined, session: OpenedSession, tools: string[], where: string): string {
   if ('failure' in session) return `${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`;
   const { baseUrl } = session;
-  return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${f.flags.sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
+  return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
 }
 
 /**
@@ -86,7 +87,7 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
     gate: new Gate(limits.concurrency),
     signal: AbortSignal.any([f.signal, stopped.signal]),
   };
-  const serving: Serving = { f, options, session, log };
+  const serving: Serving = { f, sandbox: flags.sandbox, options, session, log };
   if (http && listen && token) await serveHttp(serving, http, listen, token);
   else await serveStdio(serving, stopped);
 }
@@ -96,7 +97,7 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
  * as the run ends (a disposer of the factory), its sessions and connections with it, before gymctl exits.
  */
 async function serveHttp(
-  { f, options, session, log }: Serving,
+  { f, sandbox, options, session, log }: Serving,
   http: typeof import('./http.js'),
   listen: Listen,
   { token, generated }: { token: string; generated: boolean },
@@ -108,7 +109,7 @@ async function serveHttp(
     log('stopped');
   });
   if ('failure' in session) log(`listening on ${server.url}`);
-  log(describe(f, session, tools, server.url));
+  log(describe(sandbox, session, tools, server.url));
   // Printed once, here, and nowhere else; a token of the user's own (GYMCTL_MCP_TOKEN) is never printed.
   if (generated) log(`every request needs the header "Authorization: Bearer ${token}" (a token made for this run; set ${http.TOKEN_VARIABLE} to choose one)`);
   else log(`every request needs the header "Authorization: Bearer <the token in ${http.TOKEN_VARIABLE}>"`);
@@ -121,7 +122,7 @@ async function serveHttp(
 }
 
 /** stdio: until stdin ends (exit 0) or SIGTERM (143). */
-async function serveStdio({ f, options, session, log }: Serving, stopped: AbortController): Promise<void> {
+async function serveStdio({ f, sandbox, options, session, log }: Serving, stopped: AbortController): Promise<void> {
   const { server, tools, settled, connect } = createMcpServer(options);
   const stdin = f.io.stdin as NodeJS.ReadStream;
   // Whole lines only, each at most MAX_LINE_BYTES: a longer one is skipped with an error answer, and serving goes on.
@@ -166,7 +167,7 @@ async function serveStdio({ f, options, session, log }: Serving, stopped: AbortC
   });
   await connect(transport);
   if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
-  log(describe(f, session, tools, 'stdio'));
+  log(describe(sandbox, session, tools, 'stdio'));
   await ended;
   // stdin ended: the calls in flight may answer if they do so at once; the process ends within a second either way.
   await settled(500);

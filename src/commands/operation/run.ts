@@ -15,21 +15,24 @@ import type { ApiSession, Factory } from '../../factory.js';
 import { usageError } from '../../failures.js';
 import { rawArrayItems, withFirstMember } from '../../json/raw.js';
 import type { Ask, OperationDeclaration, PathParam } from '../../operations/declare.js';
+import type { GlobalFlags } from '../../config/settings.js';
 import type { OutputChoice } from '../../output/choice.js';
 import { createEmitter, type OutputItem, type Shape } from '../../output/emit.js';
 import { type Row, viewsOf } from '../../output/views.js';
 import { parseConcurrency } from '../shared/batch.js';
 import { type BatchDeps, checkColumns, collectIds, fetchAll } from '../shared/read.js';
 
-/** The flags of a command that takes ids. */
-export interface ReadFlags {
+/** The flags of a command that takes ids (the global ones too). */
+export interface ReadFlags extends GlobalFlags {
   concurrency?: string;
   ignoreNotFound?: boolean;
 }
 
 /** What the read commands use of the factory. */
-export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Pick<ApiSession, 'client'>> } & Partial<Pick<Factory, 'signal'>>;
+export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Session> } & Partial<Pick<Factory, 'signal'>>;
 
+/** What the read commands use of the session: the client, the next step of a failure, and --debug. */
+type Session = Pick<ApiSession, 'client' | 'explain'> & { settings: Pick<ApiSession['settings'], 'debug'> };
 type Client = ApiSession['client'];
 
 /** A client's `ask`, as a declaration's own functions take it. */
@@ -63,7 +66,7 @@ interface FetchOptions {
 const widestId = (ids: readonly Id[]) => ids.reduce<string>((widest, id) => (String(id).length > widest.length ? String(id) : widest), '');
 
 /** Fetches an operation for each id and prints the records in argument order (see fetchAll). */
-export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, client: Client, options: FetchOptions): Promise<void> {
+export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, { client, explain, settings }: Session, options: FetchOptions): Promise<void> {
   const { ids, shape, output } = options;
   const views = viewsOf(declaration);
   const list = declaration.listAnswer;
@@ -82,6 +85,8 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
     ...(list ? { records: (response, id) => (whole ? [{ data: { [list.of]: id }, raw: response.rawData }] : rows(response, id, list.of)) } : {}),
     label: declaration.command.progress ?? 'Fetching',
     ignoreNotFound: options.ignoreNotFound === true,
+    explain,
+    debug: settings.debug,
     emit: {
       ...(emptyMessage ? { emptyMessage } : {}),
       // Every id is known before the first request: a table drawn in parts is as wide as the widest from its first part.
@@ -93,8 +98,10 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
 /** An operation without a path parameter (GET /me): one request, one record. */
 export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, declaration: OperationDeclaration): Promise<void> {
   const emitter = await createEmitter(f.io, await f.output(), viewsOf(declaration).one, 'one');
-  const { client } = await f.client();
-  const response = await client.request(operationFor(declaration));
+  const { client, explain } = await f.client();
+  const response = await client.request(operationFor(declaration)).catch((error: unknown) => {
+    throw explain(error);
+  });
   emitter.write({ data: response.data as Row, raw: response.rawData });
   await emitter.end(false);
 }
@@ -105,13 +112,15 @@ export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, d
  * does the same said on stderr, for scripts; elsewhere, or with
  * GYMCTL_NO_INPUT set, the usage error it always was.
  */
-async function choose(f: ReadDeps, declaration: OperationDeclaration, param: PathParam): Promise<string> {
+async function choose(f: ReadDeps, declaration: OperationDeclaration, param: PathParam, flags: ReadFlags, concurrency: number): Promise<string> {
   const { values } = declaration;
   if (!values || !f.io.stdinIsTTY || !f.io.stdoutIsTTY || f.env.GYMCTL_NO_INPUT) {
     throw usageError(`missing required argument '${param.name}'; usage: gymctl ${declaration.command.name} [options] <${param.name}...>`);
   }
-  const { client } = await f.client();
-  const { ids, none } = await values.load(askOf(client), f.signal);
+  const { client, explain } = await f.client(concurrency);
+  const { ids, none } = await values.load(askOf(client), f.signal).catch((error: unknown) => {
+    throw explain(error);
+  });
   if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
   const { label } = values;
   const choices = await Promise.all(
@@ -126,7 +135,6 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   );
   const { pick } = await import('../../terminal/picker.js');
   const id = await pick(f.io, `Which ${nounOf(param)}? (type to filter)`, choices, f.signal);
-  const { flags } = f;
   const same = [
     `gymctl ${declaration.command.name} ${id}`,
     flags.sandbox ? '--sandbox' : '',
@@ -141,21 +149,23 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
 export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, idTexts: readonly string[], flags: ReadFlags): Promise<void> {
   const param = declaration.param!;
   const concurrency = parseConcurrency(flags.concurrency);
-  const given = idTexts.length > 0 ? idTexts : [await choose(f, declaration, param)];
+  const given = idTexts.length > 0 ? idTexts : [await choose(f, declaration, param, flags, concurrency)];
   const { ids, shape } = await collectIds(f, given, param.what);
   const output = await f.output();
   await checkColumns(f, viewsOf(declaration).many);
-  const { client } = await f.client(concurrency);
-  await fetchOperation(f, declaration, client, { ids, shape, output, concurrency, ignoreNotFound: flags.ignoreNotFound });
+  // The picker's session, when it chose the id: one client a run.
+  await fetchOperation(f, declaration, await f.client(concurrency), { ids, shape, output, concurrency, ignoreNotFound: flags.ignoreNotFound });
 }
 
 /** Every id the API lists for an operation (`gymctl academies`), in that order. */
 export async function runAll(f: ReadDeps, declaration: OperationDeclaration, flags: ReadFlags): Promise<void> {
   const concurrency = parseConcurrency(flags.concurrency);
   await checkColumns(f, viewsOf(declaration).many);
-  const { client } = await f.client(concurrency);
-  const { ids, none } = await declaration.values!.load(askOf(client), f.signal);
-  await fetchOperation(f, declaration, client, {
+  const session = await f.client(concurrency);
+  const { ids, none } = await declaration.values!.load(askOf(session.client), f.signal).catch((error: unknown) => {
+    throw session.explain(error);
+  });
+  await fetchOperation(f, declaration, session, {
     ids,
     shape: 'many',
     output: await f.output(),

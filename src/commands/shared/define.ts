@@ -53,13 +53,19 @@ const examplesByCommand = new WeakMap<Command, readonly string[]>();
 /** A command's examples, as its help ends with them (the man page lists them too). */
 export const examplesOf = (command: Command): readonly string[] => examplesByCommand.get(command) ?? [];
 
-/** A command from its spec, running `action` (commander's arguments: the command's, then its options). */
+/**
+ * A command from its spec, running `action` with commander's arguments: the command's, then its options, which hold
+ * the global ones too (`--profile`, `--json`…): a command's flags are all in its own options, as gh's are.
+ */
 export function defineCommand(spec: CommandSpec, action: Action): Command {
   const command = new Command(spec.name).description(spec.description);
   for (const [name, description] of spec.arguments ?? []) command.argument(name, description);
   for (const [flags, description] of spec.options ?? []) command.option(flags, description);
   examplesByCommand.set(command, spec.examples);
-  return command.addHelpText('after', examples(...spec.examples)).action(action);
+  return command.addHelpText('after', examples(...spec.examples)).action((...args: unknown[]) => {
+    args[args.length - 2] = (args.at(-1) as Command).optsWithGlobals();
+    return action(...args);
+  });
 }
 
 /**

@@ -13,7 +13,6 @@ import type { Factory } from '../../factory.js';
 import { createEmitter, type EmitOptions, type Emitter, type OutputItem, type Shape } from '../../output/emit.js';
 import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
 import type { OutputFormat } from '../../config/formats.js';
-import { isDebug } from '../../config/settings.js';
 import { createProgress } from '../../output/progress.js';
 import type { ResourceView } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
@@ -93,6 +92,9 @@ export interface FetchAllOptions<T, U = T> {
   /** `--ignore-not-found`: an id the API does not know is skipped, not a failure. */
   ignoreNotFound?: boolean;
   emit?: EmitOptions;
+  /** A failure with its next step (the session's), and whether to show its trace (--debug). */
+  explain?: <E>(error: E) => E;
+  debug?: boolean;
 }
 
 /**
@@ -101,8 +103,8 @@ export interface FetchAllOptions<T, U = T> {
  * as they happen; successes are still printed; the command then fails with
  * the first failure's kind, in argument order.
  */
-/** What a batch uses of the factory: the streams, the environment (the progress line) and flags (--debug), and the closers. */
-export type BatchDeps = Pick<Factory, 'io' | 'env' | 'flags' | 'onDispose'> & Partial<Pick<Factory, 'explain'>>;
+/** What a batch uses of the factory: the streams, the environment (the progress line) and the closers. */
+export type BatchDeps = Pick<Factory, 'io' | 'env' | 'onDispose'>;
 
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
@@ -141,7 +143,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(f.explain?.(error) ?? error, options.output.format, isDebug(f.flags, f.env)));
+        io.err(formatFailure(options.explain?.(error) ?? error, options.output.format, options.debug === true));
         progress.tick();
       },
       ...(options.ignoreNotFound
