@@ -141,8 +141,10 @@ const library = await build({ ...common, format: 'esm', packages: 'external', me
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
 // tsc writes a declaration for every module of src/index.ts's program (the transport's, the CSV writer's…); only those
 // dist/types/index.d.ts reaches are kept, the ones a user's compiler reads: the CLI's never get there.
-const tsc = spawnSync(process.execPath, [path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
-if (tsc.status !== 0) throw new Error('tsc -p tsconfig.types.json failed: no declarations');
+const tsc = spawnSync(process.execPath, [path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'build/tsconfig.types.json'], {
+  stdio: 'inherit',
+});
+if (tsc.status !== 0) throw new Error('tsc -p build/tsconfig.types.json failed: no declarations');
 const declarations = reachedDeclarations('dist/types/index.d.ts');
 const written = readdirSync('dist/types', { recursive: true, withFileTypes: true }).map((entry) => ({
   file: path.join(entry.parentPath, entry.name),

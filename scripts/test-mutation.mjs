@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run test:mutation: Stryker (stryker.config.mjs) on the guarded modules (test/mutation/modules.mjs), or on those
+// npm run test:mutation: Stryker (test/mutation/stryker.config.mjs) on the guarded modules (test/mutation/modules.mjs), or on those
 // named with --mutate, then the gate (scripts/mutation-gate.mjs) on its JSON report, reports/mutation/mutation.json,
 // which stays there to be read (timeouts included).
 // The tests Stryker runs get a temporary folder made here and removed after: Stryker ends a mutant's run that loops or
@@ -34,7 +34,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'gymctl-mutation-'));
 let status = 1;
 try {
   // `stryker` is on the PATH npm run gives a script (node_modules/.bin).
-  const run = spawnSync('stryker', ['run', ...args], {
+  const run = spawnSync('stryker', ['run', 'test/mutation/stryker.config.mjs', ...args], {
     stdio: 'inherit',
     env: { ...process.env, TMPDIR: scratch, GYMCTL_MUTATE: expected.join(',') },
     shell: process.platform === 'win32',

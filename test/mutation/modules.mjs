@@ -1,6 +1,6 @@
 // The modules `npm run test:mutation` guards, each with the test files run against its mutants: the unit tests that
 // import it and the in-process command tests that exercise it. stryker.config.mjs mutates every module named here,
-// test/mutation/vitest.config.ts runs the test files of the modules being mutated, and scripts/check-mutation.mjs fails
+// vitest.config.ts runs the test files of the modules being mutated, and scripts/mutation-gate.mjs fails
 // the run when one of these modules is missing from Stryker's report, unscored, or under the bar.
 // A module is a file path, never a pattern: a name that matches no file fails the run instead of being skipped.
 

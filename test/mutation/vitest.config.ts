@@ -1,19 +1,19 @@
 /**
- * The vitest configuration of `npm run test:mutation`: the project's, with only the test files of the modules being
- * mutated (test/mutation/modules.mjs; scripts/test-mutation.mjs names them in GYMCTL_MUTATE), so that each module is
- * held to its own tests and a run stays short.
+ * The vitest configuration of `npm run test:mutation`: the project's suite, with only the test files of the modules
+ * being mutated (test/mutation/modules.mjs; scripts/test-mutation.mjs names them in GYMCTL_MUTATE), so that each module
+ * is held to its own tests and a run stays short.
  * Not Stryker's `testFiles` option: with it, Stryker 9 never activates a mutant of module-level code (a constant
  * pattern, a Set), and every such mutant survives whatever the tests say.
  */
-import config from '../../vitest.config.js';
+import config, { suite } from '../../vitest.config.js';
 import { MODULES } from './modules.mjs';
 
 const selected = process.env.GYMCTL_MUTATE ? process.env.GYMCTL_MUTATE.split(',') : Object.keys(MODULES);
 
 export default {
-  ...config,
+  define: config.define,
   test: {
-    ...config.test,
+    ...suite,
     // No check for processes left at the end: Stryker keeps vitest running in processes of its own between mutants.
     globalSetup: [],
     include: [...new Set(selected.flatMap((module) => MODULES[module] ?? []))],

@@ -1,4 +1,4 @@
-import { MODULES } from './test/mutation/modules.mjs';
+import { MODULES } from './modules.mjs';
 
 // Mutation testing of the modules that guard the key and the data: `npm run test:mutation` (not part of `npm test`).
 // CONTRIBUTING.md ("Mutation testing") says how to run it; test/mutation/equivalent.json names each mutant left alive and why.
@@ -18,7 +18,7 @@ export default {
   // A mutant that loops forever in mutated code is stopped by Stryker's count of its hits (100 times the unmutated run's);
   // one that loops elsewhere, or never settles a promise, is stopped after this margin over the unmutated run's time.
   timeoutMS: 3000,
-  // The JSON report is what scripts/check-mutation.mjs judges after the run (each module's score, the mutants left
+  // The JSON report is what scripts/mutation-gate.mjs judges after the run (each module's score, the mutants left
   // alive against test/mutation/equivalent.json); it stays in reports/ (ignored by git), so that timeouts can be read.
   reporters: ['progress', 'clear-text', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
