@@ -52,55 +52,43 @@ const intervention = (name, [file, text], hook) => {
   return {
     name,
     setup(build) {
-      let [loaded, applied] = [false, false];
+      const seen = new Set();
       build.onLoad({ filter: inPackage(pkg) }, (args) => {
-        loaded = true;
+        seen.add('loaded');
         if (upstream.test(args.path) && !readFileSync(args.path, 'utf8').includes(text)) throw changed(`${file} no longer has ${text}`);
       });
-      hook(build, () => {
-        applied = true;
-      });
+      hook(build, () => seen.add('applied'));
       build.onEnd(() => {
-        if (loaded && !applied) throw changed(`the build took in ${pkg} and ${name} never applied`);
+        if (seen.has('loaded') && !seen.has('applied')) throw changed(`the build took in ${pkg} and ${name} never applied`);
       });
     },
   };
 };
-/** A stand-in module, in `namespace`, for what the package would have imported. */
-const standIn = (build, namespace, contents) => build.onLoad({ filter: /.*/, namespace }, () => ({ contents, loader: 'js' }));
+/** An intervention that resolves the package's import of what `filter` matches to `resolved`, with `contents` if a stand-in. */
+const insteadOfImport = (name, upstream, filter, resolved, contents) =>
+  intervention(name, upstream, (build, applied) => {
+    build.onResolve({ filter }, (args) => {
+      if (!inPackage(upstream[0].split('/')[1]).test(args.importer)) return undefined;
+      applied();
+      return resolved;
+    });
+    if (contents) build.onLoad({ filter: /.*/, namespace: resolved.namespace }, () => ({ contents, loader: 'js' }));
+  });
 
 // atomically (conf's writer) gets gymctl's when-exit (src/config/when-exit.ts), run on exit alone: the package's hooks
 // signals on the first write and sends each to the process again, which gymctl took for a second Ctrl-C.
-export const whenExitOnExitOnly = intervention('when-exit-on-exit-only', UPSTREAM.whenExit, (build, applied) => {
-  build.onResolve({ filter: /^when-exit$/ }, (args) => {
-    if (!inPackage('atomically').test(args.importer)) return undefined;
-    applied();
-    return { path: path.join(root, 'src/config/when-exit.ts') };
-  });
-});
+export const whenExitOnExitOnly = insteadOfImport('when-exit-on-exit-only', UPSTREAM.whenExit, /^when-exit$/, { path: path.join(root, 'src/config/when-exit.ts') });
 
 // commander requires child_process at load, for executable subcommands, which gymctl has none of: a stand-in loads it
 // on first use, which keeps it out of the single executable's snapshot (docs/sea-notes.md, "child_process").
-export const lazyChildProcess = intervention('lazy-child-process', UPSTREAM.childProcess, (build, applied) => {
-  build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
-    if (!inPackage('commander').test(args.importer)) return undefined;
-    applied();
-    return { path: 'child_process', namespace: 'lazy' };
-  });
-  standIn(build, 'lazy', "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });");
-});
+const lazy = "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
+export const lazyChildProcess = insteadOfImport('lazy-child-process', UPSTREAM.childProcess, /^(node:)?child_process$/, { path: 'child_process', namespace: 'lazy' }, lazy);
 
 // conf imports env-paths, which reads os.homedir() as it loads: where Node has no home to give (a USERPROFILE of 260
 // characters or more, ENOBUFS; a uid with no home), loading conf threw, and every write of the config failed. conf
 // asks it for a folder only without a cwd, which gymctl always gives (src/config/store.ts): a stand-in that says so.
-export const envPathsUnused = intervention('env-paths-unused', UPSTREAM.envPaths, (build, applied) => {
-  build.onResolve({ filter: /^env-paths$/ }, (args) => {
-    if (!inPackage('conf').test(args.importer)) return undefined;
-    applied();
-    return { path: 'env-paths', namespace: 'unused' };
-  });
-  standIn(build, 'unused', "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };");
-});
+const unused = "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };";
+export const envPathsUnused = insteadOfImport('env-paths-unused', UPSTREAM.envPaths, /^env-paths$/, { path: 'env-paths', namespace: 'unused' }, unused);
 
 // jq-wasm keeps jq's output in a buffer until jq ends; for `--jq 'range(1e9)' | head -3` to print as it goes, each
 // byte goes instead to a function the worker sets, when it sets one (src/output/jq.ts).

@@ -17,21 +17,16 @@ const mergeMeta = (...metas) => ({
 });
 
 /**
- * `entry` and every declaration file it reaches through relative specifiers (`from './api/client.js'`,
- * `import('./x.js')`), as paths relative to the project. A specifier to a file tsc did not write stops the build.
+ * `file` and every declaration file it reaches through relative specifiers (`from './api/client.js'`, `import('./x.js')`),
+ * as paths relative to the project. A specifier to a file tsc did not write stops the build.
  */
-function reachedDeclarations(entry) {
-  const reached = new Set();
-  const pending = [path.normalize(entry)];
-  while (pending.length > 0) {
-    const file = pending.pop();
-    if (reached.has(file)) continue;
-    reached.add(file);
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
-      const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
-      if (!existsSync(target)) throw new Error(`${file} names ${specifier}, for which tsc wrote no declaration (${target})`);
-      pending.push(target);
-    }
+function reachedDeclarations(file, reached = new Set()) {
+  if (reached.has(file)) return reached;
+  reached.add(file);
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
+    const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
+    if (!existsSync(target)) throw new Error(`${file} names ${specifier}, for which tsc wrote no declaration (${target})`);
+    reachedDeclarations(target, reached);
   }
   return reached;
 }
@@ -141,18 +136,14 @@ const library = await build({ ...common, format: 'esm', packages: 'external', me
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
 // tsc writes a declaration for every module of src/index.ts's program (the transport's, the CSV writer's…); only those
 // dist/types/index.d.ts reaches are kept, the ones a user's compiler reads: the CLI's never get there.
-const tsc = spawnSync(process.execPath, [path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'build/tsconfig.types.json'], {
-  stdio: 'inherit',
-});
-if (tsc.status !== 0) throw new Error('tsc -p build/tsconfig.types.json failed: no declarations');
-const declarations = reachedDeclarations('dist/types/index.d.ts');
-const written = readdirSync('dist/types', { recursive: true, withFileTypes: true }).map((entry) => ({
-  file: path.join(entry.parentPath, entry.name),
-  folder: entry.isDirectory(),
-}));
-for (const { file } of written.filter((entry) => !entry.folder && !declarations.has(entry.file))) rmSync(file);
-// The folders left empty, deepest first.
-for (const { file } of written.filter((entry) => entry.folder).reverse()) if (readdirSync(file).length === 0) rmSync(file, { recursive: true });
+const tsc = path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc');
+if (spawnSync(process.execPath, [tsc, '-p', 'build/tsconfig.types.json'], { stdio: 'inherit' }).status !== 0) throw new Error('tsc wrote no declarations');
+const declarations = reachedDeclarations(path.normalize('dist/types/index.d.ts'));
+// Every other file, then the folders left empty: a folder comes before what it holds, so deepest first in reverse.
+for (const entry of readdirSync('dist/types', { recursive: true, withFileTypes: true }).reverse()) {
+  const file = path.join(entry.parentPath, entry.name);
+  if (entry.isDirectory() ? readdirSync(file).length === 0 : !declarations.has(file)) rmSync(file, { recursive: true });
+}
 const { openApiDocument } = await import(new URL('../dist/index.js', import.meta.url).href);
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
 

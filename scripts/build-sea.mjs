@@ -118,16 +118,8 @@ const seaDefines = defines({ __GYMCTL_SEA_BUILD__: PLACEHOLDER, __GYMCTL_SEA_MAN
 // dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
 const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
 const define = { ...common.define, ...seaDefines, __GYMCTL_MAIN_FILE__: '__gymctlMainFile' };
-const bundled = await build({
-  ...common,
-  entryPoints: [path.join(root, 'src/sea/snapshot.ts')],
-  outfile: path.join(out, 'main.cjs'),
-  target: 'node24',
-  banner: { js: mainFile },
-  define,
-  write: false,
-});
-const mainText = bundled.outputFiles[0].text;
+const snapshot = { entryPoints: [path.join(root, 'src/sea/snapshot.ts')], outfile: path.join(out, 'main.cjs'), target: 'node24', banner: { js: mainFile }, define };
+const mainText = (await build({ ...common, ...snapshot, write: false })).outputFiles[0].text;
 // Node's loader reads files from disk: an import() in the binary would reach it (src/sea/main.ts closes require's).
 if (/[^\w$.]import\(/.test(mainText)) fail("the single executable's main script has an import(), which would load a module from disk: load it with require");
 const placed = JSON.stringify(PLACEHOLDER);
