@@ -1,38 +1,31 @@
 /**
- * The pre-scan: what argv says before the parser has read it, by one set of
- * rules, the parser's own for the global options. main.ts scans argv once, and
- * hands the scan to its users: the program (the one command to build), the
- * report (the format of errors the parser reports, --no-color) and the
- * `--json FIELDS` hint.
- *
- * The rules, as commander applies them to the program's options:
+ * The pre-scan: what argv says before the parser has read it, by the parser's own rules for the global options. main.ts
+ * scans argv once, for the program (the one command to build), the report of the parser's errors and the `--json
+ * FIELDS` hint. The rules, as commander applies them:
  * - `--` ends the options: every word after it is an operand.
- * - A global option that takes a value takes the next word, whatever it is
- *   (`--profile academy`, `--jq -`), or what follows `=` in its own word
- *   (`--format=json`), or, for a short one, the rest of its word (`-q.id`).
- * - `-`, and every word that does not start with `-`, is an operand. The
- *   first operand is the command, even after `--` (`gymctl -- version`).
- * - Every other word starting with `-` is an option that takes no value,
- *   whether the table's (`--json`), a command's own (`academy
- *   --concurrency 4 1`: `4` is read as an operand, after the command, which
- *   is all the scan's users read of it), or a mistake the parser reports.
+ * - A global option that takes a value takes the next word, whatever it is (`--profile academy`, `--jq -`), or what
+ *   follows `=` in its own word (`--format=json`), or, for a short one, the rest of its word (`-q.id`).
+ * - `-`, and every word that does not start with `-`, is an operand; the first is the command (`gymctl -- version` too).
+ * - Every other word starting with `-` is an option that takes no value: the table's (`--json`), a command's own
+ *   (`academy --concurrency 4 1`: `4` is read as an operand, after the command, which is all the scan's users read), or a
+ *   mistake the parser reports.
  */
+import { GLOBAL_FLAGS } from './flags.js';
 
-/** The global options that take a value, by every name, each to its long name (argv.test.ts holds it to the flag table). */
-export const VALUE_FLAGS: Readonly<Record<string, string>> = {
-  '-q': '--jq',
-  ...Object.fromEntries(['--format', '--jq', '--columns', '--cache', '--base-url', '--profile', '--timeout', '--retries'].map((name) => [name, name])),
-};
+/** The global options that take a value, by every name (`-q`, `--jq`), each to its long name: from the flag table. */
+export const VALUE_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(
+  GLOBAL_FLAGS.filter((flag) => flag.flags.includes('<')).flatMap((flag) => {
+    const names = flag.flags.split(/[ ,]+/).filter((word) => word.startsWith('-'));
+    return names.map((name) => [name, names.at(-1)!]);
+  }),
+);
 
 export interface ArgvScan {
   /** The operands in order: the command, its subcommands and their arguments, those after `--` included. */
   readonly operands: readonly string[];
   /** The first operand: the command argv names, when it names one. */
   readonly command: string | undefined;
-  /**
-   * Every option given: those that take a value by their long name
-   * (`-q` is `--jq`), the others as written (`--json`, `-h`, `--bogus=1`).
-   */
+  /** Every option given: those that take a value by their long name (`-q` is `--jq`), the others as written (`--json`, `--bogus=1`). */
   readonly options: ReadonlySet<string>;
   /** The value of each option given with one, by long name; the last one given wins, as in the parser. */
   readonly values: ReadonlyMap<string, string>;
@@ -46,7 +39,8 @@ const HELP = ['-h', '--help'];
 
 const isOption = (word: string) => word.length > 1 && word.startsWith('-');
 
-function scan(argv: readonly string[]): ArgvScan {
+/** What argv says, by the rules above. */
+export function scanArgv(argv: readonly string[]): ArgvScan {
   const operands: string[] = [];
   const options = new Set<string>();
   const values = new Map<string, string>();
@@ -85,6 +79,3 @@ function scan(argv: readonly string[]): ArgvScan {
   }
   return { operands, command: operands[0], options, values, operandAfter, help: HELP.some((name) => options.has(name)) };
 }
-
-/** What argv says, by the rules above. */
-export const scanArgv = scan;

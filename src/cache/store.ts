@@ -170,19 +170,19 @@ const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
 export function openCache(options: CacheOptions): ResponseCache {
   const dir = cacheDir(options.env);
-  const secret = secretOf(dir, !options.readOnly); // checked before anything is sent
-  if (!secret) return { read: () => undefined, write: () => {} };
-  const key = keyFolder(secret, options.apiKey);
-  const fileName = (apiPath: string) => `${hmac(secret, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`;
+  // Checked before anything is sent; made with the first answer stored, with the folder.
+  let secret = secretOf(dir, false);
+  const keyOf = (known: Buffer) => keyFolder(known, options.apiKey);
+  const fileName = (known: Buffer, apiPath: string) => `${hmac(known, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`;
   let warned = false;
   return {
     read(apiPath) {
-      if (options.lifetimeMs === undefined) return undefined;
+      if (options.lifetimeMs === undefined || !secret) return undefined;
       const root = openRoot(dir, false);
-      const folder = root && openKeyFolder(root, key, false);
+      const folder = root && openKeyFolder(root, keyOf(secret), false);
       try {
         if (!folder) return undefined;
-        const text = readRegularFile(path.join(folder.path, fileName(apiPath)), MAX_ENTRY_BYTES);
+        const text = readRegularFile(path.join(folder.path, fileName(secret, apiPath)), MAX_ENTRY_BYTES);
         if (text === undefined) return undefined;
         const entry = JSON.parse(text) as { storedAt?: unknown; body?: unknown; head?: unknown };
         const ageMs = Date.now() - Number(entry.storedAt);
@@ -202,9 +202,11 @@ export function openCache(options: CacheOptions): ResponseCache {
       let folder: FolderHandle | undefined;
       try {
         root = openRoot(dir, true);
-        folder = root && openKeyFolder(root, key, true);
-        if (!folder) throw new Error(`${path.join(dir, key)} is not a folder`);
-        writeFileAtomic(path.join(folder.path, fileName(apiPath)), JSON.stringify({ storedAt: Date.now(), body, ...(head ? { head } : {}) }));
+        secret ??= root && secretIn(root, dir, true);
+        if (!root || !secret) throw new Error(`${dir} is not a folder`);
+        folder = openKeyFolder(root, keyOf(secret), true);
+        if (!folder) throw new Error(`${path.join(dir, keyOf(secret))} is not a folder`);
+        writeFileAtomic(path.join(folder.path, fileName(secret, apiPath)), JSON.stringify({ storedAt: Date.now(), body, ...(head ? { head } : {}) }));
       } catch (error) {
         if (!warned) options.warn(`the answer could not be cached in ${dir}: ${systemMessage(error)}`);
         warned = true;

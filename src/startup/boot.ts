@@ -21,11 +21,7 @@ function builtHelp(): string | undefined {
   }
 }
 
-/**
- * The codes a write to stdout fails with when its reader has gone (`| head`, `| Select-Object -First 1`): EPIPE, and
- * on Windows also EOF, which libuv reports for a pipe whose reading end is closed (ERROR_BROKEN_PIPE; ERROR_NO_DATA
- * is EPIPE). Anything else (a full disk, EINVAL, EBADF) is a failure: the output reached no one.
- */
+/** A write to stdout whose reader has gone (`| head`): EPIPE, and on Windows EOF (libuv's ERROR_BROKEN_PIPE). Anything else (a full disk) is a failure. */
 export const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'EOF']);
 
 /** The standard streams as guardStreams uses them: the process's, or a test's. */
@@ -46,9 +42,8 @@ export function guardStreams(streams: GuardedStreams = process, exit: (code: num
 
 /**
  * Turns on Node's compile cache (Node 22.1 and later) in gymctl's code cache folder, made 0700 when missing. A compiled
- * cache is code: it is used only in a folder of the user's own closed to others, reached through no one else's folder
- * or link (files/trusted-path.ts), as the response cache is. Anything else, or GYMCTL_NO_CODE_CACHE=1, runs without
- * one; nothing here ever fails a command. Returns the folder when the cache is on.
+ * cache is code: only a folder of the user's own closed to others, reached through no one else's folder or link
+ * (files/trusted-path.ts), is used. Nothing here ever fails a command. Returns the folder when the cache is on.
  */
 export function enableCompileCache(
   env: NodeJS.ProcessEnv,

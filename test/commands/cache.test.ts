@@ -272,7 +272,7 @@ describe('odd files and folders around the cache: refused at once, and the answe
     const result = await gymctl(['whoami', '--json', '--cache', '1m'], { env: { XDG_CACHE_HOME: path.join(blocker, 'xdg') } });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).id).toBe(101);
-    expect(result.stderr).toContain(`warning: the cache cannot be used, so the answer comes from the server: ENOENT: ${blocker} is a link to nothing`);
+    expect(result.stderr).toContain(`warning: the answer could not be cached in ${path.join(blocker, 'xdg', 'gymctl')}: ENOENT: ${blocker} is a link to nothing`);
     expect(result.stderr).not.toContain('unexpected error');
     expect(readdirSync(cacheHome)).toEqual(['dangling']);
   });
