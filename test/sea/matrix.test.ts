@@ -3,7 +3,7 @@
  * command matrix (cases.ts), at a pipe and at a terminal, must give the same
  * stdout, stderr and exit code, byte for byte, with nothing written outside
  * the XDG folders. `npm run test:sea` builds the executable and runs this
- * file (vitest.sea.config.ts); `npm test` does not include it.
+ * file (the `sea` project of vitest.config.ts); `npm test` does not include it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * files, against the built-in sandbox and a loopback server, in a Windows
  * profile of its own per case (USERPROFILE, APPDATA, LOCALAPPDATA, TEMP), and
  * once in Wine's own profile to see the default folders. `npm run test:wine`
- * installs the Windows builds and runs this file (vitest.wine.config.ts);
+ * installs the Windows builds and runs this file (the `wine` project of vitest.config.ts);
  * `npm test` does not include it.
  */
 import { spawnSync } from 'node:child_process';
