@@ -1,8 +1,4 @@
-/**
- * The CLI's failures, beside the library's (api/errors.ts): usage errors,
- * interrupts, failures already reported, anything unforeseen, and the one
- * table that turns a failure into an exit code. `kind` decides the code.
- */
+/** The CLI's failures, beside the library's (api/errors.ts), and the one table of exit codes, by `kind`. */
 import { type ErrorKind, type FailureOptions, GymctlError } from './api/errors.js';
 import { HomeFolderError } from './files/system.js';
 
@@ -22,11 +18,7 @@ export class UnexpectedError extends GymctlError {
   }
 }
 
-/**
- * A failure said in two parts: a short line of what went wrong, then the
- * ways to fix it, each on a line of its own under it (a keyring that
- * cannot be used). The fix is gymctl's own words, never a server's.
- */
+/** A short line of what went wrong, then the ways to fix it, a line each, in gymctl's words, never a server's. */
 export class FailureWithFix extends GymctlError {
   override readonly name = 'FailureWithFix';
   readonly fix: readonly string[];
@@ -49,10 +41,7 @@ export class Interrupted extends GymctlError {
   }
 }
 
-/**
- * Failures already reported on stderr as they happened (in a batch): only
- * the exit code of the first one, in argument order, is left to set.
- */
+/** Failures a batch reported as they happened: only the first one's exit code is left to set. */
 export class AlreadyReported extends GymctlError {
   override readonly name = 'AlreadyReported';
   constructor(kind: ErrorKind) {

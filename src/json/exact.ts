@@ -1,13 +1,6 @@
 /**
- * Parsing JSON without losing what JSON.parse loses or without blowing up
- * on what it accepts:
- * - integers beyond 2^53 (64-bit ids) come back as `bigint`, every digit
- *   kept, where JSON.parse would round them to the nearest double;
- * - nesting deeper than a bound is refused before anything is built or
- *   printed, since printing deep nesting with indentation grows with the
- *   square of the depth.
- * JSON.parse does the work whenever it can: the slow path runs only for
- * text that holds a run of 16 or more digits.
+ * JSON without JSON.parse's losses: integers beyond 2^53 (64-bit ids) as bigints, every digit kept; nesting past a bound
+ * refused first, as printing it indented grows with the square of the depth. The slow path runs only on 16-digit runs.
  */
 import { endOfScalar, endOfString, skipSpace } from './raw.js';
 
@@ -33,10 +26,7 @@ const LONG_DIGITS = /\d{16}/;
 
 type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 
-/**
- * JSON.parse, except that integers beyond Number.MAX_SAFE_INTEGER become
- * bigints. Throws a SyntaxError on invalid JSON, as JSON.parse does.
- */
+/** JSON.parse, but integers beyond Number.MAX_SAFE_INTEGER become bigints. */
 export function parseJsonExact(text: string): unknown {
   const value: unknown = JSON.parse(text);
   if (!LONG_DIGITS.test(text)) return value;

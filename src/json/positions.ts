@@ -1,7 +1,4 @@
-/**
- * Says where JSON text goes wrong without quoting it: V8's own messages
- * include a snippet of the text, which in a config file can be the API key.
- */
+/** Where JSON text goes wrong, never quoted: V8's messages hold a snippet, which in a config file can be the API key. */
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './exact.js';
 
 function failsBefore(text: string, length: number): boolean {

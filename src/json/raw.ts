@@ -1,10 +1,6 @@
 /**
- * Works on JSON text without turning it into JavaScript values, so that what
- * the server sent reaches `--json` output exactly: no key reordered (JSON.parse
- * moves integer-like keys first), no number rounded or rewritten (`1.0`, `1e2`,
- * integers beyond 2^53), no string escape changed. Input must be valid JSON;
- * callers parse it with JSON.parse first. Written as plain index scans: in a
- * batch this runs for every record.
+ * JSON text worked on as text, so what the server sent reaches `--json` exactly: no key reordered (JSON.parse moves
+ * integer-like keys first), no number or escape rewritten. Input must be valid JSON. Plain index scans: a batch runs this per record.
  */
 
 const QUOTE = 0x22;
@@ -68,17 +64,10 @@ function endOfValue(json: string, i: number): number {
 
 const pads = new Map<number, string[]>();
 
-/**
- * Lays out JSON text as JSON.stringify(value, null, indent) would, but keeps
- * every string and number token byte for byte. `indent` 0 gives compact text.
- */
+/** JSON text laid out as JSON.stringify(value, null, indent) would, every token kept byte for byte; `indent` 0 is compact. */
 export function formatJson(json: string, indent = 2): string {
-  let cache = pads.get(indent);
-  if (!cache) {
-    cache = [];
-    pads.set(indent, cache);
-  }
-  const padding = cache;
+  const padding = pads.get(indent) ?? [];
+  pads.set(indent, padding);
   const pad = (depth: number) => {
     if (indent === 0) return '';
     padding[depth] ??= `\n${' '.repeat(indent * depth)}`;
@@ -124,11 +113,7 @@ export function formatJson(json: string, indent = 2): string {
   return out;
 }
 
-/**
- * The raw text of member `name` of the top-level object in `json`, or
- * undefined when there is none. With duplicate names the last one wins, as
- * in JSON.parse, so the text matches the value that was validated.
- */
+/** The raw text of the top-level member `name`; of duplicates the last, as JSON.parse, so it matches what was validated. */
 export function rawMember(json: string, name: string): string | undefined {
   let i = skipSpace(json, 0);
   if (json.charCodeAt(i) !== OPEN_BRACE) return undefined;

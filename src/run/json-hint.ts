@@ -1,7 +1,4 @@
-/**
- * `--json id,name`, as gh takes it: gymctl's --json takes no field list,
- * and the word after it would be read as an argument. Said the gymctl way.
- */
+/** `--json id,name`, as gh takes it: gymctl's --json takes no field list, so the way to say it is suggested. */
 import type { ArgvScan } from '../argv.js';
 import type { GymctlError } from '../api/errors.js';
 import { usageError } from '../failures.js';

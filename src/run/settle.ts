@@ -1,9 +1,4 @@
-/**
- * What a run ends with, once the command has thrown: an exit code (help
- * shown, an interrupt, a failure already reported) or the failure to
- * report. The parser's own errors become usage errors, said safely and,
- * when they are about the arguments, with the command's usage line.
- */
+/** What a run ends with once the command threw: an exit code, or the failure to report (the parser's, as usage errors). */
 import type { Command } from 'commander';
 import type { GymctlError } from '../api/errors.js';
 import { type ArgvScan, scanArgv } from '../argv.js';
@@ -15,11 +10,7 @@ function isCommanderError(error: unknown): error is Error & { code: string; exit
   return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }
 
-/**
- * Commander's message, made safe to print: an unknown `--option=value' may
- * carry a secret typed in the wrong place, so the whole value of every
- * such argument is hidden, whatever quotes it holds.
- */
+/** Commander's message with every `--option=value`'s value hidden: it may be a secret typed in the wrong place. */
 function parserMessage(error: Error, argv: readonly string[]): string {
   let message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   for (const arg of argv) {

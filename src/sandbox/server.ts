@@ -1,11 +1,6 @@
 /**
- * The reference implementation of the API (gym-api.md) on node:http, for
- * trying gymctl without a key and for testing scripts and gymctl itself.
- *
- * Where the spec is silent the sandbox decides, as documented in the README:
- * errors are 401 `Unauthorized` and 404 `Resource not found`; an academy or
- * member outside the key's scope is reported as not found; successes are 200.
- * Each declared operation answers its own path (its declaration's `sandbox`).
+ * The API on node:http, for trying gymctl without a key and for tests. Where the spec is silent it decides, as the
+ * README says: 401 `Unauthorized`, 404 `Resource not found` (outside the key's scope too), 200 for success.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -53,7 +48,6 @@ interface Reply {
 
 const notFound = (): Reply => ({ status: 404, body: { message: SPEC_MESSAGES.notFound } });
 
-/** Each declared operation's path as a pattern, its parameter captured. */
 const ROUTES = OPERATIONS.map((declaration) => ({ declaration, pattern: pathPattern(declaration) }));
 
 function route(data: SandboxData, method: string, pathname: string, apiKey: string | undefined): Reply {
@@ -71,10 +65,6 @@ function route(data: SandboxData, method: string, pathname: string, apiKey: stri
 }
 
 const ENDLESS_LIMIT_MS = 60_000;
-
-export function createSandboxServer(data: SandboxData = DEMO_DATA, log?: (line: string) => void, faults?: readonly Fault[]): http.Server {
-  return http.createServer(sandboxHandler(data, log, faults));
-}
 
 /** The sandbox as a request handler, for an http or https server of the caller's. */
 export function sandboxHandler(data: SandboxData = DEMO_DATA, log?: (line: string) => void, faults?: readonly Fault[]): http.RequestListener {
@@ -162,7 +152,7 @@ export function sandboxHandler(data: SandboxData = DEMO_DATA, log?: (line: strin
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const data = options.data ?? DEMO_DATA;
-  const server = createSandboxServer(data, options.log, options.faults);
+  const server = http.createServer(sandboxHandler(data, options.log, options.faults));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
