@@ -15,7 +15,6 @@ function checkId(id: unknown, what: string): void {
   if (!isValidId(id)) throw usageError(`invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
 }
 
-/** A path as messages show it: at most 80 characters. */
 const shownPath = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…` : path);
 
 /**

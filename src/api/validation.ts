@@ -13,7 +13,6 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || '(body)';
 }
 
-/** The schema inside any optional and nullable wrappers. */
 export function unwrapSchema(schema: Schema): Schema {
   let current = schema;
   while (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable') {
@@ -22,7 +21,6 @@ export function unwrapSchema(schema: Schema): Schema {
   return current;
 }
 
-/** Follows `path` through objects, arrays and wrappers to the schema it names. */
 function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefined {
   let current: Schema | undefined = schema;
   for (const part of path) {
@@ -89,7 +87,6 @@ export function formatIssue(issue: Issue, root: Schema): string {
   return `${where}: ${issue.message}`;
 }
 
-/** One line for a failed parse: the first issue, and how many more there are. */
 export function formatIssues(issues: readonly Issue[], root: Schema): string {
   const [first, ...rest] = issues;
   if (!first) return 'does not match the expected shape';

@@ -13,7 +13,6 @@ export interface Exchange {
   body: NodeStream | AsyncIterable<Uint8Array> | null;
   /** Already decoded from its Content-Encoding (fetch does that itself). */
   decoded?: boolean;
-  /** Stops reading the body and frees the connection. */
   cancel(): void;
 }
 

@@ -96,7 +96,6 @@ function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Recor
 
 const TIMED_OUT = Symbol('timed out');
 
-/** One attempt's control: stopped once, for one reason (TIMED_OUT, or an abort's). */
 class Stoppable implements AttemptControl {
   reason: unknown;
   #stopRequest: ((reason: Error) => void) | undefined;
@@ -228,7 +227,6 @@ export class Transport {
     }
   }
 
-  /** A failed attempt: the server's answer as it was, a timeout, an interrupt as it came, or a network failure named. */
   async #classify(error: unknown, stopped: unknown, operation: Operation<unknown>, path: string, started: number, timeoutMs: number): Promise<unknown> {
     const failed = (message: string) => this.#debug(`< failed in ${Date.now() - started} ms: ${message}`);
     if (error instanceof GymApiError && stopped === undefined) {

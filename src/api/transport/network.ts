@@ -21,7 +21,6 @@ function variable(env: NodeJS.ProcessEnv, name: string): [string, string] | unde
   return undefined;
 }
 
-/** True when NO_PROXY names the host (exactly, as a domain suffix, or `*`), with or without the port. */
 function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   if (!noProxy) return false;
   const host = hostOptions(target).host.toLowerCase();
@@ -71,7 +70,6 @@ const MALFORMED_HTTP = /^(HPE_.*|UND_ERR_HEADERS_OVERFLOW|UND_ERR_RES_CONTENT_LE
 
 type Cause = { code: string | undefined; detail: string; error: Record<string, unknown> };
 
-/** The first error code along the cause chain (fetch wraps socket errors in a TypeError), and the message next to it. */
 function findCause(error: unknown): Cause {
   let current: unknown = error;
   let detail = error instanceof Error ? error.message : String(error);

@@ -20,7 +20,6 @@ function headerCorrelationId(headers: Exchange['headers']): string | undefined {
   return id === null ? undefined : clip(id);
 }
 
-/** The status line and headers as received, for a raw operation (`gymctl api -i`). */
 export function responseHead(response: Exchange): ResponseHead {
   const raw = response.rawHeaders ?? [];
   const headers: Array<readonly [string, string]> = [];
@@ -68,7 +67,6 @@ function invalid(response: Exchange, operation: Operation<unknown>, why: string,
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
 
-/** The body, decoded, up to `maxBytes` (past it, refused and its reading stopped). */
 export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
   const tooLarge = () => {
     response.cancel();
@@ -95,7 +93,6 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
   });
 }
 
-/** A body that is not JSON, described, never shown. */
 function describeBody(response: Exchange): string {
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/html') return 'an HTML page';

@@ -30,13 +30,11 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 
 const describeWait = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
-/** When to come back, as an ISO date; nothing for a wait too long to be a date. */
 function retryTime(waitMs: number): string {
   const when = new Date(Date.now() + waitMs);
   return Number.isNaN(when.getTime()) ? 'much later' : `after ${when.toISOString()}`;
 }
 
-/** Waits `ms`, or until one of `signals` aborts (then rejects with its reason). */
 export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSignal | undefined> = []): Promise<void> {
   const list = (Array.isArray(signals) ? signals : [signals]).filter((s): s is AbortSignal => s !== undefined);
   return new Promise((resolve, reject) => {

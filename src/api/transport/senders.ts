@@ -45,7 +45,6 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
 
 const nodeHeader = (value: string | string[] | undefined) => (value === undefined ? null : Array.isArray(value) ? value.join(', ') : value);
 
-/** Runs `start` under the AttemptControl contract: a stop aborts it and settles at once with the reason. */
 function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Promise<Exchange>, onStop?: (reason: Error) => void): Promise<Exchange> {
   return new Promise<Exchange>((resolve, reject) => {
     const controller = new AbortController();

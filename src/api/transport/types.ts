@@ -90,23 +90,14 @@ export interface ApiResponse<T> {
   status: number;
   /** The response headers, read by name in any case; an answer from the `cache` has none (every `get` is null). */
   headers: ResponseHeaders;
-  /** From the `X-Correlation-Id` (or `X-Request-Id`) header; none from the `cache`. */
+  /** The error body's, else the `X-Correlation-Id` (or `X-Request-Id`) header's; none from the `cache`. */
   correlationId: string | undefined;
   /** True for an answer from the client's `cache`, which reached no server. */
   cached?: boolean;
 }
 
 /** What a successful answer came with: `(await client.getAcademy(1).withResponse()).response`. */
-export interface ResponseInfo {
-  /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
-  status: number;
-  /** The response headers, by name in any case: `headers.get('x-ratelimit-remaining')`. None from the `cache` (every `get` is null). */
-  headers: ResponseHeaders;
-  /** From the `X-Correlation-Id` (or `X-Request-Id`) header; none from the `cache`. */
-  correlationId: string | undefined;
-  /** True for an answer from the client's `cache`, which reached no server. */
-  cached: boolean;
-}
+export type ResponseInfo = Pick<ApiResponse<unknown>, 'status' | 'headers' | 'correlationId'> & { cached: boolean };
 
 /** What `withResponse()` resolves to. */
 export interface WithResponse<T> {
