@@ -78,6 +78,11 @@ export function start(argv: string[]): void {
       return;
     }
   }
-  enableCompileCache(process.env);
-  void (require(path.join(__dirname, 'gymctl.cjs')) as { main(argv: string[]): Promise<void> }).main(argv);
+  // Node keeps what V8 compiled as the file loaded, and V8 compiles a function when it first runs: compiled whole
+  // (--no-lazy) while the cache is written or read, the next start compiles nothing of the main file (npm run bench).
+  const v8 = enableCompileCache(process.env) === undefined ? undefined : process.getBuiltinModule('node:v8');
+  v8?.setFlagsFromString('--no-lazy');
+  const loaded = require(path.join(__dirname, 'gymctl.cjs')) as { main(argv: string[]): Promise<void> };
+  v8?.setFlagsFromString('--lazy');
+  void loaded.main(argv);
 }
