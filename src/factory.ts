@@ -1,8 +1,7 @@
 /**
- * What commands are made of, as gh's Factory: plain lazy members, each built once, the first time it is asked for. It
- * is made once a run, when the parser has read the flags (a failure before then is reported with the pre-scan's), and
- * holds no state that one member sets for another. `--help` or `config path` never read the key, load the HTTP client
- * or start a server. Each command takes only the members it uses (a `Pick` of Factory), so a test can hand it doubles.
+ * What commands are made of, as gh's Factory: plain lazy members, each built once, when first asked for. It is made once
+ * the parser has read the flags, so `--help` or `config path` never read the key, load the HTTP client or start a
+ * server. Each command takes only the members it uses (a `Pick` of Factory), so a test can hand it doubles.
  */
 import { createClient, type GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';
@@ -30,9 +29,8 @@ export interface ApiSession {
   explain<E>(error: E): E;
 }
 
-/** The system keyring, as commands see it: the key of a profile that keeps it there. */
+/** The system keyring, as commands see it: the key of a profile whose config says it is kept there (undefined for none). */
 export interface KeyringPort {
-  /** The profile's key, when the config file says it is kept in the keyring; undefined when it holds none. */
   read(profile: string): Promise<Setting<string> | undefined>;
 }
 
@@ -55,10 +53,7 @@ export interface Factory {
   onDispose(dispose: () => Promise<void>): void;
 }
 
-export interface FactoryOptions {
-  io: IO;
-  env: NodeJS.ProcessEnv;
-  signal: AbortSignal;
+export interface FactoryOptions extends Pick<Factory, 'io' | 'env' | 'signal'> {
   /** The flags of the run, as the parser read them. */
   flags: Readonly<GlobalFlags>;
   /** Where closers go, closed last opened first when the run ends. */
@@ -115,8 +110,8 @@ async function apiSession(deps: ClientDeps, stored: Pick<Factory, 'config' | 'ke
   const found = await credentials(deps, stored);
   const { baseUrl, apiKey } = found;
   // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
-  const responseCache = lifetime && openResponseCache(deps, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, lifetime.lifetimeMs, false);
-  const client = await newClient(deps, baseUrl.value, apiKey.value, maxConnections, responseCache);
+  const cache = lifetime && openResponseCache(deps, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, lifetime.lifetimeMs, false);
+  const client = await newClient(deps, baseUrl.value, apiKey.value, maxConnections, cache);
   // The sandbox's base URL is its own, never a wrong one.
   const context = { keyOrigin: apiKey.origin ?? apiKey.source, baseUrlOrigin: baseUrl.origin ?? baseUrl.source, baseUrl: flags.sandbox ? undefined : baseUrl.value };
   return { ...found, client, explain: (error) => (error instanceof GymctlError ? (withNextStep(error, context) as typeof error) : error) };
@@ -154,11 +149,9 @@ async function credentials({ flags, settings, onDispose }: ClientDeps, { config,
     }
   }
   if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
-  if (!API_KEY_FORM.test(apiKey.value)) {
-    throw usageError(
-      `the API key from ${apiKey.origin ?? apiKey.source} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`,
-    );
-  }
+  const from = apiKey.origin ?? apiKey.source;
+  if (!API_KEY_FORM.test(apiKey.value))
+    throw usageError(`the API key from ${from} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`);
   if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
   return { settings: resolved, baseUrl, apiKey };
 }

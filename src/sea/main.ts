@@ -1,8 +1,7 @@
 /**
  * The single executable's run (docs/sea-notes.md, "Run"): `--version` from a constant, the keyring agent when given its
- * path alone, anything else from the snapshot (snapshot.ts). gymctl's JavaScript comes from the binary's bytes alone
- * (`binaryModules`), with or without its folder; Node's loader, which reads files from disk, is closed but for the
- * keyring addon, taken from the exact file the binary unpacked and checked.
+ * path alone, anything else from the snapshot (snapshot.ts). gymctl's JavaScript comes from the binary's bytes alone;
+ * Node's loader is closed to disk but for the keyring addon, the exact file the binary unpacked and checked.
  */
 import { seaDir } from '../files/folders.js';
 import { HomeFolderError } from '../files/system.js';
@@ -45,11 +44,7 @@ function realFolder(folder: string): string {
 /** The folder as this run found it: on disk and checked, or not to be had (why), once asked for. */
 let folder: { onDisk: true } | { onDisk: false; unavailable: FolderUnavailable } | undefined;
 
-/**
- * Makes or checks the folder `dir`, once a run. A refusal (someone else's folder, or one that is not as gymctl made it)
- * ends the run in one line; a folder that cannot be made (a read-only or full cache) does not: the run goes on from
- * the binary's own bytes.
- */
+/** Makes or checks the folder `dir`, once a run: a refusal ends the run in one line; a folder that cannot be made (a read-only or full cache) does not. */
 function ensureFolder(dir: string): NonNullable<typeof folder> {
   if (folder) return folder;
   try {
@@ -76,10 +71,9 @@ function assetName(dir: string, file: string): string | undefined {
 }
 
 /**
- * Closes Node's loader to files on disk, for the whole run: no JavaScript or JSON is ever read from disk, whoever asks
- * (Node would run any file a `package.json` or a path led it to), and the one addon is `<dir>/node_modules/@napi-rs/keyring/index.node`,
- * resolved to that exact file (never through a `package.json` there), checked against the binary's SHA-256 before it
- * is loaded.
+ * Closes Node's loader to files on disk for the whole run (Node would run any file a `package.json` or a path led it
+ * to): the one addon, `<dir>/node_modules/@napi-rs/keyring/index.node`, is resolved to that exact file and checked
+ * against the binary's SHA-256 before it is loaded.
  */
 function closeDiskLoader(dir: string): void {
   const Module = moduleClass();
@@ -102,10 +96,9 @@ function closeDiskLoader(dir: string): void {
 }
 
 /**
- * gymctl's CommonJS files in `dir`, run from the binary's bytes as Node would run them from disk (the same
- * `__filename`, `require` of relative paths and of built-in modules), but with no file looked at, and compiled with
- * `vm` (Node's compile cache, which NODE_COMPILE_CACHE would name, is never read). `known`: modules already loaded, by
- * file (the main file, from the snapshot). Returns `require` as seen from `from`.
+ * gymctl's CommonJS files in `dir`, run from the binary's bytes as Node would run them from disk (`__filename`,
+ * relative and built-in `require`), compiled with `vm`, so no compile cache (NODE_COMPILE_CACHE) is ever read. `known`:
+ * modules already loaded, by file (the main file, from the snapshot). Returns `require` as seen from `from`.
  */
 export function binaryModules(dir: string, known: Record<string, object>): (from: string) => (id: string) => unknown {
   const modules = new Map<string, { exports: unknown }>(Object.entries(known).map(([file, exports]) => [file, { exports }]));
@@ -139,10 +132,7 @@ export function binaryModules(dir: string, known: Record<string, object>): (from
   return requireFrom;
 }
 
-/**
- * `start` runs gymctl from the snapshot with the folder's path, calling `ensure` before the first file of the folder is
- * needed: it returns whether the folder is on disk (false: a read-only or full cache, run from the binary's bytes).
- */
+/** `start` runs gymctl from the snapshot with the folder's path, calling `ensure` (is the folder on disk?) before it first needs a file of it. */
 export function seaMain(start: (dir: string, argv: string[], ensure: () => boolean) => void): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {

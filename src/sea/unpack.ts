@@ -12,10 +12,7 @@ const path = process.getBuiltinModule('node:path');
 /** A failure the binary reports in one line and exits 1 for. */
 export class SeaError extends Error {}
 
-/**
- * The folder cannot be had here: a read-only or full disk, a path that cannot hold a folder. Nothing is refused: the
- * run goes on from the binary's own bytes, and only what needs a file on disk (the keyring addon) says so.
- */
+/** The folder cannot be had here (a read-only or full disk…): the run goes on from the binary's own bytes, and only the keyring addon, a file on disk, says so. */
 export class FolderUnavailable extends SeaError {
   constructor(
     readonly root: string,
@@ -76,9 +73,8 @@ function removeLeftover(temporary: string): void {
 }
 
 /**
- * Throws unless `dir` holds the binary's files and nothing else, each a regular file: a file missing, added (a
- * `package.json` planted beside the addon) or of another kind (a FIFO, a link, a device) means the folder is not the
- * one gymctl made. Names and kinds alone: nothing is opened, so a FIFO cannot hang the run.
+ * Throws unless `dir` holds the binary's files and nothing else, each a regular file (not a FIFO, link or device; no
+ * `package.json` planted beside the addon). Names and kinds alone: nothing is opened, so a FIFO cannot hang the run.
  */
 export function checkWhole(dir: string, manifest: Manifest): void {
   const files = new Set(Object.keys(manifest));
@@ -120,9 +116,8 @@ export function checkWhole(dir: string, manifest: Manifest): void {
 }
 
 /**
- * Marks this build's folder as used (at most once a day), and removes other builds' folders unused for `UNUSED_MS`
- * and temporary folders left for `STALE_MS`, each first renamed aside in one step, so that a run of that build finds its
- * folder whole or not at all. Never fails the run: what cannot be done is left for another.
+ * Marks this build's folder as used (at most once a day); removes other builds' folders unused for `UNUSED_MS` and
+ * leftovers older than `STALE_MS`, each renamed aside first, so a run of that build finds its folder whole or not at all.
  */
 export function tidy(root: string, build: string, now: number, uid: number | undefined): void {
   try {
@@ -152,32 +147,28 @@ export function tidy(root: string, build: string, now: number, uid: number | und
   }
 }
 
-/**
- * This build's folder `<root>/<build>`, checked whole (unpacked on the first run), after which other builds' unused
- * folders are removed. A refusal (a folder someone else made or changed) is a SeaError; a folder that cannot be made
- * here, a FolderUnavailable, with nothing left behind.
- */
-export function unpacked({
-  root,
-  build,
-  manifest,
-  asset,
-  now = Date.now(),
-}: {
+interface Unpack {
   root: string;
   build: string;
   manifest: Manifest;
   asset(name: string): Uint8Array;
   now?: number;
-}): string {
-  const dir = made({ root, build, manifest, asset, now });
-  checkWhole(dir, manifest);
-  tidy(root, build, now, process.getuid?.());
+}
+
+/**
+ * This build's folder `<root>/<build>`, checked whole (unpacked on the first run), after which other builds' unused
+ * folders are removed. A refusal (a folder someone else made or changed) is a SeaError; a folder that cannot be made
+ * here, a FolderUnavailable, with nothing left behind.
+ */
+export function unpacked({ now = Date.now(), ...options }: Unpack): string {
+  const dir = made({ ...options, now });
+  checkWhole(dir, options.manifest);
+  tidy(options.root, options.build, now, process.getuid?.());
   return dir;
 }
 
 /** This build's folder `<root>/<build>`, checked; on the first run, every asset written into a fresh folder beside it (0700, files 0600) and renamed into place. */
-function made({ root, build, manifest, asset, now }: { root: string; build: string; manifest: Manifest; asset(name: string): Uint8Array; now: number }): string {
+function made({ root, build, manifest, asset, now }: Required<Unpack>): string {
   const uid = process.getuid?.();
   const dir = path.join(root, build);
   if (trustedFolder(dir, uid)) return dir;
