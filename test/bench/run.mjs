@@ -224,10 +224,13 @@ async function measure(node, baseUrl, idsFile) {
   for (const row of rows) {
     const timed = targeted.get(row[0]);
     if (!timed || (row[4] !== 'FAIL' && process.env.BENCH_PROFILE !== '1')) continue;
-    progress(`profiling: ${timed.name}`);
-    const { stdinFile, extraEnv } = timed.options ?? {};
-    console.log(`Where the time goes: ${timed.name} (one run under the profiler, which slows it)`);
-    table(whereTimeGoes(node, timed.args, { env: extraEnv ? { ...env, ...extraEnv } : env, input: stdinFile && readIds(stdinFile) }), ['where', 'ms', 'share']);
+    // The batch beside its floor, in the same run: what gymctl adds is the difference, part by part.
+    for (const profiled of timed === batch[1] ? [batch[0], timed] : [timed]) {
+      progress(`profiling: ${profiled.name}`);
+      const { stdinFile, extraEnv } = profiled.options ?? {};
+      console.log(`Where the time goes: ${profiled.name} (one run under the profiler, which slows it)`);
+      table(whereTimeGoes(node, profiled.args, { env: extraEnv ? { ...env, ...extraEnv } : env, input: stdinFile && readIds(stdinFile) }), ['where', 'ms', 'share']);
+    }
   }
   lastBatch ??= batchGymctl;
   return rows.some((row) => row[4] === 'FAIL');
