@@ -15,7 +15,7 @@ import { GLOBAL_FLAGS } from './flags.js';
 /** The global options that take a value, by every name (`-q`, `--jq`), each to its long name: from the flag table. */
 export const VALUE_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(
   GLOBAL_FLAGS.filter((flag) => flag.flags.includes('<')).flatMap((flag) => {
-    const names = flag.flags.split(/[ ,]+/).filter((word) => word.startsWith('-'));
+    const names = flag.flags.split(/[ ,]/).filter((word) => word.startsWith('-'));
     return names.map((name) => [name, names.at(-1)!]);
   }),
 );

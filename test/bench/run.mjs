@@ -142,11 +142,14 @@ async function measure(node, baseUrl, idsFile) {
     { name: 'gymctl whoami --json', command: node, args: [bin, 'whoami', '--json'] },
     { name: 'gymctl whoami --json, cold (no code cache)', command: node, args: [bin, 'whoami', '--json'], before: coldStart },
     { name: 'gymctl whoami --jq .name', command: node, args: [bin, 'whoami', '--jq', '.name'] },
+    // The top-level help written at build time, against the same text from the parser.
+    { name: 'gymctl --help (dist/help.txt)', command: node, args: [bin, '--help'] },
+    { name: 'gymctl help (the parser)', command: node, args: [bin, 'help'] },
     ...(baseBin ? [{ name: 'BENCH_BASE: gymctl whoami --json', command: node, args: [baseBin, 'whoami', '--json'], options: BASE_OPTIONS }] : []),
   ];
   // Warm the file cache; the warm case's code cache is written by the run before it.
   for (let i = 0; i < 3; i++) for (const c of start) time(c.command, c.args, c.options);
-  const [base, version_, floor, whoami, cold, jq, baseWhoami] = interleaved(start, runs, 'start-up');
+  const [base, version_, floor, whoami, cold, jq, helpText, helpParsed, baseWhoami] = interleaved(start, runs, 'start-up');
   const whoamiTarget = major <= 20 ? 1.4 : 1.3;
   const ids = idsFile(batchIds);
   const batch = [
@@ -192,6 +195,8 @@ async function measure(node, baseUrl, idsFile) {
     [start[4].name, cold.toFixed(1), `${(cold / floor).toFixed(2)} (${signed(cold - whoami)} ms)`, '', ''],
     // jq is real jq in WebAssembly, loaded only for --jq: what it adds to a call.
     [start[5].name, jq.toFixed(1), `${signed(jq - whoami)} ms`, '', ''],
+    [start[6].name, helpText.toFixed(1), `${(helpText / base).toFixed(2)} (${signed(helpText - helpParsed)} ms)`, '', ''],
+    [start[7].name, helpParsed.toFixed(1), (helpParsed / base).toFixed(2), '', ''],
     [batch[0].name, batchFloor.toFixed(0), '1.00', '', ''],
     [batch[1].name, batchGymctl.toFixed(0), (batchGymctl / batchFloor).toFixed(2), '≤ 1.3× batch floor', verdict(batchGymctl / batchFloor, 1.3)],
     [tables[0].name, pipe10k.toFixed(0), '1.00', '', ''],
@@ -208,7 +213,7 @@ async function measure(node, baseUrl, idsFile) {
   ];
   if (baseBin) {
     rows.push(
-      [start[6].name, baseWhoami.toFixed(1), `${(baseWhoami / floor).toFixed(2)} (this: ${signed(whoami / floor - baseWhoami / floor, 2)})`, '', ''],
+      [start[8].name, baseWhoami.toFixed(1), `${(baseWhoami / floor).toFixed(2)} (this: ${signed(whoami / floor - baseWhoami / floor, 2)})`, '', ''],
       [batch[2].name, baseBatch.toFixed(0), `${(baseBatch / batchFloor).toFixed(2)} (this: ${signed(batchGymctl / batchFloor - baseBatch / batchFloor, 2)})`, '', ''],
       ['BENCH_BASE: peak memory, 100,000 ids (MB)', baseRss100k.toFixed(0), '', '', ''],
     );
