@@ -140,7 +140,6 @@ export class Transport {
     });
   }
 
-  /** Sends the operation, with retries; a cache answers when fresh, and keeps each validated 200. */
   get<T>(operation: Operation<T>, options?: CallOptions): Promise<ApiResponse<T>> {
     let call: Call;
     try {

@@ -13,13 +13,7 @@ export interface ProxyChoice {
 /** The host without brackets, named for SNI unless it is an IP address. */
 export const hostOptions = (url: URL) => ({ host: url.hostname.replace(/^\[|\]$/g, ''), ...(/^[\d.]+$|:/.test(url.hostname) ? {} : { servername: url.hostname }) });
 
-function variable(env: NodeJS.ProcessEnv, name: string): [string, string] | undefined {
-  for (const key of [name.toLowerCase(), name]) {
-    const value = env[key]?.trim();
-    if (value) return [key, value];
-  }
-  return undefined;
-}
+const variable = (env: NodeJS.ProcessEnv, name: string) => [name.toLowerCase(), name].map((key) => [key, env[key]?.trim() ?? ''] as const).find(([, value]) => value);
 
 function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   if (!noProxy) return false;
@@ -35,16 +29,6 @@ function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   return false;
 }
 
-/** True when undici can percent-decode it, as it does a proxy's user and password. */
-function isDecodable(text: string): boolean {
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The proxy for `target`, or none: unset, bypassed by NO_PROXY, or loopback (the key would leave the machine). */
 export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopbackHost(target.hostname)) return undefined;
@@ -56,9 +40,12 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv): ProxyChoice | und
     const shown = value.includes('@') ? 'its value is not shown, as it may hold a password' : JSON.stringify(value);
     throw usageError(`${name} is not a proxy URL such as http://proxy.example.com:3128 (${shown})`, { reason: 'proxy' });
   }
-  // The proxy's user and password are sent percent-decoded: a `%` that starts no UTF-8 escape cannot be.
-  if (!isDecodable(url.username) || !isDecodable(url.password))
+  // undici sends the proxy's user and password percent-decoded: a `%` that starts no UTF-8 escape cannot be.
+  try {
+    for (const part of [url.username, url.password]) decodeURIComponent(part);
+  } catch {
     throw usageError(`${name} has a user or password that cannot be percent-decoded: write a % in it as %25 (its value is not shown)`, { reason: 'proxy' });
+  }
   return { url, variable: name };
 }
 

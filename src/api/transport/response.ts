@@ -33,7 +33,7 @@ export function describeAnswer(response: Exchange, characters: number): string {
   return `${characters} characters, ${type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type'}${correlationId ? `, correlation ID ${correlationId}` : ''}`;
 }
 
-/** Content codings gymctl asks for (RFC 9110 §8.4), each decoded with node:zlib. */
+/** Each decoded with node:zlib. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** A stream's chunks, read with events (cheaper than an async iterator), refused past `maxBytes`. */
@@ -194,5 +194,4 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId };
 }
 
-/** A raw answer must be JSON (a byte order mark allowed) to be cached. */
 export const isJsonText = (text: string) => parseOr(withoutBom(text), JSON.parse) !== NOT_JSON;

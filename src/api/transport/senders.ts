@@ -65,7 +65,6 @@ async function loadUndici(): Promise<Undici> {
   return loaded.default ?? loaded;
 }
 
-/** undici's request API, with the headers as received (in order, as spelled, repeats kept). */
 export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
   // For an answer with no reason phrase (or a fake dispatcher's), the one node:http knows.
@@ -114,7 +113,6 @@ export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: Dispatch
     );
 }
 
-/** The caller's fetch or dispatcher; else undici's ProxyAgent when a proxy applies; else node:http. */
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const base = new URL(options.baseUrl);
