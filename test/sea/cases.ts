@@ -112,8 +112,8 @@ export function matrix(baseUrl: string, proxyUrl = 'http://127.0.0.1:1'): Case[]
     },
     {
       name: 'doctor',
-      // Each doctor is a first run: after one, the npm build has written its V8 code cache (and the secret that signs it),
-      // which the binary, starting from its snapshot, never needs; doctor's rows for them would differ by design.
+      // Each doctor is a first run: after one, the npm build has written Node's compile cache, which the binary, starting
+      // from its snapshot, never needs; doctor's row for it would differ by design.
       commands: [run(4, 'doctor')],
     },
     {
