@@ -1,11 +1,7 @@
 /**
- * `gymctl __complete -- WORD…`: what can come next on a command line, for
- * the completion scripts. The words are those after `gymctl`, the last
- * being the one under the cursor. The answer is one candidate a line,
- * already filtered by what was typed, then a directive line: `:files` when
- * the shell should complete file names instead, else `:none`. The shells
- * only read these lines; nothing in them is ever evaluated. Profile names
- * from the config file are offered only when they are valid names.
+ * `gymctl __complete -- WORD…`: what can come next after `gymctl WORD…`, the last word under the cursor, for the completion
+ * scripts: one candidate a line, filtered by what was typed, then `:files` (the shell completes file names) or `:none`. A
+ * candidate may carry a description after a tab (an academy's name), which zsh and fish show and bash drops.
  */
 import type { Command, Option } from 'commander';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../../config/formats.js';
@@ -122,7 +118,6 @@ function argumentValues(f: CompleteDeps, program: Command, path: string[], befor
   }
 }
 
-/** The candidates for the last of `words` (the words after `gymctl`). */
 export function complete(f: CompleteDeps, program: Command, words: readonly string[]): Answer {
   const current = words.at(-1) ?? '';
   const typed = words.slice(0, -1);
@@ -153,11 +148,6 @@ export function complete(f: CompleteDeps, program: Command, words: readonly stri
   return argumentValues(f, program, path, operands);
 }
 
-/**
- * `gymctl __complete -- WORD…`: the candidates, one a line, then the
- * directive. A candidate may carry a description after a tab (an
- * academy's name), which zsh and fish show beside it and bash drops.
- */
 export async function runComplete(f: CompleteDeps, program: Command, words: readonly string[]): Promise<void> {
   const answer = complete(f, program, words.length === 0 ? [''] : words);
   const current = words.at(-1) ?? '';
@@ -170,28 +160,18 @@ export async function runComplete(f: CompleteDeps, program: Command, words: read
 /** How long Tab may wait for the ids: about half a second, then nothing. */
 export const VALUES_WAIT_MS = 500;
 /**
- * The end of Tab's wait for the ids: a signal that aborts VALUES_WAIT_MS
- * from now. It is asked for when the first request starts: once gymctl has
- * started, loaded this command, read its settings and made its client (the
- * response cache, and node:crypto with it), so that a slow start (Wine, a
- * cold disk, an antivirus scanning each file loaded) is not taken from
- * the server's half second. The request's connection (node:http, or undici
- * through a proxy) is made within it. The in-process tests put a deadline
- * of their own here, which they end when they choose, so that what they
- * check does not hang on the speed of the machine that runs them.
+ * The end of Tab's wait, asked for as the first request starts, after gymctl has loaded and made its client, so that a slow
+ * start (Wine, a cold disk, an antivirus) is not taken from the server's half second. In-process tests put their own here, so
+ * that what they check does not hang on the machine's speed.
  */
 export const tabWait = { deadline: (): AbortSignal => AbortSignal.timeout(VALUES_WAIT_MS) };
 /** A cached answer this young is used rather than asking the server. */
 const CACHED_VALUES_MS = 60 * 60_000;
 
 /**
- * The ids an operation's declaration lists (the key's academies) that
- * start with what is typed, every one of them, the first MAX_NAMED each
- * with its name after a tab where known: from the response cache when it
- * holds fresh answers (only read, nothing made), else from the server
- * within half a second of the first request (tabWait). Only a key from a flag, the environment or the
- * config file is used: never the keyring, which might ask to be unlocked.
- * Nothing on any failure.
+ * The listed ids (the key's academies) that start with what is typed, the first MAX_NAMED with their names after a tab: from
+ * the response cache when fresh (only read), else from the server within tabWait. Never a key from the keyring, which might ask
+ * to be unlocked. Nothing on any failure.
  */
 async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaration, typed: readonly string[], current: string): Promise<string[]> {
   const values = declaration.values!;
@@ -199,7 +179,6 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
     const settings = await f.settings();
     if (!settings.apiKey || !settings.baseUrl) return [];
     const client = await f.makeClient(settings.baseUrl.value, settings.apiKey.value, { readCacheMs: CACHED_VALUES_MS });
-    // From here, the first request's start: what starting gymctl took is not counted (tabWait).
     const deadline = tabWait.deadline();
     // The deadline stops the client, and with it every request in flight: one listener. A request given the deadline's
     // signal adds one of its own to it, and past ten names at once Node warned of a leak on stderr.

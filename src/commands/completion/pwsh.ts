@@ -1,47 +1,22 @@
 /**
- * The PowerShell completion script (`gymctl completion pwsh`), for
- * PowerShell 7 and Windows PowerShell 5.1: a native argument completer, as
- * gh's is, that asks `gymctl __complete -- WORD…` and reads its lines.
+ * `gymctl completion pwsh`, for PowerShell 7 and Windows PowerShell 5.1: a native argument completer, as gh's is, that asks
+ * `gymctl __complete -- WORD…` and reads its lines.
  *
- * It is registered for each name gymctl is run by: `gymctl`, npm's
- * `gymctl.cmd` and `gymctl.ps1`, and the single executable's `gymctl.exe`.
- * PowerShell looks a native completer up by the command's name as typed,
- * then its file name, then that without its extension
- * (CompletionCompleters.cs, CompleteCommandArgument, the same since
- * PowerShell 6's first sources), so `gymctl` alone would match the others;
- * each is named all the same, for what a lookup by the exact name finds.
- * After `npm install -g`, `gymctl` is npm's gymctl.ps1, a script: PowerShell
- * binds a script's own parameters first, so a word that starts with `-`
- * is completed as a parameter of the script (npm's has none: file names),
- * and this completer is asked only for the other words. `gymctl.cmd` and
- * `gymctl.exe` are programs, for which it is asked for every word. `node
- * path\to\gymctl.cjs` is `node`'s command line, which it is not asked for.
+ * Registered for every name gymctl runs by (`gymctl`, npm's `gymctl.cmd` and `gymctl.ps1`, the single executable's `gymctl.exe`):
+ * PowerShell looks a native completer up by the name as typed, then the file name, then that without its extension
+ * (CompletionCompleters.cs, CompleteCommandArgument, the same since PowerShell 6). npm's gymctl.ps1 is a script, whose own
+ * parameters PowerShell binds first: a word starting with `-` is completed as one of them (file names), never asked of this.
+ * `node path\to\gymctl.cjs` is `node`'s command line, which it is not asked for.
  *
- * Unlike cobra's script, which gh uses, it never builds a command line as
- * text for Invoke-Expression: the words before the cursor are read from
- * the parsed command (a quoted word without its quotes, anything else as
- * typed, never evaluated) and passed to gymctl as arguments of the program
- * itself (gymctl.exe, or npm's gymctl.cmd), so no PowerShell parameter
- * binding (npm's gymctl.ps1 swallows `--`) comes between. A word that
- * holds anything but letters, digits and `. , : = / \ + ~ @ -` is passed as
- * `_`: it keeps its place, and nothing reaches cmd.exe (npm's gymctl.cmd)
- * that it would read as an operator. Where PowerShell drops an empty
- * argument on its way to a program (Windows PowerShell, PowerShell before
- * 7.3, `$PSNativeCommandArgumentPassing = 'Legacy'`, and a .cmd under
- * 'Windows'), the empty word under the cursor goes as `""`, which the
- * program reads as empty.
+ * Unlike cobra's script, which gh uses, it never builds text for Invoke-Expression: the words before the cursor are read from
+ * the parsed command, never evaluated, and passed as arguments of the program itself (gymctl.exe, or npm's gymctl.cmd: the
+ * .ps1 swallows `--`). A word holding anything but letters, digits and `. , : = / \ + ~ @ -` goes as `_`, keeping its place,
+ * so nothing reaches cmd.exe that it would read as an operator. Where PowerShell drops an empty argument to a program
+ * (Windows PowerShell, before 7.3, `$PSNativeCommandArgumentPassing = 'Legacy'`, a .cmd under 'Windows'), it goes as `""`.
  *
- * Each candidate becomes a CompletionResult: the value as its list text,
- * a description after a tab (an academy's name) as its tooltip, and as the
- * text put on the command line the value alone when it is one plain word,
- * else in single quotes with every quote doubled (PowerShell also reads
- * the typographic ones, U+2018 to U+201B, as quotes), so that no candidate
- * is ever read by PowerShell as more than one word, an array, a variable
- * or code. `:files` leaves file names to PowerShell (a completer that
- * offers nothing); with no candidate at all an empty one is offered, so
- * PowerShell lists no files where gymctl offered none, as the other shells
- * do. gymctl's output is read as UTF-8 (names with accents), the console's
- * encoding put back after.
+ * A candidate's text on the command line is the value alone when it is one plain word, else single-quoted with every quote
+ * doubled (PowerShell also reads U+2018 to U+201B as quotes): never more than one word, an array, a variable or code. With no
+ * candidate an empty one is offered, so PowerShell lists no files where gymctl offered none. Output is read as UTF-8.
  */
 export const PWSH = String.raw`# gymctl completion for PowerShell. Load it with: gymctl completion pwsh | Out-String | Invoke-Expression
 # For good: add that line to your profile ($PROFILE).

@@ -1,12 +1,7 @@
 /**
- * `gymctl completion bash|zsh|fish|pwsh`: completion scripts that ask gymctl
- * itself what can come next (`gymctl __complete -- WORD…`, see
- * complete.ts), as gh and kubectl do, so they never fall behind the
- * command tree and new profiles complete at once. The scripts only read
- * lines: no candidate is ever evaluated by the shell (in bash, nothing
- * goes through `compgen -W`, which expands `$(…)`). File names complete
- * where a file goes: after a redirection and for `--data`. PowerShell's
- * script is pwsh.ts.
+ * `gymctl completion bash|zsh|fish|pwsh`: scripts that ask gymctl itself what comes next (`gymctl __complete -- WORD…`), as gh
+ * and kubectl do, so they never fall behind the command tree. They only read lines: no candidate is ever evaluated by the shell
+ * (in bash, nothing goes through `compgen -W`, which expands `$(…)`). PowerShell's script is pwsh.ts.
  */
 import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';

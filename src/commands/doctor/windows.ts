@@ -1,15 +1,9 @@
 /**
- * What doctor says on Windows, where mode bits mean nothing (Node makes
- * them up: every folder 0777) and no chmod exists. What keeps others out
- * of gymctl's files there is the access list of the user's profile folder
- * (`C:\Users\<name>`), which only the user, SYSTEM and administrators may
- * open, and which every folder below it inherits: %APPDATA% and
- * %LOCALAPPDATA% are in it. So a file or folder of gymctl's passes when it
- * is inside the profile, and is a warning, with the command that shows who
- * may open it, when it is not (GYMCTL_CONFIG_DIR or XDG_* pointing at
- * another drive or a shared folder). Each command pastes as it is into
- * PowerShell and into cmd.exe (forBothShells): one line where the same
- * text reads the same in both, else a form for each, labelled.
+ * What doctor says on Windows, where mode bits mean nothing (Node makes them up: every folder 0777) and no chmod exists. What
+ * keeps others out is the access list of the user's profile folder (`C:\Users\<name>`: the user, SYSTEM and administrators),
+ * which every folder below it inherits, %APPDATA% and %LOCALAPPDATA% too. So a file of gymctl's inside the profile passes;
+ * outside it (GYMCTL_CONFIG_DIR or XDG_* on another drive or a share) is a warning, with the command that shows who may open it.
+ * Each command pastes as it is into PowerShell and into cmd.exe (forBothShells).
  */
 import type { ConfigFolder } from '../../files/folders.js';
 import { HomeFolderError, homeDir } from '../../files/system.js';
@@ -18,30 +12,19 @@ import { type Outcome, result } from './outcome.js';
 const fs = process.getBuiltinModule('node:fs');
 const win32 = process.getBuiltinModule('node:path').win32;
 
-/**
- * A path as PowerShell reads it back whole and as it is: in single quotes, inside which nothing is expanded
- * ($share, `$(…)`, backticks), each quote doubled. PowerShell also takes ‘ ’ ‚ ‛ (U+2018 to U+201B) for a single
- * quote, so those are doubled too.
- */
+/** A path in PowerShell's single quotes, where nothing is expanded, each quote doubled (‘ ’ ‚ ‛, U+2018 to U+201B, are quotes too). */
 export const psQuoted = (text: string): string => `'${text.replace(/['\u2018-\u201b]/g, '$&$&')}'`;
 
 /**
- * A path as cmd.exe reads it back: in double quotes (no `"` can be in a Windows name), inside which & | < > ^ ( )
- * and spaces are plain characters. Undefined when it holds a %: cmd expands %NAME% even there, and has no escape
- * for it inside quotes. (So does !NAME! where delayed expansion is on, which it is not by default.)
+ * A path in cmd.exe's double quotes (no `"` can be in a Windows name), where & | < > ^ ( ) and spaces are plain. Undefined
+ * when it holds a %: cmd expands %NAME% even there, with no escape. (So does !NAME! under delayed expansion, off by default.)
  */
 export const cmdQuoted = (text: string): string | undefined => (text.includes('%') ? undefined : `"${text}"`);
 
-/**
- * Whether a path in double quotes reads the same in both shells: nothing PowerShell expands or escapes there ($ and
- * the backtick), nothing it takes for a double quote (“ ” „, U+201C to U+201E), nothing cmd expands (%).
- */
+/** Whether a double-quoted path reads the same in both shells: no $ or backtick, no “ ” „ (U+201C to U+201E, quotes to PowerShell), no %. */
 const samePlainInBoth = (text: string): boolean => !/[$`%\u201c-\u201e]/.test(text);
 
-/**
- * A command that pastes as it is: `both` when it reads the same in PowerShell and cmd.exe, else PowerShell's form
- * and cmd's, each labelled; cmd's is left out when it cannot be written (a % in a path).
- */
+/** `both` when it reads the same in PowerShell and cmd.exe, else each shell's form, labelled; cmd's left out when it cannot be written (a %). */
 export function forBothShells(forms: { both?: string | undefined; powershell: string; cmd: string | undefined }): string {
   if (forms.both !== undefined) return forms.both;
   if (forms.cmd === undefined) return `in PowerShell: ${forms.powershell} (not in cmd, which would expand the % in the path)`;
@@ -49,10 +32,10 @@ export function forBothShells(forms: { both?: string | undefined; powershell: st
 }
 
 /** `verb "path"` in both shells where it reads the same (`plainAlso`: what else the path may not hold for PowerShell's form), else each shell's. */
-function onePath(file: string, powershell: (quoted: string) => string, cmd: (quoted: string) => string, plainAlso: RegExp = /(?!)/): string {
+function onePath(file: string, powershell: string, cmd: string, plainAlso: RegExp = /(?!)/): string {
   const inCmd = cmdQuoted(file);
   const same = samePlainInBoth(file) && !plainAlso.test(file);
-  return forBothShells({ both: same ? cmd(`"${file}"`) : undefined, powershell: powershell(psQuoted(file)), cmd: inCmd && cmd(inCmd) });
+  return forBothShells({ both: same ? `${cmd} "${file}"` : undefined, powershell: `${powershell} ${psQuoted(file)}`, cmd: inCmd && `${cmd} ${inCmd}` });
 }
 
 /** The user's profile folder: the home folder by Windows' rule (%USERPROFILE%, else the account's), as the config and cache folders take it. */
@@ -79,22 +62,15 @@ export function onWindows(check: string, target: string, env: NodeJS.ProcessEnv,
     check,
     'warn',
     `${target}${suffix} is outside your user profile (${profile}), so who can open it is up to its folder`,
-    `see who can with: ${onePath(
-      folder,
-      (p) => `icacls ${p}`,
-      (p) => `icacls ${p}`,
-    )}`,
+    `see who can with: ${onePath(folder, 'icacls', 'icacls')}`,
   );
 }
 
 /**
- * The command that removes what is at `file` (a file, or a link), as the
- * system's shell has it. On Windows, a file: `del "…"` in both shells
- * while the path reads the same there (PowerShell's del is Remove-Item,
- * which takes [ ] as a pattern), else Remove-Item -LiteralPath. A link to
- * a folder (or a junction): cmd's rmdir, and in PowerShell .NET's
- * Directory.Delete, which, as rmdir, removes the link and leaves what it
- * points to alone (Remove-Item may ask to empty the folder it leads to).
+ * The command that removes a file or link, in the system's shell. On Windows: `del "…"` in both shells while the path reads
+ * the same there (PowerShell's del is Remove-Item, which takes [ ] as a pattern), else Remove-Item -LiteralPath. A link to a
+ * folder (or a junction): cmd's rmdir, and .NET's Directory.Delete, which removes the link alone (Remove-Item may ask to empty
+ * the folder it leads to).
  */
 export function removeCommand(file: string, platform: NodeJS.Platform = process.platform): string {
   if (platform !== 'win32') return `rm ${file}`;
@@ -105,19 +81,10 @@ export function removeCommand(file: string, platform: NodeJS.Platform = process.
     // A link to nothing, or nothing: del says what is there.
   }
   if (folder) return forBothShells({ powershell: `[IO.Directory]::Delete(${psQuoted(file)})`, cmd: cmdQuoted(file) && `rmdir ${cmdQuoted(file)}` });
-  return onePath(
-    file,
-    (p) => `Remove-Item -LiteralPath ${p}`,
-    (p) => `del ${p}`,
-    /[[\]]/,
-  );
+  return onePath(file, 'Remove-Item -LiteralPath', 'del', /[[\]]/);
 }
 
-/**
- * How to move the old Windows config folder's files into the new one, as a command for each shell: the folder made
- * if it is not there, then each file moved, hidden ones too; a file of the same name already there is not
- * replaced (PowerShell's Move-Item refuses, cmd's move asks).
- */
+/** How to move the old Windows config folder's files, hidden ones too, into the new one (made if need be); none replaced (Move-Item refuses, move asks). */
 export const moveCommand = (from: string, to: string): string => {
   const [fromCmd, toCmd] = [cmdQuoted(win32.join(from, '*')), cmdQuoted(to)];
   return forBothShells({
@@ -126,12 +93,7 @@ export const moveCommand = (from: string, to: string): string => {
   });
 };
 
-/**
- * The config folder on Windows, when an older gymctl's is there: in use
- * while it alone holds a config.json, with how to move it; not read when
- * the new one holds one too, said so that nothing in it is forgotten.
- * Undefined when there is nothing to say.
- */
+/** An older gymctl's config folder on Windows: in use while it alone holds a config.json (how to move it); else said to be unread, so nothing is forgotten. */
 export function oldConfigCheck(folder: ConfigFolder, exists: (file: string) => boolean = fs.existsSync): Outcome | undefined {
   if (folder.old === undefined) return undefined;
   const oldFile = win32.join(folder.old, 'config.json');

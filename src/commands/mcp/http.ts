@@ -1,13 +1,8 @@
 /**
- * `gymctl mcp --http`: the same tools over Streamable HTTP, on loopback
- * only, at one path (`/mcp`), behind a bearer token. Each request is
- * checked in this order: its Host and Origin must name loopback (DNS
- * rebinding: 403), its path must be `/mcp` (404), it must carry the token
- * (401); then it goes to its session, or opens one. Each MCP session has a
- * server of its own (the SDK's server serves one transport), made by
- * `newServer` from the one set of options: the API session, the limits and
- * the gate of requests in flight are shared by every session. Loaded with
- * import() by mcp/run.ts, only for --http, as the side file mcp-http.
+ * `gymctl mcp --http`: the same tools over Streamable HTTP, on loopback only, at `/mcp`, behind a bearer token. A request is
+ * checked in order: Host and Origin name loopback (DNS rebinding: 403), the path (404), the token (401); then it goes to its
+ * session, or opens one. Each session has a server of its own (the SDK's serves one transport); the API session, limits and
+ * gate are shared. Loaded with import() by mcp/run.ts, only for --http, as the side file mcp-http.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,7 +15,6 @@ import type { GymctlMcpServer } from '../../mcp/server.js';
 
 /** `--http` alone: a port of its own, away from the sandbox's 4010 and the usual development servers' 3000, 5173 and 8080. */
 export const DEFAULT_HTTP_PORT = 8808;
-/** The one path served. */
 export const MCP_PATH = '/mcp';
 /** MCP sessions at once: an assistant holds one while it runs; a session no request holds open is closed to make room for a new one. */
 export const MAX_SESSIONS = 32;
@@ -49,8 +43,7 @@ export function parseListen(value: string | true): Listen {
   if (/^[0-9]+$/.test(text)) portText = text;
   else if (bracketed) [, name, portText] = bracketed;
   else if (text.split(':').length === 2) [name, portText] = text.split(':');
-  // A host alone (`::1` without brackets has no port).
-  else name = text;
+  else name = text; // a host alone (`::1` without brackets has no port)
   const host = name === undefined ? '127.0.0.1' : LOOPBACK_NAMES[name.toLowerCase()];
   if (host === undefined) {
     throw usageError(
@@ -62,10 +55,7 @@ export function parseListen(value: string | true): Listen {
   return { host, port };
 }
 
-/**
- * The token every request must carry: GYMCTL_MCP_TOKEN's when it is set (not empty), else one made now, which the
- * caller prints once. A token that is too short or holds anything but visible ASCII is a usage error, said without it.
- */
+/** GYMCTL_MCP_TOKEN's token when set, else one made now, which the caller prints once. A bad one is a usage error, said without it. */
 export function tokenOf(env: NodeJS.ProcessEnv): { token: string; generated: boolean } {
   const given = env[TOKEN_VARIABLE];
   if (given === undefined || given === '') return { token: randomBytes(32).toString('base64url'), generated: true };
@@ -121,18 +111,14 @@ interface LiveSession {
 export interface HttpServeOptions {
   listen: Listen;
   token: string;
-  /** A new MCP server for a new session, from the options every session shares. */
   newServer(): GymctlMcpServer;
-  /** One line for stderr. */
   log(line: string): void;
 }
 
 export interface McpHttpServer {
-  /** `http://127.0.0.1:PORT/mcp`. */
   url: string;
   /** Rejects if the server fails once listening. */
   failed: Promise<never>;
-  /** Stops listening, closes every session and connection. */
   close(): Promise<void>;
 }
 
@@ -140,15 +126,18 @@ export interface McpHttpServer {
 export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServer> {
   const { listen, log, newServer } = options;
   const expected = digest(options.token);
-  /** Every session, from the request that opens it; by id once it is initialized. */
+  /** Every session from the request that opens it; by id once initialized. */
   const sessions = new Set<LiveSession>();
   const byId = new Map<string, LiveSession>();
   let requests = 0;
   let stopping = false;
 
-  const closeSession = async (session: LiveSession) => {
+  const forget = (session: LiveSession) => {
     sessions.delete(session);
     if (session.transport.sessionId !== undefined) byId.delete(session.transport.sessionId);
+  };
+  const closeSession = async (session: LiveSession) => {
+    forget(session);
     // Closing the server closes its transport: the session's streams end, and its calls in flight are aborted.
     await session.server.server.close().catch(() => {});
   };
@@ -172,11 +161,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
     });
     const session: LiveSession = { transport, server: newServer(), open: 0, used: requests };
     sessions.add(session);
-    // DELETE, or the server closed: the session is gone.
-    transport.onclose = () => {
-      sessions.delete(session);
-      if (transport.sessionId !== undefined) byId.delete(transport.sessionId);
-    };
+    transport.onclose = () => forget(session);
     // The SDK answers a request it refuses itself (406, 415, 413, 400, 404); the line says what it was, never the request's headers.
     transport.onerror = (error) => log(`a request was refused: ${error.message.slice(0, 200)}`);
     await session.server.connect(transport);

@@ -1,12 +1,8 @@
 /**
- * `gymctl mcp`: an MCP server whose tools are the declared operations
- * (mcp/tools.ts), on stdin and stdout (the SDK's stdio transport) or, with
- * --http, over Streamable HTTP on loopback (mcp/http.ts). The base URL and
- * key are resolved once, here, from the flags, environment, profile and
- * keyring, as every command resolves them; a missing key is each tool's
- * failure, so that the assistant can say what to do. Logs go to stderr.
- * On stdio it ends when stdin ends (exit 0) or on SIGTERM (143); over HTTP,
- * on Ctrl-C (130) or SIGTERM (143).
+ * `gymctl mcp`: an MCP server whose tools are the declared operations (mcp/tools.ts), on stdio or, with --http, over
+ * Streamable HTTP on loopback (mcp/http.ts). The base URL and key are resolved once, as every command resolves them; a missing
+ * key is each tool's failure, so that the assistant can say what to do. Logs go to stderr. On stdio it ends when stdin ends
+ * (exit 0) or on SIGTERM (143); over HTTP, on Ctrl-C (130) or SIGTERM (143).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -32,10 +28,8 @@ const INVALID_REQUEST = -32600;
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /**
- * The session the tools use: made once. A key or settings that cannot be had (no key, no base URL, a profile the
- * config file does not hold) are kept for every tool to report, since an assistant shows a server that ended at start
- * as one that failed, and shows its stderr nowhere the user looks; anything else ends the command. A session that can be
- * used has the base URL too, for the line that says what is served.
+ * The session the tools use, made once. A key or settings that cannot be had (no key, no base URL, a profile not in the file)
+ * are kept for every tool to report: an assistant shows a server that ended at start as failed, its stderr nowhere the user looks.
  */
 async function openSession(f: Factory): Promise<(Session & { baseUrl: Setting<string> }) | { failure: GymctlError }> {
   try {
@@ -65,10 +59,7 @@ function describe(sandbox: boolean | undefined, session: OpenedSession, tools: s
   return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
 }
 
-/**
- * The session and limits every transport shares, then stdio or, with --http, Streamable HTTP (mcp/http.ts). A bad
- * --http value or GYMCTL_MCP_TOKEN is a usage error before anything starts.
- */
+/** The session and limits every transport shares, then stdio or --http; a bad --http value or GYMCTL_MCP_TOKEN is a usage error before anything starts. */
 export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   const log = (line: string) => f.io.err(`${sanitizeLine(`gymctl mcp: ${line}`)}\n`);
   const limits = parseLimits(flags);
@@ -92,10 +83,7 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   else await serveStdio(serving, stopped);
 }
 
-/**
- * Streamable HTTP until Ctrl-C or SIGTERM: the run's interrupt ends the command (130, 143), and the server is closed
- * as the run ends (a disposer of the factory), its sessions and connections with it, before gymctl exits.
- */
+/** Streamable HTTP until Ctrl-C or SIGTERM (130, 143); the server, its sessions and connections are closed as the run ends (a disposer). */
 async function serveHttp(
   { f, sandbox, options, session, log }: Serving,
   http: typeof import('./http.js'),
