@@ -1,10 +1,6 @@
 /**
- * Every global flag, declared once, with the commands it applies to. The
- * parser defines the flags from this table, each command's help shows
- * exactly the ones it applies to, the scope check refuses the rest (a
- * usage error, as gh refuses a flag a command does not define), and Tab
- * offers only what the command takes. Commands are named by their path:
- * `academy`, `auth status`.
+ * Every global flag, declared once, with the commands (by path: `academy`, `auth status`) it applies to: what the parser
+ * defines, each command's help shows and Tab offers. Elsewhere it is a usage error, as gh refuses a flag a command does not define.
  */
 import { usageError } from './failures.js';
 import { readCommands } from './operations/declare.js';
@@ -16,7 +12,6 @@ const RECORDS = readCommands(OPERATIONS);
 const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor', 'mcp'];
 
 export interface GlobalFlag {
-  /** As the parser takes it: `--format <format>`. */
   flags: string;
   description: string;
   /** The commands it applies to; a command group that lists it shows it in its help, for its subcommands. */

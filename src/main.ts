@@ -1,14 +1,8 @@
 /**
- * Runs one command: `run(argv, { io, env, signal })` parses the arguments,
- * runs the command, reports any failure on stderr and returns the exit
- * code. The only place that turns failures into exit codes. Loaded by
- * cli.ts for every command but --version and the top-level help; tests call
- * it in-process with fake streams.
- *
- * The wiring of a run: the pre-scan of argv (argv.ts), the one factory,
- * made once the parser has read the flags, the race
- * with an interrupt (run/interrupt.ts), the outcome (run/settle.ts) and its
- * report (run/report.ts).
+ * Runs one command: `run(argv, { io, env, signal })` parses, runs, reports any failure on stderr and returns the exit code, the
+ * only place that turns failures into exit codes. Loaded by cli.ts for all but --version and the top-level help; tests call it
+ * in-process. The wiring: the pre-scan of argv (argv.ts), the one factory made once the parser has read the flags, the race
+ * with an interrupt (run/interrupt.ts), the outcome (run/settle.ts) and its report (run/report.ts).
  */
 import type { GymctlError } from './api/errors.js';
 import { scanArgv } from './argv.js';
@@ -23,7 +17,6 @@ import { settle } from './run/settle.js';
 import { createIO, type IOStreams } from './terminal/io.js';
 
 export interface RunOptions {
-  /** The standard streams (process, or fakes in tests). */
   io: IOStreams;
   env: NodeJS.ProcessEnv;
   /** Aborted with an Interrupted reason on Ctrl-C, Ctrl-Break (Windows) or SIGTERM. */
@@ -48,7 +41,6 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   // Until the parser has run, errors (including its own) take the format from the pre-scan.
   let flags: Readonly<GlobalFlags> = Object.freeze(scannedFlags(scan));
   const make = () => createFactory({ io, env, signal, flags, disposers });
-  /** Made once the parser has read the flags. */
   let factory: Factory | undefined;
   let handlesInterrupt = false;
   let outcome: number | GymctlError = 0;
@@ -77,11 +69,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   return typeof outcome === 'number' ? outcome : report(outcome, factory ?? make(), flags, io);
 }
 
-/**
- * Ctrl-C, Ctrl-Break (Windows) and SIGTERM, for the real process: the first aborts the command
- * with an Interrupted reason (requests in flight are aborted, files are
- * left whole); a second one ends gymctl at once.
- */
+/** Ctrl-C, Ctrl-Break (Windows) and SIGTERM: the first aborts the command (requests aborted, files left whole); a second ends gymctl at once. */
 export function watchSignals(): { signal: AbortSignal; stop(): void } {
   return watchInterrupts((code) => process.exit(code));
 }

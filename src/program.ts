@@ -1,8 +1,6 @@
 /**
- * The command tree: the global options, from the flag table, and every
- * command, each defined by its own module (commands/x.ts). The read
- * commands, which scripts call in loops, are loaded with the parser; the
- * others' handlers only when they run.
+ * The command tree: the global options, from the flag table, and every command, each from its own module (commands/x.ts). The
+ * read commands, which scripts call in loops, are loaded with the parser; the others' handlers only when they run.
  */
 import { Command, Help, type Option } from 'commander';
 import type { ArgvScan } from './argv.js';
@@ -64,12 +62,7 @@ export const commandWords = (program: Command): string[] => [
   ...program.commands.flatMap((command) => command.commands.map((sub) => sub.name())),
 ];
 
-/**
- * The one command of COMMANDS a run needs, when argv names it (its first
- * operand, argv.ts). Undefined when the run needs the whole tree: help,
- * completion, no command, an unknown one (its error suggests the nearest
- * name).
- */
+/** The one command a run needs, when argv names it; undefined when it needs the whole tree (help, completion, none, an unknown one). */
 export function namedCommand({ help, command }: ArgvScan): string | undefined {
   return !help && COMMANDS.some(([name]) => name === command) ? command : undefined;
 }
@@ -80,11 +73,10 @@ export const TOP_EXAMPLES = ['gymctl academy 1 --sandbox', 'gymctl auth login --
 export interface ProgramOptions {
   /** Where help and the parser's messages go (errors are reported by main, in gymctl's own format). */
   io: IO;
-  /** The factory of the run; its flags are the parsed ones once `parsed` is called. */
   factory: FactoryRef;
   /** Called once the flags are parsed and checked, before the command runs. */
   parsed(command: Command, flags: GlobalFlags): void;
-  /** The pre-scan of the arguments the program will parse: only the command they name is built (all of them when they name none). */
+  /** The pre-scan of argv: only the command it names is built. */
   scan?: ArgvScan;
 }
 
@@ -126,7 +118,6 @@ Learn more: gymctl help exit-codes, gymctl help environment
     for (const sub of command.commands) adopt(sub);
     return command;
   };
-  // A run that names its command builds only that one (help and completion see the whole tree).
   const only = scan && namedCommand(scan);
   for (const [name, make] of COMMANDS) if (only === undefined || only === name) program.addCommand(adopt(make(f)));
   if (only !== undefined) return program;

@@ -1,9 +1,6 @@
 /**
- * The man page's source: markdown in ronn's form (`# gymctl(1) -- …`),
- * written from the command tree itself (each command's description,
- * arguments, options and examples), the flag table, the exit-code table
- * and the environment topic, so that the page cannot drift from the help.
- * The build turns it into roff with marked-man (scripts/manpage.mjs).
+ * The man page's source, markdown in ronn's form (`# gymctl(1) -- …`), written from the command tree, the flag table, the
+ * exit codes and the environment topic, so that it cannot drift from the help; scripts/manpage.mjs makes roff of it.
  */
 import type { Command } from 'commander';
 import { EXIT_CODES } from '../failures.js';
@@ -40,11 +37,7 @@ function exampleLines(line: string): string[] {
 }
 
 /** Examples as an indented code block. */
-const exampleBlock = (examples: readonly string[]) =>
-  `${examples
-    .flatMap(exampleLines)
-    .map((line) => `    ${line}`)
-    .join('\n')}\n`;
+const exampleBlock = (examples: readonly string[]) => examples.flatMap((example) => exampleLines(example).map((line) => `    ${line}\n`)).join('');
 
 /** A term and what it is, as a list item (marked-man renders it as a tagged paragraph). */
 const item = (term: string, what: string) => `* ${term}:\n  ${what}\n`;

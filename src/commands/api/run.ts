@@ -1,10 +1,7 @@
 /**
- * `gymctl api <path>`: an authenticated GET of any path under the base URL.
- * In a pipe, the body exactly as received; on a terminal, JSON laid out
- * with a 2-space indent (numbers and strings as sent), made safe like all
- * output, with a final newline. With `--include` (`-i`), as `gh api -i`:
- * the status line and the headers first, then an empty line (see
- * output/head.ts); on a failure, they go to stderr with the error.
+ * `gymctl api <path>`: an authenticated GET of any path under the base URL. In a pipe, the body exactly as received; on a
+ * terminal, JSON indented by 2 (numbers and strings as sent), made safe. `-i`, as `gh api -i`: the status line and headers
+ * first (output/head.ts); on a failure, on stderr with the error.
  */
 import { operations } from '../../api/client.js';
 import { GymctlError } from '../../api/errors.js';
@@ -60,17 +57,13 @@ export async function runApi(f: ApiDeps, path: string, options: { include?: bool
         ...(options.include && head ? { head } : {}),
       });
     }
+    // The head goes out with jq's first result, so that a filter that fails before printing anything leaves stdout empty.
+    const out = (text: string) => {
+      writeHead();
+      f.io.out(text);
+    };
     try {
-      // The head goes out with jq's first result, so that a filter that fails before printing anything leaves stdout empty.
-      await jq.print(
-        (text) => {
-          writeHead();
-          f.io.out(text);
-        },
-        body,
-        f.io.stdoutIsTTY,
-        f.io.stdout,
-      );
+      await jq.print(out, body, f.io.stdoutIsTTY, f.io.stdout);
     } catch (error) {
       if (pending && head && error instanceof GymctlError) throw error.with({ head });
       throw error;

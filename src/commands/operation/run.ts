@@ -1,10 +1,7 @@
 /**
- * What every declared operation's command does (`gymctl academy 1`,
- * `gymctl academy 1 2`, `gymctl academy -`, `gymctl academies`): ids from
- * arguments, commas or stdin, checked before anything is sent; one request
- * per id, in bounded batches; every format; `--ignore-not-found`; and, for
- * an operation whose ids the API can list, a list to choose from when no
- * id is given at a terminal.
+ * Every declared operation's command (`gymctl academy 1 2`, `gymctl academy -`, `gymctl academies`): ids from arguments,
+ * commas or stdin, checked before anything is sent; a request per id, in bounded batches; and, where the API lists the ids,
+ * a list to choose from when none is given at a terminal.
  */
 import { operationFor } from '../../api/client.js';
 import { GymApiError, GymctlError } from '../../api/errors.js';
@@ -22,13 +19,11 @@ import { type Row, viewsOf } from '../../output/views.js';
 import { parseConcurrency } from '../shared/batch.js';
 import { type BatchDeps, checkColumns, collectIds, fetchAll } from '../shared/read.js';
 
-/** The flags of a command that takes ids (the global ones too). */
 export interface ReadFlags extends GlobalFlags {
   concurrency?: string;
   ignoreNotFound?: boolean;
 }
 
-/** What the read commands use of the factory. */
 export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Session> } & Partial<Pick<Factory, 'signal'>>;
 
 /** What the read commands use of the session: the client, the next step of a failure, and --debug. */
@@ -40,9 +35,6 @@ const askOf =
   (client: Client): Ask =>
   (declaration, id, signal) =>
     client.ask(declaration, id, signal) as never;
-
-/** `academy` of `academy id`. */
-export const nounOf = (param: PathParam) => param.what.replace(/ id$/, '');
 
 /** A record of a list answer, marked with the id it answers (`familyOf`), its own text kept as sent. */
 function rows(response: ApiResponse<unknown>, id: Id, of: string): Array<OutputItem<Row>> {
@@ -107,10 +99,8 @@ export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, d
 }
 
 /**
- * No id given: at a terminal (stdin and stdout both), for an operation
- * whose ids the API lists, a list to choose from, and the command that
- * does the same said on stderr, for scripts; elsewhere, or with
- * GYMCTL_NO_INPUT set, the usage error it always was.
+ * No id given: at a terminal (stdin and stdout), where the API lists the ids, a list to choose from, and the command that does
+ * the same said on stderr, for scripts; elsewhere, or with GYMCTL_NO_INPUT set, the usage error.
  */
 async function choose(f: ReadDeps, declaration: OperationDeclaration, param: PathParam, flags: ReadFlags, concurrency: number): Promise<string> {
   const { values } = declaration;
@@ -134,7 +124,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
     ),
   );
   const { pick } = await import('../../terminal/picker.js');
-  const id = await pick(f.io, `Which ${nounOf(param)}? (type to filter)`, choices, f.signal);
+  const id = await pick(f.io, `Which ${param.what.replace(/ id$/, '')}? (type to filter)`, choices, f.signal);
   const same = [
     `gymctl ${declaration.command.name} ${id}`,
     flags.sandbox ? '--sandbox' : '',

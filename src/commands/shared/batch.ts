@@ -1,12 +1,7 @@
 /**
- * Runs one request per id with bounded concurrency and hands the results
- * over in argument order, each as soon as it and everything before it are
- * done. At most `window` results are held at once, so memory stays flat
- * however many ids there are. Failures are reported the moment they
- * happen; the first failure in argument order is returned. While the
- * output is backed up (a reader slower than the requests), no request is
- * started: the batch waits for it, and memory stays flat whatever the
- * reader's speed.
+ * One request per id, at bounded concurrency, the results handed over in argument order as soon as they and all before them
+ * are done. At most `window` are held, and no request starts while the output is backed up, so memory stays flat whatever the
+ * number of ids or the reader's speed. Failures are reported as they happen; the first in argument order is returned.
  */
 import type { GymctlError } from '../../api/errors.js';
 import { Interrupted, toFailure, usageError } from '../../failures.js';
@@ -16,7 +11,6 @@ import type { Id } from '../../api/schemas.js';
 export interface BatchOptions<R> {
   ids: readonly Id[];
   concurrency: number;
-  /** One request. */
   request: (id: Id) => Promise<R>;
   /** Each success, in argument order. */
   onResult: (result: R, id: Id) => void;

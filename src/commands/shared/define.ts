@@ -1,9 +1,6 @@
 /**
- * What a command definition is made of, as gh's NewCmdX: each command
- * module builds its own commander command from the factory it will run
- * with (`f()`, called only when the command runs), and `program.ts` only
- * registers them. Annotations say what main must know of a command before
- * it runs (as gh's cobra annotations do).
+ * Command definitions, as gh's NewCmdX: each module builds its own commander command from the factory it runs with (`f()`,
+ * called only when it runs); program.ts only registers them. Annotations say what main must know before it runs, as cobra's do.
  */
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
@@ -68,11 +65,7 @@ export function defineCommand(spec: CommandSpec, action: Action): Command {
   });
 }
 
-/**
- * A group of commands (auth, config, cache): called alone it prints its
- * help and succeeds, as gh's groups do; with a word that is none of its
- * commands, a usage error that suggests the closest.
- */
+/** A group (auth, config, cache): alone it prints its help and succeeds, as gh's do; with a word not its command, a usage error suggesting the closest. */
 export function defineGroup(spec: Omit<CommandSpec, 'arguments' | 'options'>, commands: readonly Command[]): Command {
   const group: Command = new Command(spec.name)
     .description(spec.description)

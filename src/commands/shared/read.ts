@@ -1,7 +1,4 @@
-/**
- * What the read commands share: collecting ids (arguments and `-` for
- * stdin), and fetching a batch of them into the chosen output format.
- */
+/** What the read commands share: collecting ids (arguments, and `-` for stdin), and fetching a batch of them into the output format. */
 import { parseIdArgument, parseIdList } from './ids.js';
 import type { GymctlError } from '../../api/errors.js';
 import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
@@ -30,11 +27,7 @@ export interface IdList {
   shape: Shape;
 }
 
-/**
- * The ids of the arguments, in order: each may be one id, several
- * separated by commas (`1,2,3`, as kubectl takes them), or `-` for ids on
- * stdin. Every id is checked before anything is sent.
- */
+/** The ids of the arguments, in order: one id, several with commas (`1,2,3`, as kubectl takes them), or `-` for stdin; all checked before anything is sent. */
 export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[], what: string): Promise<IdList> {
   if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
   const fromArguments = texts.map((text) => (text === '-' ? undefined : parseIdArgument(text, what)));
@@ -58,10 +51,8 @@ export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[
 }
 
 /**
- * `--ignore-not-found`, as kubectl has it: an id the API does not know
- * (404, or the spec's "Resource not found") is left out, with a note for
- * people when stderr is a terminal and nothing for scripts. Where errors
- * are JSON lines, so is the note: `{"skipped":{…}}`, with an error's fields.
+ * `--ignore-not-found`, as kubectl has it: an id the API does not know (404) is left out, with a note when stderr is a terminal
+ * and nothing for scripts. Where errors are JSON lines, so is the note: `{"skipped":{…}}`, with an error's fields.
  */
 export function noteSkipped(io: Pick<Factory['io'], 'err' | 'stderrIsTTY'>, error: GymctlError, format: OutputFormat): void {
   if (!io.stderrIsTTY) return;
@@ -83,7 +74,6 @@ export interface FetchAllOptions<T, U = T> {
   output: OutputChoice;
   concurrency: number;
   view: ResourceView<U>;
-  /** One request (see runBatch). */
   request: (id: Id) => Promise<ApiResponse<T>>;
   /** The records one answer gives (by default, the answer itself). */
   records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
@@ -97,15 +87,9 @@ export interface FetchAllOptions<T, U = T> {
   debug?: boolean;
 }
 
-/**
- * Fetches every id and prints each result in argument order as soon as it
- * can, starting no request while stdout is full. Failures go to stderr
- * as they happen; successes are still printed; the command then fails with
- * the first failure's kind, in argument order.
- */
-/** What a batch uses of the factory: the streams, the environment (the progress line) and the closers. */
 export type BatchDeps = Pick<Factory, 'io' | 'env' | 'onDispose'>;
 
+/** Every id fetched, each result printed in argument order (see runBatch); failures on stderr as they happen, then the first one's exit code. */
 export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
   const progress = createProgress(f.io, f.env, options.ids.length, options.label);
   const io = coalesce(f.io, (write) => progress.above(write));
@@ -146,16 +130,12 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
         io.err(formatFailure(options.explain?.(error) ?? error, options.output.format, options.debug === true));
         progress.tick();
       },
-      ...(options.ignoreNotFound
-        ? {
-            skip: (error: GymctlError) => {
-              if (error.kind !== 'not_found') return false;
-              noteSkipped(io, error, options.output.format);
-              progress.tick();
-              return true;
-            },
-          }
-        : {}),
+      skip: (error) => {
+        if (!options.ignoreNotFound || error.kind !== 'not_found') return false;
+        noteSkipped(io, error, options.output.format);
+        progress.tick();
+        return true;
+      },
     });
   } catch (error) {
     if (!(error instanceof Interrupted)) cutShort = false;
@@ -173,11 +153,7 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
   if (firstFailure) throw new AlreadyReported(firstFailure.kind);
 }
 
-/**
- * Said on stderr when Ctrl-C stops a batch drawn as a table: how many
- * arrived, that the rest were not fetched, and why a script would use
- * ndjson (it keeps what an interrupted run fetched; it fetches no more).
- */
+/** Said on stderr when Ctrl-C stops a batch drawn as a table: how many arrived, and why a script would use ndjson. */
 export function interruptedNote(fetched: number, total: number, label: string): string {
   const noun = label.replace(/^Fetching /, '');
   return `gymctl: interrupted after fetching ${fetched} of ${total} ${noun}; the rest were not fetched. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n`;
