@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
-export const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+export const { version, dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+export const SIDE_FILES = JSON.parse(readFileSync(path.join(root, 'build', 'side-files.json'), 'utf8'));
 
 /** esbuild's `define` of plain values: each as its JSON. */
 export const defines = (values) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, JSON.stringify(value)]));
@@ -12,9 +13,8 @@ export const defines = (values) => Object.fromEntries(Object.entries(values).map
 export const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', define: defines({ __GYMCTL_VERSION__: version }), logLevel: 'warning' };
 
 /**
- * `run(env)` for a run of the CLI during the build, where `env` is `base` without gymctl's own variables, with a home of
- * its own: HOME, USERPROFILE, the XDG folders, %APPDATA% and %LOCALAPPDATA% inside a temporary folder, removed after.
- * No build step reads or writes the builder's files.
+ * `run(env)` for a run of the CLI during the build, which reads and writes none of the builder's files: `env` is `base` without
+ * gymctl's own variables, with HOME, USERPROFILE, the XDG folders, %APPDATA% and %LOCALAPPDATA% in a temporary folder, removed after.
  */
 export function withOwnHome(run, base = process.env) {
   const home = mkdtempSync(path.join(tmpdir(), 'gymctl-build-home-'));
@@ -32,7 +32,7 @@ export function withOwnHome(run, base = process.env) {
 /** A path inside package `name` in node_modules, with either separator (a Windows build host has `\`). */
 export const inPackage = (name) => new RegExp(`node_modules[\\\\/]${name.replace('/', '[\\\\/]')}[\\\\/]`);
 
-// What each intervention needs its package's file to contain: the build fails when the file loads without it.
+// The text in its package's file that each intervention relies on.
 export const UPSTREAM = {
   whenExit: ['node_modules/atomically/dist/utils/temp.js', "from 'when-exit'"],
   jqSink: ['node_modules/jq-wasm/dist/index.cjs', 'if (byte != null) stdoutSink.push(byte);'],
@@ -41,9 +41,8 @@ export const UPSTREAM = {
 };
 
 /**
- * An esbuild plugin that changes package code: `hook(build, applied)` sets it up and calls applied() each time it
- * takes. A build fails, naming the package and the intervention, when `file` loads without `text`, or when it loads
- * the package and the intervention never took: a change upstream never leaves it silently undone.
+ * An esbuild plugin that changes package code: `hook(build, applied)` sets it up, calling applied() each time it takes. So
+ * that no change upstream silently undoes it, the build fails when `file` loads without `text` or the package loads but it never took.
  */
 const intervention = (name, [file, text], hook) => {
   const pkg = file.split('/')[1];

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundledPackages, compiledIntoJq, noticesText } from '../scripts/notices.mjs';
-import { common, defines, envPathsUnused, jqOutputAsItComes, lazyChildProcess, root, version, whenExitOnExitOnly, withOwnHome } from './common.mjs';
+import { common, dependencies, defines, envPathsUnused, jqOutputAsItComes, lazyChildProcess, root, SIDE_FILES, version, whenExitOnExitOnly, withOwnHome } from './common.mjs';
 
 process.chdir(root);
 const requireHere = createRequire(import.meta.url);
@@ -16,10 +16,7 @@ const mergeMeta = (...metas) => ({
   outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
 });
 
-/**
- * `file` and every declaration file it reaches through relative specifiers (`from './api/client.js'`, `import('./x.js')`),
- * as paths relative to the project. A specifier to a file tsc did not write stops the build.
- */
+/** `file` and every declaration it reaches by relative specifiers, as project paths; one tsc did not write stops the build. */
 function reachedDeclarations(file, reached = new Set()) {
   if (reached.has(file)) return reached;
   reached.add(file);
@@ -31,14 +28,9 @@ function reachedDeclarations(file, reached = new Set()) {
   return reached;
 }
 
-const SIDE_FILES = JSON.parse(readFileSync('build/side-files.json', 'utf8'));
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
-const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-/**
- * A side file of a package the library depends on (undici) requires the copy npm installs beside gymctl for the
- * library, rather than carry a second one: the file is `module.exports = require('undici')`. build:sea, which has no
- * node_modules to take it from, bundles the package into the single executable's own copy of the side file.
- */
+// A dependency's side file (undici) is `module.exports = require('undici')`: the copy npm installs for the library, not a
+// second one. build:sea, which has no node_modules to take it from, bundles the package into the binary's own side file.
 const installedDependency = {
   name: 'installed-dependency',
   setup(build) {

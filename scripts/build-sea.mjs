@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { common, defines, root, version, withOwnHome } from '../build/common.mjs';
+import { common, dependencies, defines, root, SIDE_FILES, version, withOwnHome } from '../build/common.mjs';
 import { bundledPackages, compiledIntoJq, noticesText } from './notices.mjs';
 import { runNpm } from './npm.mjs';
 
@@ -62,10 +62,8 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // The npm build's side file of a dependency (undici) requires the copy npm installed; the binary has no node_modules, so
 // its side file is the package itself, bundled here. Its notice joins the npm build's, in the binary's own notices.
-const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const sideFiles = JSON.parse(readFileSync(path.join(root, 'build', 'side-files.json'), 'utf8'));
 const metafiles = [JSON.parse(readFileSync(path.join(dist, 'meta-shipped.json'), 'utf8'))];
-for (const [name, source] of Object.entries(sideFiles).filter(([, source]) => Object.hasOwn(dependencies, source))) {
+for (const [name, source] of Object.entries(SIDE_FILES).filter(([, source]) => Object.hasOwn(dependencies, source))) {
   const outfile = path.join(out, `side-${name}.cjs`);
   const { metafile } = await build({ ...common, absWorkingDir: root, entryPoints: [source], outfile, minify: true, metafile: true });
   files[`side/${name}.cjs`] = outfile;
@@ -125,17 +123,10 @@ if (/[^\w$.]import\(/.test(mainText)) fail("the single executable's main script 
 const placed = JSON.stringify(PLACEHOLDER);
 if (!mainText.includes(placed)) fail('the build id has no place in the main script');
 const inputs = createHash('sha256');
-for (const [part, value] of [
-  ['node', sha256(readFileSync(executable))],
-  ['route', buildsItself ? '--build-sea' : '--experimental-sea-config, postject'],
-  ['runtime', JSON.stringify(runtime)],
-  ['builder', JSON.stringify(builderFlags)],
-  ['main', sha256(mainText)],
-  ...Object.keys(manifest)
-    .sort()
-    .map((name) => [`asset ${name}`, manifest[name]]),
-])
-  inputs.update(`${part} ${value}\n`);
+const route = buildsItself ? '--build-sea' : '--experimental-sea-config, postject';
+const parts = { node: sha256(readFileSync(executable)), route, runtime: JSON.stringify(runtime), builder: JSON.stringify(builderFlags), main: sha256(mainText) };
+for (const name of Object.keys(manifest).sort()) parts[`asset ${name}`] = manifest[name];
+for (const [part, value] of Object.entries(parts)) inputs.update(`${part} ${value}\n`);
 const buildId = `${version}-${inputs.digest('hex').slice(0, 16)}`;
 writeFileSync(path.join(out, 'main.cjs'), mainText.replaceAll(placed, JSON.stringify(buildId)));
 // What Node is given as the main script: a loader that compiles main.cjs under a name that is the same in every clone
