@@ -48,11 +48,7 @@ Each setting comes from its flag, else the environment, else the stored profile,
 
 export type HelpTopic = keyof typeof HELP_TOPICS;
 
-/**
- * A topic wrapped to `width` columns at word boundaries: a row of two
- * columns (`  NAME   what it is`) continues under its second column, any
- * other line under its own indent. Nothing is cut mid-word.
- */
+/** A topic wrapped to `width` at word boundaries: a row `  NAME   what it is` continues under its second column, any other line under its indent. */
 export function wrapTopic(text: string, width: number): string {
   return text
     .split('\n')

@@ -1,14 +1,9 @@
-/**
- * The commands of a declared operation, made from its declaration: the
- * operation's own (`academy <academyId...>`), and for one whose
- * ids the API lists, the command that shows every one (`academies`).
- */
+/** A declared operation's commands: its own (`academy <academyId...>`), and where the API lists the ids, the one that shows them all (`academies`). */
 import type { Command } from 'commander';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { type ReadFlags, runAll, runPerId, runSingle } from './operation/run.js';
 import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
 
-/** The options of a command that takes ids. */
 const ID_OPTIONS = [CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION];
 
 export function newCmdsOperation(f: FactoryRef, declaration: OperationDeclaration): Command[] {

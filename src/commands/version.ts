@@ -1,8 +1,4 @@
-/**
- * `gymctl version`: the version, as `gh version` prints it (`gymctl --version` prints the number alone, for scripts),
- * then where the third-party notices are; with --licenses, how many packages they cover too. The handler
- * (version/run.ts) is loaded only by this command.
- */
+/** `gymctl version`, as `gh version` prints it (`--version` prints the number alone, for scripts), then where the third-party notices are. */
 import { VERSION } from '../version.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 

@@ -1,8 +1,4 @@
-/**
- * Where each setting comes from. Precedence, highest first: a command-line
- * flag, then the environment, then the stored profile, then the default.
- * Pure functions of their inputs, so the rules are tested on their own.
- */
+/** Where each setting comes from: a flag, else the environment, else the stored profile, else the default. Pure, so the rules are tested alone. */
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../api/defaults.js';
 import { durationMs } from '../cache/duration.js';
 import { usageError } from '../failures.js';
@@ -86,8 +82,7 @@ export function isInsecureBaseUrl(baseUrl: string): boolean {
 }
 
 /**
- * Checks a base URL: an absolute URL with no credentials, query or
- * fragment, since the key is sent to it and paths are appended to it; and
+ * A base URL: absolute, with no credentials, query or fragment, since the key is sent to it and paths are appended to it; and
  * https, but for loopback, unless `allowHttp` (--allow-http) says otherwise.
  */
 export function parseBaseUrl(text: string, origin: string, allowHttp = false): string {
@@ -129,9 +124,8 @@ export function parseRetries(text: string, origin: string): number {
 }
 
 /**
- * A timeout: a bare number is seconds (`5`, `0.5`), as curl's --max-time
- * and gh take it; or a duration (`5s`, `500ms`, `2m`), as --cache takes
- * them. From 1 ms to 2^31−1 ms (about 24 days), the longest timer Node has.
+ * A timeout: a bare number is seconds (`5`, `0.5`), as curl's --max-time and gh take it, or a duration (`5s`, `500ms`, `2m`),
+ * as --cache takes them. From 1 ms to 2^31−1 ms (about 24 days), the longest timer Node has.
  */
 export function parseTimeout(text: string, origin: string): number {
   const seconds = /^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 1000) : undefined;
@@ -199,11 +193,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
   };
 }
 
-/**
- * A profile that is not in the file, said as such (never as a missing key
- * or an empty setting): the profiles there are, the nearest one, and how to
- * create it. Only `auth login` creates a profile.
- */
+/** A profile not in the file, said as such (never as a missing key): the profiles there are, the nearest, and how to create it (only `auth login` does). */
 export function noSuchProfile(name: string, origin: string | undefined, profiles: readonly string[]): GymctlError {
   const sorted = [...new Set([DEFAULT_PROFILE, ...profiles])].sort(); // `default` is always there, stored or not
   const nearest = closest(name, sorted);
@@ -211,11 +201,7 @@ export function noSuchProfile(name: string, origin: string | undefined, profiles
   return usageError(`there is no profile ${JSON.stringify(name)}${origin ? ` (from ${origin})` : ''}: ${known}; create one with \`gymctl auth login --profile ${name}\``);
 }
 
-/**
- * Refuses a profile that the file does not hold. `default` is always there,
- * stored or not: with no config at all, the environment's key and base URL
- * are all a command needs.
- */
+/** Refuses a profile the file does not hold; `default` is always there, stored or not: the environment's key and base URL are all a command needs. */
 export function checkProfileExists(profile: Setting<string>, file: ConfigFile): void {
   const profiles = file.profiles ?? {};
   if (profile.value === DEFAULT_PROFILE || Object.hasOwn(profiles, profile.value)) return;

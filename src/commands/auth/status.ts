@@ -46,9 +46,8 @@ const STATUS_COLUMNS: Column<ProfileStatus>[] = [
 ];
 
 /**
- * `auth status --all`: every stored profile, from the file alone (the
- * environment's key and base URL would stand in for every one of them),
- * checked at once. Fails with the first failure's kind, in profile order.
+ * `auth status --all`: every stored profile, from the file alone (the environment's key and base URL would stand in for every
+ * one), checked at once. Fails with the first failure's kind, in profile order.
  */
 async function runStatusAll(f: StatusDeps, options: StatusFlags): Promise<void> {
   const store = f.config();

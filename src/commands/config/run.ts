@@ -97,11 +97,7 @@ export async function runConfigSet(f: ConfigDeps, name: string, value: string, o
   await store.updateProfile(profileName, (profile) => ({ ...profile, [setting.field]: parsed }));
 }
 
-/**
- * `key-store` says where the profile's key is, and where its next login
- * puts it: it changes only while no key is kept in the other place, since
- * moving a key is `auth login`'s (never a silent loss or a stray copy).
- */
+/** `key-store`, where the key is and its next login puts it, changes only while no key is kept in the other place: moving a key is `auth login`'s. */
 async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: KeyStore): Promise<void> {
   const profile = f.config().profile(profileName);
   const current = profile?.keyStore ?? 'config';
@@ -150,11 +146,7 @@ export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void>
   await store.updateProfile(profileName, ({ [field]: _removed, ...rest }) => rest);
 }
 
-/**
- * The config file in use, on stdout. On Windows, while an older gymctl's
- * `~\.config\gymctl` is still the folder in use (see folders.ts), stderr
- * says so, and where it belongs: stdout stays the one path, for scripts.
- */
+/** The config file in use, on stdout; on Windows, while an older gymctl's `~\.config\gymctl` is in use, stderr says where it belongs. */
 export async function runConfigPath(f: Pick<Factory, 'io' | 'config' | 'env'>, place: Place = {}): Promise<void> {
   const store = f.config();
   f.io.out(`${store.path}\n`);

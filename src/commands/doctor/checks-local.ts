@@ -1,8 +1,6 @@
 /**
- * The doctor checks that stay on this machine: Node's version, the config
- * file (readable, of the user's own, closed to others, no lock left), the
- * profile and where its key comes from, the response cache's folder and
- * secret, and the compile cache's folder. None waits on the network.
+ * The doctor checks that stay on this machine: Node's version, the config file (readable, the user's own, closed to others, no
+ * lock left), the profile and its key's source, the response cache's folder and secret, and the compile cache's folder.
  */
 import { checkProfileExists, loginFor } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
@@ -144,11 +142,7 @@ export async function cacheSecretCheck(env: NodeJS.ProcessEnv, platform: NodeJS.
   }
 }
 
-/**
- * The compile cache's folder, trusted only as a folder of the user's own
- * closed to others (startup/boot.ts): anything else turns the cache off
- * without a word, and every start compiles gymctl again.
- */
+/** The compile cache's folder, trusted only as the user's own closed to others (startup/boot.ts): else the cache is off without a word. */
 export async function codeCacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return result('code cache', 'pass', 'turned off (GYMCTL_NO_CODE_CACHE=1)');
   const dir = codeCacheDir(env);

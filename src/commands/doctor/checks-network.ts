@@ -1,8 +1,6 @@
 /**
- * The doctor checks that look past this machine: the proxy and extra CAs
- * that the environment sets, the TLS handshake with an https base URL, and
- * GET /me, each within a time budget, with a line on stderr saying what is
- * awaited, and a fix that names where the base URL came from.
+ * The doctor checks that look past this machine: the environment's proxy and extra CAs, the TLS handshake, and GET /me, each
+ * within a time budget, with a line on stderr saying what is awaited, and a fix that names where the base URL came from.
  */
 import { GymApiError, type GymctlError } from '../../api/errors.js';
 import { operations } from '../../api/client.js';
@@ -48,10 +46,8 @@ export const CHECK_BUDGET_MS = 5_000;
 export const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 /**
- * What doctor is waiting on, on stderr while a check that uses the network
- * runs, so that a silent server is never a silent screen: a line redrawn in
- * place and erased after, on a terminal only; in accessible mode a line
- * appended, never redrawn. Nothing off a terminal or with GYMCTL_NO_PROGRESS.
+ * What doctor waits on, on stderr, so that a silent server is never a silent screen: a line redrawn in place and erased after,
+ * on a terminal only (appended, in accessible mode). Nothing off a terminal or with GYMCTL_NO_PROGRESS.
  */
 export function checkProgress(io: IO, env: NodeJS.ProcessEnv): { show(what: string): void; done(): void } {
   if (!io.stderrIsTTY || env.GYMCTL_NO_PROGRESS) return { show() {}, done() {} };
@@ -122,11 +118,7 @@ function changeBaseUrl(setting: Setting<string>, profile: string): string {
   return `gymctl config set base-url URL${profile === 'default' ? '' : ` --profile ${profile}`}`;
 }
 
-/**
- * The fix for a base URL that does not answer (a timeout, a refused
- * connection, a name that does not resolve): the URL, where it came from,
- * and the commands to run next.
- */
+/** The fix for a base URL that does not answer (a timeout, a refused connection, a name that does not resolve): where it came from, what to run next. */
 function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile: string): string | undefined {
   const url = new URL(baseUrl.value);
   const shown = url.href.replace(/\/$/, '');

@@ -1,8 +1,4 @@
-/**
- * What each doctor check reports: a row of the report (check, status,
- * detail, fix), and the exit code's kind of a failure in its area, which
- * run.ts drops before printing and takes the first failure's kind from.
- */
+/** What a doctor check reports: a row (check, status, detail, fix), and the exit code's kind of a failure in its area, which run.ts takes the first of. */
 import type { ErrorKind } from '../../api/errors.js';
 
 export type Status = 'pass' | 'warn' | 'fail' | 'skip';
@@ -15,10 +11,6 @@ export interface CheckResult {
 /** A result, and the exit code's kind of a failure in its area. */
 export type Outcome = CheckResult & { kind?: ErrorKind };
 
-export const result = (check: string, status: Status, detail: string, fix: string | null = null, kind?: ErrorKind): Outcome => ({
-  check,
-  status,
-  detail,
-  fix,
-  ...(kind ? { kind } : {}),
-});
+export function result(check: string, status: Status, detail: string, fix: string | null = null, kind?: ErrorKind): Outcome {
+  return { check, status, detail, fix, ...(kind ? { kind } : {}) };
+}

@@ -1,9 +1,6 @@
 /**
- * `gymctl doctor`: the README's troubleshooting table as a command, as
- * `fly doctor` is. Read-only, never prompting, never printing the key:
- * each check in the order failures happen, with what to do about it.
- * Here, the order of the checks, the report (table or JSON) and the exit
- * code; the checks themselves are in checks-local.ts and checks-network.ts.
+ * `gymctl doctor`: the README's troubleshooting table as a command, as `fly doctor` is. Read-only, never prompting, never
+ * printing the key: each check in the order failures happen, with what to do. Here the order, the report and the exit code.
  */
 import { AlreadyReported } from '../../failures.js';
 import type { Factory } from '../../factory.js';
@@ -26,12 +23,7 @@ const COLUMNS: Column<CheckResult>[] = [
   { key: 'fix', label: 'Fix', value: (row) => row.fix },
 ];
 
-/**
- * JSON, or the table: from the flags and the stored format, as every
- * command takes them; when the config file cannot be read, from the flags
- * alone (checked the same way), so that the broken file is a failing row
- * of the report, not the end of it.
- */
+/** JSON or the table, as every command takes it; with a config file that cannot be read, from the flags alone, so that it is a failing row, not the end. */
 async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
   if (configReadable) {
     const { format, jq } = await f.output();

@@ -1,8 +1,6 @@
 /**
- * `gymctl schema <command>`: the JSON Schema of a command's `--json`
- * output for one id: the operation's OpenAPI component, exactly as
- * dist/openapi.json states it (an array of them for a list answer). With
- * several ids, --json prints an array of these, in argument order.
+ * `gymctl schema <command>`: the JSON Schema of a command's `--json` output for one id, the OpenAPI component as
+ * dist/openapi.json states it (an array of them for a list answer). With several ids, --json prints an array of these.
  */
 import { componentOf } from '../../api/openapi.js';
 import { usageError } from '../../failures.js';

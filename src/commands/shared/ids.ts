@@ -6,11 +6,7 @@ import { usageError } from '../../failures.js';
 /** A positive decimal integer of at most 19 digits, written plainly. */
 const DECIMAL = /^[1-9][0-9]{0,18}$/;
 
-/**
- * Parses an id as typed by a user. Only plain decimal digits are ids: no
- * sign, fraction, exponent, hex, spaces or path characters, so nothing but a
- * number can reach a request path.
- */
+/** An id as typed: plain decimal digits only (no sign, fraction, exponent, hex, spaces or path characters), so only a number reaches a request path. */
 export function parseId(text: string, what = 'id', where = ''): Id {
   if (DECIMAL.test(text)) {
     const value = Number(text);
@@ -24,10 +20,7 @@ export function parseId(text: string, what = 'id', where = ''): Id {
   throw usageError(`invalid ${what} ${shown}${where} (expected a positive whole number)`);
 }
 
-/**
- * One argument's ids: one id, or several separated by commas (`1,2,3`). An
- * empty place in the list is said as such, and where it is.
- */
+/** One argument's ids: one id, or several separated by commas (`1,2,3`); an empty place in the list is said as such, and where it is. */
 export function parseIdArgument(text: string, what = 'id'): Id[] {
   const parts = text.split(',');
   if (parts.length === 1) return [parseId(text, what)];
@@ -38,11 +31,7 @@ export function parseIdArgument(text: string, what = 'id'): Id[] {
   });
 }
 
-/**
- * Ids from text such as stdin: separated by any white space, one or many a
- * line; blank lines and `#` comments are skipped. Every id is checked, so
- * one bad id stops the whole list before anything is sent.
- */
+/** Ids from text such as stdin, separated by any white space; blank lines and `#` comments skipped. One bad id stops the list before anything is sent. */
 export function parseIdList(text: string, what = 'id', source = 'stdin'): Id[] {
   const ids: Id[] = [];
   text.split(/\r?\n/).forEach((line, index) => {

@@ -29,11 +29,7 @@ export function didYouMean(word: string, names: readonly string[]): string {
   return suggestion ? ` (Did you mean ${suggestion}?)` : '';
 }
 
-/**
- * A group (auth, config) called alone prints its help on stdout and
- * succeeds, as gh's do; with a word that is not one of its commands, it is
- * a usage error that suggests the closest.
- */
+/** A group's action (see defineGroup): its help alone, or a usage error suggesting the closest command. */
 export function helpForGroup(group: Command) {
   return (word: string | undefined) => {
     if (word === undefined) return group.outputHelp();
