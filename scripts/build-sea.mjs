@@ -16,14 +16,12 @@ const windows = process.platform === 'win32';
 const exe = windows ? 'gymctl.exe' : 'gymctl';
 const run = (command, args, options = {}) => spawnSync(command, args, { encoding: 'utf8', ...options });
 
-/** A reason the build cannot go on, said in one line. */
 const fail = (message) => {
   process.stderr.write(`build:sea: ${message}\n`);
   process.exit(1);
 };
 
-// When the Node could not be installed (offline, say), on the way out: what npm left in .sea-node/ is removed, not to be
-// taken for a Node next time, and the way on is said.
+// A Node not installed (offline, say): what npm left in .sea-node/ is removed, not to be taken for a Node next time.
 process.on('exit', (code) => {
   if (code === 0 || given || existsSync(node)) return;
   rmSync(prefix, { recursive: true, force: true });
@@ -103,14 +101,12 @@ const buildsItself = run(node, ['--help']).stdout.includes('--build-sea');
 // What a run of the binary takes from its environment: nothing but its argv and variables. NODE_OPTIONS is not read, and
 // SIGUSR1 opens no inspector (docs/sea-notes.md, "Nothing from the environment").
 const runtime = { disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, execArgv: ['--disable-sigusr1'], execArgvExtension: 'none' };
-// The Node that builds the snapshot: V8's random numbers seeded (hash tables, Math.random's state, which V8 seeds
-// afresh in each run), and no warning of its own, whose text names its process id, in the heap (docs/sea-notes.md,
-// "Reproducible").
+// The Node that builds the snapshot: V8's random numbers seeded (hash tables, Math.random's state), and no warning of its
+// own, whose text names its process id, in the heap (docs/sea-notes.md, "Reproducible").
 const builderFlags = ['--random-seed=20260101', '--disable-warning=ExperimentalWarning'];
 
-// The main script, dist/sea/main.cjs (kept, for its line numbers in a stack trace). The build id it holds is the hash of
-// everything the binary is made of, itself aside: the Node, the main script, the assets, how it is built and run. Two
-// builds of one tree give the same bytes, and any change to them a new id, so a new folder.
+// The main script, dist/sea/main.cjs (kept for a stack trace's line numbers). Its build id hashes what the binary is made
+// of: the Node, the main script, the assets, how it is built and run. One tree builds the same bytes; a change, a new id.
 const PLACEHOLDER = 'gymctl-sea-build-id-placeholder';
 const seaDefines = defines({ __GYMCTL_SEA_BUILD__: PLACEHOLDER, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
 // dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
@@ -122,17 +118,15 @@ const mainText = (await build({ ...common, ...snapshot, write: false })).outputF
 if (/[^\w$.]import\(/.test(mainText)) fail("the single executable's main script has an import(), which would load a module from disk: load it with require");
 const placed = JSON.stringify(PLACEHOLDER);
 if (!mainText.includes(placed)) fail('the build id has no place in the main script');
-const inputs = createHash('sha256');
 const route = buildsItself ? '--build-sea' : '--experimental-sea-config, postject';
 const parts = { node: sha256(readFileSync(executable)), route, runtime: JSON.stringify(runtime), builder: JSON.stringify(builderFlags), main: sha256(mainText) };
 for (const name of Object.keys(manifest).sort()) parts[`asset ${name}`] = manifest[name];
-for (const [part, value] of Object.entries(parts)) inputs.update(`${part} ${value}\n`);
-const buildId = `${version}-${inputs.digest('hex').slice(0, 16)}`;
+const described = Object.entries(parts).map(([part, value]) => `${part} ${value}\n`);
+const buildId = `${version}-${sha256(described.join('')).slice(0, 16)}`;
 writeFileSync(path.join(out, 'main.cjs'), mainText.replaceAll(placed, JSON.stringify(buildId)));
-// What Node is given as the main script: a loader that compiles main.cjs under a name that is the same in every clone
-// (its stack traces say dist/sea/main.cjs). Node is given the loader as /dev/stdin: the snapshot is laid out after the
-// main script's absolute path, which Node names it by, and /dev/stdin is that path in every clone (not on Windows,
-// which has none: the file's path there).
+// Node's main script: a loader that compiles main.cjs under the same name in every clone (stack traces say dist/sea/main.cjs),
+// given as /dev/stdin: the snapshot's layout follows the main script's absolute path, and /dev/stdin is that path in every
+// clone (Windows has none: the file's path there).
 const SCRIPT_NAME = 'dist/sea/main.cjs';
 const loader = `process.getBuiltinModule('node:vm').compileFunction(require('node:fs').readFileSync(process.env.GYMCTL_SEA_MAIN, 'utf8'), ['require', '__filename', '__dirname'], { filename: ${JSON.stringify(SCRIPT_NAME)} })(require, ${JSON.stringify(SCRIPT_NAME)}, '.');\n`;
 const start = path.join(out, 'start.cjs');
