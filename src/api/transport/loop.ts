@@ -49,7 +49,6 @@ function callOf(plain: Call, options: CallOptions | undefined): Call {
 
 const isWholeIn = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 
-/** The numeric options but timeout and retries (which over() checks), with their ranges. */
 const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retryBaseDelayMs' | 'maxRetryAfterMs', number, number, string]> = [
   // A body is read into one buffer: 2 GiB is more than any answer of the API.
   ['maxBodyBytes', 1, 2 ** 31 - 1, 'bytes'],

@@ -27,7 +27,6 @@ export function redactHead(key: string, head: ResponseHead): ResponseHead {
   };
 }
 
-/** Header names whose values are secrets in traces. */
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {

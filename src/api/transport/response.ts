@@ -33,7 +33,6 @@ export function describeAnswer(response: Exchange, characters: number): string {
   return `${characters} characters, ${type ? `content type ${type.split(';')[0]!.trim()}` : 'no content type'}${correlationId ? `, correlation ID ${correlationId}` : ''}`;
 }
 
-/** Each decoded with node:zlib. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** A stream's chunks, read with events (cheaper than an async iterator), refused past `maxBytes`. */

@@ -5,7 +5,6 @@ import type { TransportOptions } from './types.js';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** Socket errors after which the same request may well succeed. */
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
