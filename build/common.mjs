@@ -12,10 +12,8 @@ export const defines = (values) => Object.fromEntries(Object.entries(values).map
 
 export const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', define: defines({ __GYMCTL_VERSION__: version }), logLevel: 'warning' };
 
-/**
- * `run(env)` for a run of the CLI during the build, which reads and writes none of the builder's files: `env` is `base` without
- * gymctl's own variables, with HOME, USERPROFILE, the XDG folders, %APPDATA% and %LOCALAPPDATA% in a temporary folder, removed after.
- */
+// `run(env)` for a run of the CLI during the build, which touches none of the builder's files: `env` is `base` without gymctl's
+// own variables, with HOME, USERPROFILE, the XDG folders, %APPDATA% and %LOCALAPPDATA% in a temporary folder, removed after.
 export function withOwnHome(run, base = process.env) {
   const home = mkdtempSync(path.join(tmpdir(), 'gymctl-build-home-'));
   const at = (...parts) => path.join(home, ...parts);
@@ -40,10 +38,8 @@ export const UPSTREAM = {
   envPaths: ['node_modules/conf/dist/source/index.js', 'if (!options.cwd) {'],
 };
 
-/**
- * An esbuild plugin that changes package code: `hook(build, applied)` sets it up, calling applied() each time it takes. So
- * that no change upstream silently undoes it, the build fails when `file` loads without `text` or the package loads but it never took.
- */
+// An esbuild plugin that changes package code: `hook(build, applied)` sets it up, calling applied() each time it takes. So that
+// no change upstream silently undoes it, the build fails when `file` loads without `text` or the package loads but it never took.
 const intervention = (name, [file, text], hook) => {
   const pkg = file.split('/')[1];
   const upstream = new RegExp(`${file.replaceAll('.', '\\.').replaceAll('/', '[\\\\/]')}$`);
@@ -83,9 +79,8 @@ export const whenExitOnExitOnly = insteadOfImport('when-exit-on-exit-only', UPST
 const lazy = "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
 export const lazyChildProcess = insteadOfImport('lazy-child-process', UPSTREAM.childProcess, /^(node:)?child_process$/, { path: 'child_process', namespace: 'lazy' }, lazy);
 
-// conf imports env-paths, which reads os.homedir() as it loads: where Node has no home to give (a USERPROFILE of 260
-// characters or more, ENOBUFS; a uid with no home), loading conf threw, and every write of the config failed. conf
-// asks it for a folder only without a cwd, which gymctl always gives (src/config/store.ts): a stand-in that says so.
+// conf imports env-paths, which reads os.homedir() as it loads: with no home to give (a USERPROFILE of 260 characters or more,
+// ENOBUFS; a uid with none), conf threw and no config was written. conf asks it only without a cwd, which gymctl always gives.
 const unused = "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };";
 export const envPathsUnused = insteadOfImport('env-paths-unused', UPSTREAM.envPaths, /^env-paths$/, { path: 'env-paths', namespace: 'unused' }, unused);
 

@@ -41,11 +41,9 @@ const installedDependency = {
     build.onLoad({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
   },
 };
-/**
- * The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a
- * require of that file (`prefix`: its folder from the importer). With `mainInputs`, a module of gymctl's own that the
- * main file holds comes from its registry (added to `shared`); packages, which carry no such state, are bundled in.
- */
+// The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a require of
+// that file (`prefix`: its folder from the importer). With `mainInputs`, a module of gymctl's own that the main file holds comes
+// from its registry (added to `shared`); packages, which carry no such state, are bundled in.
 const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
   name: 'link-side-files',
   setup(build) {

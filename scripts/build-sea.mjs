@@ -124,9 +124,8 @@ for (const name of Object.keys(manifest).sort()) parts[`asset ${name}`] = manife
 const described = Object.entries(parts).map(([part, value]) => `${part} ${value}\n`);
 const buildId = `${version}-${sha256(described.join('')).slice(0, 16)}`;
 writeFileSync(path.join(out, 'main.cjs'), mainText.replaceAll(placed, JSON.stringify(buildId)));
-// Node's main script: a loader that compiles main.cjs under the same name in every clone (stack traces say dist/sea/main.cjs),
-// given as /dev/stdin: the snapshot's layout follows the main script's absolute path, and /dev/stdin is that path in every
-// clone (Windows has none: the file's path there).
+// Node's main script: a loader that compiles main.cjs under one name in every clone (stack traces say dist/sea/main.cjs), given as
+// /dev/stdin, the same path in every clone (Windows: the file's), as the snapshot's layout follows the main script's path.
 const SCRIPT_NAME = 'dist/sea/main.cjs';
 const loader = `process.getBuiltinModule('node:vm').compileFunction(require('node:fs').readFileSync(process.env.GYMCTL_SEA_MAIN, 'utf8'), ['require', '__filename', '__dirname'], { filename: ${JSON.stringify(SCRIPT_NAME)} })(require, ${JSON.stringify(SCRIPT_NAME)}, '.');\n`;
 const start = path.join(out, 'start.cjs');
