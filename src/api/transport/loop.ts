@@ -11,12 +11,7 @@ import { openConnection } from './senders.js';
 import type { AttemptControl, Connection, Exchange } from './exchange.js';
 import type { ApiResponse, CallOptions, Operation, ResponseCache, TransportOptions } from './types.js';
 
-interface Call {
-  signal: AbortSignal | undefined;
-  timeoutMs: number;
-  policy: RetryPolicy;
-  headers: Record<string, string>;
-}
+type Call = { signal: AbortSignal | undefined; timeoutMs: number; policy: RetryPolicy; headers: Record<string, string> };
 
 /** A call's settings from the client's options, checked: a mistake is a usage failure, not a socket error. */
 function plainCall(options: TransportOptions): Call {

@@ -60,10 +60,7 @@ function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Prom
 type Undici = typeof import('undici');
 
 /** undici, however the bundler wrapped its CommonJS exports, loaded on first use. */
-async function loadUndici(): Promise<Undici> {
-  const loaded = (await import('undici')) as Undici & { default?: Undici };
-  return loaded.default ?? loaded;
-}
+const loadUndici = () => import('undici').then((loaded: Undici & { default?: Undici }) => loaded.default ?? loaded);
 
 export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise<Send> {
   const { request } = await loadUndici();
@@ -117,7 +114,6 @@ export async function openConnection(options: TransportOptions, timeout: number)
   const { fetch, dispatcher, maxConnections } = options;
   const base = new URL(options.baseUrl);
   if (fetch) return { send: viaFetch(fetch, base.origin, dispatcher), close: async () => {} };
-  // The caller's dispatcher is undici's, typed by its dispatch method alone in the options (types.ts).
   if (dispatcher) return { send: await viaUndici(dispatcher as Dispatcher, base.origin), close: async () => {} };
   const proxy = proxyFor(base, options.env ?? process.env);
   if (!proxy) return viaNodeHttp(base, maxConnections);
