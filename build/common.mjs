@@ -7,7 +7,6 @@ export const root = path.resolve(import.meta.dirname, '..');
 export const { version, dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 export const SIDE_FILES = JSON.parse(readFileSync(path.join(root, 'build', 'side-files.json'), 'utf8'));
 
-/** esbuild's `define` of plain values: each as its JSON. */
 export const defines = (values) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, JSON.stringify(value)]));
 
 export const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', define: defines({ __GYMCTL_VERSION__: version }), logLevel: 'warning' };

@@ -84,15 +84,10 @@ if (folded.length > 0) throw new Error(`the main file imports ${folded.join(', '
 
 // 3. sides
 const shared = new Set();
-const sides = await build({
-  ...cli,
-  entryPoints: SIDE_FILES,
-  outdir: 'dist/side',
-  outExtension: { '.js': '.cjs' },
-  plugins: [installedDependency, whenExitOnExitOnly, lazyChildProcess, envPathsUnused, linkSideFiles({ prefix: './', mainInputs, shared })],
-  define: { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' },
-  banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
+const plugins = [installedDependency, whenExitOnExitOnly, lazyChildProcess, envPathsUnused, linkSideFiles({ prefix: './', mainInputs, shared })];
+const define = { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' };
+const banner = { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' };
+const sides = await build({ ...cli, entryPoints: SIDE_FILES, outdir: 'dist/side', outExtension: { '.js': '.cjs' }, plugins, define, banner });
 
 // 4. main
 const main = await build(mainFile(shared));
@@ -124,8 +119,7 @@ writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 // 9. library: its dependencies left to npm; its declarations; then the OpenAPI 3.1 document, from the zod schemas the client validates with
 const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
-// tsc writes a declaration for every module of src/index.ts's program (the transport's, the CSV writer's…); only those
-// dist/types/index.d.ts reaches are kept, the ones a user's compiler reads: the CLI's never get there.
+// tsc writes a declaration for every module of src/index.ts's program; only those dist/types/index.d.ts reaches, which a user's compiler reads, are kept.
 const tsc = path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc');
 if (spawnSync(process.execPath, [tsc, '-p', 'build/tsconfig.types.json'], { stdio: 'inherit' }).status !== 0) throw new Error('tsc wrote no declarations');
 const declarations = reachedDeclarations(path.normalize('dist/types/index.d.ts'));

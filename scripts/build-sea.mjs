@@ -51,15 +51,13 @@ const names = ['gymctl.cjs', 'help.txt', 'jq.wasm', 'jq-wasm.cjs', 'keyring-agen
 for (const folder of ['side', 'licenses']) if (existsSync(path.join(dist, folder))) names.push(...readdirSync(path.join(dist, folder)).map((name) => `${folder}/${name}`));
 const files = Object.fromEntries(names.sort().map((name) => [name, path.join(dist, name)]));
 for (const [name, file] of Object.entries(files)) if (!existsSync(file)) fail(`dist/${name} is missing: run npm run build first`);
-// A dist/ older than what it is built from is not packed (`npm run build:sea` builds it first).
 const newest = (file) => (statSync(file).isDirectory() ? Math.max(0, ...readdirSync(file).map((name) => newest(path.join(file, name)))) : statSync(file).mtimeMs);
 const stale = ['src', 'build', 'package.json'].find((source) => newest(path.join(root, source)) > newest(path.join(dist, 'meta-shipped.json')));
 if (stale) fail(`dist/ is older than ${stale}: run npm run build first`);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-// The npm build's side file of a dependency (undici) requires the copy npm installed; the binary has no node_modules, so
-// its side file is the package itself, bundled here. Its notice joins the npm build's, in the binary's own notices.
+// The binary has no node_modules: a dependency's side file (undici) is the package itself, its notice joined to the npm build's.
 const metafiles = [JSON.parse(readFileSync(path.join(dist, 'meta-shipped.json'), 'utf8'))];
 for (const [name, source] of Object.entries(SIDE_FILES).filter(([, source]) => Object.hasOwn(dependencies, source))) {
   const outfile = path.join(out, `side-${name}.cjs`);
