@@ -23,7 +23,7 @@ export const VALUE_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(
 export interface ArgvScan {
   /** The operands in order: the command, its subcommands and their arguments, those after `--` included. */
   readonly operands: readonly string[];
-  /** The first operand: the command argv names, when it names one. */
+  /** The first operand: the command argv names, if any. */
   readonly command: string | undefined;
   /** Every option given: those that take a value by their long name (`-q` is `--jq`), the others as written (`--json`, `--bogus=1`). */
   readonly options: ReadonlySet<string>;

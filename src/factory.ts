@@ -100,7 +100,6 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
   };
 }
 
-/** What a client is made with. */
 interface ClientDeps extends Pick<FactoryOptions, 'io' | 'env' | 'signal' | 'flags'>, Pick<Factory, 'onDispose' | 'settings'> {}
 
 /** The session of an API command: --cache checked first, then the base URL and key, then the client. */
@@ -141,12 +140,9 @@ async function credentials({ flags, settings, onDispose }: ClientDeps, { config,
     // A mistyped --profile is said as such, not as a missing key.
     checkProfileExists(resolved.profile, config().read());
     apiKey ??= await keyring.read(profile);
-    if (!apiKey && config().profile(profile)?.keyStore === 'keyring') {
-      throw new GymctlError(
-        'unauthorized',
-        `no API key in the system keyring for profile "${profile}", which keeps its key there: run \`gymctl auth login --keyring\` (or --no-keyring to keep it in the config file)`,
-      );
-    }
+    const login = '`gymctl auth login --keyring` (or --no-keyring to keep it in the config file)';
+    if (!apiKey && config().profile(profile)?.keyStore === 'keyring')
+      throw new GymctlError('unauthorized', `no API key in the system keyring for profile "${profile}", which keeps its key there: run ${login}`);
   }
   if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
   const from = apiKey.origin ?? apiKey.source;

@@ -1,8 +1,4 @@
-/**
- * Where bin/gymctl.cjs starts every command but --version (dist/boot.cjs). The top-level help is answered at once
- * (written out at build time, as help.txt); every other command loads the main file, dist/gymctl.cjs, on Node 22.1 and
- * later through Node's compile cache, kept in gymctl's code cache folder only when that folder may be trusted.
- */
+/** Where bin/gymctl.cjs starts every command but --version (dist/boot.cjs): the top-level help from its built text, else the main file. */
 import { codeCacheDir } from '../files/folders.js';
 import { currentUid, modesApply } from '../files/system.js';
 import { makeFolders, trustedPath } from '../files/trusted-path.js';
@@ -12,8 +8,7 @@ const path = process.getBuiltinModule('node:path');
 
 /** The top-level help, as the parser printed it at build time (80 columns): for a pipe, or a terminal 80 columns wide; any other terminal gets help at its own width, as every command's help is. */
 function builtHelp(): string | undefined {
-  const columns = process.stdout.columns;
-  if (columns !== undefined && columns !== 80) return undefined;
+  if (process.stdout.columns !== undefined && process.stdout.columns !== 80) return undefined;
   try {
     return fs.readFileSync(path.join(__dirname, 'help.txt'), 'utf8');
   } catch {
@@ -22,7 +17,7 @@ function builtHelp(): string | undefined {
 }
 
 /** A write to stdout whose reader has gone (`| head`): EPIPE, and on Windows EOF (libuv's ERROR_BROKEN_PIPE). Anything else (a full disk) is a failure. */
-export const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'EOF']);
+const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'EOF']);
 
 /** The standard streams as guardStreams uses them: the process's, or a test's. */
 export interface GuardedStreams {
