@@ -50,7 +50,6 @@ describe('cache clear and cache writes against a folder swapped for a link', () 
     }
     const cacheHome = path.join(base, 'cache');
     mkdirSync(cacheHome, { mode: 0o700 });
-    const configDir = path.join(base, 'config');
     const env = { XDG_CACHE_HOME: cacheHome, HOME: base };
     const flipper = spawn(process.execPath, ['-e', FLIPPER, path.join(cacheHome, 'gymctl'), victim], { stdio: ['ignore', 'pipe', 'ignore'] });
     let said = '';
@@ -70,10 +69,7 @@ describe('cache clear and cache writes against a folder swapped for a link', () 
           // A link or a half-made folder in its place is refused: what must not happen is following it.
         }
         try {
-          openCache({ env, baseUrl: 'https://api.example.com', apiKey: 'k_0123456789abcdef', lifetimeMs: 1000, warn: () => {} }).write(
-            `/academies/${writes}`,
-            '{"data":{}}',
-          );
+          openCache({ env, baseUrl: 'https://api.example.com', apiKey: 'k_0123456789abcdef', lifetimeMs: 1000, warn: () => {} }).write(`/academies/${writes}`, '{"data":{}}');
           writes++;
         } catch {
           // As above.
