@@ -55,6 +55,8 @@ export function enableCompileCache(
     const uid = currentUid();
     if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (modesApply() && (stat.mode & 0o077) !== 0)) return undefined;
     enable(dir);
+    // Node makes a folder of its own in it (one per Node version), with the umask's mode: closed to others, as ours.
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) fs.chmodSync(path.join(dir, entry.name), 0o700);
     return dir;
   } catch {
     return undefined;

@@ -149,7 +149,9 @@ describe(`the compile cache of the main file, in real runs on Node ${process.ver
       expect(existsSync(dir)).toBe(false);
       return;
     }
+    // The folder, Node's own folder in it, and each file: closed to others.
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const line of listing(dir)) expect(statSync(path.join(dir, line.split(' ')[0]!)).mode & 0o777, line).toBe(line.endsWith('/') ? 0o700 : 0o600);
     const written = listing(dir).filter((line) => !line.endsWith('/'));
     expect(written.length).toBeGreaterThan(0);
     // Taken: nothing written again.
