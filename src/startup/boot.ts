@@ -1,6 +1,6 @@
 /** Where bin/gymctl.cjs starts every command but --version (dist/boot.cjs): the top-level help from its built text, else the main file. */
 import { codeCacheDir } from '../files/folders.js';
-import { currentUid, modesApply } from '../files/system.js';
+import { currentUid, modesApply, tuneV8 } from '../files/system.js';
 import { makeFolders, trustedPath } from '../files/trusted-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -75,11 +75,10 @@ export function start(argv: string[]): void {
       return;
     }
   }
-  // Node keeps what V8 compiled as the file loaded, and V8 compiles a function when it first runs: compiled whole
-  // (--no-lazy) while the cache is written or read, the next start compiles nothing of the main file (npm run bench).
-  const v8 = enableCompileCache(process.env) === undefined ? undefined : process.getBuiltinModule('node:v8');
-  v8?.setFlagsFromString('--no-lazy');
+  // With the compile cache, the main file is compiled whole, so that the cache holds all of it (tuneV8 says why).
+  const cached = enableCompileCache(process.env) !== undefined;
+  if (cached) tuneV8('compile whole');
   const loaded = require(path.join(__dirname, 'gymctl.cjs')) as { main(argv: string[]): Promise<void> };
-  v8?.setFlagsFromString('--lazy');
+  if (cached) tuneV8('compile lazily');
   void loaded.main(argv);
 }

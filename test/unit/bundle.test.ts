@@ -40,7 +40,7 @@ describe('what the built CLI loads', () => {
     const twice = [...new Set(shipped.flatMap(inputsOf))].filter((input) => input.startsWith('src/') && copies(input) > 1).sort();
     // The boot's: the folders and the path rule of the compile cache.
     for (const input of ['src/files/folders.ts', 'src/files/system.ts', 'src/files/trusted-path.ts']) expect(twice).toContain(input);
-    // Each with why it is harmless twice: a memo of what the system has; the flags tuneV8 set (the boot never tunes V8); and
+    // Each with why it is harmless twice: a memo of what the system has; the tunings tuneV8 made (the boot's and the main file's differ); and
     // classes whose instances never leave the boot (its one call into them is in a try that keeps every failure).
     const allowed: Record<string, string[]> = {
       'src/files/system.ts': ['class HomeFolderError', 'const tuned = new Set', 'class OddFileError', 'let procFd'],
