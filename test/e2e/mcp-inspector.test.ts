@@ -9,7 +9,11 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { batchName, toolName } from '../../src/mcp/tools.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { declaredTools } from '../helpers/mcp.js';
+import { sampleIds } from '../helpers/surfaces.js';
 
 const config = tempConfigDir();
 afterAll(() => config.remove());
@@ -48,18 +52,37 @@ describe('the MCP Inspector CLI', () => {
 
   it('calls each tool and gets its structured answer; a bad id is a tool error', async () => {
     const call = (name: string, ...toolArgs: string[]) => inspect(['--method', 'tools/call', '--tool-name', name, ...(toolArgs.length ? ['--tool-arg', ...toolArgs] : [])]);
+    // Each tool with ids the sandbox answers for its operation (the demo data's), as the surfaces test finds them.
+    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+    const plans = await Promise.all(
+      OPERATIONS.flatMap((declaration) => {
+        const idsOf = () => sampleIds(declaration, sandbox.url).then((ids) => (ids ?? []).map(String));
+        const own = idsOf().then((ids) => ({ declaration, name: toolName(declaration), shape: 'one' as const, ids: ids.slice(0, 1) }));
+        const batch = batchName(declaration);
+        return batch ? [own, idsOf().then((ids) => ({ declaration, name: batch, shape: 'batch' as const, ids }))] : [own];
+      }),
+    ).finally(() => sandbox.close());
+    const argsOf = ({ declaration, shape, ids }: (typeof plans)[number]) =>
+      !declaration.param ? [] : shape === 'batch' ? [`${declaration.param.name}s=${JSON.stringify(ids)}`] : [`${declaration.param.name}=${ids[0]}`];
+    const withId = plans.find((plan) => plan.declaration.param)!;
     // Side by side: each call is an Inspector process, which takes a second or two to start.
-    const [me, academy, several, family, refused] = await Promise.all([
-      call('whoami'),
-      call('get_academy', 'academyId=3'),
-      call('get_academies', 'academyIds=["1","2"]'),
-      call('list_family', 'memberId=501'),
-      call('get_academy', 'academyId=0') as Promise<{ isError: boolean; content: Array<{ text: string }> }>,
+    const [refused, ...answers] = await Promise.all([
+      call(withId.name, `${withId.declaration.param!.name}=0`) as Promise<{ isError: boolean; content: Array<{ text: string }> }>,
+      ...plans.map((plan) => call(plan.name, ...argsOf(plan)) as Promise<{ isError?: boolean; structuredContent: { data: unknown; notFound?: unknown } }>),
     ]);
-    expect(me).toMatchObject({ structuredContent: { data: { academyIds: ['1', '2', '3', '4'] } } });
-    expect(academy).toMatchObject({ structuredContent: { data: { id: '3', name: 'Shoreditch Martial Arts' } } });
-    expect(several).toMatchObject({ structuredContent: { data: [{ id: '1' }, { id: '2' }], notFound: [] } });
-    expect(family).toMatchObject({ structuredContent: { data: [{ id: '502' }, { id: '503' }] } });
+    expect(plans.map((plan) => plan.ids.length > 0 || !plan.declaration.param)).not.toContain(false);
+    plans.forEach((plan, i) => {
+      const { isError, structuredContent } = answers[i]!;
+      expect(isError ?? false, plan.name).toBe(false);
+      const { data } = structuredContent;
+      if (plan.shape === 'batch')
+        expect(structuredContent, plan.name).toEqual(expect.objectContaining({ notFound: [], data: plan.ids.map((id) => expect.objectContaining({ id })) }));
+      else if (plan.declaration.list) expect((data as unknown[]).length, plan.name).toBeGreaterThan(0);
+      else if (plan.declaration.param) expect(data, plan.name).toMatchObject({ id: plan.ids[0] });
+      else expect(typeof data, plan.name).toBe('object');
+      // Ids as text, however large (a number would lose digits past 2^53).
+      expect(JSON.stringify(data), plan.name).not.toMatch(/"id":\d/);
+    });
     expect(refused.isError).toBe(true);
     expect(JSON.parse(refused.content[0]!.text).error).toMatchObject({ kind: 'usage' });
   });

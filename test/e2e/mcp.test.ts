@@ -8,6 +8,7 @@
 import type http from 'node:http';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { batchName, toolName } from '../../src/mcp/tools.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { uuidv7 } from '../../src/sandbox/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -56,7 +57,15 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
       expect(keys.length, name).toBeLessThanOrEqual(1);
       for (const key of keys) expect(idNames, `${name}: ${key}`).toContain(key);
     }
-    expect([taken.whoami, taken.get_academy, taken.get_academies, taken.list_academies, taken.list_family]).toEqual([[], ['academyId'], ['academyIds'], [], ['memberId']]);
+    // An operation's own tool takes its path parameter, its batch the same in the plural, and every other tool nothing.
+    const expectedArgs = Object.fromEntries(
+      OPERATIONS.flatMap((declaration) => [
+        [toolName(declaration), declaration.param ? [declaration.param.name] : []],
+        ...(batchName(declaration) ? [[batchName(declaration)!, [`${declaration.param!.name}s`]]] : []),
+      ]),
+    );
+    for (const [name, keys] of Object.entries(taken)) expect(keys, name).toEqual(expectedArgs[name] ?? []);
+    expect(Object.values(taken).flat().sort()).toEqual(Object.values(expectedArgs).flat().sort());
     // What each id takes is in the schema a client reads (the metadata survives the build's two copies of zod).
     const academyId = tools.find((tool) => tool.name === 'get_academy')!.inputSchema;
     expect(academyId).toMatchObject({
