@@ -91,9 +91,7 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
 export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, declaration: OperationDeclaration): Promise<void> {
   const emitter = await createEmitter(f.io, await f.output(), viewsOf(declaration).one, 'one');
   const { client, explain } = await f.client();
-  const response = await client.request(operationFor(declaration)).catch((error: unknown) => {
-    throw explain(error);
-  });
+  const response = await client.request(operationFor(declaration)).catch((error: unknown) => Promise.reject(explain(error)));
   emitter.write({ data: response.data as Row, raw: response.rawData });
   await emitter.end(false);
 }
@@ -108,9 +106,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
     throw usageError(`missing required argument '${param.name}'; usage: gymctl ${declaration.command.name} [options] <${param.name}...>`);
   }
   const { client, explain } = await f.client(concurrency);
-  const { ids, none } = await values.load(askOf(client), f.signal).catch((error: unknown) => {
-    throw explain(error);
-  });
+  const { ids, none } = await values.load(askOf(client), f.signal).catch((error: unknown) => Promise.reject(explain(error)));
   if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
   const { label } = values;
   const choices = await Promise.all(
@@ -152,9 +148,7 @@ export async function runAll(f: ReadDeps, declaration: OperationDeclaration, fla
   const concurrency = parseConcurrency(flags.concurrency);
   await checkColumns(f, viewsOf(declaration).many);
   const session = await f.client(concurrency);
-  const { ids, none } = await declaration.values!.load(askOf(session.client), f.signal).catch((error: unknown) => {
-    throw session.explain(error);
-  });
+  const { ids, none } = await declaration.values!.load(askOf(session.client), f.signal).catch((error: unknown) => Promise.reject(session.explain(error)));
   await fetchOperation(f, declaration, session, {
     ids,
     shape: 'many',
