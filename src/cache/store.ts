@@ -53,11 +53,11 @@ function readSecret(file: string, shown: string): Buffer | undefined {
   return Buffer.from(text.trim(), 'hex');
 }
 
-/** The cache folder's secret, opened and closed again: undefined when there is no folder, or (without `create`) no secret. */
-function secretOf(dir: string, create: boolean): Buffer | undefined {
-  const root = openRoot(dir, create);
+/** The cache folder's secret, the folder opened and closed again: undefined when there is no folder or no secret. */
+function secretOf(dir: string): Buffer | undefined {
+  const root = openRoot(dir, false);
   try {
-    return root && secretIn(root, dir, create);
+    return root && secretIn(root, dir, false);
   } finally {
     root?.close();
   }
@@ -171,7 +171,7 @@ const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 export function openCache(options: CacheOptions): ResponseCache {
   const dir = cacheDir(options.env);
   // Checked before anything is sent; made with the first answer stored, with the folder.
-  let secret = secretOf(dir, false);
+  let secret = secretOf(dir);
   const keyOf = (known: Buffer) => keyFolder(known, options.apiKey);
   const fileName = (known: Buffer, apiPath: string) => `${hmac(known, `${options.baseUrl}\u0000${apiPath}`).slice(0, 40)}.json`;
   let warned = false;
