@@ -92,6 +92,14 @@ describe('parseId', () => {
     expect(caught(() => parseId(`${forty}2`)).message).toContain(`${JSON.stringify(`${forty}…`)} (`);
   });
 
+  it('names the rule a zero-padded id breaks, and the id meant', () => {
+    expect(caught(() => parseId('07', 'academy id')).message).toBe('invalid academy id "07": no leading zeros (write 7)');
+    expect(caught(() => parseId('0012', 'member id', ' (stdin line 3)')).message).toBe('invalid member id "0012" (stdin line 3): no leading zeros (write 12)');
+    expect(caught(() => parseIdArgument('1,010', 'member id')).message).toBe('invalid member id "010": no leading zeros (write 10)');
+    // Zeros alone are no id to write instead.
+    expect(caught(() => parseId('00')).message).toBe('invalid id "00" (expected a positive whole number)');
+  });
+
   it('shortens very long input in the message', () => {
     const long = 'a'.repeat(500);
     const message = caught(() => parseId(long)).message;

@@ -16,6 +16,8 @@ export function parseId(text: string, what = 'id', where = ''): Id {
   }
   const shown = text === '' ? 'an empty string' : JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
   // Short, so that it fits a terminal line; the limit only when it is what went wrong, however many digits there are.
+  const unpadded = /^0+([1-9][0-9]*)$/.exec(text)?.[1];
+  if (unpadded !== undefined) throw usageError(`invalid ${what} ${shown}${where}: no leading zeros (write ${unpadded})`);
   if (/^[1-9][0-9]*$/.test(text)) throw usageError(`${what} ${shown}${where} is too large (expected a whole number no larger than ${MAX_ID})`);
   throw usageError(`invalid ${what} ${shown}${where} (expected a positive whole number)`);
 }

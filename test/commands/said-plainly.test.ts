@@ -1,0 +1,21 @@
+/**
+ * Messages about what the user typed: the rule an id breaks, a --jq filter's
+ * error in the filter's own terms, and the next command keeping the profile.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
+import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { useSandboxAndConfig } from '../helpers/world.js';
+
+const world = useSandboxAndConfig();
+const gymctl = (args: string[], options: GymctlOptions = {}) => inProcess(args, { configDir: world.config.dir, ...options });
+const apiEnv = () => ({ GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY });
+
+describe('an id with a leading zero', () => {
+  it('is said to be one, with the id meant, for academy and member ids alike, before anything is sent', async () => {
+    world.requests.length = 0;
+    expect(await gymctl(['academy', '07'], { env: apiEnv() })).toMatchObject({ code: 2, stdout: '', stderr: 'gymctl: invalid academy id "07": no leading zeros (write 7)\n' });
+    expect(await gymctl(['family', '1,007'], { env: apiEnv() })).toMatchObject({ code: 2, stdout: '', stderr: 'gymctl: invalid member id "007": no leading zeros (write 7)\n' });
+    expect(world.requests).toHaveLength(0);
+  });
+});
