@@ -185,19 +185,25 @@ async function startWorker(
   };
 }
 
-/** jq's message on one line, with the filter's line numbers as typed (the check's wrapping adds a line before it). */
-function compileMessage(stderr: string, lines: number): string {
-  const first =
-    stderr
-      .split('\n')
-      .find((line) => line.startsWith('jq: error: '))
-      ?.slice('jq: error: '.length) ?? 'it does not compile';
-  return first.replace(/ at <top-level>, line (\d+)(, column \d+)?:?$/, (_, line: string, column = '') =>
-    Number(line) - 1 > lines ? ' at the end of the filter' : ` at line ${Number(line) - 1}${column}`,
-  );
+/**
+ * jq's first compile error on one line, about the filter as typed: where the filter stops too soon, that something is
+ * missing at its end; the character jq calls INVALID_CHARACTER, shown.
+ */
+function compileMessage(stderr: string, expression: string): string {
+  const first = stderr
+    .split('\n')
+    .find((line) => line.startsWith('jq: error: '))
+    ?.slice('jq: error: '.length);
+  if (first === undefined) return 'it does not compile';
+  const [, said = first, line = '', column = ''] = /^(.*?) at <top-level>, line (\d+), column (\d+):?$/.exec(first) ?? [];
+  const ending = /unexpected end of file(?:, expecting (.*))?$/.exec(said);
+  if (ending) return `${said.slice(0, ending.index)}${ending[1] ? `expecting ${ending[1]}` : 'something is missing'} at the end of the filter`;
+  const character = [...(expression.split('\n')[Number(line) - 1] ?? '').slice(Number(column) - 1)][0];
+  const where = line === '' ? '' : ` at line ${line}, column ${column}`;
+  return `${said.replace(', expecting end of file', '').replace('INVALID_CHARACTER', character ? `'${character}'` : 'character')}${where}`;
 }
 
-/** A filter that does not compile is a usage error before anything is sent; the check wraps it in a branch never taken, so nothing runs. */
+/** A filter that does not compile is a usage error before anything is sent; the check gives jq no input, so nothing runs. */
 export async function compileJq(expression: string, signal?: AbortSignal): Promise<JqFilter> {
   // Node 20 and 22 compile jq's WebAssembly with the optimising compiler up front (tuneV8 says what it costs).
   if (Number(process.versions.node.split('.')[0]) < 24) tuneV8('jq');
@@ -206,13 +212,14 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
   const starting = startWorker(compiling, signal);
   starting.catch(() => {});
   const { loadJq } = await import('jq-wasm');
-  const check = (await loadJq({ wasmModule: await compiling })).raw(null, `if false then (\n${expression}\n) else empty end`, ['-n']);
+  // jq runs a filter once per input: with none, it only compiles it.
+  const check = (await loadJq({ wasmModule: await compiling })).raw('', expression);
   if (check.exitCode === COMPILE_ERROR) {
     void starting.then(
       (jq) => jq.stop(),
       () => {},
     );
-    throw usageError(`invalid --jq filter: ${compileMessage(check.stderr, expression.split('\n').length)}`);
+    throw usageError(`invalid --jq filter: ${compileMessage(check.stderr, expression)}`);
   }
   const lines = (stdout: string, terminal: boolean) =>
     stdout === ''

@@ -19,3 +19,28 @@ describe('an id with a leading zero', () => {
     expect(world.requests).toHaveLength(0);
   });
 });
+
+describe('a --jq filter that does not compile', () => {
+  const reason = async (filter: string) => {
+    const result = await gymctl(['academy', '1', '--jq', filter], { env: apiEnv() });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    return (JSON.parse(result.stderr) as { error: { message: string } }).error.message;
+  };
+
+  it('is said in terms of what was typed, never of text gymctl adds around it', async () => {
+    world.requests.length = 0;
+    const said = {
+      '.name |': 'syntax error, something is missing at the end of the filter',
+      '.a |\n .b |': 'syntax error, something is missing at the end of the filter',
+      '(.name': "syntax error, expecting '|' or ',' or ')' at the end of the filter",
+      '[.name': "syntax error, expecting '|' or ',' or ']' at the end of the filter",
+      '.name)': "syntax error, unexpected ')' at line 1, column 6",
+      '.a |\n .b]': "syntax error, unexpected ']' at line 2, column 4",
+      'if .a then 1': 'syntax error, something is missing at the end of the filter',
+      '.name |||': "syntax error, unexpected '|' at line 1, column 8",
+      'def f: 1;': 'Top-level program not given (try ".")',
+    };
+    for (const [filter, message] of Object.entries(said)) expect(await reason(filter), filter).toBe(`invalid --jq filter: ${message}`);
+    expect(world.requests).toHaveLength(0);
+  });
+});
