@@ -93,3 +93,12 @@ export function formatIssues(issues: readonly Issue[], root: Schema): string {
   const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
   return formatIssue(first, root) + more;
 }
+
+/** How many problems of one answer --debug lists; past them, how many more. */
+export const LISTED_PROBLEMS = 20;
+
+/** Every problem of a failed parse, a line each (formatIssues's one line names only the first): the first LISTED_PROBLEMS, then how many more. */
+export function listIssues(issues: readonly Issue[], root: Schema): string[] {
+  const listed = issues.slice(0, LISTED_PROBLEMS).map((issue) => formatIssue(issue, root));
+  return issues.length > LISTED_PROBLEMS ? [...listed, `and ${issues.length - LISTED_PROBLEMS} more`] : listed;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { academyResponseSchema, academySchema, apiKeySchema, errorBodySchema, familyMemberSchema, familyResponseSchema, meResponseSchema } from '../../src/api/public.js';
 import { errorBodyAsRead } from '../../src/api/schemas.js';
-import { describeValue, formatIssues } from '../../src/api/validation.js';
+import { describeValue, formatIssues, LISTED_PROBLEMS, listIssues } from '../../src/api/validation.js';
 import { parseSandboxData } from '../../src/sandbox/data.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
@@ -152,6 +152,22 @@ describe('formatIssues', () => {
   it('counts further problems', () => {
     expect(problem(academyResponseSchema, { data: { id: '1', name: 2 } })).toBe('data.id: expected integer, got string (and 1 more problem)');
     expect(problem(academyResponseSchema, { data: { id: '1', name: 2, email: 3 } })).toBe('data.id: expected integer, got string (and 2 more problems)');
+  });
+
+  it('lists every problem, a line each, for --debug: the first of them is the one line', () => {
+    const listed = (schema: z.core.$ZodType, input: unknown) => {
+      const result = z.safeParse(schema, input, { reportInput: true });
+      return result.success ? [] : listIssues(result.error.issues, schema);
+    };
+    expect(listed(academyResponseSchema, { data: { ...academy(), id: '1', name: 2 } })).toEqual(['data.id: expected integer, got string', 'data.name: expected string, got integer']);
+    expect(listed(academyResponseSchema, { data: academy() })).toEqual([]);
+    // Bounded: past the first LISTED_PROBLEMS, how many more.
+    const members = Array.from({ length: LISTED_PROBLEMS + 5 }, () => ({ ...member(), firstName: 1 }));
+    const lines = listed(familyResponseSchema, { data: members });
+    expect(lines).toHaveLength(LISTED_PROBLEMS + 1);
+    expect(lines[0]).toMatch(/^data\[0\]\S*firstName: expected string, got integer$/);
+    expect(lines[LISTED_PROBLEMS - 1]).toMatch(new RegExp(`^data\\[${LISTED_PROBLEMS - 1}\\]`));
+    expect(lines.at(-1)).toBe('and 5 more');
   });
 
   it('has a fallback for no issues', () => {
