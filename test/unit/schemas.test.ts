@@ -159,7 +159,10 @@ describe('formatIssues', () => {
       const result = z.safeParse(schema, input, { reportInput: true });
       return result.success ? [] : listIssues(result.error.issues, schema);
     };
-    expect(listed(academyResponseSchema, { data: { ...academy(), id: '1', name: 2 } })).toEqual(['data.id: expected integer, got string', 'data.name: expected string, got integer']);
+    expect(listed(academyResponseSchema, { data: { ...academy(), id: '1', name: 2 } })).toEqual([
+      'data.id: expected integer, got string',
+      'data.name: expected string, got integer',
+    ]);
     expect(listed(academyResponseSchema, { data: academy() })).toEqual([]);
     // Bounded: past the first LISTED_PROBLEMS, how many more.
     const members = Array.from({ length: LISTED_PROBLEMS + 5 }, () => ({ ...member(), firstName: 1 }));
