@@ -1,5 +1,6 @@
 /** The system keyring (`auth login --keyring`), each use through the agent (agent.ts), killed if it does not answer in time. */
 import type { GymctlError } from '../api/errors.js';
+import { DEFAULT_PROFILE } from '../config/settings.js';
 import { FailureWithFix } from '../failures.js';
 import { keyringStore } from './stores.js';
 import { KEYRING_INSTALL, KEYRING_MISSING, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
@@ -37,13 +38,16 @@ export interface KeyringOptions {
   signal?: AbortSignal;
 }
 
+/** The login that keeps the profile's key in the config file, as it works when typed: for this profile. */
+const loginWithoutKeyring = (profile: string) => `gymctl auth login --no-keyring${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`}`;
+
 /** A keyring that cannot be used, said as such (never "no key"), with the ways on, each a line, naming the platform's keyring. */
 export function keyringError(trouble: KeyringTrouble, detail: string, request: Pick<KeyringRequest, 'op' | 'account'>, platform: NodeJS.Platform = process.platform): GymctlError {
   const reason = detail.replace(/\s+/g, ' ').trim();
   const store = keyringStore(platform);
   const profile = `profile "${request.account}"`;
   const keeps = [`${profile[0]!.toUpperCase()}${profile.slice(1)} keeps its key in the system keyring, ${store.name}.`, `See it in ${store.see}.`];
-  if (trouble === 'missing') return missingError(reason, keeps);
+  if (trouble === 'missing') return missingError(reason, keeps, request.account);
   if (request.op === 'set') {
     return new FailureWithFix(
       'unauthorized',
@@ -62,17 +66,17 @@ export function keyringError(trouble: KeyringTrouble, detail: string, request: P
     `keyring ${trouble}: ${reason}`,
     trouble === 'locked'
       ? [...keeps, store.unlock, 'Or set GYMCTL_API_KEY.']
-      : [...keeps, 'To go on, either:', `- run gymctl ${store.reach},`, '- move the key to the config file: gymctl auth login --no-keyring, or', '- set GYMCTL_API_KEY.'],
+      : [...keeps, 'To go on, either:', `- run gymctl ${store.reach},`, `- move the key to the config file: ${loginWithoutKeyring(request.account)}, or`, '- set GYMCTL_API_KEY.'],
   );
 }
 
 /** The native module (an optional dependency) is not installed: no keyring here, whatever the desktop offers. */
-function missingError(reason: string, keeps: readonly string[]): GymctlError {
+function missingError(reason: string, keeps: readonly string[], profile: string): GymctlError {
   return new FailureWithFix('unauthorized', `${KEYRING_MISSING} (${reason})`, [
     ...keeps,
     'To go on, either:',
     `- ${KEYRING_INSTALL},`,
-    '- keep a key in the config file instead: gymctl auth login --no-keyring, or',
+    `- keep a key in the config file instead: ${loginWithoutKeyring(profile)}, or`,
     '- set GYMCTL_API_KEY.',
   ]);
 }

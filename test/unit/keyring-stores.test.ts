@@ -61,6 +61,15 @@ describe.each(PLATFORMS)('the keyring on $platform', ({ platform, name, own, for
     expect(`  fix: ${keyringStore(platform).fix}, or gymctl auth login --no-keyring`.length).toBeLessThanOrEqual(120);
   });
 
+  it('the login each fix names is for the failing profile, as it works when typed', () => {
+    for (const trouble of ['unavailable', 'missing'] as const) {
+      expect(textOf(keyringError(trouble, 'a reason', get, platform))).toContain('gymctl auth login --no-keyring --profile work, or');
+      const fix = textOf(keyringError(trouble, 'a reason', { op: 'get', account: 'default' }, platform));
+      expect(fix).toContain('gymctl auth login --no-keyring, or');
+      expect(fix).not.toContain('--profile');
+    }
+  });
+
   it('a locked keyring says how to unlock this one', () => {
     const text = textOf(keyringError('locked', 'the collection is locked', get, platform));
     expect(text).toContain(keyringStore(platform).unlock);
