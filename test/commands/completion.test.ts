@@ -1,10 +1,12 @@
 /**
  * `gymctl __complete`, in-process: what Tab offers after `gymctl academy`
- * when the key has more academies than are named. The scripts that read
- * these lines are tested in real shells in test/e2e/completion.test.ts.
+ * when the key has more academies than are named, and how many requests it
+ * costs in each shell (bash, which shows no names, asks for none). The
+ * scripts that read these lines are tested in real shells in
+ * test/e2e/completion.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { tabWait } from '../../src/commands/complete/run.js';
+import { SHELL_VARIABLE, tabWait } from '../../src/commands/complete/run.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { gymctl, tabDeadline } from '../helpers/harness.js';
@@ -34,13 +36,21 @@ async function manyAcademies(answer: { names: boolean } = { names: true }, seen:
   return { url, asked, me };
 }
 
-/** Runs `__complete` for `words`, with the warnings the process emitted meanwhile; in `configDir` when given, else a fresh one. */
+/**
+ * Runs `__complete` for `words`, with the warnings the process emitted meanwhile; in `configDir` when given, else a fresh one;
+ * asked by `shell` as its script says it (none: an older script, which does not).
+ */
 async function completeIn(configDir: string | undefined, url: string, ...words: string[]) {
+  return completeFor(undefined, configDir, url, ...words);
+}
+
+async function completeFor(shell: string | undefined, configDir: string | undefined, url: string, ...words: string[]) {
   const warnings: string[] = [];
   const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
   process.on('warning', onWarning);
   try {
-    const result = await gymctl(['__complete', '--', ...words], { env: { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY }, ...(configDir ? { configDir } : {}) });
+    const env = { GYMCTL_BASE_URL: url, GYMCTL_API_KEY: KEY, [SHELL_VARIABLE]: shell };
+    const result = await gymctl(['__complete', '--', ...words], { env, ...(configDir ? { configDir } : {}) });
     // A warning is emitted on the next tick: let it come.
     await new Promise((resolve) => setImmediate(resolve));
     return { ...result, lines: result.stdout.split('\n').slice(0, -1), warnings };
@@ -150,5 +160,69 @@ describe("Tab after gymctl academy, for a key's 200 academies", () => {
     } finally {
       config.remove();
     }
+  });
+});
+
+describe('what Tab costs in each shell: bash shows no names and asks for none', () => {
+  it('bash: the ids alone, from one request (GET /me), whatever is typed', async () => {
+    for (const typed of [[''], ['1'], ['10', '1']]) {
+      const server = await manyAcademies();
+      const result = await completeFor('bash', undefined, server.url, 'academy', ...typed);
+      const current = typed.at(-1)!;
+      expect(result.lines).toEqual([...IDS.map(String).filter((id) => id.startsWith(current) && !typed.slice(0, -1).includes(id)), ':none']);
+      expect(server.me.asked + server.asked.length, typed.join(' ')).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('zsh, fish, PowerShell and an older script: names, at most one request more than the ids shown', async () => {
+    for (const shell of ['zsh', 'fish', 'pwsh', undefined]) {
+      for (const typed of [[''], ['19']]) {
+        const server = await manyAcademies();
+        const result = await completeFor(shell, undefined, server.url, 'academy', ...typed);
+        const shown = result.lines.slice(0, -1);
+        expect(shown.length, `${shell} ${typed}`).toBe(typed[0] === '' ? 200 : 11);
+        expect(shown[0], `${shell} ${typed}`).toBe(typed[0] === '' ? '1\tAcademy 1' : '19\tAcademy 19');
+        expect(server.me.asked + server.asked.length, `${shell} ${typed}`).toBeLessThanOrEqual(1 + shown.length);
+      }
+    }
+  });
+});
+
+describe('a refused key (401, 403) on Tab', () => {
+  it('refused at GET /me: that one request, nothing offered, in every shell', async () => {
+    for (const status of [401, 403]) {
+      for (const shell of ['bash', 'zsh', undefined]) {
+        const urls: string[] = [];
+        const url = await httpServer((request, response) => {
+          urls.push(request.url ?? '');
+          response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid API key' } }));
+        });
+        const result = await completeFor(shell, undefined, url, 'academy', '');
+        expect(result.lines, `${status} ${shell}`).toEqual([':none']);
+        expect(result.stderr).toBe('');
+        expect(urls, `${status} ${shell}`).toEqual(['/me']);
+      }
+    }
+  });
+
+  it('refused for a name: the requests still in flight are dropped at once, not left to the deadline, and the ids offered alone', async () => {
+    // The deadline never comes (the harness's default): only the refusal can end the wait for the names held unanswered.
+    const held: Array<{ closed: boolean }> = [];
+    let refused = false;
+    const url = await httpServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/me') return void response.end(JSON.stringify({ data: { id: 1, name: 'many', academyIds: IDS } }));
+      if (!refused && request.url === '/academies/7') {
+        refused = true;
+        return void response.writeHead(403).end(JSON.stringify({ error: { message: 'Forbidden' } }));
+      }
+      const request_ = { closed: false };
+      held.push(request_);
+      response.on('close', () => (request_.closed = true));
+    });
+    const result = await completeFor('zsh', undefined, url, 'academy', '');
+    expect(refused).toBe(true);
+    expect(result.lines).toEqual([...IDS.map(String), ':none']);
+    await waitFor('the held requests dropped', () => held.every((request) => request.closed));
   });
 });

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv } from '../helpers/cli.js';
+import { httpServer } from '../helpers/servers.js';
 import { hasTool } from '../helpers/tls.js';
 import { ctrlC, line, type Step, tab, typeInTmux as tmuxIn } from '../helpers/tmux.js';
 
@@ -217,10 +218,10 @@ describe("the key's academy ids on Tab, from a real server", () => {
     GYMCTL_API_KEY: 'demo_key_all_academies',
     NODE_OPTIONS: `--require ${path.join(ROOT, 'test', 'helpers', 'tab-waits.cjs')}`,
   });
-  /** Run without blocking: the server answering it runs in this process. */
-  const shell = (name: string, script: string) =>
+  /** Run without blocking: the server answering it runs in this process (the sandbox, or the one at `baseUrl`). */
+  const shell = (name: string, script: string, baseUrl?: string) =>
     new Promise<{ stdout: string }>((resolve) => {
-      const child = spawn(name, ['-c', script], { env: apiEnv(), cwd: home, stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(name, ['-c', script], { env: { ...apiEnv(), ...(baseUrl ? { GYMCTL_BASE_URL: baseUrl } : {}) }, cwd: home, stdio: ['ignore', 'pipe', 'ignore'] });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.on('close', () => resolve({ stdout }));
@@ -229,6 +230,26 @@ describe("the key's academy ids on Tab, from a real server", () => {
   it.skipIf(!hasTool('bash'))('bash offers the ids alone', async () => {
     const result = await shell('bash', `source gymctl.bash; COMP_WORDS=(gymctl academy ""); COMP_CWORD=2; _gymctl_completions; echo "\${COMPREPLY[*]}"`);
     expect(result.stdout).toBe('1 2 3 4\n');
+  });
+
+  it.skipIf(!hasTool('bash'))('bash asks one request of the server for a key of 200 academies (GET /me), each time Tab is pressed', async () => {
+    const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+    const asked: string[] = [];
+    const url = await httpServer((request, response) => {
+      asked.push(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/me') return void response.end(JSON.stringify({ data: { id: 1, name: 'many', academyIds: ids } }));
+      const id = Number(/^\/academies\/(\d+)$/.exec(request.url ?? '')?.[1]);
+      response.end(JSON.stringify({ data: { id, name: `Academy ${id}`, currency: 'EUR', email: null, phone: null, logoUrl: null, createdAt: '2020-01-01T00:00:00Z' } }));
+    });
+    const tab = `COMP_WORDS=(gymctl academy ""); COMP_CWORD=2; _gymctl_completions; echo "\${COMPREPLY[*]}"`;
+    const once = await shell('bash', `source gymctl.bash; ${tab}`, url);
+    expect(once.stdout).toBe(`${ids.join(' ')}\n`);
+    expect(asked).toEqual(['/me']);
+    // Tab Tab: the function runs twice.
+    asked.length = 0;
+    await shell('bash', `source gymctl.bash; ${tab}; ${tab}`, url);
+    expect(asked).toEqual(['/me', '/me']);
   });
 
   it.skipIf(!hasTool('fish'))('fish shows each name beside its id', async () => {

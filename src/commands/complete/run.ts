@@ -1,9 +1,11 @@
 /**
  * `gymctl __complete -- WORD…`: what can come next after `gymctl WORD…`, the last word under the cursor, for the completion
  * scripts: one candidate a line, filtered by what was typed, then `:files` (the shell completes file names) or `:none`. A
- * candidate may carry a description after a tab (an academy's name), which zsh and fish show and bash drops.
+ * candidate may carry a description after a tab (an academy's name), which zsh, fish and PowerShell show. Bash shows values
+ * alone: its script says so in SHELL_VARIABLE, and no name is asked for (an older script, which does not, is answered as zsh's).
  */
 import type { Command, Option } from 'commander';
+import { GymApiError } from '../../api/errors.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../../config/formats.js';
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
@@ -16,9 +18,14 @@ import { sanitizeLine } from '../../output/sanitize.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'pwsh'] as const;
+/**
+ * The shell that asks, set by its script for `__complete` alone: an environment variable rather than an argument, so that an
+ * older gymctl, which does not read it, still completes with a newer script.
+ */
+export const SHELL_VARIABLE = 'GYMCTL_COMPLETE_SHELL';
 
-/** What completion reads: the profiles in the config file, stdout, and for academy ids the settings and a client. */
-export type CompleteDeps = Pick<Factory, 'io' | 'config' | 'settings' | 'makeClient'>;
+/** What completion reads: the profiles in the config file, stdout, the shell that asks, and for academy ids the settings and a client. */
+export type CompleteDeps = Pick<Factory, 'io' | 'env' | 'config' | 'settings' | 'makeClient'>;
 const SCHEMAS = OPERATIONS.map((declaration) => declaration.name);
 const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
 /** Shell words after which a file name comes. */
@@ -169,9 +176,9 @@ export const tabWait = { deadline: (): AbortSignal => AbortSignal.timeout(VALUES
 const CACHED_VALUES_MS = 60 * 60_000;
 
 /**
- * The listed ids (the key's academies) that start with what is typed, the first MAX_NAMED with their names after a tab: from
- * the response cache when fresh (only read), else from the server within tabWait. Never a key from the keyring, which might ask
- * to be unlocked. Nothing on any failure.
+ * The listed ids (the key's academies) that start with what is typed, the first MAX_NAMED with their names after a tab but for
+ * bash, which would not show them: from the response cache when fresh (only read), else from the server within tabWait. Never a
+ * key from the keyring, which might ask to be unlocked. Nothing on any failure; a refused key (401, 403) ends every request.
  */
 async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaration, typed: readonly string[], current: string): Promise<string[]> {
   const values = declaration.values!;
@@ -188,14 +195,17 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
     const { ids } = await values.load(ask);
     const wanted = ids.filter((id) => String(id).startsWith(current) && !typed.includes(String(id)));
     const { label } = values;
+    const named = label && f.env[SHELL_VARIABLE] !== 'bash' ? wanted.slice(0, MAX_NAMED) : [];
     const names = await Promise.all(
-      wanted.slice(0, MAX_NAMED).map((id) =>
-        label
-          ? client.ask(declaration, id).then(
-              (record) => label(record) ?? undefined,
-              () => undefined,
-            )
-          : undefined,
+      named.map((id) =>
+        client.ask(declaration, id).then(
+          (record) => label!(record) ?? undefined,
+          (error: unknown) => {
+            // Refused for one id, the key is refused for all: the others stop now, as the deadline stops them.
+            if (GymApiError.isUnauthorized(error)) void client.close();
+            return undefined;
+          },
+        ),
       ),
     );
     // Names come from the server: made safe, and never able to break a line or add a field.

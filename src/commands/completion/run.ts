@@ -5,7 +5,7 @@
  */
 import { usageError } from '../../failures.js';
 import type { Factory } from '../../factory.js';
-import { SHELLS } from '../complete/run.js';
+import { SHELL_VARIABLE, SHELLS } from '../complete/run.js';
 import { PWSH } from './pwsh.js';
 
 const BASH = `# gymctl completion for bash. Load it with: source <(gymctl completion bash)
@@ -16,10 +16,10 @@ _gymctl_completions() {
   while IFS= read -r line; do
     case "$line" in
       :files|:none) directive="$line" ;;
-      # A description after a tab (an academy's name) is for zsh and fish: bash offers the value alone.
+      # Bash shows values alone, and says so: no names are fetched. Any description after a tab is dropped.
       *) candidates+=("\${line%%$'\\t'*}") ;;
     esac
-  done < <(gymctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  done < <(${SHELL_VARIABLE}=bash gymctl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   if [[ "$directive" == ":files" ]]; then
     # File names, as readline completes them (quoted, a slash after a folder); bash without compopt lists them itself.
     COMPREPLY=()
