@@ -12,11 +12,11 @@
  */
 import { GLOBAL_FLAGS } from './flags.js';
 
-/** The global options that take a value, by every name (`-q`, `--jq`), each to its long name: from the flag table. */
+/** The global options that take a value, by every name (`-q`, `--jq`), each to its long name (`-o`, `--output`: `--format`'s): from the flag table. */
 export const VALUE_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(
   GLOBAL_FLAGS.filter((flag) => flag.flags.includes('<')).flatMap((flag) => {
     const names = flag.flags.split(/[ ,]/).filter((word) => word.startsWith('-'));
-    return names.map((name) => [name, names.at(-1)!]);
+    return names.map((name) => [name, flag.sameAs ?? names.at(-1)!]);
   }),
 );
 
@@ -25,7 +25,7 @@ export interface ArgvScan {
   readonly operands: readonly string[];
   /** The first operand: the command argv names, if any. */
   readonly command: string | undefined;
-  /** Every option given: those that take a value by their long name (`-q` is `--jq`), the others as written (`--json`, `--bogus=1`). */
+  /** Every option given: those that take a value by their long name (`-q` is `--jq`, `-o` is `--format`), the others as written (`--json`, `--bogus=1`). */
   readonly options: ReadonlySet<string>;
   /** The value of each option given with one, by long name; the last one given wins, as in the parser. */
   readonly values: ReadonlyMap<string, string>;

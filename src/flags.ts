@@ -10,6 +10,8 @@ import { OPERATIONS } from './operations/index.js';
 const RECORDS = readCommands(OPERATIONS);
 /** The commands that talk to the API with the profile's settings. */
 const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor', 'mcp'];
+/** The commands that take a format. */
+const FORMATTED = [...RECORDS, 'auth status'];
 
 export interface GlobalFlag {
   flags: string;
@@ -18,6 +20,8 @@ export interface GlobalFlag {
   commands: readonly string[];
   /** Commands that refuse it with a reason of their own. */
   refusals?: Readonly<Record<string, string>>;
+  /** The flag it is another name of (`--output` of `--format`), whose value the pre-scan reads it as. */
+  sameAs?: string;
 }
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
@@ -25,8 +29,9 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
     flags: '--format <format>',
     description:
       'output format: table, json, ndjson or csv (default table); with json, ndjson and csv, each error is one JSON line on stderr, for the program that reads the output (gymctl help exit-codes)',
-    commands: [...RECORDS, 'auth status'],
+    commands: FORMATTED,
   },
+  { flags: '-o, --output <format>', description: 'same as --format, as kubectl and the Stripe CLI name it', commands: FORMATTED, sameAs: '--format' },
   { flags: '--json', description: 'print JSON: the response data exactly as received (same as --format json)', commands: [...RECORDS, 'auth status', 'config list', 'doctor'] },
   {
     flags: '-q, --jq <expression>',

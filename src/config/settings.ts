@@ -16,6 +16,8 @@ export const DEFAULT_PROFILE = 'default';
 export interface GlobalFlags {
   json?: boolean;
   format?: string;
+  /** -o, --output: --format by another name. */
+  output?: string;
   baseUrl?: string;
   profile?: string;
   sandbox?: boolean;
@@ -156,14 +158,17 @@ const OFF = new Set(['', '0', 'false', 'no', 'off']);
 
 export const isDebug = (flags: GlobalFlags, env: NodeJS.ProcessEnv) => Boolean(flags.debug) || (env.GYMCTL_DEBUG !== undefined && !OFF.has(env.GYMCTL_DEBUG.trim().toLowerCase()));
 
-/** The format the flags ask for: `--format`, or `--json` (which is `--format json`). */
+/** The format the flags ask for: `--format` or `-o`, `--output` (its other name), or `--json` (which is `--format json`). */
 export function resolveFormat(flags: GlobalFlags): Setting<OutputFormat> | undefined {
-  const format = flags.format === undefined ? undefined : parseFormat(flags.format, '--format');
-  if (flags.json && format !== undefined && format !== 'json') {
-    throw usageError(`--json and --format ${format} ask for different formats: give one of them`);
+  const given = (['format', 'output'] as const).flatMap((name) => (flags[name] === undefined ? [] : [{ value: parseFormat(flags[name], `--${name}`), origin: `--${name}` }]));
+  if (given.length === 2 && given[0]!.value !== given[1]!.value)
+    throw usageError(`--format ${given[0]!.value} and --output ${given[1]!.value} ask for different formats: give one of them`);
+  const format = given.at(-1);
+  if (flags.json && format !== undefined && format.value !== 'json') {
+    throw usageError(`--json and ${format.origin} ${format.value} ask for different formats: give one of them`);
   }
   if (flags.json) return { value: 'json', source: 'flag', origin: '--json' };
-  return format && { value: format, source: 'flag', origin: '--format' };
+  return format && { ...format, source: 'flag' };
 }
 
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, profileName: Setting<string>, profile: Profile | undefined): ResolvedSettings {
