@@ -7,11 +7,12 @@ export const newCmdCompletion = (f: FactoryRef) =>
     {
       name: 'completion',
       description: 'print a shell completion script',
-      arguments: [['<shell>', 'bash, zsh, fish or pwsh (PowerShell; also powershell)']],
+      arguments: [['[shell]', 'bash, zsh, fish or pwsh (PowerShell; also powershell)']],
+      options: [['-s, --shell <shell>', 'the shell, named as an option rather than an argument']],
       examples: ['source <(gymctl completion bash)', 'gymctl completion fish > ~/.config/fish/completions/gymctl.fish', 'gymctl completion pwsh | Out-String | Invoke-Expression'],
     },
-    async (shell: string) => (await import('./completion/run.js')).runCompletion(f(), shell),
-  );
+    async (shell: string | undefined, options: { shell?: string }) => (await import('./completion/run.js')).runCompletion(f(), shell, options.shell),
+  ).usage('[options] <shell>');
 
 /** What can come next on a command line, read from `program` itself. */
 export const newCmdComplete = (f: FactoryRef, program: Command) =>

@@ -226,3 +226,42 @@ describe('a refused key (401, 403) on Tab', () => {
     await waitFor('the held requests dropped', () => held.every((request) => request.closed));
   });
 });
+
+describe('gymctl completion: the shell as an argument, or with -s or --shell', () => {
+  it('-s bash and --shell bash print the script `completion bash` prints; so do both named alike', async () => {
+    for (const shell of ['bash', 'zsh', 'fish', 'pwsh']) {
+      const script = (await gymctl(['completion', shell])).stdout;
+      expect(script).toContain('__complete');
+      for (const args of [['-s', shell], ['--shell', shell], [`--shell=${shell}`], [shell, '--shell', shell]]) {
+        const result = await gymctl(['completion', ...args]);
+        expect(result.code, args.join(' ')).toBe(0);
+        expect(result.stderr, args.join(' ')).toBe('');
+        expect(result.stdout, args.join(' ')).toBe(script);
+      }
+    }
+    expect((await gymctl(['completion', '--shell', 'powershell'])).stdout).toBe((await gymctl(['completion', 'pwsh'])).stdout);
+  });
+
+  it('no shell, two different shells, or one with no script: a usage error (exit 2), nothing on stdout', async () => {
+    const refusals: Array<[string[], string]> = [
+      [[], "gymctl: missing required argument 'shell'; usage: gymctl completion [options] <shell>\n"],
+      [['bash', '--shell', 'zsh'], 'gymctl: two shells named, "bash" and --shell "zsh": name one\n'],
+      [['--shell', 'tcsh'], 'gymctl: no completion for "tcsh": expected one of bash, zsh, fish, pwsh\n'],
+      [['tcsh'], 'gymctl: no completion for "tcsh": expected one of bash, zsh, fish, pwsh\n'],
+    ];
+    for (const [args, message] of refusals) {
+      const result = await gymctl(['completion', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout, args.join(' ')).toBe('');
+      expect(result.stderr, args.join(' ')).toBe(message);
+    }
+    expect((await gymctl(['completion', '--shell'])).stderr).toMatch(/^gymctl: option '-s, --shell <shell>' argument missing/);
+  });
+
+  it('Tab offers -s and --shell, and the shells after --shell', async () => {
+    const flags = (await gymctl(['__complete', '--', 'completion', '-'])).stdout.split('\n');
+    expect(flags).toEqual(expect.arrayContaining(['-s', '--shell']));
+    expect((await gymctl(['__complete', '--', 'completion', '--shell', ''])).stdout).toBe('bash\nzsh\nfish\npwsh\n:none\n');
+    expect((await gymctl(['__complete', '--', 'completion', '-s', 'z'])).stdout).toBe('zsh\n:none\n');
+  });
+});

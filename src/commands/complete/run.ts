@@ -88,6 +88,7 @@ function optionValues(f: CompleteDeps, long: string | undefined, path: readonly 
     };
   }
   if (long === '--profile') return { words: profileNames(f) };
+  if (long === '--shell') return { words: [...SHELLS] };
   if (long === '--data') return 'files';
   return { words: [] };
 }

@@ -90,8 +90,11 @@ const SCRIPTS: Record<(typeof SHELLS)[number], string> = { bash: BASH, zsh: ZSH,
 /** Other names a shell goes by: Windows PowerShell is `powershell`. */
 const ALIASES: Record<string, (typeof SHELLS)[number]> = { powershell: 'pwsh' };
 
-export async function runCompletion(f: Pick<Factory, 'io'>, shell: string): Promise<void> {
-  const name = Object.hasOwn(ALIASES, shell) ? ALIASES[shell]! : shell;
-  if (!Object.hasOwn(SCRIPTS, name)) throw usageError(`no completion for ${JSON.stringify(shell)}: expected one of ${SHELLS.join(', ')}`);
+/** The shell as the argument or `--shell` names it (both: the same one). */
+export async function runCompletion(f: Pick<Factory, 'io'>, argument: string | undefined, option: string | undefined): Promise<void> {
+  const [name, other] = [argument, option].filter((given) => given !== undefined).map((given) => (Object.hasOwn(ALIASES, given) ? ALIASES[given]! : given));
+  if (name === undefined) throw usageError("missing required argument 'shell'; usage: gymctl completion [options] <shell>");
+  if (other !== undefined && other !== name) throw usageError(`two shells named, ${JSON.stringify(argument)} and --shell ${JSON.stringify(option)}: name one`);
+  if (!Object.hasOwn(SCRIPTS, name)) throw usageError(`no completion for ${JSON.stringify(option ?? argument)}: expected one of ${SHELLS.join(', ')}`);
   f.io.out(SCRIPTS[name as (typeof SHELLS)[number]]);
 }
