@@ -4,16 +4,37 @@
  * the gymctl way, with nothing sent. In-process, against a server that
  * records what it is sent.
  */
-import { describe, expect, it } from 'vitest';
+import type { IncomingHttpHeaders } from 'node:http';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
+import { httpServer } from '../helpers/servers.js';
 import { useSandboxAndConfig } from '../helpers/world.js';
 
 const world = useSandboxAndConfig();
 
+/** What the recording server was sent: each request's headers. */
+const sent: IncomingHttpHeaders[] = [];
+let recorder = '';
+beforeAll(async () => {
+  recorder = await httpServer((request, response) => {
+    sent.push(request.headers);
+    response.setHeader('Content-Type', 'application/json');
+    response.end('{"data":{"id":1}}');
+  });
+});
+beforeEach(() => {
+  sent.length = 0;
+});
+
+const SECRET = 'sk_live_do_not_echo_4242';
+
 /** gymctl against the sandbox with the demo key. */
 const gymctl = (args: string[], options: GymctlOptions = {}) =>
   inProcess(args, { configDir: world.config.dir, ...options, env: { GYMCTL_BASE_URL: world.sandbox.url, GYMCTL_API_KEY: DEMO_KEY, ...options.env } });
+
+/** gymctl against the recording server. */
+const recorded = (args: string[]) => inProcess(args, { configDir: world.config.dir, env: { GYMCTL_BASE_URL: recorder, GYMCTL_API_KEY: DEMO_KEY } });
 
 /** A usage error: exit 2, nothing on stdout, this one line on stderr, and nothing sent. */
 async function refused(args: string[], line: string | RegExp, options: GymctlOptions = {}) {
@@ -62,5 +83,76 @@ describe('-o and --output, kubectl and the Stripe CLI names of --format', () => 
     const help = (await gymctl(['academy', '--help'])).stdout;
     expect(help).toMatch(/ {2}--format <format> .*\n(?: {3,}.*\n)* {2}-o, --output <format> +same as --format/);
     await refused(['config', 'path', '-o', 'table'], /^gymctl: --output does not apply to `gymctl config path`: it applies to `gymctl whoami`/);
+  });
+});
+
+describe('gymctl api -H and -X, as gh api takes them', () => {
+  it('-H and --header add request headers, the last of a name winning, over gymctl own Accept', async () => {
+    const result = await recorded(['api', '/me', '-H', 'Accept: text/plain', '--header', 'X-Trace:  abc ', '-H', 'x-trace: def']);
+    expect(result, result.stderr).toEqual({ code: 0, stdout: '{"data":{"id":1}}', stderr: '' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ accept: 'text/plain', 'x-trace': 'def', 'x-api-key': DEMO_KEY });
+  });
+
+  it('-X GET and --method get are accepted', async () => {
+    for (const args of [['-X', 'GET'], ['--method', 'get'], ['--method=GET']]) {
+      const result = await recorded(['api', '/me', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(sent).toHaveLength(3);
+  });
+
+  it('-X with any other method says the API is read-only, and sends nothing', async () => {
+    for (const method of ['POST', 'delete', 'PATCH']) {
+      await refused(['api', '/me', '-X', method], 'the API is read-only: gymctl api sends GET alone');
+    }
+  });
+
+  it("-H never sets the key's header, Host or a header of the connection, nor quotes the value", async () => {
+    for (const [header, reason] of [
+      [`X-API-Key: ${SECRET}`, 'X-API-Key: gymctl sends the key itself, from auth login or GYMCTL_API_KEY'],
+      [`x-api-key:${SECRET}`, 'x-api-key: gymctl sends the key itself, from auth login or GYMCTL_API_KEY'],
+      [`Host: ${SECRET}.example.com`, 'Host: requests go to the base URL alone'],
+      ['Connection: close', 'Connection: gymctl sets the headers of the connection itself'],
+      ['Transfer-Encoding: chunked', 'Transfer-Encoding: gymctl sets the headers of the connection itself'],
+      ['Upgrade: websocket', 'Upgrade: gymctl sets the headers of the connection itself'],
+      ['Keep-Alive: 5', 'Keep-Alive: gymctl sets the headers of the connection itself'],
+    ]) {
+      const result = await refused(['api', '/me', '-H', header!], `-H cannot set ${reason}`);
+      expect(result.stderr).not.toContain(SECRET);
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it('-H without a name and a colon is refused, the text not shown', async () => {
+    for (const header of [SECRET, `: ${SECRET}`, `Bad Name: ${SECRET}`]) {
+      const result = await refused(['api', '/me', '-H', header], "-H takes a header as 'Name: value', such as -H 'Accept: application/json' (what was given is not shown)");
+      expect(result.stderr).not.toContain(SECRET);
+    }
+  });
+
+  it('-H with a line break or a control character in its value is refused, the value not shown', async () => {
+    for (const value of [`${SECRET}\r\nX-Other: 1`, `${SECRET}\u0000`, `${SECRET}\u20ac`]) {
+      const result = await refused(
+        ['api', '/me', '-H', `X-Trace: ${value}`],
+        /^gymctl: -H: the value of X-Trace has a line break, a control character or a character beyond Latin-1 \(it is not shown\)\n$/,
+      );
+      expect(result.stderr).not.toContain(SECRET);
+    }
+  });
+
+  it('-H with --cache or --refresh is refused: the cache keeps answers by path alone', async () => {
+    for (const flag of [['--cache', '5m'], ['--refresh']]) {
+      await refused(
+        ['api', '/me', '-H', 'Accept: text/plain', ...flag],
+        '-H cannot be used with --cache or --refresh: the cache keeps answers by path, whatever headers asked for them',
+      );
+    }
+  });
+
+  it('api --help shows -H, --header and -X, --method', async () => {
+    const help = (await gymctl(['api', '--help'])).stdout;
+    expect(help).toMatch(/ {2}-H, --header <header> +add a request header/);
+    expect(help).toMatch(/ {2}-X, --method <method> +GET, the only method/);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * `gymctl api <path>`: an authenticated GET of any path under the base URL. In a pipe, the body exactly as received; on a
  * terminal, JSON indented by 2 (numbers and strings as sent), made safe. `-i`, as `gh api -i`: the status line and headers
- * first (output/head.ts); on a failure, on stderr with the error.
+ * first (output/head.ts); on a failure, on stderr with the error. `-H`, as `gh api -H`: headers of the request, but never
+ * the key's, Host or the connection's; `-X`: GET alone, the API being read-only.
  */
 import { operations } from '../../api/client.js';
-import { GymctlError } from '../../api/errors.js';
+import { GymctlError, usageError } from '../../api/errors.js';
 import { isJsonText } from '../../api/transport/response.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import type { Factory } from '../../factory.js';
@@ -27,13 +28,57 @@ function forTerminal(body: string): string {
 
 export type ApiDeps = Pick<Factory, 'io' | 'output' | 'client'>;
 
-export async function runApi(f: ApiDeps, path: string, options: { include?: boolean } = {}): Promise<void> {
+export interface ApiOptions {
+  include?: boolean;
+  /** -H, each `Name: value`. */
+  header?: readonly string[];
+  method?: string;
+  cache?: string;
+  refresh?: boolean;
+}
+
+/** Headers -H may not set, each with why: the key's (gymctl sends it), Host, and the connection's (RFC 9110, 7.6.1), which the transport sets itself. */
+const REFUSED_HEADERS: Readonly<Record<string, string>> = {
+  'x-api-key': 'gymctl sends the key itself, from auth login or GYMCTL_API_KEY',
+  host: 'requests go to the base URL alone',
+  ...Object.fromEntries(
+    ['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding'].map((name) => [
+      name,
+      'gymctl sets the headers of the connection itself',
+    ]),
+  ),
+};
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** -H's headers by name, each checked (a value is never quoted: it may be a secret); the last of a name wins. */
+function requestHeaders(given: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const header of given) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, Math.max(colon, 0)).trim();
+    if (!HEADER_NAME.test(name)) throw usageError("-H takes a header as 'Name: value', such as -H 'Accept: application/json' (what was given is not shown)");
+    const refused = REFUSED_HEADERS[name.toLowerCase()];
+    if (refused) throw usageError(`-H cannot set ${name}: ${refused}`);
+    const value = header.slice(colon + 1).trim();
+    if (!HEADER_VALUE.test(value)) throw usageError(`-H: the value of ${name} has a line break, a control character or a character beyond Latin-1 (it is not shown)`);
+    for (const other of Object.keys(headers)) if (other.toLowerCase() === name.toLowerCase()) delete headers[other];
+    headers[name] = value;
+  }
+  return headers;
+}
+
+export async function runApi(f: ApiDeps, path: string, options: ApiOptions = {}): Promise<void> {
+  if (options.method !== undefined && options.method.toUpperCase() !== 'GET') throw usageError('the API is read-only: gymctl api sends GET alone');
+  const headers = requestHeaders(options.header ?? []);
+  if (options.header && (options.cache !== undefined || options.refresh))
+    throw usageError('-H cannot be used with --cache or --refresh: the cache keeps answers by path, whatever headers asked for them');
   const operation = operations.raw(path); // checked before anything is read or sent
   const { jq } = await f.output();
   const { client, explain } = await f.client();
   let response: ApiResponse<undefined>;
   try {
-    response = await client.request(operation);
+    response = await client.request(operation, options.header ? { headers } : undefined);
   } catch (error) {
     // A failure prints nothing on stdout: with -i, the head it came with is reported with the error, on stderr (output/errors.ts).
     if (error instanceof GymctlError && error.head && !options.include) throw explain(error.with({ head: undefined }));

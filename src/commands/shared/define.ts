@@ -37,8 +37,8 @@ export interface CommandSpec {
   description: string;
   /** `<name>` (required), `[name]` (optional), `<name...>` (several), with what it is. */
   arguments?: ReadonlyArray<readonly [string, string]>;
-  /** Options of its own (the global ones come from the flag table). */
-  options?: ReadonlyArray<readonly [string, string]>;
+  /** Options of its own (the global ones come from the flag table); `repeatable`: each value given, in a list. */
+  options?: ReadonlyArray<readonly [string, string, 'repeatable'?]>;
   examples: readonly string[];
 }
 
@@ -57,7 +57,9 @@ export const examplesOf = (command: Command): readonly string[] => examplesByCom
 export function defineCommand(spec: CommandSpec, action: Action): Command {
   const command = new Command(spec.name).description(spec.description);
   for (const [name, description] of spec.arguments ?? []) command.argument(name, description);
-  for (const [flags, description] of spec.options ?? []) command.option(flags, description);
+  for (const [flags, description, repeatable] of spec.options ?? [])
+    if (repeatable) command.option(flags, description, (value: string, before: string[] = []) => [...before, value]);
+    else command.option(flags, description);
   examplesByCommand.set(command, spec.examples);
   return command.addHelpText('after', examples(...spec.examples)).action((...args: unknown[]) => {
     args[args.length - 2] = (args.at(-1) as Command).optsWithGlobals();
