@@ -7,6 +7,7 @@
 import type { GymctlError } from './api/errors.js';
 import { scanArgv } from './argv.js';
 import { annotationsOf } from './commands/shared/define.js';
+import { habitAnswer } from './commands/shared/suggest.js';
 import type { GlobalFlags } from './config/settings.js';
 import { createFactory, type Factory } from './factory.js';
 import { buildProgram, commandWords } from './program.js';
@@ -62,6 +63,8 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
     await untilInterrupted(program.parseAsync(argv.length === 0 ? ['--help'] : [...argv], { from: 'user' }), signal, () => handlesInterrupt);
   } catch (error) {
     outcome = settle(error, argv, program, scan);
+    // A usage error where argv holds another CLI's habit (gh's, kubectl's): the gymctl way instead.
+    if (typeof outcome !== 'number' && outcome.kind === 'usage') outcome = habitAnswer(scan) ?? outcome;
   } finally {
     // Clients and servers, last opened first.
     for (const dispose of disposers.splice(0).reverse()) await dispose().catch(() => {});

@@ -156,3 +156,56 @@ describe('gymctl api -H and -X, as gh api takes them', () => {
     expect(help).toMatch(/ {2}-X, --method <method> +GET, the only method/);
   });
 });
+
+describe('habits gymctl answers with its own way, in one line', () => {
+  const DEBUG = 'gymctl has no verbose mode: --debug traces each request on stderr, the key redacted';
+  const cases: Array<[string[], string]> = [
+    [['whoami', '--template', '{{.name}}'], "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.data.name'"],
+    [['academy', '1', '--template={{.name}}'], "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.data.name'"],
+    [['whoami', '--verbose'], DEBUG],
+    [['whoami', '-v'], DEBUG],
+    [['-v', 'academy', '1'], DEBUG],
+    [['api', '/me', '--paginate'], 'the API has no pages: gymctl api prints each answer whole'],
+    [['version', '--short'], 'gymctl version has no --short: `gymctl --version` prints the version alone'],
+    [['status'], 'gymctl has no status command: `gymctl auth status` checks the key, `gymctl whoami` shows what it sees'],
+    [['get', 'academies'], 'gymctl has no get command: name what to read, as `gymctl academies`'],
+    [['get', 'academy', '1'], 'gymctl has no get command: name what to read, as `gymctl academy 1`'],
+    [['get', 'pods'], 'gymctl has no get command: name what to read, as `gymctl academies`'],
+    [['config', 'use-context', 'work'], 'gymctl has profiles, not contexts: --profile NAME picks one for a run, `gymctl config set default-profile NAME` for every run'],
+    [['config', 'use-context'], 'gymctl has profiles, not contexts: --profile NAME picks one for a run, `gymctl config set default-profile NAME` for every run'],
+    [['config', 'get-contexts'], 'gymctl has profiles, not contexts: `gymctl auth status --all` lists them'],
+  ];
+  for (const [args, line] of cases) {
+    it(args.join(' '), async () => {
+      await refused(args, line);
+    });
+  }
+
+  it('--api-key, in every form, points to auth login --with-key and GYMCTL_API_KEY, never showing the key', async () => {
+    for (const args of [
+      ['whoami', '--api-key', SECRET],
+      ['whoami', `--api-key=${SECRET}`],
+      ['--api-key', SECRET, 'academies'],
+      ['api', '/me', '--api-key', SECRET],
+    ]) {
+      const result = await refused(args, 'gymctl takes no key as an option (shell history and ps would keep it): pipe it to `gymctl auth login --with-key`, or set GYMCTL_API_KEY');
+      expect(result.stderr).not.toContain(SECRET);
+    }
+  });
+
+  it('is a JSON line when errors are JSON', async () => {
+    const result = await refused(['whoami', '--json', '--verbose'], /^\{"error":/);
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { kind: 'usage', message: DEBUG } });
+  });
+
+  it('leaves what is not a habit as it was', async () => {
+    await refused(['-v'], "unknown option '-v' (Did you mean --version?)");
+    await refused(['whoami', '--bogus'], "unknown option '--bogus'");
+    await refused(['config', 'bogus'], "unknown command 'config bogus': expected one of list, get, set, unset, path");
+    await refused(['statu'], "unknown command 'statu'");
+    // Help asked for is help, even beside a habit.
+    const help = await gymctl(['whoami', '--verbose', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: gymctl whoami/);
+  });
+});

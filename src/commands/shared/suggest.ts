@@ -1,6 +1,10 @@
-/** Suggestions for a mistyped command, topic, option, profile or value. */
+/** Suggestions for a mistyped command, topic, option, profile or value, and the gymctl way of another CLI's habit. */
 import type { Command } from 'commander';
+import type { GymctlError } from '../../api/errors.js';
+import type { ArgvScan } from '../../argv.js';
 import { usageError } from '../../failures.js';
+import { readCommands } from '../../operations/declare.js';
+import { OPERATIONS } from '../../operations/index.js';
 
 /** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
 export function closest(word: string, names: readonly string[]): string | undefined {
@@ -37,4 +41,36 @@ export function helpForGroup(group: Command) {
     const suggestion = closest(word, names);
     throw usageError(`unknown command '${group.name()} ${word}'${suggestion ? ` (Did you mean ${group.name()} ${suggestion}?)` : `: expected one of ${names.join(', ')}`}`);
   };
+}
+
+const DEBUG = 'gymctl has no verbose mode: --debug traces each request on stderr, the key redacted';
+const PROFILES = 'gymctl has profiles, not contexts:';
+
+/**
+ * What users of gh, kubectl and the Stripe CLI type that gymctl says another way, and that way, in one line: the habit is
+ * the command's words then an option (`*`: after any command), matched once the parser has refused argv.
+ */
+const HABITS: ReadonlyArray<readonly [habit: string, answer: string | ((rest: readonly string[]) => string)]> = [
+  ['--template', "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.data.name'"],
+  ['--verbose', DEBUG],
+  ['* -v', DEBUG],
+  ['--api-key', 'gymctl takes no key as an option (shell history and ps would keep it): pipe it to `gymctl auth login --with-key`, or set GYMCTL_API_KEY'],
+  ['api --paginate', 'the API has no pages: gymctl api prints each answer whole'],
+  ['version --short', 'gymctl version has no --short: `gymctl --version` prints the version alone'],
+  ['status', 'gymctl has no status command: `gymctl auth status` checks the key, `gymctl whoami` shows what it sees'],
+  ['get', (rest) => `gymctl has no get command: name what to read, as \`gymctl ${readCommands(OPERATIONS).includes(rest[0]!) ? rest.join(' ') : 'academies'}\``],
+  ['config use-context', `${PROFILES} --profile NAME picks one for a run, \`gymctl config set default-profile NAME\` for every run`],
+  ['config get-contexts', `${PROFILES} \`gymctl auth status --all\` lists them`],
+];
+
+/** The answer to a habit of another CLI in argv that the parser refused, if it holds one. */
+export function habitAnswer({ operands, options }: ArgvScan): GymctlError | undefined {
+  const given = (option: string) => [...options].some((word) => word === option || word.startsWith(`${option}=`));
+  for (const [habit, answer] of HABITS) {
+    const words = habit.split(' ');
+    const option = words.at(-1)!.startsWith('-') ? words.pop() : undefined;
+    const command = words.every((word, i) => (word === '*' ? operands[i] !== undefined : word === operands[i]));
+    if (command && (option === undefined || given(option))) return usageError(typeof answer === 'string' ? answer : answer(operands.slice(words.length)));
+  }
+  return undefined;
 }
