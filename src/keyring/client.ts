@@ -3,7 +3,7 @@ import type { GymctlError } from '../api/errors.js';
 import { DEFAULT_PROFILE } from '../config/settings.js';
 import { FailureWithFix } from '../failures.js';
 import { keyringStore } from './stores.js';
-import { KEYRING_INSTALL, KEYRING_MISSING, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
+import { KEYRING_MISSING, type KeyringAnswer, type KeyringRequest, type KeyringTrouble, keyringWayIn } from './protocol.js';
 
 declare const __KEYRING_AGENT__: string | undefined;
 
@@ -70,12 +70,12 @@ export function keyringError(trouble: KeyringTrouble, detail: string, request: P
   );
 }
 
-/** The native module (an optional dependency) is not installed: no keyring here, whatever the desktop offers. */
+/** The native module (an optional dependency) is not installed, or does not load: no keyring here, whatever the desktop offers. */
 function missingError(reason: string, keeps: readonly string[], profile: string): GymctlError {
   return new FailureWithFix('unauthorized', `${KEYRING_MISSING} (${reason})`, [
     ...keeps,
     'To go on, either:',
-    `- ${KEYRING_INSTALL},`,
+    `- ${keyringWayIn(reason)},`,
     `- keep a key in the config file instead: ${loginWithoutKeyring(profile)}, or`,
     '- set GYMCTL_API_KEY.',
   ]);

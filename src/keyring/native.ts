@@ -1,4 +1,5 @@
 /** The native keyring module, an optional dependency that may be absent: said as such, never a stack trace. */
+import { KEYRING_BROKEN } from './protocol.js';
 
 export interface NativeEntry {
   getPassword(): string | null;
@@ -14,16 +15,34 @@ export class NativeModuleMissing extends Error {
 }
 
 const codeOf = (error: unknown) => (error instanceof Error && 'code' in error ? String(error.code) : undefined);
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split(/\r?\n/)[0]!.trim();
 
-/** Why the module did not load, from what `require` threw. */
+/** A file that is not there (napi-rs's chain keeps only the messages): each place napi-rs looked for a binary that is absent. */
+const absent = (error: unknown) => /^(Cannot find (module|package) |Unsupported architecture )/.test(firstLine(error));
+
+/** An error and its causes, outermost first (napi-rs chains what each place it looked threw, the last place outermost). */
+function chainOf(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let link = error; link instanceof Error && !chain.includes(link); link = link.cause) chain.push(link);
+  return chain;
+}
+
+/** Windows could not load a DLL the binary needs: most often the Visual C++ runtime, which Windows does not always have. */
+const missingDll = (error: unknown, platform: string) =>
+  /The specified module could not be found/i.test(firstLine(error)) || (platform.startsWith('win32') && codeOf(error) === 'ERR_DLOPEN_FAILED');
+
+/** Why the module did not load, from what `require` threw: not installed, or installed and failing to load, and why. */
 export function missingReason(error: unknown, platform = `${process.platform}-${process.arch}`): string {
   const message = error instanceof Error ? error.message : String(error);
   const notFound = ['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(codeOf(error) ?? '');
   // The package itself is absent: left out by --omit=optional, or by a failed optional install.
   if (notFound && /['"]@napi-rs\/keyring['"]/.test(message)) return '@napi-rs/keyring is not installed';
-  // The package is there, its binary for this platform is not (napi-rs says so in these words).
-  if (/^Cannot find native binding|^Failed to load native binding/.test(message)) return `@napi-rs/keyring has no native binary installed for ${platform}`;
-  return `@napi-rs/keyring could not be loaded: ${message.split('\n')[0]}`;
+  // The package is there; napi-rs found no binary for this platform (its words), unless one it found failed to load.
+  const napi = /^Cannot find native binding|^Failed to load native binding/.test(message);
+  const failed = napi ? chainOf((error as Error).cause).find((link) => !absent(link)) : error;
+  if (failed === undefined) return `@napi-rs/keyring has no native binary installed for ${platform}`;
+  const dll = missingDll(failed, platform) ? ' (a DLL it needs is missing: install the Microsoft Visual C++ Redistributable)' : '';
+  return `${KEYRING_BROKEN}: ${firstLine(failed)}${dll}`;
 }
 
 /** The module's Entry class through `load`, or NativeModuleMissing. */

@@ -8,10 +8,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { FailureWithFix } from '../../src/failures.js';
+import { keyringError } from '../../src/keyring/client.js';
 import { keyringRoots, loadEntry, missingReason, NativeModuleMissing } from '../../src/keyring/native.js';
+import { KEYRING_INSTALL, KEYRING_MISSING } from '../../src/keyring/protocol.js';
 import { ROOT } from '../helpers/cli.js';
 
 const notFound = (message: string, code = 'MODULE_NOT_FOUND') => Object.assign(new Error(message), { code });
+/** What Windows says of a DLL that a binary needs and that is not there, with the binary's path on its second line. */
+const windowsDll = 'The specified module could not be found.\r\n\\\\?\\C:\\gymctl\\node_modules\\@napi-rs\\keyring-win32-x64-msvc\\keyring.win32-x64-msvc.node';
 
 describe('why the native keyring module did not load', () => {
   it('the package absent (--omit=optional), required or imported', () => {
@@ -27,9 +32,60 @@ describe('why the native keyring module did not load', () => {
 
   it('anything else that stops it loading (a binary that does not load) is said in its first line, never as a stack', () => {
     const dlopen = Object.assign(new Error('libc.musl-x86_64.so.1: cannot open shared object file\n    at Module._extensions..node'), { code: 'ERR_DLOPEN_FAILED' });
-    expect(missingReason(dlopen)).toBe('@napi-rs/keyring could not be loaded: libc.musl-x86_64.so.1: cannot open shared object file');
+    expect(missingReason(dlopen, 'linux-x64')).toBe('@napi-rs/keyring is installed but could not be loaded: libc.musl-x86_64.so.1: cannot open shared object file');
     // A module not found that is some other module is not "not installed".
-    expect(missingReason(notFound("Cannot find module './keyring.linux-x64-gnu.node'"))).toMatch(/^@napi-rs\/keyring could not be loaded: /);
+    expect(missingReason(notFound("Cannot find module './keyring.linux-x64-gnu.node'"))).toMatch(/^@napi-rs\/keyring is installed but could not be loaded: /);
+  });
+
+  /** What napi-rs throws once every place it looked failed: each one's message, chained, the last place outermost. */
+  const napiError = (...tried: string[]) => {
+    const chain = tried.reduce<Error | undefined>((previous, message) => Object.assign(new Error(message), { cause: previous }), undefined);
+    return Object.assign(new Error('Cannot find native binding. npm has a bug related to optional dependencies.'), { cause: chain });
+  };
+  const caught = (error: unknown) => {
+    try {
+      loadEntry(() => {
+        throw error;
+      });
+    } catch (thrown) {
+      expect(thrown).toBeInstanceOf(NativeModuleMissing);
+      return (thrown as Error).message;
+    }
+    throw new Error('loadEntry did not throw');
+  };
+
+  it("installed but failing to load is told apart from not installed, naming napi-rs's cause", () => {
+    // Every place napi-rs looked had nothing: the platform's binary is not installed.
+    expect(missingReason(napiError("Cannot find module './keyring.win32-x64-msvc.node'", "Cannot find module '@napi-rs/keyring-win32-x64-msvc'"), 'win32-x64')).toBe(
+      '@napi-rs/keyring has no native binary installed for win32-x64',
+    );
+    // The binary is there and Windows could not load a DLL it needs: the cause, and the Visual C++ Redistributable.
+    const dll = caught(napiError("Cannot find module './keyring.win32-x64-msvc.node'", windowsDll));
+    expect(dll).toBe(
+      '@napi-rs/keyring is installed but could not be loaded: The specified module could not be found. (a DLL it needs is missing: install the Microsoft Visual C++ Redistributable)',
+    );
+    // Another cause is named as it is, with no word of a DLL.
+    const other = caught(napiError("Cannot find module './keyring.win32-x64-msvc.node'", '%1 is not a valid Win32 application.\r\n\\\\?\\C:\\x.node'));
+    expect(other).toBe('@napi-rs/keyring is installed but could not be loaded: %1 is not a valid Win32 application.');
+    // Thrown by Node itself, without napi-rs's chain: ERR_DLOPEN_FAILED on Windows is a DLL, elsewhere it is said as it is.
+    const dlopen = Object.assign(new Error('The operating system cannot run %1.'), { code: 'ERR_DLOPEN_FAILED' });
+    expect(missingReason(dlopen, 'win32-arm64')).toContain('Visual C++ Redistributable');
+    expect(missingReason(dlopen, 'linux-x64')).not.toContain('Visual C++');
+  });
+
+  it('the message and its ways on: installing again for a module not installed, fixing the cause for one that does not load', () => {
+    const wayOn = (reason: string) => {
+      const failure = keyringError('missing', reason, { op: 'get', account: 'default' }, 'win32') as FailureWithFix;
+      return { message: failure.message, fix: failure.fix.join('\n') };
+    };
+    const absent = wayOn(caught(notFound("Cannot find module '@napi-rs/keyring'")));
+    expect(absent.message).toBe(`${KEYRING_MISSING} (@napi-rs/keyring is not installed)`);
+    expect(absent.fix).toContain(KEYRING_INSTALL);
+    const broken = wayOn(caught(napiError(windowsDll)));
+    expect(broken.message).toContain('is installed but could not be loaded: The specified module could not be found.');
+    expect(broken.message).toContain('Visual C++ Redistributable');
+    expect(broken.fix).toContain('fix what stops it loading');
+    expect(broken.fix).not.toContain(KEYRING_INSTALL);
   });
 
   it('loadEntry hands back the Entry class, or throws NativeModuleMissing with the reason', () => {
@@ -46,7 +102,7 @@ describe('why the native keyring module did not load', () => {
     })();
     expect(missing).toBeInstanceOf(NativeModuleMissing);
     expect((missing as Error).message).toBe('@napi-rs/keyring is not installed');
-    expect(() => loadEntry(() => ({}))).toThrow('@napi-rs/keyring could not be loaded: it has no Entry class');
+    expect(() => loadEntry(() => ({}))).toThrow('@napi-rs/keyring is installed but could not be loaded: it has no Entry class');
   });
 });
 
@@ -55,12 +111,18 @@ describe('the built keyring agent, without the module', () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-  /** dist/keyring-agent.cjs alone in a temporary folder, with `packages` from node_modules beside it. */
-  const agentIn = (packages: string[]) => {
+  /** dist/keyring-agent.cjs alone in a temporary folder, with `packages` from node_modules beside it, and made-up packages whose main is `made`'s source. */
+  const agentIn = (packages: string[], made: Record<string, string> = {}) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'gymctl-agent-'));
     dirs.push(dir);
     cpSync(path.join(ROOT, 'dist', 'keyring-agent.cjs'), path.join(dir, 'keyring-agent.cjs'));
     for (const name of packages) cpSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name), { recursive: true });
+    for (const [name, source] of Object.entries(made)) {
+      const folder = path.join(dir, 'node_modules', ...name.split('/'));
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name, version: '0.0.0', main: 'index.js' }));
+      writeFileSync(path.join(folder, 'index.js'), source);
+    }
     const result = spawnSync(process.execPath, [path.join(dir, 'keyring-agent.cjs')], { input: JSON.stringify({ op: 'get', account: 'default' }), encoding: 'utf8' });
     return { ...result, answer: JSON.parse(result.stdout) as unknown };
   };
@@ -72,6 +134,19 @@ describe('the built keyring agent, without the module', () => {
     const noBinary = agentIn(['@napi-rs/keyring']);
     expect(noBinary.answer).toEqual({ ok: false, trouble: 'missing', message: `@napi-rs/keyring has no native binary installed for ${process.platform}-${process.arch}` });
     expect(noBinary.stderr).toBe('');
+  });
+
+  it("with the platform's binary installed but failing to load (Windows' missing DLL, injected): napi-rs's cause, never \"not installed\"", () => {
+    const triple = readdirSync(path.join(ROOT, 'node_modules', '@napi-rs')).find((name) => name.startsWith('keyring-'))!;
+    const failing = `throw Object.assign(new Error(${JSON.stringify(windowsDll)}), { code: 'ERR_DLOPEN_FAILED' });`;
+    const broken = agentIn(['@napi-rs/keyring'], { [`@napi-rs/${triple}`]: failing });
+    expect(broken.answer).toEqual({
+      ok: false,
+      trouble: 'missing',
+      message:
+        '@napi-rs/keyring is installed but could not be loaded: The specified module could not be found. (a DLL it needs is missing: install the Microsoft Visual C++ Redistributable)',
+    });
+    expect(broken.stderr).toBe('');
   });
 });
 

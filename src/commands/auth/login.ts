@@ -2,7 +2,7 @@
 import { FailureWithFix, toFailure, usageError } from '../../failures.js';
 import { type GlobalFlags, maskKey } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
-import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
+import { KEYRING_MISSING, keyringWayIn } from '../../keyring/protocol.js';
 import { keyringStore } from '../../keyring/stores.js';
 import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
 import { academyList, dropCachedAnswers, keyName, ownerLine } from './words.js';
@@ -88,7 +88,7 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
       const message = `${failure.message}; the key was not asked for, and nothing was stored`;
       if (!(failure instanceof FailureWithFix)) throw failure.with({ message });
       // The keyring's own fix speaks of a profile that keeps its key there; this login has stored nothing yet.
-      const reach = failure.message.startsWith(KEYRING_MISSING) ? `${KEYRING_INSTALL} to use ${keyringStore().name}` : keyringStore().fix;
+      const reach = failure.message.startsWith(KEYRING_MISSING) ? `${keyringWayIn(failure.message)} to use ${keyringStore().name}` : keyringStore().fix;
       throw new FailureWithFix(failure.kind, message, [
         'To go on, either:',
         `- ${reach}, and log in again, or`,
