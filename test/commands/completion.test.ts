@@ -265,3 +265,11 @@ describe('gymctl completion: the shell as an argument, or with -s or --shell', (
     expect((await gymctl(['__complete', '--', 'completion', '-s', 'z'])).stdout).toBe('zsh\n:none\n');
   });
 });
+
+describe('Tab after a flag that is another name of one', () => {
+  it('-o and --output offer the formats, as --format does', async () => {
+    const formats = (await gymctl(['__complete', '--', 'academy', '--format', ''])).stdout;
+    expect(formats).toContain('ndjson\n');
+    for (const flag of ['-o', '--output']) expect((await gymctl(['__complete', '--', 'academy', flag, ''])).stdout, flag).toBe(formats);
+  });
+});

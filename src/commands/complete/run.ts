@@ -9,7 +9,7 @@ import { GymApiError } from '../../api/errors.js';
 import { KEY_STORES, OUTPUT_FORMATS, PROFILE_NAME } from '../../config/formats.js';
 import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
-import { appliesTo } from '../../flags.js';
+import { appliesTo, GLOBAL_FLAGS, longOf } from '../../flags.js';
 import { columnNames } from '../../output/columns.js';
 import { viewsOf } from '../../output/views.js';
 import { type Ask, commandNames, type OperationDeclaration } from '../../operations/declare.js';
@@ -68,6 +68,9 @@ function profileNames(f: CompleteDeps): string[] {
 
 /** The operation of each command that prints records. */
 const BY_COMMAND = new Map(OPERATIONS.flatMap((declaration) => commandNames(declaration).map((name) => [name, declaration] as const)));
+
+/** A flag that is another name of one (`--output` of `--format`), to the one it names. */
+const SAME_AS = new Map(GLOBAL_FLAGS.flatMap((flag) => (flag.sameAs ? [[longOf(flag), flag.sameAs] as const] : [])));
 
 /** Values for an option that takes one, `current` being what is typed of it. */
 function optionValues(f: CompleteDeps, long: string | undefined, path: readonly string[], current: string): Answer {
@@ -138,7 +141,7 @@ export function complete(f: CompleteDeps, program: Command, words: readonly stri
     if (word.startsWith('-')) {
       const option = optionsFor(command, path).find((o) => o.long === word || o.short === word);
       if (option && (option.required || option.optional)) {
-        if (i === typed.length - 1) return optionValues(f, option.long, path, current);
+        if (i === typed.length - 1) return optionValues(f, (option.long && SAME_AS.get(option.long)) ?? option.long, path, current);
         i++; // its value
       }
       continue;
