@@ -177,7 +177,8 @@ export const PART_MS = 200;
 
 /**
  * A table on a terminal: whole before its first part is due, drawn in one piece; else in parts keeping the first part's
- * widths (a wider cell is cut with …), above the progress line, so what has arrived stays on screen after Ctrl-C.
+ * widths, the terminal's room given to the columns that may grow (table-fit.ts: streamWidths), above the progress line,
+ * so what has arrived stays on screen after Ctrl-C.
  */
 function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: readonly Column<T>[], headers: boolean, options: EmitOptions): Emitter<T> {
   const parts = table.tableParts(io, columns, headers, options.widest ? { widest: options.widest } : {});

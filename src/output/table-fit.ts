@@ -96,8 +96,9 @@ export function fitColumns<T>(columns: readonly Column<T>[], labels: readonly st
 
 /**
  * A streamed table's widths, fixed from its first part: a column whose widest cell is known (`widest`: a batch's ids)
- * is that wide, ids are never cut; spare room goes to the cut columns, then to those whose cells vary in width (later
- * rows may be longer), up to half as wide again.
+ * is that wide, ids are never cut. Later rows may be longer, so the room the terminal has left goes to the cut columns,
+ * then to every column that may grow (all but ids and those whose cells were all narrower than their header, such as
+ * codes), the narrowest first: the table is as wide as the terminal, and a later cell is cut only past its share.
  */
 export function streamWidths(columns: readonly FitColumn[], frame: number, available: number | undefined, widest: ReadonlyArray<number | undefined> = []): number[] {
   const fit = columns.map((column, i): FitColumn => {
@@ -108,17 +109,17 @@ export function streamWidths(columns: readonly FitColumn[], frame: number, avail
   const widths = fitWidths(fit, frame, available);
   if (!available) return widths;
   let spare = available - widths.reduce((sum, w) => sum + w, frame);
-  const natural = fit.map((column) => Math.max(1, column.label, ...column.cells));
-  const varies = fit.map((column) => column.cells.length > 0 && Math.min(...column.cells) < Math.max(...column.cells));
-  const limit = fit.map((column, i) => (column.rank === 0 || widest[i] !== undefined ? natural[i]! : varies[i] ? natural[i]! + Math.ceil(natural[i]! / 2) : natural[i]!));
+  const data = fit.map((column) => Math.max(1, ...column.cells));
+  const natural = fit.map((column, i) => Math.max(column.label, data[i]!));
+  const grows = fit.map((column, i) => column.rank !== 0 && widest[i] === undefined && data[i]! >= column.label);
   while (spare > 0) {
-    // The cut columns first, then the growing ones: the one that has grown least for its width.
+    // The cut columns first, then the narrowest that may grow.
     let best = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (widths[i]! >= limit[i]!) continue;
       const cut = widths[i]! < natural[i]!;
+      if (!cut && !grows[i]) continue;
       const bestCut = best >= 0 && widths[best]! < natural[best]!;
-      if (best < 0 || (cut && !bestCut) || (cut === bestCut && widths[i]! / natural[i]! < widths[best]! / natural[best]!)) best = i;
+      if (best < 0 || (cut && !bestCut) || (cut === bestCut && widths[i]! < widths[best]!)) best = i;
     }
     if (best < 0) break;
     widths[best]!++;

@@ -37,7 +37,7 @@ const cellTexts = <T>(columns: readonly Column<T>[], records: readonly T[]) =>
 
 /** A table written a part at a time, in the first part's widths, the parts joining into one box (or aligned columns). */
 export interface TableParts<T> {
-  /** The first part: the top of the box, the header row and these records; the widths are theirs from now on. */
+  /** The first part: the top of the box, the header row and these records; the widths, theirs and the terminal's room, hold from now on. */
   start(records: readonly T[]): string;
   /** More records, in the same columns. */
   more(records: readonly T[]): string;

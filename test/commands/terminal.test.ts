@@ -162,6 +162,52 @@ describe('a batch drawn as a table', () => {
     }
   });
 
+  /** A sandbox of 300 academies: the first part's names short ("Academy 14"), every later one 40 characters long. */
+  const longNames = async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => i + 1);
+    const name = (id: number) => (id <= FIRST_PART_ROWS ? `Academy ${id}` : `Academy ${id} `.padEnd(40, 'x'));
+    const [sample] = DEMO_DATA.academies;
+    const academies = ids.map((id) => ({ ...sample, id, name: name(id) }));
+    const key = DEMO_DATA.keys[0]!;
+    const data = { ...DEMO_DATA, keys: [{ ...key, key: { ...key.key, academyIds: ids } }], academies } as unknown as SandboxData;
+    return { ids, name, sandbox: await startSandbox({ data }) };
+  };
+
+  it('at 120 columns, names longer than the first part saw are whole where they fit: no column is cut while the terminal has room', async () => {
+    const { ids, name, sandbox } = await longNames();
+    try {
+      const result = await gymctl(['academy', '-'], { stdin: `${ids.join('\n')}\n`, stdoutTTY: true, columns: 120, env: { ...api(), GYMCTL_BASE_URL: sandbox.url } });
+      expect(result.code, result.stderr).toBe(0);
+      const lines = result.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line.length).toBe(lines[0]!.length);
+      expect(lines[0]!.length).toBeLessThanOrEqual(120);
+      expect(result.stdout).not.toContain('…');
+      const names = lines.filter((line) => /^│ \d/.test(line)).map((line) => line.split('│')[2]!.trim());
+      expect(names).toEqual(ids.map(name));
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('accessible, at 120 columns: names longer than the first part saw are read whole', async () => {
+    const { ids, name, sandbox } = await longNames();
+    try {
+      const env = { ...api(), GYMCTL_BASE_URL: sandbox.url, GYMCTL_ACCESSIBLE: '1' };
+      const result = await gymctl(['academy', '-'], { stdin: `${ids.join('\n')}\n`, stdoutTTY: true, columns: 120, env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain('…');
+      const lines = result.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(120);
+      const rows = lines.slice(1);
+      expect(rows).toHaveLength(ids.length);
+      // Each row: its id, then its whole name where the header's Name starts.
+      const at = lines[0]!.indexOf('Name');
+      for (const [i, row] of rows.entries()) expect(row.slice(at).startsWith(`${name(ids[i]!)}  `), row).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('shows its rows as they arrive, above the progress line; Ctrl-C closes the box and says what ndjson would have kept', async () => {
     const controller = new AbortController();
     /** What reached the terminal, stdout and stderr in the order written. */

@@ -4,7 +4,7 @@ import { createEmitter, FIRST_PART_MS, FIRST_PART_ROWS, PART_MS, PART_ROWS } fro
 import type { Academy, ApiKey, FamilyMember } from '../../src/operations/index.js';
 import { createIO, decideColor, type IO } from '../../src/terminal/io.js';
 import stringWidth from 'string-width';
-import { drawBox, fitWidths, keepEnd, paint, renderCard, renderTable, yieldRank, type Column } from '../../src/output/table.js';
+import { drawBox, fitWidths, keepEnd, paint, renderCard, renderTable, streamWidths, yieldRank, type Column } from '../../src/output/table.js';
 import { pickColumns } from '../../src/output/columns.js';
 import { viewsOf } from '../../src/output/views.js';
 import { formatAddress } from '../../src/operations/academy.js';
@@ -447,6 +447,21 @@ describe('cli-table3 draws the terminal tables', () => {
     expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 19)).toEqual([12, 7]);
     expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 14)).toEqual([9, 5]);
     expect(fitWidths([column([12], 2, 0), column([10], 8)], 0, 4)).toEqual([2, 2]);
+  });
+
+  it("streamWidths: the terminal's room goes to the columns that may grow, the narrowest first; ids and codes keep their width", () => {
+    const column = (cells: number[], label: number, rank = 2) => ({ cells, label, rank });
+    // An id, a name, a city, a code narrower than its header: 4 columns' frame is 13.
+    const academies = [column([2], 2, 0), column([10, 10], 4, 1), column([6], 4), column([2, 2], 7)];
+    expect(streamWidths(academies, 13, 100)).toEqual([2, 39, 39, 7]);
+    expect(streamWidths(academies, 13, 100).reduce((sum, w) => sum + w, 13)).toBe(100);
+    // An odd character goes to the first of the narrowest; the id's known widest is its width.
+    expect(streamWidths(academies, 13, 101, [6])).toEqual([6, 38, 37, 7]);
+    // No room to spare: cut as fitWidths cuts, the id whole; no width known: each column's widest.
+    expect(streamWidths(academies, 13, 30)).toEqual([2, 5, 5, 5]);
+    expect(streamWidths(academies, 13, undefined)).toEqual([2, 10, 6, 7]);
+    // Without a header row every column but the id may grow.
+    expect(streamWidths([column([2], 0, 0), column([10], 0), column([2], 0)], 10, 40)).toEqual([2, 14, 14]);
   });
 
   it('yieldRank: URLs and e-mail addresses first, ids last', () => {
