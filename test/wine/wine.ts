@@ -216,3 +216,59 @@ export function filesUnder(folder: string): string[] {
     .map((entry) => path.relative(folder, path.join(entry.parentPath ?? entry.path, entry.name)))
     .sort();
 }
+
+/**
+ * Runs a batch file of `lines` as written, through cmd.exe in `folder`: for what a user types in cmd.exe or a batch file
+ * (quotes, `call`), which runWin's one quoted command cannot say. Each line redirects what it needs to files of its own.
+ */
+export function runBatch(prefix: Prefix, folder: string, lines: readonly string[]): Promise<{ code: number | null; wineSaid: string }> {
+  const file = path.join(folder, `batch-${++runs}.bat`);
+  writeFileSync(file, `${['@echo off', ...lines].join('\r\n')}\r\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(WINE!, ['cmd', '/c', windowsPath(file)], { env: prefix.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const said: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => said.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => said.push(chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, wineSaid: Buffer.concat(said).toString('utf8') });
+    });
+  });
+}
+
+/**
+ * npm's gymctl.cmd, as npm (cmd-shim) writes it for a global install: `node` from PATH (no node.exe beside it), running
+ * `target` (bin\gymctl.cjs), given relative to `folder` as npm gives it. But for its end: cmd-shim's last line now is
+ * `endLocal & goto #_undefined_# 2>NUL || title %COMSPEC% & "%_prog%" …`, a goto to no label that ends the batch file and
+ * runs the rest of the line, which Wine's cmd.exe does not run (it ends there); so here node runs, then ENDLOCAL and
+ * EXIT /b with node's exit code, as earlier cmd-shims did. The arguments reach node the same way: cmd.exe expands %* alike.
+ */
+export function npmShim(folder: string, target: string): string {
+  const relative = path.relative(folder, target).split(path.sep).join('\\');
+  const shim = [
+    '@ECHO off',
+    'GOTO start',
+    ':find_dp0',
+    'SET dp0=%~dp0',
+    'EXIT /b',
+    ':start',
+    'SETLOCAL',
+    'CALL :find_dp0',
+    '',
+    'IF EXIST "%dp0%\\node.exe" (',
+    '  SET "_prog=%dp0%\\node.exe"',
+    ') ELSE (',
+    '  SET "_prog=node"',
+    '  SET PATHEXT=%PATHEXT:;.JS;=;%',
+    ')',
+    '',
+    `"%_prog%"  "%dp0%\\${relative}" %*`,
+    'ENDLOCAL',
+    'EXIT /b %errorlevel%',
+  ];
+  const file = path.join(folder, 'gymctl.cmd');
+  writeFileSync(file, `${shim.join('\r\n')}\r\n`);
+  return file;
+}
