@@ -76,7 +76,9 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
     const answer = async (args: Record<string, unknown>, cancelled: AbortSignal): Promise<CallToolResult> => {
       // The call's time limit, retries and waits for the gate included: it ends with gymctl's own failure before the client gives up.
       const deadline = AbortSignal.timeout(limits.callTimeoutMs);
-      const signal = AbortSignal.any([cancelled, deadline, ...(options.signal ? [options.signal] : [])]);
+      // A refused key is refused for every id: the call's other requests are cancelled, and it fails with the refusal.
+      const refused = new AbortController();
+      const signal = AbortSignal.any([cancelled, deadline, refused.signal, ...(options.signal ? [options.signal] : [])]);
       // One listener for each of the call's requests (every academy of a key, say), for the call's life only.
       setMaxListeners(0, signal);
       try {
@@ -85,12 +87,13 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
           gate
             .run(() => session.client.request(operation, { signal }), signal)
             .catch((error: unknown) => {
+              if (error instanceof GymctlError && error.kind === 'unauthorized') refused.abort(error);
               throw error instanceof GymctlError ? error : abortedError(signal.reason, operation.subject, operation.id);
             });
         const { unfetched, ...answer } = await tool.run(args, send);
         return fitAnswer(cleanDeep(session.apiKey, answer) as typeof answer, limits.maxAnswerBytes, tool.shortening(args), unfetched);
       } catch (error) {
-        let failure = asFailure(error);
+        let failure = asFailure(refused.signal.aborted ? refused.signal.reason : error);
         if (failure.kind === 'aborted' && deadline.aborted && !cancelled.aborted && !options.signal?.aborted) failure = callTimedOut(failure, limits.callTimeoutMs);
         const explained = 'failure' in session ? failure : (session.explain?.(failure) ?? failure);
         const failed = toolFailure(explained, apiKey, 'failure' in session);

@@ -25,12 +25,16 @@ const ME = subjectOf(whoami);
 
 /**
  * A failure with its next step: a refused key names where it came from; an unreachable host, where the base URL came
- * from; GET /me not found (which the API always has) says the base URL or its path prefix is wrong.
+ * from; GET /me not found (which the API always has), or a 404 not the API's, says the base URL or its path prefix is wrong.
  */
 export function withNextStep(failure: GymctlError, context: FailureContext): GymctlError {
+  const where = context.baseUrl ? ` ${context.baseUrl}${context.baseUrlOrigin ? ` (from ${context.baseUrlOrigin})` : ''}` : '';
   if (failure.kind === 'not_found' && failure.id === undefined && failure.message.startsWith(`${ME}: `) && !failure.message.includes('probably wrong')) {
-    const where = context.baseUrl ? ` ${context.baseUrl}${context.baseUrlOrigin ? ` (from ${context.baseUrlOrigin})` : ''}` : '';
     return failure.with({ message: `${failure.message}; the API always has ${whoami.path}, so the base URL${where} or its path prefix is probably wrong` });
+  }
+  // A 404 that is not the API's (response.ts) names the base URL it blames.
+  if (failure.kind === 'invalid_response' && failure.status === 404 && where && !failure.message.includes(where)) {
+    return failure.with({ message: failure.message.replace('the base URL or', `the base URL${where} or`) });
   }
   if (failure.kind === 'unauthorized' && context.keyOrigin && failure.message.endsWith('the server refused the API key')) {
     return failure.with({ message: `${failure.message} from ${context.keyOrigin}; check it with \`gymctl auth status\`` });
@@ -55,10 +59,10 @@ const oneLine = (error: GymctlError) => (error instanceof FailureWithFix ? `${er
 
 /**
  * `{"error":{"message","correlationId","status","kind","id"}}` on one line (with `head` for `api --include`); `skipped`
- * for an id left out by `--ignore-not-found`. `message` is the server's own when it sent one, so scripts can compare it.
+ * for an id left out by `--ignore-not-found`; `notTried` when a refused key stopped a batch. `message` is the server's own when it sent one, so scripts can compare it.
  * C1 controls, DEL, bidi and invisible characters are escaped too, so the line is as safe for a terminal as the text.
  */
-export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = 'error'): string {
+export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = 'error', more: { notTried?: number } = {}): string {
   const line = stringifyExact({
     [key]: {
       message: error.serverMessage ?? oneLine(error),
@@ -67,6 +71,7 @@ export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = '
       kind: error.kind,
       id: error.id ?? null,
       ...(error.head ? { head: headForJson(error.head) } : {}),
+      ...more,
     },
   });
   return `${escapeJsonForTerminal(line)}\n`;

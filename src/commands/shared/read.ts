@@ -74,7 +74,8 @@ export interface FetchAllOptions<T, U = T> {
   output: OutputChoice;
   concurrency: number;
   view: ResourceView<U>;
-  request: (id: Id) => Promise<ApiResponse<T>>;
+  /** `signal` aborts once a refused key has stopped the batch (runBatch). */
+  request: (id: Id, signal: AbortSignal) => Promise<ApiResponse<T>>;
   /** The records one answer gives (by default, the answer itself). */
   records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
   /** Names the items on the progress line. */
@@ -110,11 +111,12 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
   });
   emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
   const output = emitter;
-  let firstFailure: GymctlError | undefined;
+  let failure: GymctlError | undefined;
+  let notTried: number | undefined;
   if (options.ids.length > LONG_BATCH) tuneV8('long batch');
   cutShort = true;
   try {
-    firstFailure = await runBatch({
+    failure = await runBatch({
       ids: options.ids,
       concurrency: options.concurrency,
       request: options.request,
@@ -129,6 +131,9 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
       onError: (error) => {
         io.err(formatFailure(options.explain?.(error) ?? error, options.output.format, options.debug === true));
         progress.tick();
+      },
+      onStopped: (count) => {
+        notTried = count;
       },
       skip: (error) => {
         if (!options.ignoreNotFound || error.kind !== 'not_found') return false;
@@ -145,12 +150,18 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
     progress.done();
   }
   cutShort = false;
+  if (failure && notTried !== undefined) {
+    // The key was refused: said once, with the ids left untried (a script reads them from the JSON line's notTried).
+    const refusal = options.explain?.(failure) ?? failure;
+    if (options.output.format !== 'table') io.err(formatErrorJson(refusal, 'error', notTried ? { notTried } : {}));
+    else io.err(`${formatErrorLine(refusal)}${notTried ? `gymctl: the batch stopped there: ${notTried} of ${options.ids.length} ids were not tried\n` : ''}`);
+  }
   try {
-    await output.end(firstFailure !== undefined);
+    await output.end(failure !== undefined);
   } finally {
     io.flush();
   }
-  if (firstFailure) throw new AlreadyReported(firstFailure.kind);
+  if (failure) throw new AlreadyReported(failure.kind);
 }
 
 /** Said on stderr when Ctrl-C stops a batch drawn as a table: how many arrived, and why a script would use ndjson. */
