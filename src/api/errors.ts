@@ -131,7 +131,8 @@ export const SPEC_MESSAGES = {
 /** The kind of a non-success response: by status, else by the spec's message strings, as the spec fixes no status codes (§7 rule 2). */
 export function classifyStatus(status: number, message: string | null | undefined): ErrorKind {
   if (status === 401 || status === 403) return 'unauthorized';
-  if (status === 404) return 'not_found';
+  // A 404 without the API's error body is not the API's: the base URL or its path prefix is wrong, and nothing is "not found".
+  if (status === 404) return message == null ? 'invalid_response' : 'not_found';
   if (status >= 500 || status === 429 || status === 408) return 'unavailable';
   if (message === SPEC_MESSAGES.unauthorized) return 'unauthorized';
   if (message === SPEC_MESSAGES.notFound) return 'not_found';

@@ -36,6 +36,8 @@ export function nextStep(failure: GymctlError, atStart = false): string {
         return 'The API did not answer in time: try again later; if it keeps happening, the user can raise `--call-timeout` (and `--timeout`, for each request) in the MCP server configuration.';
       return 'The API could not be reached or is unavailable: try again later; if it persists, tell the user to run `gymctl doctor`.';
     case 'invalid_response':
+      if (failure.status === 404)
+        return "The answer was not the API's (a 404 without its error body): the base URL this server was started with is probably wrong. Tell the user to run `gymctl doctor`; retrying will not help.";
       if (failure.status !== undefined && failure.status >= 400 && failure.status < 500)
         return `The API refused the request (HTTP ${failure.status}), in its own words in the message. gymctl sends only the documented GETs, so retrying will not help: tell the user, with the correlation ID.`;
       return 'The API answered with something that is not its JSON (a gateway or proxy page, say): try again later; if it persists, tell the user to run `gymctl doctor` to check the base URL.';

@@ -155,13 +155,29 @@ describe('gateways and firewalls', () => {
     expect((await gymctl(['api', '/academies/1'], env(url))).stdout).toBe(body);
   });
 
-  it('a 404 HTML page (a missing path prefix) is exit 3 pointing at the base URL', async () => {
+  it('a 404 HTML page (a missing path prefix) is never "not found": exit 6, naming the base URL, with or without --ignore-not-found, in every format', async () => {
     const url = await httpServer((_request, response) => response.writeHead(404, { 'Content-Type': 'text/html' }).end(html));
-    expectFailure(
-      await gymctl(['whoami'], env(url)),
-      3,
-      /GET \/me: not found, and the answer \(an HTML page\) is not the API's: the base URL or its path prefix \(such as \/api\/v1\) is probably wrong/,
+    const blamed = `the base URL ${url} (from GYMCTL_BASE_URL) or its path prefix (such as /api/v1) is probably wrong`;
+    const whoami = await gymctl(['whoami'], env(url));
+    expectFailure(whoami, 6, /^gymctl: GET \/me: the 404 answer \(an HTML page\) is not the API's: /);
+    expect(whoami.stderr).toBe(`gymctl: GET /me: the 404 answer (an HTML page) is not the API's: ${blamed} (HTTP 404)\n`);
+    for (const format of ['table', 'csv', 'ndjson', 'json']) {
+      const result = await gymctl(['academy', '7', '8', '--ignore-not-found', '--format', format], env(url));
+      expect(result.code, format).toBe(6);
+      expect(result.stdout, format).toBe('');
+      expect(result.stderr, format).toContain(blamed);
+      expect(result.stderr, format).not.toContain('skipped');
+    }
+  });
+
+  it("a 404 with the API's error body is not found, and --ignore-not-found skips it", async () => {
+    const url = await httpServer((_request, response) =>
+      response.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"Resource not found","correlationId":"c-9"}'),
     );
+    expectFailure(await gymctl(['academy', '7'], env(url)), 3, /^gymctl: academy 7: Resource not found \(HTTP 404, correlation ID c-9\)\n$/);
+    const skipped = await gymctl(['academy', '7', '8', '--ignore-not-found', '--format', 'csv'], env(url));
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toBe('');
   });
 
   it('a 204 or an empty 200 is "the server sent an empty response": exit 6', async () => {

@@ -11,9 +11,11 @@ describe('classifyStatus', () => {
     expect(classifyStatus(status, 'Resource not found')).toBe('unauthorized');
   });
 
-  it('404 is not_found', () => {
-    expect(classifyStatus(404, undefined)).toBe('not_found');
+  it("404 is not_found with the API's message, and without it not the API's answer at all", () => {
     expect(classifyStatus(404, 'Unauthorized')).toBe('not_found');
+    expect(classifyStatus(404, '')).toBe('not_found');
+    expect(classifyStatus(404, undefined)).toBe('invalid_response');
+    expect(classifyStatus(404, null)).toBe('invalid_response');
   });
 
   it.each([500, 502, 503, 504, 429])('%i is unavailable regardless of message', (status) => {

@@ -119,8 +119,6 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
         return `${subject}: something in front of the API asks for a login of its own (${clip(login.split(/[\s,]/)[0]!)}), not for the API key: check the base URL, or what stands between you and the API`;
       return `${subject}: access was denied by something in front of the API, which answered ${statusLine(response)} with ${body}; the API itself did not refuse the key`;
     case 'not_found':
-      // Without the API's message, only a 404 is not_found (classifyStatus).
-      if (!fromApi) return `${subject}: not found, and the answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
       return `${subject}: ${clip(message ?? SPEC_MESSAGES.notFound)}`;
     case 'unavailable':
       if (status === 429) return `${subject}: rate limited by the server${message ? `: ${clip(message)}` : ''}`;
@@ -130,6 +128,8 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       return `${subject}: the server is unavailable: it answered ${statusLine(response)} with ${body}`;
     default:
       // Never a 2xx here (it is data, or an error body whose message gives its kind), nor a 1xx (never a final answer).
+      // Only the API's own error body makes a 404 "not found" (classifyStatus).
+      if (status === 404) return `${subject}: the 404 answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
       if (status < 400) return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       return `${subject}: unexpected HTTP status ${statusLine(response)}${fromApi ? `: ${clip(message!)}` : ` with ${body}`}`;
   }
