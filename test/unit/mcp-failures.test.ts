@@ -28,6 +28,12 @@ describe('the next step a model is told', () => {
     expect(nextStep(new GymApiError('not_found', 'not found'))).toMatch(/^The API does not know this: check the base URL/);
   });
 
+  it("a 404 that is not the API's (no error body) is told as a wrong base URL, never as a refusal in the API's words or a retry", () => {
+    const next = nextStep(new GymApiError('invalid_response', "academy 7: the 404 answer (an HTML page) is not the API's", { id: 7, status: 404 }));
+    expect(next).toMatch(/base URL this server was started with is probably wrong/);
+    expect(next).not.toMatch(/in its own words|try again/);
+  });
+
   it('a rate limit says how long to wait when the server said so', () => {
     expect(nextStep(new GymApiError('unavailable', 'slow down', { reason: 'rate_limited', retryAfterMs: 2500 }))).toBe('The API is rate limiting: wait 3 s before calling again.');
     expect(nextStep(new GymApiError('unavailable', 'slow down', { reason: 'rate_limited' }))).toBe('The API is rate limiting: wait a little before calling again.');
