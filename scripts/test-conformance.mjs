@@ -4,6 +4,9 @@
 // demo data over Streamable HTTP: `gymctl mcp --sandbox --http 0`, with a config folder, cache folder and TMPDIR of
 // its own, all in one temporary folder removed at the end, and GYMCTL_MCP_TOKEN set so that the token is known.
 //
+// The suite is installed here, at the version SUITE pins, into that temporary folder: it is no devDependency, since
+// its dependencies need Node 22, and `npm ci` on Node 20 would warn of an unsupported engine.
+//
 // The suite's client sends no Authorization header, so it talks to a relay on loopback (here, node:http) that adds
 // `Authorization: Bearer <token>` and forwards everything else as it came: the method, the path, the body, and the
 // Host and Origin headers the client sent. So dns-rebinding-protection still tests gymctl's own check (a foreign
@@ -32,7 +35,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNpm } from './npm.mjs';
 
+/** The suite, at an exact version: a new one may add checks, and is taken on purpose. */
+const SUITE = '@modelcontextprotocol/conformance@0.1.16';
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
 /** Ceilings that only stop a hang: no check here is about speed. */
 const START_CEILING_MS = 60_000;
@@ -44,8 +50,6 @@ if (major < 22) {
   console.error(`test:conformance: the MCP conformance suite needs Node 22 or later (this is ${process.version})`);
   process.exit(1);
 }
-const conformance = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
-
 const scratch = mkdtempSync(path.join(tmpdir(), 'gymctl-conformance-'));
 /** Every child started, so that each is stopped whatever happens. */
 const children = new Set();
@@ -147,9 +151,21 @@ for (const name of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** Installs SUITE into its own folder in the scratch folder, and gives the file its command runs. */
+function installSuite() {
+  const folder = path.join(scratch, 'suite');
+  mkdirSync(folder);
+  const args = ['install', '--prefix', folder, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', SUITE];
+  const done = runNpm(args, { cwd: folder, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (done.status !== 0) throw new Error(`npm could not install ${SUITE} (${done.error?.message ?? `exit ${done.status ?? done.signal}`})`);
+  return createRequire(path.join(folder, 'package.json')).resolve('@modelcontextprotocol/conformance/dist/index.js');
+}
+
 let failed = [];
+let conformance;
 try {
   mkdirSync(path.join(scratch, 'tmp'));
+  conformance = installSuite();
   const token = randomBytes(24).toString('base64url');
   const { gymctl, url, stderr } = await startGymctl(token);
   const relayUrl = await startRelay(url, token);
