@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { type ReadFlags, runAll, runPerId, runSingle } from './operation/run.js';
-import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
+import { CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION, LIMIT_OPTION, defineCommand, type FactoryRef } from './shared/define.js';
 
 const ID_OPTIONS = [CONCURRENCY_OPTION, IGNORE_NOT_FOUND_OPTION];
 
@@ -16,5 +16,5 @@ export function newCmdsOperation(f: FactoryRef, declaration: OperationDeclaratio
   // Optional to the parser when the ids can be listed (a terminal chooses from them), but required as far as the usage says.
   if (values) own.usage(`[options] <${param.name}...>`);
   if (!values) return [own];
-  return [own, defineCommand({ ...values.all, options: ID_OPTIONS }, (flags: ReadFlags) => runAll(f(), declaration, flags))];
+  return [own, defineCommand({ ...values.all, options: [...ID_OPTIONS, LIMIT_OPTION] }, (flags: ReadFlags) => runAll(f(), declaration, flags))];
 }

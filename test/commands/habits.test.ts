@@ -209,3 +209,30 @@ describe('habits gymctl answers with its own way, in one line', () => {
     expect(help.stdout).toMatch(/^Usage: gymctl whoami/);
   });
 });
+
+describe('academies --limit N, as gh list commands take it', () => {
+  it('shows the first N academies of the key, in its order, and sends no more requests than that after GET /me', async () => {
+    const all = await gymctl(['academies', '--format', 'ndjson']);
+    const ids = all.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).id);
+    expect(ids.length).toBeGreaterThan(2);
+    const two = await gymctl(['academies', '--limit', '2', '--format', 'ndjson']);
+    expect(two.code).toBe(0);
+    expect(
+      two.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual(ids.slice(0, 2));
+    const more = await gymctl(['academies', '--limit', '1000', '--format', 'ndjson']);
+    expect(more.stdout).toBe(all.stdout);
+  });
+
+  for (const bad of ['0', '-1', 'x', '2.5']) {
+    it(`--limit ${bad} is a usage error before anything is sent`, async () => {
+      await refused(['academies', '--limit', bad], `invalid --limit "${bad}": expected a positive whole number`);
+    });
+  }
+});

@@ -10,6 +10,7 @@ import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
 import type { ApiSession, Factory } from '../../factory.js';
 import { usageError } from '../../failures.js';
+import { parseWholeNumber } from '../../files/system.js';
 import { rawArrayItems, withFirstMember } from '../../json/raw.js';
 import type { Ask, OperationDeclaration, PathParam } from '../../operations/declare.js';
 import type { GlobalFlags } from '../../config/settings.js';
@@ -22,6 +23,7 @@ import { type BatchDeps, checkColumns, collectIds, fetchAll } from '../shared/re
 export interface ReadFlags extends GlobalFlags {
   concurrency?: string;
   ignoreNotFound?: boolean;
+  limit?: string;
 }
 
 export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Session> } & Partial<Pick<Factory, 'signal'>>;
@@ -73,7 +75,7 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
     output,
     concurrency: options.concurrency,
     view: list && shape === 'one' ? views.one : views.many,
-    request: (id, signal) => (options.fromServer && !isValidId(id) ? Promise.reject(unsendable(id)) : client.request(operationFor(declaration, id), { signal })),
+    request: (id, signal) => (options.fromServer && !isValidId(id) ? Promise.reject(unsendable(id)) : client.request(operationFor(declaration, id), signal)),
     ...(list ? { records: (response, id) => (whole ? [{ data: { [list.of]: id }, raw: response.rawData }] : rows(response, id, list.of)) } : {}),
     label: declaration.command.progress ?? 'Fetching',
     ignoreNotFound: options.ignoreNotFound === true,
@@ -146,11 +148,13 @@ export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, i
 /** Every id the API lists for an operation (`gymctl academies`), in that order. */
 export async function runAll(f: ReadDeps, declaration: OperationDeclaration, flags: ReadFlags): Promise<void> {
   const concurrency = parseConcurrency(flags.concurrency);
+  const limit = flags.limit === undefined ? undefined : parseWholeNumber(flags.limit, 1, Number.MAX_SAFE_INTEGER);
+  if (flags.limit !== undefined && limit === undefined) throw usageError(`invalid --limit ${JSON.stringify(flags.limit)}: expected a positive whole number`);
   await checkColumns(f, viewsOf(declaration).many);
   const session = await f.client(concurrency);
   const { ids, none } = await declaration.values!.load(askOf(session.client), f.signal).catch((error: unknown) => Promise.reject(session.explain(error)));
   await fetchOperation(f, declaration, session, {
-    ids,
+    ids: ids.slice(0, limit),
     shape: 'many',
     output: await f.output(),
     concurrency,

@@ -29,7 +29,13 @@ export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line)
 /** `--concurrency N`, as the batch commands take it. */
 export const CONCURRENCY_OPTION = ['--concurrency <n>', 'requests at once, 1 to 64 (default 8)'] as const;
 
-export const IGNORE_NOT_FOUND_OPTION = ['--ignore-not-found', 'skip ids the API does not know (404): a note on stderr at a terminal, and exit 0 if the rest succeeded'] as const;
+export const IGNORE_NOT_FOUND_OPTION = [
+  '--ignore-not-found',
+  "skip ids the API does not know (its own 404): a note on stderr at a terminal, and exit 0 if the rest succeeded; a 404 that is not the API's still fails",
+] as const;
+
+/** `--limit N`, as gh's list commands take it: the first N of a listing, in its order. */
+export const LIMIT_OPTION = ['--limit <n>', 'show at most the first n, in the order listed'] as const;
 
 /** A command as data: what its help says, and what it takes. */
 export interface CommandSpec {
