@@ -365,3 +365,18 @@ describe('a terminal table of a 20,000-member family', () => {
     // loaded machine can stretch past the default 20 s. The chunking is held by the counts above, not by this.
   });
 });
+
+describe('an answer with several schema problems', () => {
+  it('says the first with how many more, and --debug lists every one', async () => {
+    const url = await httpServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"id":"1","name":2,"address":null}}'));
+    const plain = await gymctl(['academy', '1'], env(url));
+    expectFailure(plain, 6, /^gymctl: academy 1: unexpected response: data\.id: expected integer, got string \(and 1 more problem\)/);
+    const debug = await gymctl(['academy', '1', '--debug'], env(url));
+    expect(debug.code).toBe(6);
+    const problems = debug.stderr.split('\n').filter((line) => line.includes('< problem: '));
+    expect(problems).toEqual([
+      expect.stringMatching(/< problem: data\.id: expected integer, got string$/),
+      expect.stringMatching(/< problem: data\.name: expected string, got integer$/),
+    ]);
+  });
+});

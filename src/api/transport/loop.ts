@@ -209,7 +209,7 @@ export class Transport {
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
       const body = bytes.toString('utf8');
       if (debug) this.#debug(`< ${response.status} ${response.statusText} in ${Date.now() - started} ms, ${describeAnswer(response, body.length)}`);
-      const answer = interpret(response, body, operation);
+      const answer = interpret(response, body, operation, debug && ((line) => this.#debug(line)));
       return operation.raw ? { ...answer, rawBytes: bytes, head: redactHead(apiKey, responseHead(response)) } : answer;
     } catch (error) {
       throw await this.#classify(error, control.reason, operation, path, started, timeoutMs);

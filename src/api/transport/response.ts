@@ -4,7 +4,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonExact } from '../../json/exac
 import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type ResponseHead } from '../errors.js';
 import { errorBodyAsRead } from '../schemas.js';
-import { formatIssues } from '../validation.js';
+import { formatIssues, listIssues } from '../validation.js';
 import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
 import type { Exchange, NodeStream } from './exchange.js';
 import type { ApiResponse, Operation } from './types.js';
@@ -152,7 +152,8 @@ function parseOr(text: string, parse: (text: string) => unknown): unknown {
   }
 }
 
-export function interpret<T>(response: Exchange, text: string, operation: Operation<T>): ApiResponse<T> {
+/** `debug`: --debug's trace, which gets every problem of an answer that does not match the spec (the message names the first). */
+export function interpret<T>(response: Exchange, text: string, operation: Operation<T>, debug?: (line: string) => void): ApiResponse<T> {
   const { status } = response;
   if (nestsDeeperThan(text)) throw invalid(response, operation, `the response nests deeper than ${MAX_JSON_DEPTH} levels`);
   // The byte order mark is skipped for reading; `gymctl api` still gets the body as sent.
@@ -189,7 +190,10 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   if (text.trim() === '') throw invalid(response, operation, 'the server sent an empty response', correlationId);
   if (!isJson) throw invalid(response, operation, `the response is not JSON: the server sent ${describeBody(response)}`, correlationId);
   const parsed = z.safeParse(operation.schema, json, { reportInput: true, jitless: ++validations <= JIT_AFTER });
-  if (!parsed.success) throw invalid(response, operation, `unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, correlationId);
+  if (!parsed.success) {
+    for (const problem of debug ? listIssues(parsed.error.issues, operation.schema) : []) debug!(`< problem: ${problem}`);
+    throw invalid(response, operation, `unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, correlationId);
+  }
   return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId };
 }
 
