@@ -30,11 +30,14 @@ describe('--jq', () => {
     expect(json.stdout).toBe(`${names([2, 1]).join('\n')}\n`);
     const ndjson = await gymctl(['academies', '--format', 'ndjson', '--jq', '.id']);
     expect(ndjson.stdout).toBe('1\n2\n3\n4\n');
-    // family with one id: the API's array; with several, each family's array in json, each member in ndjson.
-    expect((await gymctl(['family', '501', '--jq', 'length'])).stdout).toBe('2\n');
-    expect((await gymctl(['family', '501,530', '--jq', 'length'])).stdout).toBe('2\n4\n');
-    const members = await gymctl(['family', '501', '530', '--format', 'ndjson', '--jq', '"\\(.familyOf) \\(.id)"']);
-    expect(members.stdout).toBe('501 502\n501 503\n530 531\n530 532\n530 533\n530 534\n');
+    // family: each member, with its familyOf, in json as in ndjson, for one id as for several.
+    const each = '501 502\n501 503\n530 531\n530 532\n530 533\n530 534\n';
+    for (const format of ['json', 'ndjson']) {
+      const members = await gymctl(['family', '501', '530', '--format', format, '--jq', '"\\(.familyOf) \\(.id)"']);
+      expect(members.stdout, format).toBe(each);
+    }
+    expect((await gymctl(['family', '501', '--jq', '.firstName'])).stdout).toBe('Bruno\nClara\n');
+    expect((await gymctl(['family', '520', '--jq', '.'])).stdout).toBe('');
   });
 
   it("filters gymctl api's body, and the JSON of auth status, config list and schema", async () => {
@@ -127,11 +130,13 @@ describe('--slurp', () => {
     expect((await gymctl(['academy', '-', '--slurp', '--jq', 'map(.id) | add'], { stdin: '3\n1\n' })).stdout).toBe('4\n');
   });
 
-  it('reads what jq -s would: one record is an array of one, a family batch an array of its arrays, ndjson each member', async () => {
+  it('reads what jq -s would of the records: one record is an array of one, a family batch an array of its members', async () => {
     expect((await gymctl(['academy', '1', '--slurp', '--jq', 'map(.name)'])).stdout).toBe(`${JSON.stringify(names([1]))}\n`);
-    expect((await gymctl(['family', '501', '--slurp', '--jq', 'map(length)'])).stdout).toBe('[2]\n');
-    expect((await gymctl(['family', '501', '530', '--slurp', '--jq', 'map(length)'])).stdout).toBe('[2,4]\n');
-    expect((await gymctl(['family', '501', '530', '--format', 'ndjson', '--slurp', '--jq', 'map(.familyOf) | unique'])).stdout).toBe('[501,530]\n');
+    expect((await gymctl(['family', '501', '--slurp', '--jq', 'length'])).stdout).toBe('2\n');
+    for (const format of ['json', 'ndjson']) {
+      const grouped = await gymctl(['family', '501', '530', '--format', format, '--slurp', '--jq', 'group_by(.familyOf) | map(length)']);
+      expect(grouped.stdout, format).toBe('[2,4]\n');
+    }
   });
 
   it('keeps numbers as sent', async () => {

@@ -64,8 +64,9 @@ export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, 
   const { ids, shape, output } = options;
   const views = viewsOf(declaration);
   const list = declaration.listAnswer;
-  // JSON keeps each list as the API sent it (one id: that list; several: a list of them); other formats show a record a row.
-  const whole = output.format === 'json';
+  // JSON keeps each list as the API sent it (one id: that list; several: a list of them); other formats, and --jq in every
+  // format, take a record at a time (a member, with its familyOf).
+  const whole = output.format === 'json' && !output.jq;
   const what = declaration.param ? declaration.param.what : 'id';
   const unsendable = (id: Id) => new GymApiError('invalid_response', `the API key lists ${what} ${String(id)}, which gymctl cannot request (ids it sends are 1 to 2^63−1)`, { id });
   const emptyMessage = options.emptyMessage ?? (list && (shape === 'one' ? list.empty.one(ids[0]!) : list.empty.many));
