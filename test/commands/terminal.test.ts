@@ -394,3 +394,15 @@ describe('messages', () => {
     expect(replaced).toMatchObject({ code: 0, key: 'demo_key_no_academies' });
   });
 });
+
+describe('an empty stdin for -', () => {
+  it('at a terminal says there were no ids on stdin; in a pipe, the header alone; exit 0 and nothing sent either way', async () => {
+    const screen = await gymctl(['academy', '-'], { stdin: '', stdoutTTY: true, stderrTTY: true, env: api() });
+    expect(screen).toMatchObject({ code: 0, stdout: '', stderr: 'No academy ids on stdin, so nothing to show.\n' });
+    const family = await gymctl(['family', '-'], { stdin: '\n# none\n', stdoutTTY: true, stderrTTY: true, env: api() });
+    expect(family.stderr).toBe('No member ids on stdin, so nothing to show.\n');
+    const pipe = await gymctl(['academy', '-', '--format', 'csv'], { stdin: '', env: api() });
+    expect(pipe).toMatchObject({ code: 0, stderr: '' });
+    expect(world.requests).toEqual([]);
+  });
+});

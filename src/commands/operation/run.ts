@@ -143,7 +143,16 @@ export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, i
   const output = await f.output();
   await checkColumns(f, viewsOf(declaration).many);
   // The picker's session, when it chose the id: one client a run.
-  await fetchOperation(f, declaration, await f.client(concurrency), { ids, shape, output, concurrency, ignoreNotFound: flags.ignoreNotFound });
+  // `-` with nothing on stdin (`< /dev/null`, an empty file): said so on a terminal, rather than a bare "Nothing to show.".
+  const emptyMessage = ids.length === 0 ? `No ${param.what}s on stdin, so nothing to show.` : undefined;
+  await fetchOperation(f, declaration, await f.client(concurrency), {
+    ids,
+    shape,
+    output,
+    concurrency,
+    ignoreNotFound: flags.ignoreNotFound,
+    ...(emptyMessage ? { emptyMessage } : {}),
+  });
 }
 
 /** Every id the API lists for an operation (`gymctl academies`), in that order. */
