@@ -111,3 +111,23 @@ describe('a refused key stops an MCP call', () => {
     }
   });
 });
+
+describe('a refused key stops the picker', () => {
+  it("no id at a terminal: a refusal of one academy's name cancels the others, and the run fails with it, exit 4", async () => {
+    const listed = Array.from({ length: 30 }, (_, i) => i + 1);
+    const asked: string[] = [];
+    const url = await httpServer((request, response) => {
+      asked.push(request.url ?? '');
+      const json = { 'Content-Type': 'application/json' };
+      if (request.url === '/me') {
+        response.writeHead(200, json).end(JSON.stringify({ data: { id: 1, name: 'k', academyIds: listed, owner: { id: 2, name: 'o', email: 'o@example.com' } } }));
+      } else setTimeout(() => response.writeHead(403, json).end(refusal(403)), 20);
+    });
+    const result = await gymctl(['academy'], { stdinTTY: true, stdoutTTY: true, stderrTTY: true, env: env(url) });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/Unauthorized: the server refused the API key from GYMCTL_API_KEY/);
+    expect(result.stderr).not.toContain('Which academy');
+    expect(asked.filter((path) => path !== '/me').length).toBeLessThanOrEqual(8);
+  });
+});

@@ -112,16 +112,23 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   const { ids, none } = await values.load(askOf(client), f.signal).catch((error: unknown) => Promise.reject(explain(error)));
   if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
   const { label } = values;
+  // A name that cannot be had is left out, but a refused key (401, 403) is refused for every id: the rest are cancelled.
+  const refused = new AbortController();
+  const signal = f.signal ? AbortSignal.any([f.signal, refused.signal]) : refused.signal;
   const choices = await Promise.all(
     ids.map((id) =>
       label
-        ? client.ask(declaration, id, f.signal).then(
+        ? client.ask(declaration, id, signal).then(
             (record) => ({ value: String(id), name: `${label(record) ?? '(no name)'} (id ${id})` }),
-            () => ({ value: String(id), name: `id ${id}` }),
+            (error: unknown) => {
+              if (error instanceof GymctlError && error.kind === 'unauthorized' && !refused.signal.aborted) refused.abort(error);
+              return { value: String(id), name: `id ${id}` };
+            },
           )
         : { value: String(id), name: `id ${id}` },
     ),
   );
+  if (refused.signal.aborted) throw explain(refused.signal.reason);
   const { pick } = await import('../../terminal/picker.js');
   const id = await pick(f.io, `Which ${param.what.replace(/ id$/, '')}? (type to filter)`, choices, f.signal);
   const same = [
