@@ -62,10 +62,14 @@ export const EXIT_CODES = [
   { code: 0, kind: undefined, when: 'success (also when a reader such as head closes stdout early)' },
   { code: 1, kind: 'internal', when: 'anything unexpected; also a config file that cannot be read, or a --jq filter that fails on the data' },
   { code: 2, kind: 'usage', when: 'bad arguments, an invalid id, an unsafe base URL or setting, no base URL: nothing was sent' },
-  { code: 3, kind: 'not_found', when: 'the academy or member does not exist (or the key cannot see it, where the server says so)' },
-  { code: 4, kind: 'unauthorized', when: 'no key, a keyring that is locked, cannot be reached or is not installed, or the server refused the key' },
+  { code: 3, kind: 'not_found', when: "the academy or member does not exist, in the API's own 404 (or the key cannot see it, where the server says so)" },
+  { code: 4, kind: 'unauthorized', when: 'no key, a keyring that is locked, cannot be reached or is not installed, or the server refused the key (which stops a batch)' },
   { code: 5, kind: 'unavailable', when: 'network failure, timeout, rate limit or server error that outlasted the retries' },
-  { code: 6, kind: 'invalid_response', when: 'the body was not JSON, too large, did not match the spec, or had a status the spec does not explain' },
+  {
+    code: 6,
+    kind: 'invalid_response',
+    when: "the body was not JSON, too large, did not match the spec, or had a status the spec does not explain; a 404 that is not the API's (a wrong base URL)",
+  },
   { code: 130, kind: undefined, when: 'interrupted (Ctrl-C)' },
   { code: 143, kind: undefined, when: 'terminated (SIGTERM)' },
 ] as const satisfies ReadonlyArray<{ code: number; kind: ErrorKind | undefined; when: string }>;

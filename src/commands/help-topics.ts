@@ -10,7 +10,7 @@ const ERROR_LINES = [
 /** The exit codes, from the one table that main.ts maps failures with. */
 function exitCodesTopic(): string {
   const rows = EXIT_CODES.map(({ code, kind, when }) => `  ${String(code).padEnd(5)}${kind ? `${kind}: ` : ''}${when}`);
-  return `Exit codes\n\n${rows.join('\n')}\n\nWith several ids, the exit code is that of the first failure in argument order.\n\n${ERROR_LINES}\n`;
+  return `Exit codes\n\n${rows.join('\n')}\n\nWith several ids, the exit code is that of the first failure in argument order; a refused key (401, 403) stops the batch at once, in one error line that counts the ids not tried (notTried in JSON).\n\n${ERROR_LINES}\n`;
 }
 
 export const HELP_TOPICS = {
