@@ -9,7 +9,17 @@ import { GymctlError } from './api/errors.js';
 import { once } from './api/once.js';
 import type { ResponseCache } from './api/transport/types.js';
 import { openCache } from './cache/store.js';
-import { checkProfileExists, type GlobalFlags, isInsecureBaseUrl, loginFor, type ResolvedSettings, resolveProfileName, resolveSettings, type Setting } from './config/settings.js';
+import {
+  checkProfileExists,
+  type GlobalFlags,
+  isInsecureBaseUrl,
+  loginFor,
+  profileFlag,
+  type ResolvedSettings,
+  resolveProfileName,
+  resolveSettings,
+  type Setting,
+} from './config/settings.js';
 import { ConfigStore, configDir } from './config/store.js';
 import { usageError } from './failures.js';
 import { type OutputChoice, resolveOutput } from './output/choice.js';
@@ -129,6 +139,8 @@ async function credentials({ flags, settings, onDispose }: ClientDeps, { config,
   const resolved = await settings();
   const profile = resolved.profile.value;
   let { baseUrl, apiKey } = resolved;
+  // Each command a message names keeps the profile (--sandbox, with its own key and base URL, names none).
+  const again = () => profileFlag(profile, config().read());
   if (flags.sandbox) {
     if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
     const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
@@ -140,15 +152,15 @@ async function credentials({ flags, settings, onDispose }: ClientDeps, { config,
     // A mistyped --profile is said as such, not as a missing key.
     checkProfileExists(resolved.profile, config().read());
     apiKey ??= await keyring.read(profile);
-    const login = '`gymctl auth login --keyring` (or --no-keyring to keep it in the config file)';
+    const login = `\`gymctl auth login --keyring${again()}\` (or --no-keyring to keep it in the config file)`;
     if (!apiKey && config().profile(profile)?.keyStore === 'keyring')
       throw new GymctlError('unauthorized', `no API key in the system keyring for profile "${profile}", which keeps its key there: run ${login}`);
   }
-  if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
+  if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl, again())}\` or set GYMCTL_API_KEY (or try --sandbox)`);
   const from = apiKey.origin ?? apiKey.source;
   if (!API_KEY_FORM.test(apiKey.value))
     throw usageError(`the API key from ${from} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`);
-  if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL\``);
+  if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL${again()}\``);
   return { settings: resolved, baseUrl, apiKey };
 }
 

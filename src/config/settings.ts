@@ -258,8 +258,14 @@ export function configKey(name: string): ConfigKey | GlobalConfigKey {
   throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${names.join(', ')}${didYouMean(name, names)}`);
 }
 
-/** The login to name in a message, as it works when typed: with no base URL known, `auth login` needs one. */
-export const loginFor = (baseUrl: Setting<string> | undefined) => (baseUrl ? 'gymctl auth login' : 'gymctl auth login --base-url URL');
+/**
+ * ` --profile NAME`, for a command named in a message to act on this profile as typed: none for the profile a command without
+ * --profile uses (default-profile, else `default`); GYMCTL_PROFILE may have been set for one run only, so it is named.
+ */
+export const profileFlag = (profile: string, file: Pick<ConfigFile, 'defaultProfile'>) => (profile === (file.defaultProfile ?? DEFAULT_PROFILE) ? '' : ` --profile ${profile}`);
+
+/** The login to name in a message, as it works when typed: `flags` (profileFlag's), and with no base URL known, the one `auth login` needs. */
+export const loginFor = (baseUrl: Setting<string> | undefined, flags = '') => `gymctl auth login${flags}${baseUrl ? '' : ' --base-url URL'}`;
 
 /** The key masked to its last 4 characters; short keys are masked whole. */
 export function maskKey(key: string): string {

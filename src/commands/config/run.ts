@@ -2,7 +2,7 @@
  * `gymctl config list | get | set | unset | path`: the settings of the active
  * profile (base-url, format, timeout, retries) and of the file (default-profile, accessible, csv-bom).
  */
-import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
+import { CONFIG_KEYS, GLOBAL_CONFIG_KEYS, checkProfileExists, configKey, profileFlag, showTimeout, type ConfigKey, type GlobalConfigKey } from '../../config/settings.js';
 import type { KeyStore } from '../../config/formats.js';
 import type { ConfigFile } from '../../config/schema.js';
 import { usageError } from '../../failures.js';
@@ -123,8 +123,9 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
           },
         );
   if (held) {
+    const again = profileFlag(profileName, f.config().read()); // each command named keeps the profile
     throw usageError(
-      `profile "${profileName}" keeps its key in ${current === 'config' ? 'the config file' : 'the system keyring'}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}\`, or forget it first with \`gymctl auth logout\``,
+      `profile "${profileName}" keeps its key in ${current === 'config' ? 'the config file' : 'the system keyring'}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}${again}\`, or forget it first with \`gymctl auth logout${again}\``,
     );
   }
 }

@@ -2,7 +2,7 @@
  * The doctor checks that stay on this machine: Node's version, the config file (readable, the user's own, closed to others, no
  * lock left), the profile and its key's source, the response cache's folder and secret, and the compile cache's folder.
  */
-import { checkProfileExists, loginFor } from '../../config/settings.js';
+import { checkProfileExists, loginFor, profileFlag } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
@@ -77,6 +77,7 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   const out = [result('profile', 'pass', `"${name.value}" (from ${PROFILE_SOURCES[name.source] ?? name.source})`)];
   const stored = f.config().profile(name.value);
   const settings = await f.settings();
+  const again = profileFlag(name.value, f.config().read()); // each login named keeps the profile
   if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring')) {
     out.push(result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key'));
     return out;
@@ -97,18 +98,17 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
         ...out,
         key
           ? result('key', 'pass', `from the system keyring (${keyringStore(platform).name}), which answered`)
-          : result('key', 'fail', 'the system keyring holds no key for this profile', 'gymctl auth login --keyring', 'unauthorized'),
+          : result('key', 'fail', 'the system keyring holds no key for this profile', `gymctl auth login --keyring${again}`, 'unauthorized'),
       ];
     } catch (error) {
       const { message } = toFailure(error);
       // No keyring module on this install: unlocking is not the way out.
-      const fix = message.startsWith(KEYRING_MISSING)
-        ? `${KEYRING_INSTALL}, or gymctl auth login --no-keyring`
-        : `${keyringStore(platform).fix}, or gymctl auth login --no-keyring`;
+      const way = message.startsWith(KEYRING_MISSING) ? KEYRING_INSTALL : keyringStore(platform).fix;
+      const fix = `${way}, or gymctl auth login --no-keyring${again}`;
       return [...out, result('key', 'fail', message, fix, 'unauthorized')];
     }
   }
-  return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, `${loginFor(settings.baseUrl)}, or set GYMCTL_API_KEY`, 'unauthorized')];
+  return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, `${loginFor(settings.baseUrl, again)}, or set GYMCTL_API_KEY`, 'unauthorized')];
 }
 
 export function cacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {

@@ -6,7 +6,7 @@ import { GymApiError, type GymctlError } from '../../api/errors.js';
 import { operations } from '../../api/client.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
 import { hostOptions, proxyFor } from '../../api/transport/network.js';
-import type { Setting } from '../../config/settings.js';
+import { profileFlag, type Setting } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
@@ -111,15 +111,15 @@ export function tlsCheck(baseUrl: URL, signal: AbortSignal, budgetMs: number): P
 export const originOf = (setting: Setting<string>, profile: string) =>
   setting.source === 'flag' ? '--base-url' : setting.source === 'env' ? 'GYMCTL_BASE_URL' : setting.source === 'config' ? `profile "${profile}"` : 'the default';
 
-/** How to point gymctl at another base URL, where this one came from. */
-function changeBaseUrl(setting: Setting<string>, profile: string): string {
-  if (setting.source === 'flag') return 'gymctl doctor --base-url URL';
+/** How to point gymctl at another base URL, where this one came from; `again`: profileFlag's, for the commands named. */
+function changeBaseUrl(setting: Setting<string>, again: string): string {
+  if (setting.source === 'flag') return `gymctl doctor --base-url URL${again}`;
   if (setting.source === 'env') return 'export GYMCTL_BASE_URL=URL';
-  return `gymctl config set base-url URL${profile === 'default' ? '' : ` --profile ${profile}`}`;
+  return `gymctl config set base-url URL${again}`;
 }
 
 /** The fix for a base URL that does not answer (a timeout, a refused connection, a name that does not resolve): where it came from, what to run next. */
-function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile: string): string | undefined {
+function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile: string, again: string): string | undefined {
   const url = new URL(baseUrl.value);
   const shown = url.href.replace(/\/$/, '');
   const what =
@@ -135,10 +135,16 @@ function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile:
   if (!what) return undefined;
   const sandbox =
     failure.reason === 'connection_refused' && isLoopbackHost(url.hostname) ? `; for the reference API, run \`gymctl sandbox --port ${url.port || 80}\` in another terminal` : '';
-  return `${what} (the base URL, from ${originOf(baseUrl, profile)}): start the API there, or use the right URL: \`${changeBaseUrl(baseUrl, profile)}\`${sandbox}; then run \`gymctl doctor\` again`;
+  return `${what} (the base URL, from ${originOf(baseUrl, profile)}): start the API there, or use the right URL: \`${changeBaseUrl(baseUrl, again)}\`${sandbox}; then run \`gymctl doctor${again}\` again`;
 }
 
-export async function apiCheck(f: Pick<Factory, 'makeClient' | 'signal'>, baseUrl: Setting<string>, profile: string, apiKey: string, budgetMs: number): Promise<Outcome> {
+export async function apiCheck(
+  f: Pick<Factory, 'makeClient' | 'signal' | 'config'>,
+  baseUrl: Setting<string>,
+  profile: string,
+  apiKey: string,
+  budgetMs: number,
+): Promise<Outcome> {
   const started = Date.now();
   // The check's budget, whatever the client's own timeout and retries would wait.
   const budget = new AbortController();
@@ -151,12 +157,13 @@ export async function apiCheck(f: Pick<Factory, 'makeClient' | 'signal'>, baseUr
     // Ctrl-C is the run's to report, not a failing row.
     if (f.signal.aborted) throw error;
     const failure = toFailure(error);
+    const again = profileFlag(profile, f.config().read()); // each command named keeps the profile
     const fix =
       failure.kind === 'unauthorized'
-        ? 'gymctl auth login with a valid key'
+        ? `gymctl auth login${again} with a valid key`
         : failure.kind === 'not_found'
           ? 'check the base URL and its path prefix'
-          : (unreachableFix(failure, baseUrl, profile) ?? 'see gymctl help exit-codes and the README Troubleshooting');
+          : (unreachableFix(failure, baseUrl, profile, again) ?? 'see gymctl help exit-codes and the README Troubleshooting');
     return result('API', 'fail', failure.message, fix, failure.kind === 'unauthorized' ? 'unauthorized' : 'unavailable');
   } finally {
     clearTimeout(timer);

@@ -4,7 +4,7 @@
  */
 import { AlreadyReported } from '../../failures.js';
 import type { Factory } from '../../factory.js';
-import type { GlobalFlags } from '../../config/settings.js';
+import { type GlobalFlags, profileFlag } from '../../config/settings.js';
 import { resolveOutput } from '../../output/choice.js';
 import { recordsText } from '../../output/human.js';
 import type { Column } from '../../output/tsv.js';
@@ -45,8 +45,10 @@ export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?
   const baseUrl = settings?.baseUrl ? new URL(settings.baseUrl.value) : undefined;
   const progress = checkProgress(f.io, f.env);
   if (failedEarly) results.push(result('base URL', 'skip', `not checked: ${configReadable ? 'Node is not supported' : 'the config file cannot be read'}`));
-  else if (!baseUrl) results.push(result('base URL', 'fail', 'no base URL', 'pass --base-url, set GYMCTL_BASE_URL, or gymctl config set base-url URL', 'usage'));
-  else {
+  else if (!baseUrl) {
+    const fix = `pass --base-url, set GYMCTL_BASE_URL, or gymctl config set base-url URL${profileFlag(settings!.profile.value, f.config().read())}`;
+    results.push(result('base URL', 'fail', 'no base URL', fix, 'usage'));
+  } else {
     const profile = settings!.profile.value;
     results.push(result('base URL', 'pass', `${baseUrl.href.replace(/\/$/, '')} (from ${originOf(settings!.baseUrl!, profile)})`), proxyCheck(baseUrl, f.env));
     const extra = extraCaCheck(f.env);
