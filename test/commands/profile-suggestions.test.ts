@@ -89,6 +89,17 @@ describe('a profile that keeps its key in the system keyring', () => {
     expect(whoami.stderr).toContain('run `gymctl auth login --keyring --profile crlf` (or --no-keyring');
     expect(await doctorFix(['--profile', 'crlf'])).toBe('gymctl auth login --keyring --profile crlf');
   });
+
+  it('with a keyring module installed that does not load: doctor says to fix that, not to install it', async () => {
+    writeConfig({ profiles: { crlf: { keyStore: 'keyring', baseUrl: world.sandbox.url } } });
+    keyringAnswers({ ok: false, trouble: 'missing', message: '@napi-rs/keyring is installed but could not be loaded: libsecret-1.so.0: cannot open shared object file' });
+    const fix = await doctorFix(['--profile', 'crlf']);
+    expect(fix).toBe('fix what stops it loading (said above), or reinstall gymctl, or gymctl auth login --no-keyring --profile crlf');
+    keyringAnswers({ ok: false, trouble: 'missing', message: '@napi-rs/keyring is not installed' });
+    expect(await doctorFix(['--profile', 'crlf'])).toBe(
+      'install gymctl with its optional dependencies (without --omit=optional), or gymctl auth login --no-keyring --profile crlf',
+    );
+  });
 });
 
 describe('config set key-store', () => {

@@ -5,7 +5,7 @@
 import { checkProfileExists, loginFor, profileFlag } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
-import { KEYRING_INSTALL, KEYRING_MISSING } from '../../keyring/protocol.js';
+import { KEYRING_MISSING, keyringWayIn } from '../../keyring/protocol.js';
 import { keyringStore } from '../../keyring/stores.js';
 import { currentUid, modesApply } from '../../files/system.js';
 import { codeCacheDir } from '../../files/folders.js';
@@ -102,8 +102,8 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
       ];
     } catch (error) {
       const { message } = toFailure(error);
-      // No keyring module on this install: unlocking is not the way out.
-      const way = message.startsWith(KEYRING_MISSING) ? KEYRING_INSTALL : keyringStore(platform).fix;
+      // No keyring module on this install, or one that does not load: unlocking is not the way out.
+      const way = message.startsWith(KEYRING_MISSING) ? keyringWayIn(message) : keyringStore(platform).fix;
       const fix = `${way}, or gymctl auth login --no-keyring${again}`;
       return [...out, result('key', 'fail', message, fix, 'unauthorized')];
     }
