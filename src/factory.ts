@@ -122,7 +122,12 @@ async function apiSession(deps: ClientDeps, stored: Pick<Factory, 'config' | 'ke
   const cache = lifetime && openResponseCache(deps, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, lifetime.lifetimeMs, false);
   const client = await newClient(deps, baseUrl.value, apiKey.value, maxConnections, cache);
   // The sandbox's base URL is its own, never a wrong one.
-  const context = { keyOrigin: apiKey.origin ?? apiKey.source, baseUrlOrigin: baseUrl.origin ?? baseUrl.source, baseUrl: flags.sandbox ? undefined : baseUrl.value };
+  const context = {
+    keyOrigin: apiKey.origin ?? apiKey.source,
+    baseUrlOrigin: baseUrl.origin ?? baseUrl.source,
+    baseUrl: flags.sandbox ? undefined : baseUrl.value,
+    profileFlag: flags.sandbox ? '' : profileFlag(found.settings.profile.value, stored.config().read()),
+  };
   return { ...found, client, explain: (error) => (error instanceof GymctlError ? (withNextStep(error, context) as typeof error) : error) };
 }
 

@@ -16,6 +16,8 @@ export interface FailureContext {
   baseUrlOrigin?: string | undefined;
   /** The base URL itself. */
   baseUrl?: string | undefined;
+  /** ` --profile work` where a command it names must name the profile (settings.ts's profileFlag). */
+  profileFlag?: string;
 }
 
 /** The base URL's host could not be reached: where it came from is the next thing to check. */
@@ -37,7 +39,7 @@ export function withNextStep(failure: GymctlError, context: FailureContext): Gym
     return failure.with({ message: failure.message.replace('the base URL or', `the base URL${where} or`) });
   }
   if (failure.kind === 'unauthorized' && context.keyOrigin && failure.message.endsWith('the server refused the API key')) {
-    return failure.with({ message: `${failure.message} from ${context.keyOrigin}; check it with \`gymctl auth status\`` });
+    return failure.with({ message: `${failure.message} from ${context.keyOrigin}; check it with \`gymctl auth status${context.profileFlag ?? ''}\`` });
   }
   if (failure.reason !== undefined && UNREACHED.has(failure.reason) && context.baseUrlOrigin && !failure.message.includes('the base URL came from')) {
     return failure.with({ message: `${failure.message}; the base URL came from ${context.baseUrlOrigin}` });

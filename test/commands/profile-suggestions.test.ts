@@ -120,5 +120,9 @@ describe('doctor, for a profile named', () => {
     const fix = await doctorFix(['--profile', 'crlf', '--retries', '0', '--base-url', url], {}, 'API');
     expect(fix).toContain('use the right URL: `gymctl doctor --base-url URL --profile crlf`');
     expect(fix).toMatch(/; then run `gymctl doctor --profile crlf` again$/);
+    // The refusal of a read command names the status of that profile's key.
+    const refused = await gymctl(['academy', '1', '--profile', 'crlf']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('from profile "crlf"; check it with `gymctl auth status --profile crlf`');
   });
 });
