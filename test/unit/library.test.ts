@@ -157,6 +157,34 @@ describe('a timeout', () => {
   });
 });
 
+describe('a 5xx, a 408 and a 429', () => {
+  it.each([500, 408, 429, 503])('%d is retried, and the next answer is the one handed back', async (status) => {
+    const { url, seen } = await server((count) =>
+      count === 1 ? { status, body: { message: 'boom', correlationId: 'c-1' } } : { status: 200, body: { data: { id: 1, name: 'Alfama Jiu-Jitsu' } } },
+    );
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, retries: 1, retryBaseDelayMs: 1 });
+    try {
+      expect((await client.getAcademy(1)).name).toBe('Alfama Jiu-Jitsu');
+      expect(seen).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a 500 that persists fails after the last retry, saying so', async () => {
+    const { url, seen } = await server(() => ({ status: 500, body: { message: 'boom', correlationId: 'c-1' } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, retries: 2, retryBaseDelayMs: 1 });
+    try {
+      const error = (await client.getMe().catch((error: unknown) => error)) as GymApiError;
+      expect({ kind: error.kind, status: error.status, retryable: error.retryable }).toEqual({ kind: 'unavailable', status: 500, retryable: true });
+      expect(error.message).toMatch(/gave up after 3 attempts$/);
+      expect(seen).toHaveLength(3);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('per-call options', () => {
   it('timeoutMs and retries of one call override the client’s', async () => {
     const { url, seen } = await server(() => undefined);

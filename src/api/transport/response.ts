@@ -5,7 +5,7 @@ import { rawMember } from '../../json/raw.js';
 import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type ResponseHead } from '../errors.js';
 import { errorBodyAsRead } from '../schemas.js';
 import { formatIssues, listIssues } from '../validation.js';
-import { RETRYABLE_STATUSES, parseRetryAfter } from './retry.js';
+import { isRetryableStatus, parseRetryAfter } from './retry.js';
 import type { Exchange, NodeStream } from './exchange.js';
 import type { ApiResponse, Operation } from './types.js';
 
@@ -176,7 +176,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
   }
   // The spec fixes no status codes, not even for success: a 2xx carrying the spec's error body without `data` is an error all the same.
   if (!isSuccess || (dataless && kind !== 'invalid_response')) {
-    const retryable = RETRYABLE_STATUSES.has(status);
+    const retryable = isRetryableStatus(status);
     throw new GymApiError(kind, errorMessage(kind, response, operation, message, isJson), {
       ...metaOf(response, operation, correlationId),
       retryable,

@@ -3,7 +3,8 @@ import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_M
 import { GymctlError } from '../errors.js';
 import type { TransportOptions } from './types.js';
 
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/** A status worth another attempt, as openai-node retries: 408 Request Timeout, 429 Too Many Requests, and every 5xx. */
+export const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || (status >= 500 && status <= 599);
 
 export const RETRYABLE_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 

@@ -28,7 +28,7 @@ export interface TransportOptions {
   maxConnections?: number | undefined;
   /** Send through this fetch (Node's global fetch, say, which nock can intercept) instead of node:http. */
   fetch?: FetchLike | undefined;
-  /** Retries of 429, 502, 503, 504, timeouts and dropped or refused connections (default 2). */
+  /** Retries of 408, 429 and every 5xx, timeouts and dropped or refused connections (default 2). */
   retries?: number | undefined;
   /** The first backoff; each retry doubles it, with jitter (default 250 ms; 0 for none). */
   retryBaseDelayMs?: number | undefined;
