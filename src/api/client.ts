@@ -7,9 +7,9 @@ import { usageError } from './errors.js';
 import { isValidId } from './ids.js';
 import { envelope, type Id } from './schemas.js';
 import { Transport } from './transport/loop.js';
-import type { ApiResponse, CallOptions, Operation, TransportOptions } from './transport/types.js';
+import type { ApiResponse, CallOptions, ClientOptions, Operation } from './transport/types.js';
 
-export type ClientOptions = TransportOptions;
+export type { ClientOptions };
 
 function checkId(id: unknown, what: string): void {
   if (!isValidId(id)) throw usageError(`invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);

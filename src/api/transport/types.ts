@@ -12,7 +12,7 @@ export interface DispatcherLike {
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The client's options; `undefined` means the default. */
-export interface TransportOptions {
+export interface ClientOptions {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
   apiKey: string;
@@ -48,10 +48,13 @@ export interface TransportOptions {
   cache?: ResponseCache | undefined;
 }
 
+/** The transport's name for the client's options (an alias, so that compiler messages name the exported `ClientOptions`). */
+export type TransportOptions = ClientOptions;
+
 /** One call's own options over the client's: `getAcademy(1, { signal, timeoutMs, retries, headers })`. */
-export interface RequestOptions extends Pick<TransportOptions, 'signal' | 'timeoutMs' | 'retries'> {
+export interface RequestOptions extends Pick<ClientOptions, 'signal' | 'timeoutMs' | 'retries'> {
   /** Headers of this call, over the client's `defaultHeaders`, with the same limits. */
-  headers?: TransportOptions['defaultHeaders'];
+  headers?: ClientOptions['defaultHeaders'];
 }
 
 /** A call's own options, or its signal alone. */
