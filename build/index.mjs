@@ -119,6 +119,18 @@ writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 // 9. library: its dependencies left to npm; its declarations; then the OpenAPI 3.1 document, from the zod schemas the client validates with
 const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
+// Every runtime but Node, Bun and Deno (the `node` condition) gets the same library on web platform alone: the node-only
+// senders and platform modules swapped for their .web.ts twins, and a build that reaches a Node module or undici stops.
+const webTwins = {
+  name: 'web-twins',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(senders|platform)\.js$/ }, (args) => ({ path: path.join(args.resolveDir, args.path.replace(/\.js$/, '.web.ts')) }));
+  },
+};
+const web = { ...common, platform: 'browser', target: 'es2022', format: 'esm', packages: 'external', metafile: true, plugins: [webTwins] };
+const webLibrary = await build({ ...web, entryPoints: ['src/index.ts'], outfile: 'dist/index.web.js' });
+const nodeOnly = Object.values(webLibrary.metafile.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
+if (nodeOnly.some((name) => /^(node:|undici$)/.test(name))) throw new Error(`dist/index.web.js imports ${nodeOnly.join(', ')}: the web build takes no Node module`);
 // tsc writes a declaration for every module of src/index.ts's program; only those dist/types/index.d.ts reaches, which a user's compiler reads, are kept.
 const tsc = path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc');
 if (spawnSync(process.execPath, [tsc, '-p', 'build/tsconfig.types.json'], { stdio: 'inherit' }).status !== 0) throw new Error('tsc wrote no declarations');
@@ -132,6 +144,6 @@ const { openApiDocument } = await import(new URL('../dist/index.js', import.meta
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
 
 // 10. notices: of every package bundled into a shipped file (dist/meta-shipped.json, for the package test), and jq's
-const shipped = mergeMeta(boot.metafile, main.metafile, sides.metafile, agent.metafile, jqWasm.metafile, library.metafile);
+const shipped = mergeMeta(boot.metafile, main.metafile, sides.metafile, agent.metafile, jqWasm.metafile, library.metafile, webLibrary.metafile);
 writeFileSync('dist/meta-shipped.json', JSON.stringify(shipped));
 writeFileSync('dist/licenses/THIRD-PARTY-NOTICES', noticesText(bundledPackages([shipped]), compiledIntoJq()));

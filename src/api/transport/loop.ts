@@ -4,6 +4,7 @@ import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
 import { networkError } from './network.js';
+import { backgroundTimer, isUtf8Of, utf8 } from './platform.js';
 import { redactError, redactHead, redactHeaders, redactText } from './redact.js';
 import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
@@ -170,7 +171,7 @@ export class Transport {
     const response = await send();
     // Only a validated 200 is kept; a raw one only when JSON and its text is its bytes (no invalid UTF-8).
     const { rawData, rawBytes } = response;
-    if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || Buffer.from(rawData, 'utf8').equals(rawBytes))))) {
+    if (response.status === 200 && (!operation.raw || (isJsonText(rawData) && (rawBytes === undefined || isUtf8Of(rawData, rawBytes))))) {
       if (operation.raw) cache.write(key, rawData, response.head);
       else cache.write(key, `{"data":${rawData}}`);
       this.#debug(`cache store: GET ${operation.path}`);
@@ -190,7 +191,7 @@ export class Transport {
     const path = this.#basePath + operation.path;
     const { signal, timeoutMs, headers } = call;
     const control = new Stoppable();
-    const timer = setTimeout(() => control.stop(TIMED_OUT), timeoutMs).unref();
+    const timer = backgroundTimer(() => control.stop(TIMED_OUT), timeoutMs);
     this.#inFlight.add(control);
     const onAbort = signal && (() => control.stop(signal.reason));
     if (onAbort) signal.addEventListener('abort', onAbort, { once: true });
@@ -207,7 +208,7 @@ export class Transport {
       this.#connection ??= openConnection(this.#options, this.#plain.timeoutMs).then((connection) => (this.#opened = connection));
       const response = await (this.#opened ?? (await this.#connection)).send(path, headers, control);
       const bytes = await readBody(response, this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, operation);
-      const body = bytes.toString('utf8');
+      const body = utf8(bytes);
       if (debug) this.#debug(`< ${response.status} ${response.statusText} in ${Date.now() - started} ms, ${describeAnswer(response, body.length)}`);
       const answer = interpret(response, body, operation, debug && ((line) => this.#debug(line)));
       return operation.raw ? { ...answer, rawBytes: bytes, head: redactHead(apiKey, responseHead(response)) } : answer;

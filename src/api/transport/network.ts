@@ -1,6 +1,7 @@
 /** Which proxy a request takes (lower-case variables first, as curl), and network failures named: where, and what to check. */
 import { GymApiError, usageError, type ErrorKind, type FailureReason } from '../errors.js';
 import { isLoopbackHost } from './loopback.js';
+import { peerCertificate } from './platform.js';
 import { RETRYABLE_CODES } from './retry.js';
 import type { Operation } from './types.js';
 
@@ -67,21 +68,6 @@ function findCause(error: unknown): Cause {
     current = node.cause;
   }
   return { code: undefined, detail, error: {} };
-}
-
-/** Something read off the server's certificate by a handshake that sends nothing (never the key), within 2 s. */
-async function peerCertificate<T>(url: URL, read: (certificate: import('node:tls').PeerCertificate) => T): Promise<T | undefined> {
-  const tls = process.getBuiltinModule('node:tls');
-  return new Promise((resolve) => {
-    const socket = tls.connect({ ...hostOptions(url), port: Number(url.port || 443), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
-    const done = (value: T | undefined) => {
-      socket.destroy();
-      resolve(value);
-    };
-    socket.setTimeout(2000, () => done(undefined));
-    socket.once('secureConnect', () => done(read(socket.getPeerCertificate())));
-    socket.once('error', () => done(undefined));
-  });
 }
 
 async function describe({ code, detail, error }: Cause, url: URL, proxy: ProxyChoice | undefined): Promise<{ text: string; reason: FailureReason; kind?: ErrorKind }> {

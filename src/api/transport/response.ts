@@ -6,7 +6,8 @@ import { GymApiError, SPEC_MESSAGES, classifyStatus, type ErrorKind, type Respon
 import { errorBodyAsRead } from '../schemas.js';
 import { formatIssues, listIssues } from '../validation.js';
 import { isRetryableStatus, parseRetryAfter } from './retry.js';
-import type { Exchange, NodeStream } from './exchange.js';
+import { bodyBytes } from './platform.js';
+import type { Exchange } from './exchange.js';
 import type { ApiResponse, Operation } from './types.js';
 
 const MESSAGE_LIMIT = 300;
@@ -35,25 +36,6 @@ export function describeAnswer(response: Exchange, characters: number): string {
 
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** A stream's chunks, read with events (cheaper than an async iterator), refused past `maxBytes`. */
-function collect(stream: NodeStream, maxBytes: number, tooLarge: () => GymApiError): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    stream.on('data', (data: Uint8Array) => {
-      const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      total += chunk.length;
-      if (total <= maxBytes) chunks.push(chunk);
-      else {
-        stream.destroy();
-        reject(tooLarge());
-      }
-    });
-    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
-    stream.on('error', reject);
-  });
-}
-
 const metaOf = (response: Exchange, operation: Operation<unknown>, correlationId: string | undefined) => ({
   status: response.status,
   correlationId,
@@ -66,7 +48,7 @@ function invalid(response: Exchange, operation: Operation<unknown>, why: string,
   return new GymApiError('invalid_response', `${operation.subject}: ${why}`, metaOf(response, operation, correlationId));
 }
 
-export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Buffer> {
+export function readBody(response: Exchange, maxBytes: number, operation: Operation<unknown>): Promise<Uint8Array> {
   const tooLarge = () => {
     response.cancel();
     return invalid(response, operation, `the response body is larger than ${formatBytes(maxBytes)}`);
@@ -74,21 +56,16 @@ export function readBody(response: Exchange, maxBytes: number, operation: Operat
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
   const { body } = response;
-  if (!body) return Promise.resolve(Buffer.alloc(0));
+  if (!body) return Promise.resolve(new Uint8Array(0));
   const coding = response.decoded ? '' : (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  const source = 'pipe' in body ? body : (process.getBuiltinModule('node:stream').Readable.from(body) as NodeStream);
   // Not an async function: a batch reads thousands of bodies, most of them with no coding.
-  if (coding === '' || coding === 'identity') return collect(source, maxBytes, tooLarge);
-  const zlib = process.getBuiltinModule('node:zlib');
-  const decoder =
-    coding === 'gzip' || coding === 'x-gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : coding === 'br' ? zlib.createBrotliDecompress() : undefined;
-  if (!decoder) return Promise.reject(invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`));
-  source.on('error', (error: Error) => decoder.destroy(error));
-  // The decoder needs no closing here: it destroys itself once it ends or fails, and collect destroys it past the cap.
-  return collect(source.pipe(decoder), maxBytes, tooLarge).catch((error: unknown) => {
+  const bytes = bodyBytes(body, coding, maxBytes, tooLarge);
+  if (!bytes) return Promise.reject(invalid(response, operation, `the response has a content coding gymctl cannot decode (${clip(coding)})`));
+  if (coding === '' || coding === 'identity') return bytes;
+  return bytes.catch((error: unknown) => {
     if (error instanceof GymApiError) throw error;
     response.cancel();
-    throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw invalid(response, operation, `the ${coding} body cannot be decoded (${(error as { code?: string }).code ?? (error as Error).message})`);
   });
 }
 

@@ -1,10 +1,14 @@
 // The senders, none following redirects: node:http(s) direct (undici costs tens of ms compiling its WASM parser at start-up);
-// undici's request API, not its fetch (which hides the headers as received, that `api -i` prints); or the caller's fetch.
+// undici's request API, not its fetch (which hides the headers as received, that `api -i` prints); or the caller's fetch
+// (via-fetch.ts). The web build takes senders.web.ts instead (build/index.mjs).
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { hostOptions, proxyFor } from './network.js';
-import type { AttemptControl, Connection, Exchange, NodeStream, Send } from './exchange.js';
-import type { DispatcherLike, FetchLike, TransportOptions } from './types.js';
+import { stoppable, viaFetch } from './via-fetch.js';
+import type { Connection, Exchange, NodeStream, Send } from './exchange.js';
+import type { TransportOptions } from './types.js';
+
+export { viaFetch };
 
 export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
   const secure = base.protocol === 'https:';
@@ -45,18 +49,6 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
 
 const nodeHeader = (value: string | string[] | undefined) => (value === undefined ? null : Array.isArray(value) ? value.join(', ') : value);
 
-function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Promise<Exchange>, onStop?: (reason: Error) => void): Promise<Exchange> {
-  return new Promise<Exchange>((resolve, reject) => {
-    const controller = new AbortController();
-    control.onStop((reason) => {
-      controller.abort(reason);
-      onStop?.(reason);
-      reject(reason);
-    });
-    if (!controller.signal.aborted) start(controller.signal).then(resolve, reject);
-  });
-}
-
 type Undici = typeof import('undici');
 
 /** undici, however the bundler wrapped its CommonJS exports, loaded on first use. */
@@ -92,22 +84,6 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
     // undici may not settle on its own once aborted (a proxy that drops every CONNECT): the body is destroyed too.
     return stoppable(control, start, (reason) => body?.destroy(reason));
   };
-}
-
-export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: DispatcherLike): Send {
-  return (path, headers, control) =>
-    stoppable(control, (signal) =>
-      fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) }).then((response) => ({
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        // Lower-case names, sorted, repeated ones joined (but Set-Cookie): all fetch's Headers keeps.
-        rawHeaders: [...response.headers].flat(),
-        body: response.body as AsyncIterable<Uint8Array> | null,
-        decoded: true,
-        cancel: () => void response.body?.cancel().catch(() => {}),
-      })),
-    );
 }
 
 export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
