@@ -28,7 +28,8 @@ describe('a fourth operation, declared once', () => {
       '1,71,1,Sprocket,2026-01-05T18:00:00Z',
       '1,72,1,Flange,2026-01-07T19:00:00Z',
     ]);
-    const all = await gymctl(['all-widgets', '--sandbox', '--jq', '.[].id']);
+    // --jq runs on each record (a widget, with its widgetsOf), as it does for family.
+    const all = await gymctl(['all-widgets', '--sandbox', '--jq', '.id']);
     expect(all.stdout.split('\n').filter(Boolean)).toEqual(['71', '72', '73']);
     const sandbox = await startSandbox();
     try {
