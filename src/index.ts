@@ -11,7 +11,6 @@ export type {
   Operation,
   RequestOptions,
   ResponseCache,
-  ResponseInfo,
   WithResponse,
 } from './api/transport/types.js';
 export * from './api/public.js';

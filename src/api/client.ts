@@ -1,7 +1,7 @@
 /** The typed client, its methods made from the operations' declarations: `createClient({ baseUrl, apiKey }).getAcademy(1)`. */
 import * as z from 'zod/mini';
 import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
-import { OPERATIONS, type Operations } from '../operations/index.js';
+import { type Academy, type ApiKey, academy, type FamilyMember, family, OPERATIONS, type Operations, whoami } from '../operations/index.js';
 import { ApiPromise } from './api-promise.js';
 import { usageError } from './errors.js';
 import { isValidId } from './ids.js';
@@ -96,8 +96,8 @@ export type OperationFactories = { [D in Declared as D['client']['operation']]: 
 };
 
 /**
- * The client's method of each declared operation: `getAcademy(1)`, its data validated, typed by the record's named type
- * (`Academy`); with `.withResponse()`, the answer's status, headers and correlation ID too.
+ * The client's method of each declared operation, as its declaration types it: `getAcademy(1)`, its data validated,
+ * typed by the record's named type (`Academy`). `GymClient` implements it with a documented method each.
  */
 export type OperationMethods = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => ApiPromise<Data<D>> };
 
@@ -106,15 +106,78 @@ export const operations = Object.fromEntries([
   ...OPERATIONS.map((declaration) => [declaration.client.operation, (id?: Id) => operationFor(declaration, id)]),
 ]) as OperationFactories;
 
-// The methods are made from the declarations, below the class: the interface gives them their types.
-export interface GymClient extends OperationMethods {}
-
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
-export class GymClient {
+/**
+ * The client: one method per declared operation, each a request whose answer is validated and typed by its record's
+ * named type. `implements OperationMethods` holds each method to its declaration (test/unit/client-methods.test.ts checks
+ * there is no other).
+ */
+export class GymClient implements OperationMethods {
   readonly #transport: Transport;
+  /** The base URL as requests go to it, without its trailing slashes: `withResponse().response.url` is it and the path. */
+  readonly #base: string;
 
   constructor(options: ClientOptions) {
     this.#transport = new Transport(options);
+    const base = new URL(options.baseUrl);
+    this.#base = base.origin + base.pathname.replace(/\/+$/, '');
+  }
+
+  /**
+   * The calling API key (`GET /me`): its name, the academies it is scoped to (`academyIds`), and its owner.
+   *
+   * Fails with a `GymApiError`: `unauthorized` when the key is refused, `unavailable` when the API cannot be reached
+   * (after the client's retries), `invalid_response` when the answer is not the API's, `aborted`, or `usage`.
+   *
+   * @example
+   * const me = await client.getMe();
+   * console.log(me.name, me.academyIds);
+   */
+  getMe(options?: CallOptions): ApiPromise<ApiKey> {
+    return this.#call(whoami, undefined, options);
+  }
+
+  /**
+   * One academy (`GET /academies/{academyId}`), by its id: a positive integer.
+   *
+   * Fails with a `GymApiError`: `not_found` when no academy has that id or the key is not scoped to it, `unauthorized`
+   * when the key is refused, `unavailable` when the API cannot be reached (after the client's retries),
+   * `invalid_response` when the answer is not the API's, `aborted`, or `usage` for an id that is not a positive integer.
+   *
+   * @example
+   * const academy = await client.getAcademy(1);
+   * console.log(academy.name);
+   * const { data, response } = await client.getAcademy(1).withResponse();
+   */
+  getAcademy(academyId: Id, options?: CallOptions): ApiPromise<Academy> {
+    return this.#call(academy, academyId, options);
+  }
+
+  /**
+   * The other members of a member's family (`GET /members/{memberId}/family`), by the member's id: a positive integer.
+   *
+   * Fails with a `GymApiError`: `not_found` when no member has that id or it is outside the key's scope, `unauthorized`
+   * when the key is refused, `unavailable` when the API cannot be reached (after the client's retries),
+   * `invalid_response` when the answer is not the API's, `aborted`, or `usage` for an id that is not a positive integer.
+   *
+   * @example
+   * for (const member of await client.listFamily(10)) console.log(member.firstName, member.lastName);
+   */
+  listFamily(memberId: Id, options?: CallOptions): ApiPromise<FamilyMember[]> {
+    return this.#call(family, memberId, options);
+  }
+
+  /** A declared operation as an ApiPromise: its validated data, or (`asResponse()`) the body as received. */
+  #call<D extends OperationDeclaration>(declaration: D, id: Id | undefined, options: CallOptions | undefined): ApiPromise<Data<D>> {
+    let operation: Operation<Data<D>>;
+    try {
+      operation = operationFor(declaration, id);
+    } catch (error) {
+      // A bad id fails the call's promise, as it always has, rather than throwing.
+      return new ApiPromise(Promise.reject(error));
+    }
+    const { path, subject } = operation;
+    const raw: Operation<Data<D>> = { path, subject, raw: true, ...(operation.id === undefined ? {} : { id: operation.id }) };
+    return new ApiPromise((asResponse) => this.request(asResponse ? raw : operation, options), this.#base + path);
   }
 
   /** Runs an operation and returns the validated data with the raw JSON text and response facts. */
@@ -131,24 +194,6 @@ export class GymClient {
   close(): Promise<void> {
     return this.#transport.close();
   }
-}
-
-for (const declaration of OPERATIONS) {
-  Object.defineProperty(GymClient.prototype, declaration.client.method, {
-    value(this: GymClient, ...args: unknown[]) {
-      const [id, options] = declaration.param ? args : [undefined, ...args];
-      let answer: Promise<ApiResponse<unknown>>;
-      try {
-        answer = this.request(operationFor(declaration, id as Id | undefined), options as CallOptions | undefined);
-      } catch (error) {
-        // A bad id fails the call's promise, as it always has, rather than throwing.
-        answer = Promise.reject(error);
-      }
-      return new ApiPromise(answer);
-    },
-    writable: true,
-    configurable: true,
-  });
 }
 
 export function createClient(options: ClientOptions): GymClient {

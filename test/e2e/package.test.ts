@@ -312,13 +312,15 @@ describe('the types a TypeScript user gets from the installed package', () => {
     return { status: result.status, errors: result.stdout.split('\n').filter((line) => /error TS\d+/.test(line)), listed, dir };
   };
 
-  const USE = `import { academySchema, createClient, extraFields, GymApiError, type Academy, type ErrorBody, type ResponseInfo } from 'gymctl';
+  const USE = `import { academySchema, createClient, extraFields, GymApiError, type Academy, type ErrorBody, type WithResponse } from 'gymctl';
 const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890', signal: AbortSignal.timeout(5000), env: {} });
 export async function show(): Promise<string> {
   try {
-    const { data, response }: { data: Academy; response: ResponseInfo } = await client.getAcademy(1).withResponse();
+    const { data, response, correlationId }: WithResponse<Academy> = await client.getAcademy(1).withResponse();
+    const headers: Headers = response.headers;
     const extra: Record<string, unknown> = extraFields(data, academySchema);
-    return [data.name, data.address?.city, response.status, response.headers.get('x-ratelimit-remaining'), response.correlationId, Object.keys(extra)].join(' ');
+    const raw: Response = await client.getAcademy(1).asResponse();
+    return [data.name, data.address?.city, response.status, response.url, headers.get('x-ratelimit-remaining'), correlationId, Object.keys(extra), raw.bodyUsed].join(' ');
   } catch (error) {
     if (GymApiError.isNotFound(error)) return error.correlationId ?? '';
     throw error;
@@ -381,14 +383,14 @@ const server = http.createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const client = createClient({ baseUrl: 'http://127.0.0.1:' + server.address().port, apiKey: 'key_1234567890' });
-const { data, response } = await client.getAcademy(1).withResponse();
-console.log(response.status, response.headers.get('X-RateLimit-Remaining'), response.correlationId, String(data.franchiseId), typeof data.franchiseId, JSON.stringify(extraFields(data, academySchema)));
+const { data, response, correlationId } = await client.getAcademy(1).withResponse();
+console.log(response instanceof Response, response.status, response.headers.get('X-RateLimit-Remaining'), correlationId, String(data.franchiseId), typeof data.franchiseId, JSON.stringify(extraFields(data, academySchema)));
 console.log(userAgent, JSON.stringify(Object.keys(await client.getAcademy(1))));
 await client.close();
 server.close();`;
     writeFileSync(path.join(app, 'with-response.mjs'), script);
     const result = run(process.execPath, ['with-response.mjs'], app);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`200 41 0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20 9223372036854775807 bigint {"belt":"black"}\ngymctl/${version} ["id","name","franchiseId","belt"]\n`);
+    expect(result.stdout).toBe(`true 200 41 0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20 9223372036854775807 bigint {"belt":"black"}\ngymctl/${version} ["id","name","franchiseId","belt"]\n`);
   });
 });

@@ -305,13 +305,18 @@ describe('withResponse()', () => {
     const { url, seen } = await server(answer);
     const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
     try {
-      const { data, response } = await client.getAcademy(1).withResponse();
+      const { data, response, correlationId: id, cached } = await client.getAcademy(1).withResponse();
+      // A fetch Response, as openai-node's withResponse() gives, its body already read into data.
+      expect(response).toBeInstanceOf(Response);
+      expect(response.headers).toBeInstanceOf(Headers);
       expect(response.status).toBe(200);
+      expect(response.ok).toBe(true);
+      expect(response.url).toBe(`${url}/academies/1`);
       expect(response.headers.get('x-ratelimit-remaining')).toBe('42');
       expect(response.headers.get('X-RATELIMIT-REMAINING')).toBe('42');
       expect(response.headers.get('x-absent')).toBeNull();
-      expect(response.correlationId).toBe(correlationId);
-      expect(response.cached).toBe(false);
+      expect(id).toBe(correlationId);
+      expect(cached).toBe(false);
       expect(data.franchiseId).toBe(9223372036854775807n);
       expect(extraFields(data, academySchema)).toEqual({ timezone: 'Europe/Lisbon' });
       // Awaiting the call gives the same data, plain: nothing of the response is added to it.
@@ -384,9 +389,51 @@ describe('withResponse()', () => {
       expect(seen).toHaveLength(1);
       expect(fromCache.data).toEqual(fromServer.data);
       expect(fromCache.data.franchiseId).toBe(9223372036854775807n);
-      expect(fromCache.response).toMatchObject({ status: 200, correlationId: undefined, cached: true });
+      expect(fromCache).toMatchObject({ correlationId: undefined, cached: true });
+      expect(fromCache.response.status).toBe(200);
       expect(fromCache.response.headers.get('x-ratelimit-remaining')).toBeNull();
-      expect(fromServer.response.cached).toBe(false);
+      expect(fromServer.cached).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('asResponse()', () => {
+  it('gives the answer as a fetch Response, its body unread and unchecked, in one request', async () => {
+    // Not an academy: awaiting the call would fail validation, asResponse() does not look.
+    const body = '{"data":{"id":"not a number"}}';
+    const { url, seen } = await server(() => ({ status: 200, body, headers: { 'X-RateLimit-Remaining': '7' } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    try {
+      const response = await client.getAcademy(3).asResponse();
+      expect(response).toBeInstanceOf(Response);
+      expect(response.bodyUsed).toBe(false);
+      expect({ status: response.status, url: response.url, limit: response.headers.get('x-ratelimit-remaining') }).toEqual({
+        status: 200,
+        url: `${url}/academies/3`,
+        limit: '7',
+      });
+      expect(await response.text()).toBe(body);
+      expect(seen).toHaveLength(1);
+      expect(GymApiError.isInvalidResponse(await client.getAcademy(3).catch((error: unknown) => error))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('fails on a failure status, as awaiting does', async () => {
+    const { url } = await server(() => ({ status: 404, body: { message: 'Resource not found', correlationId: 'c-1' } }));
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    try {
+      expect(
+        GymApiError.isNotFound(
+          await client
+            .getAcademy(7)
+            .asResponse()
+            .catch((error: unknown) => error),
+        ),
+      ).toBe(true);
     } finally {
       await client.close();
     }

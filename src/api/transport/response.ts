@@ -171,7 +171,7 @@ export function interpret<T>(response: Exchange, text: string, operation: Operat
     for (const problem of debug ? listIssues(parsed.error.issues, operation.schema) : []) debug!(`< problem: ${problem}`);
     throw invalid(response, operation, `unexpected response: ${formatIssues(parsed.error.issues, operation.schema)}`, correlationId);
   }
-  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId };
+  return { data: parsed.data.data, rawData: rawMember(jsonText, 'data') ?? 'null', status, headers, correlationId, head: responseHead(response) };
 }
 
 export const isJsonText = (text: string) => parseOr(withoutBom(text), JSON.parse) !== NOT_JSON;

@@ -87,7 +87,7 @@ export interface ApiResponse<T> {
   rawData: string;
   /** For a raw operation answered by the server, the body's bytes as received (invalid UTF-8 included). */
   rawBytes?: Uint8Array;
-  /** For a raw operation, the status line and headers as received (or as kept with a cached answer). */
+  /** The status line and headers as received (or as kept with a cached answer); for a raw operation, with the key redacted. */
   head?: ResponseHead;
   /** The HTTP status (a 2xx); 200 for an answer from the `cache`. */
   status: number;
@@ -99,13 +99,15 @@ export interface ApiResponse<T> {
   cached?: boolean;
 }
 
-/** What a successful answer came with: `(await client.getAcademy(1).withResponse()).response`. */
-export type ResponseInfo = Pick<ApiResponse<unknown>, 'status' | 'headers' | 'correlationId'> & { cached: boolean };
-
-/** What `withResponse()` resolves to. */
+/** What `withResponse()` resolves to, as openai-node's: the data, and the answer as a fetch `Response` (its body read into `data`). */
 export interface WithResponse<T> {
   data: T;
-  response: ResponseInfo;
+  /** The answer's status, statusText, headers (a `Headers`, as received) and url; its body is already read. */
+  response: Response;
+  /** The error body's, else the `X-Correlation-Id` (or `X-Request-Id`) header's; none from the `cache`. */
+  correlationId: string | undefined;
+  /** True for an answer from the client's `cache`, which reached no server (status 200, no headers). */
+  cached: boolean;
 }
 
 /** Node's global fetch, or any with its signature. */
