@@ -132,8 +132,11 @@ describe('the library on every runtime', () => {
     expect(reference.timeout).toMatchObject({ error: { kind: 'unavailable', reason: 'timeout', message: 'GET /me: timed out after 150 ms' } });
     expect(reference.retried).toEqual({ value: 2 });
     expect(reference.withResponse).toMatchObject({ value: { id: 1, status: 200, type: expect.stringMatching(/^application\/json/) } });
-    // Ids are number | bigint: one beyond 2^53 comes back exact, as a bigint.
-    expect(reference.wideId).toEqual({ value: { id: `${WIDE_ID}n`, type: 'bigint' } });
+    // With ids: 'bigint', an id beyond 2^53 comes back exact. By default it is exact too while ids are number | bigint, and
+    // an invalid_response naming that option once ids are numbers: either way, never a rounded number.
+    const exact = { value: { id: `${WIDE_ID}n`, type: 'bigint' } };
+    expect(reference.wideIdExact).toEqual(exact);
+    expect([exact, { error: expect.objectContaining({ kind: 'invalid_response', message: expect.stringContaining("ids: 'bigint'") }) }]).toContainEqual(reference.wideId);
   });
 
   it('on Bun, which takes the node build', async () => {
@@ -188,7 +191,7 @@ describe('the library on every runtime', () => {
   describe('a browser bundle, made with esbuild --platform=browser and no --external', () => {
     /** A context holding only these web globals (and the language's own), the bundle run in it. */
     const webContext = (leaveOut: string[] = []) => {
-      const web = { fetch, Response, Headers, AbortController, AbortSignal, TextDecoder, TextEncoder, ReadableStream, URL, setTimeout, clearTimeout, console };
+      const web = { fetch, Response, Headers, AbortController, AbortSignal, TextDecoder, TextEncoder, ReadableStream, URL, setTimeout, clearTimeout, queueMicrotask, console };
       const context = vm.createContext(Object.fromEntries(Object.entries(web).filter(([name]) => !leaveOut.includes(name))));
       vm.runInContext(browser.text, context);
       return context as { run(urls: Urls): Promise<string>; gymctl: typeof import('../../src/index.js') };

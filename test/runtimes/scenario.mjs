@@ -38,6 +38,8 @@ export async function scenario(gymctl, urls) {
   );
   const wide = gymctl.createClient({ baseUrl: urls.wide, apiKey: key, retries: 0 });
   report.wideId = text(await outcome(wide.getMe().then((me) => ({ id: me.id, type: typeof me.id }))));
-  await Promise.all([client, refused, silent, flaky, wide].map((each) => each.close()));
+  const exact = gymctl.createClient({ baseUrl: urls.wide, apiKey: key, retries: 0, ids: 'bigint' });
+  report.wideIdExact = text(await outcome(exact.getMe().then((me) => ({ id: me.id, type: typeof me.id }))));
+  await Promise.all([client, refused, silent, flaky, wide, exact].map((each) => each.close()));
   return report;
 }
