@@ -1,11 +1,13 @@
 /** The typed client, its methods made from the operations' declarations: `createClient({ baseUrl, apiKey }).getAcademy(1)`. */
 import * as z from 'zod/mini';
 import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
-import { type Academy, type ApiKey, academy, type FamilyMember, family, OPERATIONS, type Operations, whoami } from '../operations/index.js';
+import type * as Read from '../operations/index.js';
+import { academy, family, OPERATIONS, type Operations, whoami } from '../operations/index.js';
 import { ApiPromise } from './api-promise.js';
-import { usageError } from './errors.js';
-import { isValidId } from './ids.js';
-import { envelope, type Id } from './schemas.js';
+import { GymApiError, usageError } from './errors.js';
+import { ID_MODES, type IdMode, type IdsAs, idsIn, isValidId } from './ids.js';
+import type { Academy, ApiKey, FamilyMember, InMode } from './public.js';
+import { envelope, type Id, isIdentifier } from './schemas.js';
 import { Transport } from './transport/loop.js';
 import type { ApiResponse, CallOptions, ClientOptions, Operation } from './transport/types.js';
 
@@ -99,7 +101,7 @@ export type OperationFactories = { [D in Declared as D['client']['operation']]: 
  * The client's method of each declared operation, as its declaration types it: `getAcademy(1)`, its data validated,
  * typed by the record's named type (`Academy`). `GymClient` implements it with a documented method each.
  */
-export type OperationMethods = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => ApiPromise<Data<D>> };
+export type OperationMethods<M extends IdMode = IdMode> = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => ApiPromise<IdsAs<Data<D>, M>> };
 
 export const operations = Object.fromEntries([
   ['raw', (path: string): Operation<undefined> => ({ path: checkApiPath(path), raw: true, subject: `GET ${shownPath(path)}` })],
@@ -111,13 +113,16 @@ export const operations = Object.fromEntries([
  * named type. `implements OperationMethods` holds each method to its declaration (test/unit/client-methods.test.ts checks
  * there is no other).
  */
-export class GymClient implements OperationMethods {
+export class GymClient<M extends IdMode = 'number'> implements OperationMethods<IdMode> {
   readonly #transport: Transport;
+  readonly #ids: IdMode;
   /** The base URL as requests go to it, without its trailing slashes: `withResponse().response.url` is it and the path. */
   readonly #base: string;
 
-  constructor(options: ClientOptions) {
+  constructor(options: ClientOptions<M>) {
     this.#transport = new Transport(options);
+    this.#ids = options.ids ?? 'number';
+    if (!ID_MODES.includes(this.#ids)) throw usageError(`invalid ids ${JSON.stringify(String(this.#ids))}: expected 'number' or 'bigint'`);
     const base = new URL(options.baseUrl);
     this.#base = base.origin + base.pathname.replace(/\/+$/, '');
   }
@@ -132,7 +137,7 @@ export class GymClient implements OperationMethods {
    * const me = await client.getMe();
    * console.log(me.name, me.academyIds);
    */
-  getMe(options?: CallOptions): ApiPromise<ApiKey> {
+  getMe(options?: CallOptions): ApiPromise<InMode<ApiKey, Read.ApiKey, M>> {
     return this.#call(whoami, undefined, options);
   }
 
@@ -148,7 +153,7 @@ export class GymClient implements OperationMethods {
    * console.log(academy.name);
    * const { data, response } = await client.getAcademy(1).withResponse();
    */
-  getAcademy(academyId: Id, options?: CallOptions): ApiPromise<Academy> {
+  getAcademy(academyId: Id, options?: CallOptions): ApiPromise<InMode<Academy, Read.Academy, M>> {
     return this.#call(academy, academyId, options);
   }
 
@@ -162,12 +167,12 @@ export class GymClient implements OperationMethods {
    * @example
    * for (const member of await client.listFamily(10)) console.log(member.firstName, member.lastName);
    */
-  listFamily(memberId: Id, options?: CallOptions): ApiPromise<FamilyMember[]> {
+  listFamily(memberId: Id, options?: CallOptions): ApiPromise<InMode<FamilyMember[], Read.FamilyMember[], M>> {
     return this.#call(family, memberId, options);
   }
 
   /** A declared operation as an ApiPromise: its validated data, or (`asResponse()`) the body as received. */
-  #call<D extends OperationDeclaration>(declaration: D, id: Id | undefined, options: CallOptions | undefined): ApiPromise<Data<D>> {
+  #call<D extends OperationDeclaration, T>(declaration: D, id: Id | undefined, options: CallOptions | undefined): ApiPromise<T> {
     let operation: Operation<Data<D>>;
     try {
       operation = operationFor(declaration, id);
@@ -177,7 +182,19 @@ export class GymClient implements OperationMethods {
     }
     const { path, subject } = operation;
     const raw: Operation<Data<D>> = { path, subject, raw: true, ...(operation.id === undefined ? {} : { id: operation.id }) };
-    return new ApiPromise((asResponse) => this.request(asResponse ? raw : operation, options), this.#base + path);
+    const mode = this.#ids;
+    const beyond = (big: bigint, where: string) =>
+      new GymApiError(
+        'invalid_response',
+        `${subject}: the id ${big} (${where}) is beyond 2^53−1, which a number cannot hold exactly: createClient({ ids: 'bigint' }) keeps every id exact`,
+        { id: operation.id },
+      );
+    const withIds = (answer: ApiResponse<Data<D>>) => {
+      if (operation.schema === undefined) return answer;
+      const data = idsIn({ data: answer.data }, operation.schema, mode, isIdentifier, beyond) as { data: Data<D> };
+      return { ...answer, data: data.data };
+    };
+    return new ApiPromise((asResponse) => (asResponse ? this.request(raw, options) : this.request(operation, options).then(withIds)), this.#base + path) as never;
   }
 
   /** Runs an operation and returns the validated data with the raw JSON text and response facts. */
@@ -196,6 +213,7 @@ export class GymClient implements OperationMethods {
   }
 }
 
-export function createClient(options: ClientOptions): GymClient {
+/** The client. `createClient({ baseUrl, apiKey, ids: 'bigint' })` hands every id back as a bigint; by default each is a number. */
+export function createClient<M extends IdMode = 'number'>(options: ClientOptions<M>): GymClient<M> {
   return new GymClient(options);
 }

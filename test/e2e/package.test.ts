@@ -382,7 +382,7 @@ const server = http.createServer((request, response) => {
   response.end('{"data":{"id":1,"name":"Alfama","franchiseId":9223372036854775807,"belt":"black"}}');
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const client = createClient({ baseUrl: 'http://127.0.0.1:' + server.address().port, apiKey: 'key_1234567890' });
+const client = createClient({ baseUrl: 'http://127.0.0.1:' + server.address().port, apiKey: 'key_1234567890', ids: 'bigint' });
 const { data, response, correlationId } = await client.getAcademy(1).withResponse();
 console.log(response instanceof Response, response.status, response.headers.get('X-RateLimit-Remaining'), correlationId, String(data.franchiseId), typeof data.franchiseId, JSON.stringify(extraFields(data, academySchema)));
 console.log(userAgent, JSON.stringify(Object.keys(await client.getAcademy(1))));

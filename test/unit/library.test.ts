@@ -297,13 +297,13 @@ describe('the correlation ID of a success', () => {
 
 describe('withResponse()', () => {
   const correlationId = '0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20';
-  /** An academy whose franchiseId is 2^63−1, which a double would round, and a field the spec does not name. */
+  /** An academy whose franchiseId is 2^63−1, which a double would round (so its clients ask for bigint ids), and a field the spec does not name. */
   const body = '{"data":{"id":1,"name":"Alfama Jiu-Jitsu","franchiseId":9223372036854775807,"timezone":"Europe/Lisbon"}}';
   const answer = () => ({ status: 200, body, headers: { 'X-Correlation-Id': correlationId, 'X-RateLimit-Remaining': '42' } });
 
   it('gives the data as awaiting does, with the status, the headers by name in any case, and the correlation ID of the answer', async () => {
     const { url, seen } = await server(answer);
-    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, ids: 'bigint' });
     try {
       const { data, response, correlationId: id, cached } = await client.getAcademy(1).withResponse();
       // A fetch Response, as openai-node's withResponse() gives, its body already read into data.
@@ -331,7 +331,7 @@ describe('withResponse()', () => {
 
   it('is on a Promise that sends one request, however it is read', async () => {
     const { url, seen } = await server(answer);
-    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, ids: 'bigint' });
     try {
       const call = client.getAcademy(1);
       expect(call).toBeInstanceOf(Promise);
@@ -350,7 +350,7 @@ describe('withResponse()', () => {
 
   it('fails as awaiting fails, and a failure read only through it is no unhandled rejection', async () => {
     const { url } = await server(() => ({ status: 404, body: { message: 'Resource not found', correlationId } }));
-    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY });
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, ids: 'bigint' });
     const unhandled: unknown[] = [];
     const record = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', record);
@@ -382,7 +382,7 @@ describe('withResponse()', () => {
       read: (path) => (stored.has(path) ? { body: stored.get(path)!, ageMs: 1_000 } : undefined),
       write: (path, text) => void stored.set(path, text),
     };
-    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, cache });
+    const client = createClient({ baseUrl: url, apiKey: DEMO_KEY, cache, ids: 'bigint' });
     try {
       const fromServer = await client.getAcademy(1).withResponse();
       const fromCache = await client.getAcademy(1).withResponse();

@@ -1,6 +1,7 @@
 /** The transport's exported shapes. They name only web-platform types, so library users need neither @types/node nor undici's. */
 import type * as z from 'zod/mini';
 import type { ResponseHead, ResponseHeaders } from '../errors.js';
+import type { IdMode } from '../ids.js';
 import type { Id } from '../schemas.js';
 
 /** An undici 7 dispatcher (`Agent`, `ProxyAgent`, `MockAgent`…), typed by its `dispatch` method alone. */
@@ -11,8 +12,8 @@ export interface DispatcherLike {
 /** Environment variables by name, as `process.env` holds them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The client's options; `undefined` means the default. */
-export interface ClientOptions {
+/** The client's options; `undefined` means the default. `M`: how the typed methods hand ids back (`ids`). */
+export interface ClientOptions<M extends IdMode = IdMode> {
   /** The API's base address; paths are appended to its path. */
   baseUrl: string | URL;
   apiKey: string;
@@ -46,6 +47,11 @@ export interface ClientOptions {
   env?: Environment | undefined;
   /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
   cache?: ResponseCache | undefined;
+  /**
+   * How `getMe`, `getAcademy` and `listFamily` hand ids back: `'number'` (the default; an id beyond 2^53−1, which a
+   * number cannot hold exactly, fails as invalid_response) or `'bigint'` (every id a bigint, exact to 2^63−1 and beyond).
+   */
+  ids?: M | undefined;
 }
 
 /** The transport's name for the client's options (an alias, so that compiler messages name the exported `ClientOptions`). */
