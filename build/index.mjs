@@ -1,7 +1,7 @@
 // Builds gymctl's dist/ (`npm run build`, after tsc has type-checked src/) in the numbered steps CONTRIBUTING.md's
 // "The build" lists, and says why; what one step takes from another is passed by name.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -140,6 +140,11 @@ for (const entry of readdirSync('dist/types', { recursive: true, withFileTypes: 
   const file = path.join(entry.parentPath, entry.name);
   if (entry.isDirectory() ? readdirSync(file).length === 0 : !declarations.has(file)) rmSync(file, { recursive: true });
 }
+// CommonJS: require('gymctl') gets the very module import gets (Node's require of an ES module), one copy, so instanceof
+// holds between the two; its types are the same declarations in a folder that says they are CommonJS (TS1479 otherwise).
+cpSync('dist/types', 'dist/cjs', { recursive: true });
+writeFileSync('dist/cjs/package.json', '{"type":"commonjs"}\n');
+writeFileSync('dist/index.cjs', "module.exports = require('./index.js');\n");
 const { openApiDocument } = await import(new URL('../dist/index.js', import.meta.url).href);
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
 

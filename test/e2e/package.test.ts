@@ -60,6 +60,9 @@ describe('the npm package', () => {
         'dist/gymctl.1',
         'dist/help.txt',
         'dist/index.js',
+        'dist/index.cjs',
+        'dist/index.web.js',
+        'dist/cjs',
         'dist/jq.wasm',
         'dist/jq-wasm.cjs',
         'dist/keyring-agent.cjs',
@@ -78,7 +81,11 @@ describe('the npm package', () => {
   });
 
   it("ships only the declarations a user's compiler reads from the library's entry: none of the CLI's, and at most 25", () => {
-    const shipped = packed.filter((file) => file.endsWith('.d.ts')).sort();
+    const shipped = packed.filter((file) => file.startsWith('dist/types/') && file.endsWith('.d.ts')).sort();
+    // CommonJS reads the same declarations again, from a folder that says they are CommonJS.
+    const commonJs = packed.filter((file) => file.startsWith('dist/cjs/') && file.endsWith('.d.ts'));
+    expect(commonJs.map((file) => file.replace(/^dist\/cjs\//, 'dist/types/')).sort()).toEqual(shipped);
+    expect(packed.filter((file) => file.endsWith('.d.ts')).length).toBe(shipped.length * 2);
     expect(shipped.length).toBeGreaterThan(0);
     expect(shipped.length).toBeLessThanOrEqual(25);
     // What TypeScript itself reads of gymctl's for a program that imports it.
@@ -248,11 +255,21 @@ console.log(typeof academySchema, openapi.openapi);`;
     expect(result.stdout).toBe('true usage\nobject 3.1.0\n');
   });
 
-  it('can be required from CommonJS (require(esm), on by default from Node 20.19 and 22.12)', () => {
-    writeFileSync(path.join(app, 'use.cjs'), "const { createClient, GymApiError } = require('gymctl');\nconsole.log(typeof createClient, typeof GymApiError);\n");
+  it('can be required from CommonJS (require(esm), on by default from Node 20.19 and 22.12): the very module import gives, so instanceof holds across', () => {
+    writeFileSync(
+      path.join(app, 'use.cjs'),
+      [
+        "const { createClient, GymApiError } = require('gymctl');",
+        'console.log(typeof createClient, typeof GymApiError);',
+        "import('gymctl').then(async (esm) => {",
+        "  const failure = await createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890' }).getAcademy(0).catch((error) => error);",
+        '  console.log(esm.GymApiError === GymApiError, failure instanceof esm.GymApiError, failure instanceof GymApiError, esm.GymApiError.isUsage(failure));',
+        '});',
+      ].join('\n'),
+    );
     const result = run(process.execPath, ['use.cjs'], app);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toBe('function function\n');
+    expect(result.stdout).toBe('function function\ntrue true true true\n');
   });
 
   it('brings full types: a correct program compiles, a wrong one does not', () => {
@@ -339,6 +356,25 @@ export const body: ErrorBody = { message: 'Resource not found', correlationId: '
     expect(listed.filter((file) => file.includes('/@types/') || file.includes('/node_modules/undici/'))).toEqual([]);
   });
 
+  it.each(['node16', 'node18', 'nodenext'])('type-check from CommonJS under module %s: the CommonJS declarations, and a misspelt field is still an error', (mode) => {
+    const source = `import { createClient, GymApiError, type Academy } from 'gymctl';
+const client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890' });
+export async function name(): Promise<string> {
+  const academy: Academy = await client.getAcademy(1).catch((error: unknown) => {
+    if (error instanceof GymApiError && GymApiError.isNotFound(error)) throw new Error(error.message);
+    throw error;
+  });
+  return academy.name ?? String(academy.id + 1);
+}
+`;
+    const { status, errors, listed } = compile(`cjs-${mode}`, { 'use.cts': source }, { module: mode, moduleResolution: mode === 'nodenext' ? 'nodenext' : 'node16' });
+    expect(errors).toEqual([]);
+    expect(status).toBe(0);
+    expect(listed.some((file) => file.includes('/node_modules/gymctl/dist/cjs/index.d.ts'))).toBe(true);
+    const typo = compile(`cjs-typo-${mode}`, { 'typo.cts': source.replace('academy.name ??', 'academy.nmae ??') }, { module: mode, moduleResolution: mode === 'nodenext' ? 'nodenext' : 'node16' });
+    expect(typo.errors).toEqual([expect.stringMatching(/^typo\.cts\(\d+,\d+\): error TS2339: Property 'nmae' does not exist on type 'Academy'/)]);
+  });
+
   it('a misspelt field is an error (TS2339), and a declaration emitted from the client names Academy', () => {
     const typo = compile('typo', {
       'typo.ts': `import { createClient } from 'gymctl';\nconst client = createClient({ baseUrl: 'https://api.example.com', apiKey: 'key_1234567890' });\nconst a = await client.getAcademy(1);\nexport const name = a.nmae;\n`,
@@ -391,6 +427,8 @@ server.close();`;
     writeFileSync(path.join(app, 'with-response.mjs'), script);
     const result = run(process.execPath, ['with-response.mjs'], app);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`true 200 41 0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20 9223372036854775807 bigint {"belt":"black"}\ngymctl/${version} ["id","name","franchiseId","belt"]\n`);
+    expect(result.stdout).toBe(
+      `true 200 41 0190a5c4-7b1e-7c3a-9d2f-5e8b4a6c1d20 9223372036854775807 bigint {"belt":"black"}\ngymctl/${version} ["id","name","franchiseId","belt"]\n`,
+    );
   });
 });
