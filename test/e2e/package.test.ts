@@ -371,7 +371,11 @@ export async function name(): Promise<string> {
     expect(errors).toEqual([]);
     expect(status).toBe(0);
     expect(listed.some((file) => file.includes('/node_modules/gymctl/dist/cjs/index.d.ts'))).toBe(true);
-    const typo = compile(`cjs-typo-${mode}`, { 'typo.cts': source.replace('academy.name ??', 'academy.nmae ??') }, { module: mode, moduleResolution: mode === 'nodenext' ? 'nodenext' : 'node16' });
+    const typo = compile(
+      `cjs-typo-${mode}`,
+      { 'typo.cts': source.replace('academy.name ??', 'academy.nmae ??') },
+      { module: mode, moduleResolution: mode === 'nodenext' ? 'nodenext' : 'node16' },
+    );
     expect(typo.errors).toEqual([expect.stringMatching(/^typo\.cts\(\d+,\d+\): error TS2339: Property 'nmae' does not exist on type 'Academy'/)]);
   });
 
