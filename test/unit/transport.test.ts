@@ -25,6 +25,7 @@ interface TestOptions {
   retries?: number;
   maxRetryAfterMs?: number;
   debug?: (line: string) => void;
+  ids?: 'bigint';
 }
 
 /**
@@ -251,7 +252,8 @@ describe('retries', () => {
     await expect(client({ retries: 2 }).getMe()).resolves.toEqual(me);
   });
 
-  for (const status of [429, 502, 504]) {
+  // 408, 429 and every 5xx: every operation is a GET, safe to send again.
+  for (const status of [408, 429, 500, 501, 502, 504, 599]) {
     it(`retries ${status}`, async () => {
       nock(BASE).get('/me').reply(status, { message: 'x', correlationId: 'c-1' });
       nock(BASE).get('/me').reply(200, { data: me });
@@ -276,7 +278,7 @@ describe('retries', () => {
   });
 
   for (const [status, body] of [
-    [500, { message: 'bug', correlationId: 'c' }],
+    [400, { message: 'bad', correlationId: 'c' }],
     [404, { message: 'Resource not found', correlationId: 'c' }],
     [401, { message: 'Unauthorized', correlationId: 'c' }],
   ] as const) {
@@ -386,9 +388,14 @@ describe('what the review found', () => {
     }
   });
 
-  it('an id beyond 2^53 comes back as a bigint with every digit; a number beyond a double gets a clear message', async () => {
-    nock(BASE).get('/academies/1').reply(200, '{"data":{"id":12345678901234567890,"franchiseId":9007199254740993}}', { 'content-type': 'application/json' });
-    const academy = await client().getAcademy(1);
+  it("an id beyond 2^53 fails by default, naming ids: 'bigint', which gives it back exact; a number beyond a double gets a clear message", async () => {
+    const big = '{"data":{"id":12345678901234567890,"franchiseId":9007199254740993}}';
+    nock(BASE).get('/academies/1').reply(200, big, { 'content-type': 'application/json' });
+    const rounded = await failure(client().getAcademy(1));
+    expect(rounded.kind).toBe('invalid_response');
+    expect(rounded.message).toContain("ids: 'bigint'");
+    nock(BASE).get('/academies/1').reply(200, big, { 'content-type': 'application/json' });
+    const academy = await client({ ids: 'bigint' }).getAcademy(1);
     expect(academy.id).toBe(12345678901234567890n);
     expect(academy.franchiseId).toBe(9007199254740993n);
     nock(BASE).get('/academies/1').reply(200, '{"data":{"id":1e30}}', { 'content-type': 'application/json' });
