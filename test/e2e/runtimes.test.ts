@@ -44,8 +44,19 @@ async function serversFor(): Promise<{ urls: Urls; requests: () => number }> {
   return { urls: { sandbox: sandbox.url, silent, wide, flaky: flaky.url }, requests: () => requests };
 }
 
-/** The runtime's binary from node_modules/.bin; missing, a failure under CI, else undefined, saying which. */
+/**
+ * The runtime's own binary, from the package npm installs for this platform (as the packages' postinstall scripts would
+ * link it, which npm does not run here: bun's .bin entry is a placeholder until then, and workerd's a Node wrapper that
+ * does not pass on --control-fd), else node_modules/.bin; missing, a failure under CI, else undefined, saying which.
+ */
+const PLATFORM_BINARIES: Record<string, string> = {
+  bun: `@oven/bun-${process.platform}-${process.arch}/bin/bun`,
+  deno: `@deno/${process.platform}-${process.arch}-glibc/deno`,
+  workerd: `@cloudflare/workerd-${process.platform}-${process.arch === 'x64' ? '64' : process.arch}/bin/workerd`,
+};
 function binary(name: string): string | undefined {
+  const own = path.join(ROOT, 'node_modules', PLATFORM_BINARIES[name] ?? name);
+  if (existsSync(own)) return own;
   const file = path.join(BINARIES, name);
   if (existsSync(file)) return file;
   expect(process.env.CI, `${name} is not installed (npm ci installs it from the ${name} package)`).not.toBe('true');
