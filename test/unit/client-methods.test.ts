@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GymClient } from '../../src/api/client.js';
+import { createClient, GymClient, type OperationMethods } from '../../src/api/client.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -19,6 +19,13 @@ describe("the client's methods", () => {
   it('are one per declared operation, and no other', () => {
     const methods = Object.getOwnPropertyNames(GymClient.prototype).filter((name) => !GENERAL.includes(name));
     expect(methods.sort()).toEqual(OPERATIONS.map((declaration) => declaration.client.method).sort());
+  });
+
+  it("each is written out with its declaration's type, in either id mode (the type-check fails otherwise)", () => {
+    // A declaration whose method is not written out has one at run time only (client.ts), and fails to compile here.
+    const numbers: OperationMethods<'number'> = createClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
+    const bigints: OperationMethods<'bigint'> = createClient({ baseUrl: 'https://api.example.com', apiKey: 'k', ids: 'bigint' });
+    for (const methods of [numbers, bigints]) for (const declaration of OPERATIONS) expect(typeof methods[declaration.client.method]).toBe('function');
   });
 });
 
