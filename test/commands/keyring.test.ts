@@ -4,9 +4,12 @@
  * D-Bus at all, a locked keyring, and a bus that never answers. gymctl
  * runs in-process; its keyring agent is a real process, as for users.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { agentProcess } from '../../src/keyring/client.js';
+import type { KeyringAnswer, KeyringRequest } from '../../src/keyring/protocol.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { gymctl as inProcess, type GymctlOptions } from '../helpers/harness.js';
 import { hasSecretService, hungBus, removeHome, startSecretService, type SecretService } from '../helpers/keyring.js';
@@ -187,5 +190,44 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     } finally {
       hung.close();
     }
+  });
+});
+
+describe('auth logout of a profile that keeps its key in the keyring (the agent a stand-in)', () => {
+  const realSpawn = agentProcess.spawn;
+  afterEach(() => {
+    agentProcess.spawn = realSpawn;
+  });
+  /** The agent answers each operation so, from a process of its own. */
+  function agentAnswers(answers: Record<KeyringRequest['op'], KeyringAnswer>): void {
+    agentProcess.spawn = (_command, _args, options) =>
+      spawn(
+        process.execPath,
+        [
+          '-e',
+          `let i = ''; process.stdin.on('data', (c) => (i += c)); process.stdin.on('end', () => process.stdout.write(JSON.stringify(${JSON.stringify(answers)}[JSON.parse(i).op])))`,
+        ],
+        options,
+      );
+  }
+  const logout = () => {
+    mkdirSync(world.config.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(configFile(), JSON.stringify({ profiles: { default: { keyStore: 'keyring', baseUrl: world.sandbox.url } } }), { mode: 0o600 });
+    return inProcess(['auth', 'logout'], { configDir: world.config.dir });
+  };
+
+  it('does not say it removed a key the keyring never held', async () => {
+    agentAnswers({ get: { ok: true, value: null }, delete: { ok: true, value: null }, set: { ok: true, value: null } });
+    const result = await logout();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('No API key is stored for profile "default" in the system keyring.');
+    expect(result.stderr).not.toContain('Removed');
+  });
+
+  it('says it removed the key the keyring held', async () => {
+    agentAnswers({ get: { ok: true, value: DEMO_KEY }, delete: { ok: true, value: 'deleted' }, set: { ok: true, value: null } });
+    const result = await logout();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Removed the API key of profile "default" from the system keyring.');
   });
 });
