@@ -192,6 +192,16 @@ describe('--cache DURATION', () => {
     expect(world.requests).toHaveLength(4);
   });
 
+  it('an entry dated in the future (the clock moved back) is a miss, never served for ever', async () => {
+    await gymctl(['academy', '1', '--cache', '1h']);
+    const [entry] = cacheFiles().filter(({ file }) => file.endsWith('.json'));
+    const stored = JSON.parse(readFileSync(entry!.file, 'utf8')) as { storedAt: number; body: string };
+    writeFileSync(entry!.file, JSON.stringify({ ...stored, storedAt: Date.now() + 60_000, body: stored.body.replace('"id":1', '"id":999') }));
+    const result = await gymctl(['academy', '1', '--cache', '1h', '--jq', '.id']);
+    expect(result.stdout).toBe('1\n');
+    expect(world.requests).toHaveLength(2);
+  });
+
   it('a bad duration exits 2 before any request; the flags apply only to commands that GET', async () => {
     for (const duration of ['5', '5x', '0s', '', '-1m', '400d']) {
       const result = await gymctl(['whoami', '--cache', duration]);
@@ -213,6 +223,13 @@ describe('cache clear, auth logout and auth login', () => {
     expect(world.requests).toHaveLength(3);
     expect((await gymctl(['cache', 'clear'])).stderr).toContain('Removed 1 cached answer from');
     expect((await gymctl(['cache', 'clear'])).stderr).toContain('holds no answers');
+  });
+
+  it('cache clear with no cache folder yet says it holds no answers, rather than crashing', async () => {
+    const clear = await gymctl(['cache', 'clear']);
+    expect(clear.code, clear.stderr).toBe(0);
+    expect(clear.stderr).toBe(`The cache (${path.join(cacheHome, 'gymctl')}) holds no answers.\n`);
+    expect(existsSync(path.join(cacheHome, 'gymctl'))).toBe(false);
   });
 
   it('auth login that replaces a key drops the answers cached for the old one', async () => {
