@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { described } from '../api/schemas.js';
 
 /** A tool's structured answer: `data`, and what else the tool answers beside it (`notFound`). */
 export type Answer = { data: unknown } & Record<string, unknown>;
@@ -15,26 +16,44 @@ export interface Shortening {
   shape: 'list' | 'batch' | 'record';
   /** The command that prints the whole answer at a terminal: `gymctl family 501 --json`. */
   command: string;
-  /** For a batch: the tool to call with the ids left out. */
+  /** For a batch: the tool to call with the ids left out, and how many ids it takes in one call. */
   tool?: string;
+  perCall?: number;
+  /** For a tool that fetches at most this many records in one call (list_academies). */
+  cap?: number;
+  /** The call's time limit (--call-timeout), which the server adds. */
+  timeLimitMs?: number;
+}
+
+/** Why records were left out: over --max-answer, past the tool's cap, or not fetched before the call's time ran out. */
+export type Reason = 'too_large' | 'cap' | 'time_limit';
+
+/** Ids a tool did not fetch, and why. */
+export interface Unfetched {
+  ids: readonly string[];
+  reason: Exclude<Reason, 'too_large'>;
 }
 
 /** What a shortened answer says of itself (`truncated`, in every tool's output schema). */
 export const truncatedSchema = () =>
-  z
-    .object({
-      note: z.string().register(z.globalRegistry, { description: 'What was left out, in words' }),
-      bytes: z.number().register(z.globalRegistry, { description: 'Bytes the whole result would have taken (both of its copies)' }),
-      limit: z.number().register(z.globalRegistry, { description: "Bytes this server sends in one result at most (gymctl mcp's --max-answer)" }),
-      returned: z.optional(z.number().register(z.globalRegistry, { description: 'Records in data' })),
-      total: z.optional(z.number().register(z.globalRegistry, { description: 'Records in the whole answer' })),
-      omittedIds: z.optional(z.array(z.string()).register(z.globalRegistry, { description: 'Ids of the records left out, in order: ask for them in another call' })),
-      omittedFields: z.optional(
-        z.array(z.string()).register(z.globalRegistry, { description: 'Fields left out, each too long to fit whole, as paths (data.notes, data[0].bio); the first 50' }),
+  described(
+    z.object({
+      note: described(z.string(), 'What was left out, and why, in words'),
+      reason: described(
+        z.enum(['too_large', 'cap', 'time_limit']),
+        "Why: too_large, over this server's limit on one result (--max-answer); cap, past the records the tool fetches in one call; time_limit, not fetched before the call's time limit ran out (--call-timeout)",
       ),
-      next: z.string().register(z.globalRegistry, { description: 'How to get what was left out' }),
-    })
-    .register(z.globalRegistry, { description: 'Present only when the answer was too long for one result and was shortened' });
+      bytes: z.optional(described(z.number(), 'Bytes the whole answer would have taken (both of its copies); absent when records were not fetched, whose size is unknown')),
+      returnedBytes: described(z.number(), 'Bytes of this result as returned (both of its copies)'),
+      limit: described(z.number(), "Bytes this server sends in one result at most (gymctl mcp's --max-answer)"),
+      returned: z.optional(described(z.number(), 'Records in data')),
+      total: z.optional(described(z.number(), 'Records in the whole answer')),
+      omittedIds: z.optional(described(z.array(z.string()), 'Ids of the records left out, in order: ask for them in another call')),
+      omittedFields: z.optional(described(z.array(z.string()), 'Fields left out, each too long to fit whole, as paths (data.notes, data[0].bio); the first 50')),
+      next: described(z.string(), 'How to get what was left out'),
+    }),
+    "Present only when the answer is not complete: too long for one result, past the tool's cap, or cut short by the time limit",
+  );
 
 export type Truncated = z.infer<ReturnType<typeof truncatedSchema>>;
 
@@ -77,22 +96,59 @@ function fieldsThatFit(record: Record<string, unknown>, budget: number): { kept:
   return { kept, omitted };
 }
 
-/** The result of `answer` held to `limit` bytes; `unfetched`: ids the tool did not fetch, named after those left out. */
-export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetched: readonly string[] = []): CallToolResult {
-  const whole = resultOf(answer);
+/** The result of `answer`, its `truncated.returnedBytes` the result's own size, its own digits counted (settled in a few rounds). */
+function measured(answer: Answer & { truncated?: Truncated }): CallToolResult {
+  let result = resultOf(answer);
+  while (answer.truncated && answer.truncated.returnedBytes !== bytesOf(result)) {
+    answer = { ...answer, truncated: { ...answer.truncated, returnedBytes: bytesOf(result) } };
+    result = resultOf(answer);
+  }
+  return result;
+}
+
+/** The result of `record` with the fields that fit whole in the room the note naming every field leaves (`build` makes the answer of what is kept), or undefined. */
+function withFieldsThatFit(record: Record<string, unknown>, limit: number, build: (kept: Record<string, unknown>, omitted: string[]) => Answer): CallToolResult | undefined {
+  const { kept, omitted } = fieldsThatFit(record, limit - bytesOf(resultOf(build({}, Object.keys(record)))));
+  const answer = build(kept, omitted);
+  return bytesOf(resultOf(answer)) <= limit ? measured(answer) : undefined;
+}
+
+/** The result of `answer` held to `limit` bytes, saying whether it is complete; `unfetched`: ids the tool did not fetch, named after those left out. */
+export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetched: readonly Unfetched[] = []): CallToolResult {
+  const whole = resultOf({ ...answer, complete: true });
   const bytes = bytesOf(whole);
-  if (bytes <= limit && unfetched.length === 0) return whole;
-  const base = { bytes, limit };
-  const said =
-    bytes > limit
-      ? `This answer is ${grouped(bytes)} bytes, over the ${grouped(limit)} this server sends in one result`
-      : `This tool fetches at most ${grouped(Array.isArray(answer.data) ? answer.data.length : 0)} records in one call`;
-  const raise = "or ask the user to raise --max-answer in this MCP server's configuration";
+  const notFetched = unfetched.flatMap((part) => part.ids);
+  if (bytes <= limit && notFetched.length === 0) return whole;
+  answer = { ...answer, complete: false };
+  const tooLarge = bytes > limit;
+  const count = (reason: Reason) => unfetched.filter((part) => part.reason === reason).reduce((sum, part) => sum + part.ids.length, 0);
+  const [late, capped] = [count('time_limit'), count('cap')];
+  // returnedBytes is measured last (measured()): the limit holds its place meanwhile, as many digits as it can have, or more.
+  const base = { reason: late ? 'time_limit' : capped ? 'cap' : 'too_large', ...(notFetched.length === 0 ? { bytes } : {}), returnedBytes: limit, limit } as const;
+  const said = [
+    late ? `This call's time limit (${(how.timeLimitMs ?? 0) / 1000} s, this server's --call-timeout) ran out before ${grouped(late)} records were fetched` : '',
+    capped ? `This tool fetches at most ${grouped(how.cap ?? 0)} records in one call, and ${grouped(capped)} more were listed` : '',
+    tooLarge ? `This answer is ${grouped(bytes)} bytes, over the ${grouped(limit)} this server sends in one result` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const raise = "ask the user to raise --max-answer in this MCP server's configuration";
   const { data } = answer;
 
   if (Array.isArray(data)) {
-    const total = data.length + unfetched.length;
+    const total = data.length + notFetched.length;
     const ids = data.map((item) => (isRecord(item) && item.id !== undefined ? String(item.id) : undefined));
+    const tool = how.shape === 'batch' ? how.tool : undefined;
+    const perCall = how.perCall ? `, at most ${grouped(how.perCall)} at a time` : '';
+    const next = !tool
+      ? `The rest is not available through this tool: ask the user to run \`${how.command}\`, or ${raise}.`
+      : [
+          `Call ${tool} again with the ids in omittedIds${tooLarge ? ' (fewer at a time)' : perCall}`,
+          capped ? `: that is how to page past this tool's cap of ${grouped(how.cap ?? 0)} records, which --max-answer does not lift` : '',
+          late ? `${capped ? '; ' : ': '}those the time limit left out were not fetched only for lack of time` : '',
+          tooLarge ? `, or ${raise}` : '',
+          '.',
+        ].join('');
     const shortened = (n: number, first?: { record: Record<string, unknown>; omitted: string[] }): Answer => {
       const records = first ? [first.record, ...data.slice(1, n)] : data.slice(0, n);
       const note: Truncated = {
@@ -100,12 +156,9 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
         note: `${said}: it holds the first ${grouped(n)} of its ${grouped(total)} records${first?.omitted.length ? `, the first without ${listed(first.omitted)}` : ''}.`,
         returned: n,
         total,
-        next:
-          how.shape === 'batch' && how.tool
-            ? `Call ${how.tool} again with the ids in omittedIds (fewer at a time), ${raise}.`
-            : `The rest is not available through this tool: ask the user to run \`${how.command}\`, ${raise}.`,
+        next,
       };
-      if (how.shape === 'batch') note.omittedIds = [...ids.slice(n).filter((id): id is string => id !== undefined), ...unfetched];
+      if (how.shape === 'batch') note.omittedIds = [...ids.slice(n).filter((id): id is string => id !== undefined), ...notFetched];
       if (first?.omitted.length) note.omittedFields = named(first.omitted.map((key) => `data[0].${key}`));
       return { ...answer, data: records, truncated: note };
     };
@@ -119,16 +172,11 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
       if (used > room) break;
     }
     while (fits > 0 && bytesOf(resultOf(shortened(fits))) > limit) fits--;
-    if (fits > 0) return resultOf(shortened(fits));
+    if (fits > 0) return measured(shortened(fits));
     // Not even the first record fits whole: the first, with the fields that fit.
     const first = data[0];
-    if (isRecord(first)) {
-      const room = limit - bytesOf(resultOf(shortened(1, { record: {}, omitted: Object.keys(first) })));
-      const { kept, omitted } = fieldsThatFit(first, room);
-      const result = resultOf(shortened(1, { record: kept, omitted }));
-      if (bytesOf(result) <= limit) return result;
-    }
-    return resultOf(shortened(0));
+    const fitted = isRecord(first) ? withFieldsThatFit(first, limit, (record, omitted) => shortened(1, { record, omitted })) : undefined;
+    return fitted ?? measured(shortened(0));
   }
 
   if (isRecord(data)) {
@@ -139,18 +187,16 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
         ...base,
         note: `${said}: it holds the record without ${listed(omitted)}, each too long to fit.`,
         omittedFields: named(omitted.map((key) => `data.${key}`)),
-        next: `To see them whole, ask the user to run \`${how.command}\`, ${raise}.`,
+        next: `To see them whole, ask the user to run \`${how.command}\`, or ${raise}.`,
       },
     });
-    const room = limit - bytesOf(resultOf(shortened({}, Object.keys(data))));
-    const { kept, omitted } = fieldsThatFit(data, room);
-    const result = resultOf(shortened(kept, omitted));
-    if (bytesOf(result) <= limit) return result;
+    const fitted = withFieldsThatFit(data, limit, shortened);
+    if (fitted) return fitted;
   }
   // A record keeps its id, which its schema requires (a list never comes here: it ends with no records).
-  return resultOf({
+  return measured({
     ...answer,
     data: isRecord(data) && data.id !== undefined ? { id: data.id } : {},
-    truncated: { ...base, note: `${said}, and no part of it fits.`, next: `Ask the user to run \`${how.command}\`, ${raise}.` },
+    truncated: { ...base, note: `${said}, and no part of it fits.`, next: `Ask the user to run \`${how.command}\`, or ${raise}.` },
   });
 }

@@ -2,7 +2,8 @@
 import { setMaxListeners } from 'node:events';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { abortedError, GymctlError } from '../api/errors.js';
 import { redactText } from '../api/transport/redact.js';
 import type { GymClient } from '../api/client.js';
@@ -13,7 +14,7 @@ import { fitAnswer } from './fit.js';
 import { Gate } from './gate.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES, type McpLimits } from './limits.js';
 import { guardRequests } from './protocol.js';
-import { FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
+import { type CallContext, FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
 
 /** What the tools call the API with: the command's client and key, or the failure that kept it from having them. */
 export type Session = { client: Pick<GymClient, 'request'>; apiKey: string; explain?(failure: GymctlError): GymctlError } | { failure: GymctlError };
@@ -54,6 +55,47 @@ function cleanDeep(key: string, value: unknown): unknown {
   return value;
 }
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A progress notification at most this often while records settle, and at least this often (PROGRESS_AT_LEAST_MS) while none do. */
+export const PROGRESS_EVERY_MS = 1000;
+export const PROGRESS_AT_LEAST_MS = 4000;
+
+/**
+ * `notifications/progress` for a call whose request carries a progressToken: records settled, of how many, and a
+ * message. Progress must increase with each one, so while no record settles it creeps toward the next whole record
+ * (done + k/(k+1)), never reaching it. `stop()` ends them with the call.
+ */
+export function progressOf(extra: Extra, noun: string): { report: NonNullable<CallContext['progress']>; stop(): void } | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let done = 0;
+  let total = 0;
+  let sent = -1;
+  let idle = 0;
+  let sentAt = 0;
+  const send = () => {
+    idle = done > sent ? 0 : idle + 1;
+    sent = done > sent ? done : done + idle / (idle + 1);
+    sentAt = Date.now();
+    const message = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun} fetched`;
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total, message } }).catch(() => {});
+  };
+  const timer = setInterval(() => {
+    const since = Date.now() - sentAt;
+    if ((done > sent && since >= PROGRESS_EVERY_MS) || since >= PROGRESS_AT_LEAST_MS) send();
+  }, PROGRESS_EVERY_MS / 4);
+  timer.unref();
+  return {
+    report(settled, of) {
+      const first = sent < 0;
+      [done, total] = [settled, of];
+      if (first) send();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 export interface GymctlMcpServer {
   server: McpServer;
   /** The tools' names, in the order listed. */
@@ -73,7 +115,8 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   const apiKey = 'failure' in session ? undefined : session.apiKey;
   const tools = toolsOf(options.operations);
   for (const tool of tools) {
-    const answer = async (args: Record<string, unknown>, cancelled: AbortSignal): Promise<CallToolResult> => {
+    const answer = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+      const cancelled = extra.signal;
       // The call's time limit, retries and waits for the gate included: it ends with gymctl's own failure before the client gives up.
       const deadline = AbortSignal.timeout(limits.callTimeoutMs);
       // A refused key is refused for every id: the call's other requests are cancelled, and it fails with the refusal.
@@ -81,6 +124,9 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
       const signal = AbortSignal.any([cancelled, deadline, refused.signal, ...(options.signal ? [options.signal] : [])]);
       // One listener for each of the call's requests (every academy of a key, say), for the call's life only.
       setMaxListeners(0, signal);
+      const progress = progressOf(extra, 'records');
+      // Only the time limit: a request it aborted is left out of the answer, which holds what was fetched by then.
+      const timedOut = () => deadline.aborted && !cancelled.aborted && !refused.signal.aborted && !options.signal?.aborted;
       try {
         if ('failure' in session) throw session.failure;
         const send: Send = (operation) =>
@@ -90,11 +136,12 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
               if (error instanceof GymctlError && error.kind === 'unauthorized') refused.abort(error);
               throw error instanceof GymctlError ? error : abortedError(signal.reason, operation.subject, operation.id);
             });
-        const { unfetched, ...answer } = await tool.run(args, send);
-        return fitAnswer(cleanDeep(session.apiKey, answer) as typeof answer, limits.maxAnswerBytes, tool.shortening(args), unfetched);
+        const { unfetched, ...answer } = await tool.run(args, send, { timedOut, ...(progress ? { progress: progress.report } : {}) });
+        const how = { ...tool.shortening(args), timeLimitMs: limits.callTimeoutMs };
+        return fitAnswer(cleanDeep(session.apiKey, answer) as typeof answer, limits.maxAnswerBytes, how, unfetched);
       } catch (error) {
         let failure = asFailure(refused.signal.aborted ? refused.signal.reason : error);
-        if (failure.kind === 'aborted' && deadline.aborted && !cancelled.aborted && !options.signal?.aborted) failure = callTimedOut(failure, limits.callTimeoutMs);
+        if (failure.kind === 'aborted' && timedOut()) failure = callTimedOut(failure, limits.callTimeoutMs);
         const explained = 'failure' in session ? failure : (session.explain?.(failure) ?? failure);
         const failed = toolFailure(explained, apiKey, 'failure' in session);
         const line = `${tool.name}: ${failed.message}`;
@@ -102,10 +149,12 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
         // The same line to the client's log, but for a call it cancelled itself.
         if (failed.kind !== 'aborted') void server.sendLoggingMessage({ level: 'warning', logger: 'gymctl', data: line }).catch(() => {});
         return failureResult(failed);
+      } finally {
+        progress?.stop();
       }
     };
-    const call = (args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
-      const answered = answer(args, signal);
+    const call = (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+      const answered = answer(args, extra);
       inFlight.add(answered);
       void answered.finally(() => inFlight.delete(answered));
       return answered;
@@ -116,8 +165,8 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
       outputSchema: tool.outputSchema,
       annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     };
-    if (tool.inputSchema) server.registerTool(tool.name, { ...config, inputSchema: tool.inputSchema }, (args, extra) => call(args as Record<string, unknown>, extra.signal));
-    else server.registerTool(tool.name, config, (extra) => call({}, extra.signal));
+    if (tool.inputSchema) server.registerTool(tool.name, { ...config, inputSchema: tool.inputSchema }, (args, extra) => call(args as Record<string, unknown>, extra));
+    else server.registerTool(tool.name, config, (extra) => call({}, extra));
   }
   // The tools are the declarations': the list never changes while the server runs.
   server.server.registerCapabilities({ tools: { listChanged: false } });

@@ -7,7 +7,7 @@ import type { ApiResponse, Operation } from '../api/transport/types.js';
 import type { Ask, OperationDeclaration } from '../operations/declare.js';
 import { argumentsOf, checkIdInput, idsAsText, idText, withTextIds } from './shapes.js';
 import { usageError } from '../failures.js';
-import { type Shortening, truncatedSchema } from './fit.js';
+import { type Shortening, truncatedSchema, type Unfetched } from './fit.js';
 
 /** At most this many ids in one batch call: a model asks for a handful, never for thousands. */
 export const MAX_BATCH_IDS = 20;
@@ -18,6 +18,14 @@ export const MAX_LISTED = 500;
 /** Runs an operation against the API, for one tool call (its cancellation included). */
 export type Send = <T>(operation: Operation<T>) => Promise<ApiResponse<T>>;
 
+/** What a call that fetches many records is told, and tells, beside `send`. */
+export interface CallContext {
+  /** Records settled so far, of how many. */
+  progress?(done: number, total: number): void;
+  /** Whether the call's time limit has run out (and nothing else stopped it): a request aborted then is left out, not failed. */
+  timedOut?(): boolean;
+}
+
 export interface ToolSpec {
   name: string;
   title: string;
@@ -26,7 +34,7 @@ export interface ToolSpec {
   inputSchema?: z.core.$ZodType;
   outputSchema: z.core.$ZodType;
   /** The structured answer: ids as strings (shapes.ts). Throws a GymctlError on failure (usage ones before any request). */
-  run(args: Record<string, unknown>, send: Send): Promise<{ data: unknown; unfetched?: string[] } & Record<string, unknown>>;
+  run(args: Record<string, unknown>, send: Send, context?: CallContext): Promise<{ data: unknown; unfetched?: Unfetched[] } & Record<string, unknown>>;
   /** How its answer is shortened when too long for one result (fit.ts), for the arguments it was called with. */
   shortening(args: Record<string, unknown>): Shortening;
 }
@@ -49,7 +57,8 @@ const IDS_AS_TEXT = 'Every id in the answer is a string of digits, exact however
 /** Said once, in the server's instructions, for every tool. */
 export const FAILURES =
   'A failed call is a result with isError whose text is JSON: {"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited), where next says what to do; kind is one of unauthorized, not_found, unavailable, invalid_response, usage, aborted, internal.';
-export const SHORTENED = 'An answer too long for one result is shortened: it then has "truncated", which says what was left out and how to get it.';
+export const SHORTENED =
+  'Every answer says whether it is complete. One that is not (too long for one result, or cut short by the time limit of one call, in which case it holds the records fetched by then) has "complete": false and "truncated", which says what was left out, why, and how to get it.';
 const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged.';
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -76,7 +85,13 @@ function describe(declaration: OperationDeclaration, takes: string, gives: strin
 const recordSchema = (declaration: OperationDeclaration) => withTextIds(declaration.schema());
 
 /** A tool's answer: `data`, what else it names, and the note of an answer shortened to fit (fit.ts). */
-const answerSchema = (data: z.core.$ZodType, more: Record<string, z.core.$ZodType> = {}) => z.looseObject({ data, ...more, truncated: z.optional(truncatedSchema()) });
+const answerSchema = (data: z.core.$ZodType, more: Record<string, z.core.$ZodType> = {}) =>
+  z.looseObject({
+    data,
+    ...more,
+    complete: described(z.boolean(), 'Whether this is the whole answer; when false, truncated says what was left out'),
+    truncated: z.optional(truncatedSchema()),
+  });
 
 /** The command that prints a whole answer at a terminal, for a caller that wants what a shortened one left out. */
 const commandFor = (name: string, ids: readonly unknown[] = []) => ['gymctl', name, ...ids.map(String), '--json'].join(' ');
@@ -84,18 +99,45 @@ const commandFor = (name: string, ids: readonly unknown[] = []) => ['gymctl', na
 /** `ids`, each once, in the order first asked: a batch fetches an id once however often it is named. */
 const distinct = <T>(ids: readonly T[]): T[] => [...new Map(ids.map((id) => [String(id), id])).values()];
 
-/** The records of `ids` in the order asked, and the ids the API does not know; any other failure fails the call. */
-async function recordsOf(declaration: OperationDeclaration, ids: readonly Id[], send: Send): Promise<{ data: unknown[]; notFound: string[] }> {
-  const settled = await Promise.allSettled(ids.map((id) => send(operationFor(declaration, id))));
+const kindOf = (error: unknown) => (error as GymctlError).kind;
+
+/**
+ * The records of `ids` in the order asked, and the ids the API does not know; those the call's time limit left
+ * unfetched are named, once some were fetched (none fetched is the timeout's failure). Any other failure fails the call.
+ */
+async function recordsOf(declaration: OperationDeclaration, ids: readonly Id[], send: Send, context: CallContext = {}) {
+  let done = 0;
+  const settle = () => context.progress?.(++done, ids.length);
+  context.progress?.(0, ids.length);
+  const settled = await Promise.allSettled(
+    ids.map((id) =>
+      send(operationFor(declaration, id)).then(
+        (response) => {
+          settle();
+          return response;
+        },
+        (error: unknown) => {
+          if (kindOf(error) !== 'aborted') settle();
+          throw error;
+        },
+      ),
+    ),
+  );
   const schema = declaration.schema();
   const data: unknown[] = [];
   const notFound: string[] = [];
+  const late: string[] = [];
+  let aborted: unknown;
   for (const [at, outcome] of settled.entries()) {
     if (outcome.status === 'fulfilled') data.push(idsAsText(schema, outcome.value.data));
-    else if ((outcome.reason as GymctlError).kind === 'not_found') notFound.push(String(ids[at]));
-    else throw outcome.reason;
+    else if (kindOf(outcome.reason) === 'not_found') notFound.push(String(ids[at]));
+    else if (kindOf(outcome.reason) === 'aborted' && context.timedOut?.()) {
+      late.push(String(ids[at]));
+      aborted ??= outcome.reason;
+    } else throw outcome.reason;
   }
-  return { data, notFound };
+  if (late.length > 0 && data.length + notFound.length === 0) throw aborted;
+  return { data, notFound, unfetched: late.length > 0 ? [{ ids: late, reason: 'time_limit' } as const] : [] };
 }
 
 /** The tool of one operation: `whoami`, `get_academy {academyId}`, `list_family {memberId}`. */
@@ -142,16 +184,16 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
     description: describe(declaration, takes, gives, true),
     inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),
     outputSchema: recordsSchema(declaration),
-    async run(args, send) {
+    async run(args, send, context) {
       const given = args[many];
       if (!Array.isArray(given) || given.length === 0 || given.length > MAX_BATCH_IDS) {
         throw usageError(
           `${many} must be a list of 1 to ${MAX_BATCH_IDS} ${param.what}s${Array.isArray(given) && given.length > 0 ? `, not ${given.length}: split the call` : ''}`,
         );
       }
-      return recordsOf(declaration, distinct(given.map((value) => checkIdInput(value, param.what))), send);
+      return recordsOf(declaration, distinct(given.map((value) => checkIdInput(value, param.what))), send, context);
     },
-    shortening: (args) => ({ shape: 'batch', tool: name, command: commandFor(declaration.command.name, distinct((args[many] as unknown[]) ?? [])) }),
+    shortening: (args) => ({ shape: 'batch', tool: name, perCall: MAX_BATCH_IDS, command: commandFor(declaration.command.name, distinct((args[many] as unknown[]) ?? [])) }),
   };
 }
 
@@ -170,12 +212,14 @@ function everyTool(declaration: OperationDeclaration, values: NonNullable<Operat
       READ_ONLY,
     ].join(' '),
     outputSchema: recordsSchema(declaration),
-    async run(_args, send) {
+    async run(_args, send, context) {
       const ask: Ask = async (asked, id) => (await send(operationFor(asked, id))).data as never;
       const ids = distinct((await values.load(ask)).ids);
-      return { ...(await recordsOf(declaration, ids.slice(0, MAX_LISTED), send)), unfetched: ids.slice(MAX_LISTED).map(String) };
+      const { unfetched, ...found } = await recordsOf(declaration, ids.slice(0, MAX_LISTED), send, context);
+      const capped = ids.slice(MAX_LISTED).map(String);
+      return { ...found, unfetched: capped.length > 0 ? [...unfetched, { ids: capped, reason: 'cap' }] : unfetched };
     },
-    shortening: () => ({ shape: 'batch', command: commandFor(values.all.name), ...(batch ? { tool: batch } : {}) }),
+    shortening: () => ({ shape: 'batch', command: commandFor(values.all.name), cap: MAX_LISTED, ...(batch ? { tool: batch, perCall: MAX_BATCH_IDS } : {}) }),
   };
 }
 

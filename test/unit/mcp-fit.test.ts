@@ -19,7 +19,8 @@ describe('fitAnswer', () => {
   it('leaves an answer within the limit as it is: the structured content, and the same JSON as text', () => {
     const answer = { data: records(3, 10), notFound: ['9'] };
     const result = fitAnswer(answer, 1000, BATCH);
-    expect(result).toEqual({ structuredContent: answer, content: [{ type: 'text', text: JSON.stringify(answer) }] });
+    const whole = { ...answer, complete: true };
+    expect(result).toEqual({ structuredContent: whole, content: [{ type: 'text', text: JSON.stringify(whole) }] });
     // Exactly at the limit is within it.
     expect(fitAnswer(answer, bytesOf(result), BATCH)).toEqual(result);
   });
@@ -62,11 +63,12 @@ describe('fitAnswer', () => {
   });
 
   it('names the ids a tool did not fetch after those left out, even when what it fetched fits', () => {
-    const answer = structured(fitAnswer({ data: records(3, 10), notFound: ['9'] }, 100_000, BATCH, ['4', '5']));
+    const answer = structured(fitAnswer({ data: records(3, 10), notFound: ['9'] }, 100_000, { ...BATCH, cap: 3 }, [{ ids: ['4', '5'], reason: 'cap' }]));
     expect(answer.data).toEqual(records(3, 10));
-    expect(answer.truncated).toMatchObject({ returned: 3, total: 5, omittedIds: ['4', '5'] });
-    expect(answer.truncated!.note).toBe('This tool fetches at most 3 records in one call: it holds the first 3 of its 5 records.');
-    const over = structured(fitAnswer({ data: records(200, 100) }, 16 * 1024, BATCH, ['201']));
+    expect(answer.complete).toBe(false);
+    expect(answer.truncated).toMatchObject({ reason: 'cap', returned: 3, total: 5, omittedIds: ['4', '5'] });
+    expect(answer.truncated!.note).toBe('This tool fetches at most 3 records in one call, and 2 more were listed: it holds the first 3 of its 5 records.');
+    const over = structured(fitAnswer({ data: records(200, 100) }, 16 * 1024, BATCH, [{ ids: ['201'], reason: 'cap' }]));
     expect(over.truncated!.omittedIds!.at(-1)).toBe('201');
     expect(over.truncated!.omittedIds!.length + (over.data as unknown[]).length).toBe(201);
   });
@@ -130,10 +132,17 @@ describe('fitAnswer, as an MCP client reads it', () => {
     expect(z.toJSONSchema(truncatedSchema())).toEqual({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      description: 'Present only when the answer was too long for one result and was shortened',
+      description: "Present only when the answer is not complete: too long for one result, past the tool's cap, or cut short by the time limit",
       properties: {
-        note: { type: 'string', description: 'What was left out, in words' },
-        bytes: { type: 'number', description: 'Bytes the whole result would have taken (both of its copies)' },
+        note: { type: 'string', description: 'What was left out, and why, in words' },
+        reason: {
+          type: 'string',
+          enum: ['too_large', 'cap', 'time_limit'],
+          description:
+            "Why: too_large, over this server's limit on one result (--max-answer); cap, past the records the tool fetches in one call; time_limit, not fetched before the call's time limit ran out (--call-timeout)",
+        },
+        bytes: { type: 'number', description: 'Bytes the whole answer would have taken (both of its copies); absent when records were not fetched, whose size is unknown' },
+        returnedBytes: { type: 'number', description: 'Bytes of this result as returned (both of its copies)' },
         limit: { type: 'number', description: "Bytes this server sends in one result at most (gymctl mcp's --max-answer)" },
         returned: { type: 'number', description: 'Records in data' },
         total: { type: 'number', description: 'Records in the whole answer' },
@@ -145,17 +154,21 @@ describe('fitAnswer, as an MCP client reads it', () => {
         },
         next: { type: 'string', description: 'How to get what was left out' },
       },
-      required: ['note', 'bytes', 'limit', 'next'],
+      required: ['note', 'reason', 'returnedBytes', 'limit', 'next'],
       additionalProperties: false,
     });
   });
 
   it('a list cut to fit says how long the whole answer was, the limit, and how many records of how many it holds', () => {
-    const answer = structured(fitAnswer({ data: records(300, 100) }, 16 * 1024, LIST));
+    const result = fitAnswer({ data: records(300, 100) }, 16 * 1024, LIST);
+    const answer = structured(result);
+    expect(answer.complete).toBe(false);
     expect(answer.truncated).toEqual({
-      bytes: 76_066,
+      reason: 'too_large',
+      bytes: bytesOf(fitAnswer({ data: records(300, 100) }, 10_000_000, LIST)),
+      returnedBytes: bytesOf(result),
       limit: 16_384,
-      note: 'This answer is 76,066 bytes, over the 16,384 this server sends in one result: it holds the first 61 of its 300 records.',
+      note: 'This answer is 76,100 bytes, over the 16,384 this server sends in one result: it holds the first 61 of its 300 records.',
       returned: 61,
       total: 300,
       next: `The rest is not available through this tool: ask the user to run \`gymctl family 501 --json\`, ${RAISE}`,
@@ -187,7 +200,7 @@ describe('fitAnswer, as an MCP client reads it', () => {
   it('a batch holds the most records that fit at every limit, each kept no longer named in omittedIds: one more would be over it', () => {
     const data = records(300, 100);
     for (let limit = 16_384; limit < 16_884; limit++) {
-      const result = fitAnswer({ data, notFound: [] }, limit, BATCH, ['301']);
+      const result = fitAnswer({ data, notFound: [] }, limit, BATCH, [{ ids: ['301'], reason: 'cap' }]);
       const answer = structured(result);
       const kept = answer.truncated!.returned!;
       expect(bytesOf(result), `${limit}`).toBeLessThanOrEqual(limit);
@@ -217,8 +230,11 @@ describe('fitAnswer, as an MCP client reads it', () => {
     const bare = fitAnswer({ data }, 10_000, RECORD);
     expect(structured(bare).data).toEqual({});
     const fragment = `"a":${JSON.stringify(data.a)},`;
-    const limit = bytesOf(bare) + Buffer.byteLength(fragment) + Buffer.byteLength(JSON.stringify(fragment)) - 2;
-    expect(structured(fitAnswer({ data }, limit, RECORD)).data).toEqual({ a: data.a });
+    // The field's cost in both copies, and in each the digits returnedBytes may take (the limit's: 5, not the 3 of bare's size).
+    const limit = bytesOf(bare) + Buffer.byteLength(fragment) + Buffer.byteLength(JSON.stringify(fragment)) - 2 + 4;
+    const kept = fitAnswer({ data }, limit, RECORD);
+    expect(structured(kept).data).toEqual({ a: data.a });
+    expect(structured(kept).truncated!.returnedBytes).toBe(bytesOf(kept));
     expect(structured(fitAnswer({ data }, limit - 1, RECORD)).data).toEqual({});
   });
 
@@ -283,10 +299,13 @@ describe('fitAnswer, as an MCP client reads it', () => {
     const answer = structured(fitAnswer({ data: 'x'.repeat(100_000) }, 16 * 1024, RECORD));
     expect(answer).toStrictEqual({
       data: {},
+      complete: false,
       truncated: {
-        bytes: 200_086,
+        reason: 'too_large',
+        bytes: 200_120,
+        returnedBytes: 792,
         limit: 16_384,
-        note: 'This answer is 200,086 bytes, over the 16,384 this server sends in one result, and no part of it fits.',
+        note: 'This answer is 200,120 bytes, over the 16,384 this server sends in one result, and no part of it fits.',
         next: `Ask the user to run \`gymctl academy 1 --json\`, ${RAISE}`,
       },
     });
@@ -297,10 +316,13 @@ describe('fitAnswer, as an MCP client reads it', () => {
     const alone = (data: unknown, how: typeof RECORD | typeof LIST) => structured(fitAnswer({ data }, 600, how));
     expect(alone({ id: '1', notes }, RECORD)).toEqual({
       data: { id: '1' },
+      complete: false,
       truncated: {
-        bytes: 2130,
+        reason: 'too_large',
+        bytes: 2164,
+        returnedBytes: 794,
         limit: 600,
-        note: 'This answer is 2,130 bytes, over the 600 this server sends in one result, and no part of it fits.',
+        note: 'This answer is 2,164 bytes, over the 600 this server sends in one result, and no part of it fits.',
         next: `Ask the user to run \`gymctl academy 1 --json\`, ${RAISE}`,
       },
     });
@@ -315,10 +337,13 @@ describe('fitAnswer, as an MCP client reads it', () => {
     ];
     expect(alone(pair, LIST)).toEqual({
       data: [],
+      complete: false,
       truncated: {
-        bytes: 4186,
+        reason: 'too_large',
+        bytes: 4220,
+        returnedBytes: 946,
         limit: 600,
-        note: 'This answer is 4,186 bytes, over the 600 this server sends in one result: it holds the first 0 of its 2 records.',
+        note: 'This answer is 4,220 bytes, over the 600 this server sends in one result: it holds the first 0 of its 2 records.',
         returned: 0,
         total: 2,
         next: `The rest is not available through this tool: ask the user to run \`gymctl family 501 --json\`, ${RAISE}`,
@@ -329,8 +354,9 @@ describe('fitAnswer, as an MCP client reads it', () => {
   it('an answer exactly at the limit is not said to be over it, even when ids a batch did not fetch shorten it', () => {
     const answer = { data: records(3, 10), notFound: [] };
     const limit = bytesOf(fitAnswer(answer, 1_000_000, BATCH));
-    const note = structured(fitAnswer(answer, limit, BATCH, ['4'])).truncated!.note;
-    expect(note).toMatch(/^This tool fetches at most 3 records in one call[:,] /);
+    const note = structured(fitAnswer(answer, limit, { ...BATCH, cap: 3 }, [{ ids: ['4'], reason: 'cap' }])).truncated!.note;
+    // The note does not fit beside the 3 records at that limit; it still gives the cap, never "over the limit".
+    expect(note).toMatch(/^This tool fetches at most 3 records in one call, and 1 more were listed: it holds the first [0-3] of its 4 records\.$/);
   });
 
   it('only a batch with a tool sends the client back to it; a list, even one given a tool, and a batch with none point to the command', () => {

@@ -134,7 +134,7 @@ describe('list_academies', () => {
 
   it("answers every academy of the key once, in the key's order, naming those the API does not know", async () => {
     const { send } = scoped([3, 1, 3, 2], [2]);
-    const answer = (await tool('list_academies').run({}, send)) as { data: { id: string }[]; notFound: string[]; unfetched: string[] };
+    const answer = (await tool('list_academies').run({}, send)) as unknown as { data: { id: string }[]; notFound: string[]; unfetched: unknown[] };
     expect(answer.data.map((a) => a.id)).toEqual(['3', '1']);
     expect(answer.notFound).toEqual(['2']);
     expect(answer.unfetched).toEqual([]);
@@ -142,9 +142,9 @@ describe('list_academies', () => {
 
   it('past 500 academies, fetches the first 500 and names the rest', async () => {
     const { send, asked } = scoped(Array.from({ length: 502 }, (_, i) => i + 1));
-    const answer = (await tool('list_academies').run({}, send)) as { data: unknown[]; unfetched: string[] };
+    const answer = (await tool('list_academies').run({}, send)) as unknown as { data: unknown[]; unfetched: unknown[] };
     expect(answer.data).toHaveLength(500);
-    expect(answer.unfetched).toEqual(['501', '502']);
+    expect(answer.unfetched).toEqual([{ ids: ['501', '502'], reason: 'cap' }]);
     expect(asked).toHaveLength(501);
   });
 });
@@ -188,8 +188,8 @@ describe('what a model is shown of the arguments and answers', () => {
     const expected = {
       whoami: { shape: 'record', command: 'gymctl whoami --json' },
       get_academy: { shape: 'record', command: 'gymctl academy 5 --json' },
-      get_academies: { shape: 'batch', tool: 'get_academies', command: 'gymctl academy 5 6 --json' },
-      list_academies: { shape: 'batch', tool: 'get_academies', command: 'gymctl academies --json' },
+      get_academies: { shape: 'batch', tool: 'get_academies', perCall: 20, command: 'gymctl academy 5 6 --json' },
+      list_academies: { shape: 'batch', tool: 'get_academies', perCall: 20, cap: 500, command: 'gymctl academies --json' },
       list_family: { shape: 'list', command: 'gymctl family 5 --json' },
     };
     expect(only(shortened, expected)).toEqual(expected);
