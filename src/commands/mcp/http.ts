@@ -4,10 +4,12 @@
  * session, or opens one. Each session has a server of its own (the SDK's serves one transport); the API session, limits and
  * gate are shared. Loaded with import() by mcp/run.ts, only for --http, as the side file mcp-http.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { GymctlError } from '../../api/errors.js';
 import { parseWholeNumber } from '../../files/system.js';
 import { usageError } from '../../failures.js';
@@ -16,8 +18,17 @@ import type { GymctlMcpServer } from '../../mcp/server.js';
 /** `--http` alone: a port of its own, away from the sandbox's 4010 and the usual development servers' 3000, 5173 and 8080. */
 export const DEFAULT_HTTP_PORT = 8808;
 export const MCP_PATH = '/mcp';
-/** MCP sessions at once: an assistant holds one while it runs; a session no request holds open is closed to make room for a new one. */
+/** MCP sessions at once: an assistant holds one while it runs; the one used least recently with no call in flight is closed to make room for a new one. */
 export const MAX_SESSIONS = 32;
+/** A request's headers and body arrive within this, or it is closed (408): a client that trickles them holds nothing for long. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** The `retry` of a stream's priming event: how soon a client whose stream dropped comes back with Last-Event-ID. */
+export const RETRY_MS = 500;
+/** How long a call whose stream dropped waits for its client to resume it before it is cancelled (at once for a client that cannot resume). */
+export const RESUME_GRACE_MS = 1_000;
+/** What each session keeps for Last-Event-ID: its last 100 events, at most 1 MB of them (the newest is always kept). */
+export const MAX_STORED_EVENTS = 100;
+export const MAX_STORED_BYTES = 1024 * 1024;
 /** A request body's most: a tool call's arguments are a few ids. Over it, 413 (the SDK's check, with this bound). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** The environment variable that chooses the token (never a flag: argv is visible to every user of the machine). */
@@ -99,13 +110,55 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
 const REFUSED = -32000;
 const SESSION_NOT_FOUND = -32001;
 
+/** One HTTP request to a session: the calls it carries, or the stream it resumes (a GET with Last-Event-ID). */
+interface Exchange {
+  ids: Set<RequestId>;
+  resumes?: Exchange;
+  /** Until its calls are cancelled, once every stream that could carry their answers has closed. */
+  timer?: NodeJS.Timeout;
+}
+
 interface LiveSession {
   transport: StreamableHTTPServerTransport;
   server: GymctlMcpServer;
-  /** HTTP requests of the session still open (a GET stream stays open while its client listens). */
-  open: number;
+  /** Its calls in flight (not yet answered), each with the request it came in. */
+  pending: Map<RequestId, Exchange>;
+  /** The request each SSE stream of the session was opened by. */
+  streams: Map<string, Exchange>;
   /** When the session was last asked anything, as a count of requests: the session idle longest has the smallest. */
   used: number;
+  /** Told when a request of the session closes: its calls not yet answered are cancelled, at once or after a grace to resume. */
+  dropped(call: Exchange, resumable: boolean): void;
+}
+
+/**
+ * What a session keeps for a client that comes back with Last-Event-ID: its last events, bounded in number and bytes. Each
+ * event's id is its number in the session; an id no longer kept is refused (400), and the client starts again.
+ */
+export function eventStore(maxEvents = MAX_STORED_EVENTS, maxBytes = MAX_STORED_BYTES): EventStore {
+  const events: Array<{ id: string; streamId: string; message: JSONRPCMessage; bytes: number }> = [];
+  let bytes = 0;
+  let count = 0;
+  const find = (id: string) => events.findIndex((event) => event.id === id);
+  return {
+    async storeEvent(streamId, message) {
+      const event = { id: String(++count), streamId, message, bytes: Buffer.byteLength(JSON.stringify(message)) };
+      events.push(event);
+      bytes += event.bytes;
+      while (events.length > maxEvents || (events.length > 1 && bytes > maxBytes)) bytes -= events.shift()!.bytes;
+      return event.id;
+    },
+    async getStreamIdForEventId(id) {
+      return events[find(id)]?.streamId;
+    },
+    async replayEventsAfter(id, { send }) {
+      const at = find(id);
+      const streamId = events[at]!.streamId;
+      // A priming event (no message) is not sent again.
+      for (const event of events.slice(at + 1)) if (event.streamId === streamId && 'jsonrpc' in event.message) await send(event.id, event.message);
+      return streamId;
+    },
+  };
 }
 
 export interface HttpServeOptions {
@@ -113,6 +166,9 @@ export interface HttpServeOptions {
   token: string;
   newServer(): GymctlMcpServer;
   log(line: string): void;
+  /** REQUEST_TIMEOUT_MS and RESUME_GRACE_MS, shorter in tests. */
+  requestTimeoutMs?: number;
+  resumeGraceMs?: number;
 }
 
 export interface McpHttpServer {
@@ -132,9 +188,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
   let requests = 0;
   let stopping = false;
 
+  const graceMs = options.resumeGraceMs ?? RESUME_GRACE_MS;
+  /** The request being served, through the SDK's transport to the messages it reads and the events it stores. */
+  const exchange = new AsyncLocalStorage<Exchange>();
+
   const forget = (session: LiveSession) => {
     sessions.delete(session);
     if (session.transport.sessionId !== undefined) byId.delete(session.transport.sessionId);
+    for (const { timer } of session.pending.values()) clearTimeout(timer);
   };
   const closeSession = async (session: LiveSession) => {
     forget(session);
@@ -142,13 +203,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
     await session.server.server.close().catch(() => {});
   };
 
-  /** Room for one more session: at most MAX_SESSIONS, the one idle longest (no request open) closed to make room if need be. */
+  /** Room for one more session: at most MAX_SESSIONS initialized, the one used least recently with no call in flight closed to make room if need be. */
   const makeRoom = async (): Promise<boolean> => {
-    if (sessions.size < MAX_SESSIONS) return true;
+    if (byId.size < MAX_SESSIONS) return true;
     let idlest: LiveSession | undefined;
-    for (const session of byId.values()) if (session.open === 0 && (!idlest || session.used < idlest.used)) idlest = session;
+    for (const session of byId.values()) if (session.pending.size === 0 && (!idlest || session.used < idlest.used)) idlest = session;
     if (!idlest) return false;
-    log(`${MAX_SESSIONS} sessions are open: the one idle longest is closed to make room for a new one`);
+    log(`${MAX_SESSIONS} sessions are open: the one used least recently, with no call in flight, is closed to make room for a new one`);
     await closeSession(idlest);
     return true;
   };
@@ -158,21 +219,78 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
       sessionIdGenerator: randomUUID,
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => void byId.set(id, session),
+      eventStore: withStreams(eventStore()),
+      retryInterval: RETRY_MS,
     });
-    const session: LiveSession = { transport, server: newServer(), open: 0, used: requests };
+    const session: LiveSession = { transport, server: newServer(), pending: new Map(), streams: new Map(), used: requests, dropped: () => {} };
     sessions.add(session);
     transport.onclose = () => forget(session);
     // The SDK answers a request it refuses itself (406, 415, 413, 400, 404); the line says what it was, never the request's headers.
     transport.onerror = (error) => log(`a request was refused: ${error.message.slice(0, 200)}`);
     await session.server.connect(transport);
+    // Each request read is a call of the request it came in; each answer sent ends one.
+    const deliver = transport.onmessage!;
+    transport.onmessage = (message, extra) => {
+      const call = exchange.getStore();
+      if (call && 'method' in message && 'id' in message) {
+        call.ids.add(message.id);
+        session.pending.set(message.id, call);
+      }
+      deliver.call(transport, message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, sendOptions) => {
+      if ('id' in message && message.id !== undefined && !('method' in message)) session.pending.delete(message.id);
+      return send(message, sendOptions);
+    };
+    /** Cancels the calls of `call` not yet answered, as a client's notifications/cancelled would: their API requests are aborted, their places freed. */
+    const cancel = (call: Exchange) => {
+      for (const id of call.ids) {
+        if (session.pending.get(id) !== call) continue;
+        session.pending.delete(id);
+        const reason = "the client's connection closed before the answer";
+        deliver.call(transport, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+      }
+    };
+    /** The event store, told which request opened each stream, and which request resumes one. */
+    function withStreams(store: EventStore): EventStore {
+      return {
+        ...store,
+        storeEvent(streamId, message) {
+          const call = exchange.getStore();
+          if (call && !session.streams.has(streamId)) session.streams.set(streamId, call);
+          return store.storeEvent(streamId, message);
+        },
+        async replayEventsAfter(id, replay) {
+          const streamId = await store.replayEventsAfter(id, replay);
+          const resumed = session.streams.get(streamId);
+          const call = exchange.getStore();
+          if (resumed && call) {
+            clearTimeout(resumed.timer);
+            call.resumes = resumed;
+          }
+          return streamId;
+        },
+      };
+    }
+    session.dropped = (call: Exchange, resumable: boolean) => {
+      const owner = call.resumes ?? call;
+      if (![...owner.ids].some((id) => session.pending.get(id) === owner)) return;
+      clearTimeout(owner.timer);
+      // A client told how to resume (a priming event, protocol 2025-11-25 and later) has a moment to come back for the answers.
+      if (resumable) owner.timer = setTimeout(() => cancel(owner), graceMs);
+      else cancel(owner);
+    };
     return session;
   };
 
   const serve = async (session: LiveSession, req: IncomingMessage, res: ServerResponse) => {
-    session.open++;
     session.used = ++requests;
-    res.once('close', () => session.open--);
-    await session.transport.handleRequest(req, res);
+    const call: Exchange = { ids: new Set() };
+    const resumable = String(req.headers['mcp-protocol-version']) >= '2025-11-25';
+    // A call whose every stream closed before its answer is cancelled: its client is gone.
+    res.once('close', () => session.dropped(call, resumable));
+    await exchange.run(call, () => session.transport.handleRequest(req, res));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -224,7 +342,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
     if (session.transport.sessionId === undefined) await closeSession(session);
   };
 
-  const server = createServer((req, res) => {
+  // Headers and body within the time limit, checked every second (Node checks every 30 s by default); a stream, once its request is read, is not timed.
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createServer({ headersTimeout: requestTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout) }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`a request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) refuse(res, 500, REFUSED, 'Internal error');

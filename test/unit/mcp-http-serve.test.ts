@@ -1,0 +1,326 @@
+/**
+ * `serveHttp`, in this process on a free port of 127.0.0.1, its tools calling a loopback API: a client that drops its
+ * connection cancels its calls (their API requests aborted, their places freed), places free themselves (a request that
+ * trickles in is closed, an initializing session holds none, the session used least recently with no call in flight makes
+ * room), streams carry event ids and resume with Last-Event-ID, and Host, Origin and the token are checked whole.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { eventStore, MAX_SESSIONS, type McpHttpServer, RETRY_MS, serveHttp } from '../../src/commands/mcp/http.js';
+import { Gate } from '../../src/mcp/gate.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES } from '../../src/mcp/limits.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+
+const KEY = 'mcp-http-serve-key-0123456789';
+const TOKEN = 'the-token-of-this-test-0123456789';
+const NEW = '2025-11-25';
+const OLD = '2025-06-18';
+
+/** The API: academy 1 and 2 never answer (the test sees each request close), 3 at once, 4 after 300 ms. */
+let apiBase = '';
+const silentClosed: string[] = [];
+const api = http.createServer((req, res) => {
+  const id = /^\/academies\/([0-9]+)$/.exec(req.url ?? '')?.[1];
+  const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: Number(id), name: `Academy ${id}` } }));
+  if (id === '1' || id === '2') req.socket.once('close', () => silentClosed.push(id));
+  else if (id === '3') answer();
+  else if (id === '4') setTimeout(answer, 300);
+  else res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Resource not found' }));
+});
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apiBase = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  api.closeAllConnections();
+  await new Promise((resolve) => api.close(resolve));
+});
+
+const running: Array<{ served: McpHttpServer; close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((one) => one.close()));
+  silentClosed.length = 0;
+});
+
+/** serveHttp with gymctl's tools, `concurrency` API requests at once across its sessions. */
+async function start(options: { concurrency?: number; requestTimeoutMs?: number; resumeGraceMs?: number } = {}) {
+  const client = createClient({ baseUrl: apiBase, apiKey: KEY, retries: 0 });
+  const log: string[] = [];
+  const limits = { concurrency: options.concurrency ?? 8, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES };
+  const gate = new Gate(limits.concurrency);
+  const served = await serveHttp({
+    listen: { host: '127.0.0.1', port: 0 },
+    token: TOKEN,
+    log: (line) => log.push(line),
+    newServer: () => createMcpServer({ operations: OPERATIONS, session: { client, apiKey: KEY }, version: '0.0.0', log: (line) => log.push(line), limits, gate }),
+    ...options,
+  });
+  const one = {
+    served,
+    log,
+    url: new URL(served.url),
+    async close() {
+      await served.close();
+      await client.close();
+    },
+  };
+  running.push(one);
+  return one;
+}
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  request: http.ClientRequest;
+  response: http.IncomingMessage;
+}
+
+/**
+ * One request as given (Host, Origin and all); resolves once `until` holds of the body read so far, or at its end. The
+ * request is left open: the test destroys it, or it ends with its answer.
+ */
+function send(url: URL, options: { method?: string; headers?: Record<string, string | undefined>; body?: unknown; until?: (body: string) => boolean } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const headers = Object.fromEntries(
+      Object.entries({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}`, ...options.headers }).filter(
+        ([, value]) => value !== undefined,
+      ),
+    ) as Record<string, string>;
+    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', headers, agent: false }, (response) => {
+      let body = '';
+      const done = () => resolve({ status: response.statusCode!, headers: response.headers, body, request, response });
+      if (options.until?.(body)) done();
+      response.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+        if (options.until?.(body)) done();
+      });
+      response.on('end', done);
+      response.on('error', () => done());
+    });
+    request.on('error', reject);
+    if (options.body === undefined) request.end();
+    else request.end(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+  });
+}
+
+const initialize = (version: string) => ({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const callAcademy = (id: number, academyId: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId } } });
+
+/** A session opened by raw requests, at protocol `version`: its id, and the headers every later request of it sends. */
+async function rawSession(url: URL, version = NEW) {
+  const opened = await send(url, { body: initialize(version) });
+  expect(opened.status).toBe(200);
+  const headers = { 'mcp-session-id': opened.headers['mcp-session-id'] as string, 'mcp-protocol-version': version };
+  expect((await send(url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status).toBe(202);
+  return headers;
+}
+
+/** The SSE events of a body: each one's fields. */
+const eventsOf = (body: string) =>
+  body
+    .split('\n\n')
+    .filter((block) => block.trim() !== '' && !block.startsWith(':'))
+    .map((block) => Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()])));
+
+async function sdkClient(url: URL): Promise<Client> {
+  const client = new Client({ name: 'gymctl-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a client that drops its connection', () => {
+  it.each([
+    ['one that can resume (2025-11-25), after a grace to come back', NEW],
+    ['one that cannot (2025-06-18), at once', OLD],
+  ])('cancels its calls, %s: their API requests are aborted, and a call of another session gets a place within 2 s', async (_, version) => {
+    const { url, log } = await start({ concurrency: 2 });
+    const headers = await rawSession(url, version);
+    // Two calls to the silent API hold both places; their client drops at 0.5 s.
+    const calls = await Promise.all([1, 2].map((id) => send(url, { headers, body: callAcademy(id, String(id)), until: () => true })));
+    await sleep(500);
+    for (const call of calls) call.request.destroy();
+    const started = Date.now();
+    const other = await sdkClient(url);
+    try {
+      const answer = await other.callTool({ name: 'get_academy', arguments: { academyId: '3' } }, undefined, { timeout: 2_000 });
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent).toMatchObject({ data: { id: '3' } });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // The API saw both silent requests closed: aborted, not left to their attempt timeout.
+      await expect.poll(() => [...silentClosed].sort(), { timeout: 2_000 }).toEqual(['1', '2']);
+      expect(log.join('\n')).toMatch(/get_academy: .*/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('does not cancel a call whose answer it already has, nor one of a stream it resumed', async () => {
+    const { url } = await start({ resumeGraceMs: 200 });
+    const headers = await rawSession(url);
+    const done = await send(url, { headers, body: callAcademy(5, '3') });
+    expect(eventsOf(done.body).at(-1)).toMatchObject({ event: 'message', data: expect.stringContaining('"id":5') });
+    // Academy 4 answers after 300 ms; the stream drops before, and is resumed within the grace: the answer comes on the new stream.
+    const call = await send(url, { headers, body: callAcademy(6, '4'), until: (body) => body.includes('\n\n') });
+    const [priming] = eventsOf(call.body);
+    call.request.destroy();
+    await sleep(50);
+    const resumed = await send(url, {
+      method: 'GET',
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': priming!.id },
+      until: (body) => body.includes('"id":6'),
+    });
+    resumed.request.destroy();
+    expect(resumed.status).toBe(200);
+    const [answer] = eventsOf(resumed.body);
+    expect(JSON.parse(answer!.data!)).toMatchObject({ id: 6, result: { structuredContent: { data: { id: '4' } } } });
+  });
+});
+
+describe('resumable streams', () => {
+  it('open with a priming event with an id and a retry, give every event an id, and replay a missed answer after Last-Event-ID', async () => {
+    const { url } = await start({ resumeGraceMs: 2_000 });
+    const headers = await rawSession(url);
+    const call = await send(url, { headers, body: callAcademy(7, '4'), until: (body) => body.includes('\n\n') });
+    expect(call.headers['content-type']).toBe('text/event-stream');
+    const [priming] = eventsOf(call.body);
+    expect(priming).toEqual({ id: expect.stringMatching(/^[0-9]+$/), retry: String(RETRY_MS), data: '' });
+    call.request.destroy();
+    // The answer comes while no stream is open (academy 4 takes 300 ms); the client comes back for it.
+    await sleep(500);
+    const resumed = await send(url, {
+      method: 'GET',
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': priming!.id },
+      until: (body) => body.includes('"id":7'),
+    });
+    resumed.request.destroy();
+    const events = eventsOf(resumed.body);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ event: 'message', id: expect.stringMatching(/^[0-9]+$/) });
+    expect(Number(events[0]!.id)).toBeGreaterThan(Number(priming!.id));
+    expect(JSON.parse(events[0]!.data!)).toMatchObject({ id: 7, result: { structuredContent: { data: { id: '4', name: 'Academy 4' } } } });
+  });
+
+  it('refuses a Last-Event-ID it does not hold with 400', async () => {
+    const { url } = await start();
+    const headers = await rawSession(url);
+    const answer = await send(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': '999' } });
+    expect(answer.status).toBe(400);
+  });
+
+  it('keep the last 100 events of a session, at most 1 MB of them, the newest always', async () => {
+    const message = (size: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'x'.repeat(size) } });
+    const store = eventStore(3, 1000);
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await store.storeEvent('s', message(10)));
+    expect(await store.getStreamIdForEventId!(ids[0]!)).toBeUndefined();
+    expect(await store.getStreamIdForEventId!(ids[1]!)).toBeUndefined();
+    expect(await store.getStreamIdForEventId!(ids[2]!)).toBe('s');
+    const replayed: string[] = [];
+    await store.storeEvent('other', message(10));
+    expect(await store.replayEventsAfter(ids[3]!, { send: async (id) => void replayed.push(id) })).toBe('s');
+    expect(replayed).toEqual([ids[4]]);
+    // Over the bytes: the older ones go, the newest stays however large.
+    const big = await store.storeEvent('s', message(5000));
+    expect(await store.getStreamIdForEventId!(ids[4]!)).toBeUndefined();
+    expect(await store.getStreamIdForEventId!(big)).toBe('s');
+  });
+});
+
+describe('places that free themselves', () => {
+  it(`${MAX_SESSIONS} initialize requests that trickle in hold no place, and are closed when the time runs out`, async () => {
+    const { url } = await start({ requestTimeoutMs: 1_500 });
+    const body = JSON.stringify(initialize(NEW));
+    const closed: number[] = [];
+    const trickles = Array.from({ length: MAX_SESSIONS }, () => {
+      const request = http.request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}`, 'content-length': String(body.length) },
+      });
+      const started = Date.now();
+      request.on('error', () => {});
+      request.on('close', () => closed.push(Date.now() - started));
+      request.on('response', (response) => response.resume());
+      request.write(body[0]);
+      return request;
+    });
+    try {
+      // The 33rd client gets a place at once.
+      const started = Date.now();
+      const client = await sdkClient(url);
+      expect((await client.callTool({ name: 'get_academy', arguments: { academyId: '3' } })).isError).toBeFalsy();
+      await client.close();
+      expect(Date.now() - started).toBeLessThan(1_500);
+      // Each trickling request is closed once its time is up (checked every second).
+      await expect.poll(() => closed.length, { timeout: 5_000 }).toBe(MAX_SESSIONS);
+      expect(Math.min(...closed)).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      for (const request of trickles) request.destroy();
+    }
+  });
+
+  it('makes room by closing the session used least recently with no call in flight; with a call in flight in every one, 503', async () => {
+    const { url } = await start({ concurrency: 64 });
+    const sessions = [];
+    for (let i = 0; i < MAX_SESSIONS; i++) sessions.push(await rawSession(url));
+    // Each holds a GET stream, as a listening client does: that alone is no call in flight.
+    const streams = await Promise.all(sessions.map((headers) => send(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, until: () => true })));
+    // Every session but the first and the third has a call in flight (the silent academy 1).
+    const calls = await Promise.all(sessions.map((headers, i) => (i === 0 || i === 2 ? undefined : send(url, { headers, body: callAcademy(1, '1'), until: () => true }))));
+    // The third was used after the first: the first goes.
+    expect((await send(url, { headers: sessions[2]!, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(200);
+    const opened = await send(url, { body: initialize(NEW) });
+    expect(opened.status).toBe(200);
+    const ping = (headers: Record<string, string>) => send(url, { headers, body: { jsonrpc: '2.0', id: 3, method: 'ping' } });
+    expect((await ping(sessions[0]!)).status).toBe(404);
+    expect((await ping(sessions[2]!)).status).toBe(200);
+    // A call in flight in the third and in the new one too: every session has one, and the next client gets 503.
+    const newest = { 'mcp-session-id': opened.headers['mcp-session-id'] as string, 'mcp-protocol-version': NEW };
+    await send(url, { headers: newest, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const busy = [...calls, ...(await Promise.all([sessions[2]!, newest].map((headers) => send(url, { headers, body: callAcademy(1, '2'), until: () => true }))))].filter(
+      (call) => call !== undefined,
+    );
+    expect(busy).toHaveLength(MAX_SESSIONS);
+    const unavailable = await send(url, { body: initialize(NEW) });
+    expect(unavailable.status).toBe(503);
+    expect(JSON.parse(unavailable.body).error.message).toMatch(/32 MCP sessions are open and in use/);
+    // A client drops its call: its session has none in flight once the call is cancelled, and makes room.
+    busy[5]!.request.destroy();
+    await expect.poll(async () => (await send(url, { body: initialize(NEW) })).status, { timeout: 5_000 }).toBe(200);
+    expect((await ping(sessions[7]!)).status).toBe(404);
+    for (const one of [...streams, ...busy]) one.request.destroy();
+  });
+});
+
+describe('Host, Origin and the token, whole', () => {
+  it.each([
+    [{ host: 'evil.localhost' }, 403],
+    [{ host: 'x127.0.0.1' }, 403],
+    [{ host: 'localhost', origin: 'http://evil.example/http://localhost' }, 403],
+    [{ host: 'localhost', origin: 'xhttp://localhost' }, 403],
+    [{ authorization: `NotBearer ${TOKEN}` }, 401],
+    [{ authorization: `Basic Bearer ${TOKEN}` }, 401],
+    [{ authorization: `Bearer ${TOKEN}x` }, 401],
+    [{ host: 'localhost:1', origin: 'http://127.0.0.1:2' }, 200],
+  ])('%j: %i', async (headers, status) => {
+    const { url } = await start();
+    expect((await send(url, { headers, body: initialize(NEW) })).status).toBe(status);
+  });
+});
