@@ -35,12 +35,19 @@ export function nextStep(failure: GymctlError, atStart = false): string {
       if (failure.reason === 'timeout')
         return 'The API did not answer in time: try again later; if it keeps happening, the user can raise `--call-timeout` (and `--timeout`, for each request) in the MCP server configuration.';
       return 'The API could not be reached or is unavailable: try again later; if it persists, tell the user to run `gymctl doctor`.';
-    case 'invalid_response':
+    case 'invalid_response': {
+      // The transport's own words for a body over its limit (response.ts), whatever the status.
+      const limit = /the response body is larger than ([0-9]+ (?:MiB|KiB|bytes))/.exec(failure.message)?.[1];
+      if (limit)
+        return `The API's answer was larger than gymctl's limit on one response body (${limit}), which is not --max-answer (that limits what this server returns) and no setting of this server changes: retrying will not help. Tell the user which record it was.`;
+      if (failure.status !== undefined && failure.status >= 300 && failure.status < 400)
+        return `The API answered with a redirect (HTTP ${failure.status}), which gymctl does not follow: the base URL this server was started with, or a proxy in between, sends requests elsewhere. Retrying will not help: tell the user to check the base URL (\`gymctl doctor\`).`;
       if (failure.status === 404)
         return "The answer was not the API's (a 404 without its error body): the base URL this server was started with is probably wrong. Tell the user to run `gymctl doctor`; retrying will not help.";
       if (failure.status !== undefined && failure.status >= 400 && failure.status < 500)
         return `The API refused the request (HTTP ${failure.status}), in its own words in the message. gymctl sends only the documented GETs, so retrying will not help: tell the user, with the correlation ID.`;
       return 'The API answered with something that is not its JSON (a gateway or proxy page, say): try again later; if it persists, tell the user to run `gymctl doctor` to check the base URL.';
+    }
     case 'usage':
       return 'The arguments were refused before any request: ids are positive whole numbers, sent as strings of digits ("42"). Fix the call and try again.';
     case 'aborted':

@@ -1,9 +1,15 @@
 // A failed tool call of `gymctl mcp` as a model reads it (src/mcp/failures.ts): the next step it is told, and the
 // fields it can act on. A wrong next step sends a model (and its user) the wrong way: restarting a server over a typo.
+import type http from 'node:http';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { GymApiError, GymctlError } from '../../src/api/errors.js';
 import { usageError } from '../../src/failures.js';
-import { asFailure, callTimedOut, failureResult, nextStep, toolFailure } from '../../src/mcp/failures.js';
+import { asFailure, callTimedOut, failureResult, nextStep, type ToolFailure, toolFailure } from '../../src/mcp/failures.js';
+import { fitAnswer, type Truncated } from '../../src/mcp/fit.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { inProcessMcp } from '../helpers/mcp.js';
+import { httpServer } from '../helpers/servers.js';
 
 const KEY = 'test_key_0123456789abcdef';
 
@@ -48,7 +54,7 @@ describe('the next step a model is told', () => {
         `The API refused the request (HTTP ${status}), in its own words in the message. gymctl sends only the documented GETs, so retrying will not help: tell the user, with the correlation ID.`,
       );
     }
-    for (const status of [undefined, 200, 399, 500, 502]) {
+    for (const status of [undefined, 200, 500, 502]) {
       expect(nextStep(new GymApiError('invalid_response', 'html', { status })), String(status)).toMatch(/^The API answered with something that is not its JSON/);
     }
     expect(nextStep(new GymApiError('aborted', 'stop'))).toBe('The call was cancelled before it finished.');
@@ -102,5 +108,87 @@ describe("a call past the server's time limit", () => {
     expect(failure.cause).toBe(aborted);
     expect(nextStep(failure)).toMatch(/^The API did not answer in time/);
     expect(callTimedOut(new GymApiError('aborted', 'aborted: aborted here'), 2000).message).toMatch(/^aborted: aborted here: no answer within 2 s/);
+  });
+});
+
+describe("each cause's next step, in full, as the API's own failures make it", () => {
+  /** The failure a tool answers for `academy 1`, against an API answering every request with `answer`. */
+  async function failureFrom(answer: (response: http.ServerResponse) => void) {
+    const base = await httpServer((_request, response) => answer(response));
+    const mcp = await inProcessMcp(OPERATIONS, base, KEY);
+    try {
+      const result = (await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error as ToolFailure;
+    } finally {
+      await mcp.close();
+    }
+  }
+  const json =
+    (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    (response: http.ServerResponse) => {
+      response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+      response.end(JSON.stringify(body));
+    };
+
+  it('a body over 10 MiB says it was too large for gymctl, which limit, and that retrying will not help', async () => {
+    const failure = await failureFrom((response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(11 * 1024 * 1024) });
+      response.end();
+    });
+    expect(failure).toMatchObject({ kind: 'invalid_response', message: 'academy 1: the response body is larger than 10 MiB' });
+    expect(failure.next).toBe(
+      "The API's answer was larger than gymctl's limit on one response body (10 MiB), which is not --max-answer (that limits what this server returns) and no setting of this server changes: retrying will not help. Tell the user which record it was.",
+    );
+  });
+
+  it('a redirect says the base URL or a proxy sends requests elsewhere, never to try again later', async () => {
+    const failure = await failureFrom((response) => {
+      response.writeHead(302, { Location: 'https://login.example/sso', 'Content-Type': 'text/html' });
+      response.end('<html>moved</html>');
+    });
+    expect(failure).toMatchObject({ kind: 'invalid_response', status: 302 });
+    expect(failure.next).toBe(
+      'The API answered with a redirect (HTTP 302), which gymctl does not follow: the base URL this server was started with, or a proxy in between, sends requests elsewhere. Retrying will not help: tell the user to check the base URL (`gymctl doctor`).',
+    );
+    expect(failure.next).not.toMatch(/try again/);
+  });
+
+  it('a refused key says to log in and restart, and that retrying will not help', async () => {
+    const failure = await failureFrom(json(401, { message: 'Invalid API key', correlationId: 'c-1' }));
+    expect(failure).toMatchObject({ kind: 'unauthorized', status: 401 });
+    expect(failure.next).toBe(
+      'The API key was missing or refused: tell the user to run `gymctl auth login` (or `gymctl auth status` to see which key is in use), then restart this MCP server. Retrying will not help.',
+    );
+  });
+
+  it('an id the API does not know says to check the id against whoami', async () => {
+    const failure = await failureFrom(json(404, { message: 'Resource not found', correlationId: 'c-2' }));
+    expect(failure).toMatchObject({ kind: 'not_found', id: '1' });
+    expect(failure.next).toBe("It does not exist or is outside this key's scope: check the id (whoami lists what this key can see). Retrying will not help.");
+  });
+
+  it('a rate limit says how long to wait', async () => {
+    const failure = await failureFrom(json(429, { message: 'Too many requests', correlationId: 'c-3' }, { 'Retry-After': '7' }));
+    expect(failure).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 7 });
+    expect(failure.next).toBe('The API is rate limiting: wait 7 s before calling again.');
+  });
+
+  it('a call past its time limit says the API did not answer in time, and which limits the user can raise', () => {
+    const failure = callTimedOut(new GymApiError('aborted', 'academy 1: aborted', { id: 1 }), 20_000);
+    expect(nextStep(failure)).toBe(
+      'The API did not answer in time: try again later; if it keeps happening, the user can raise `--call-timeout` (and `--timeout`, for each request) in the MCP server configuration.',
+    );
+  });
+
+  it("list_academies' cap names the cap and how to page past it, never --max-answer, which does not lift it", () => {
+    const how = { shape: 'batch', command: 'gymctl academies --json', tool: 'get_academies', perCall: 20, cap: 500 } as const;
+    const data = Array.from({ length: 500 }, (_, i) => ({ id: String(i + 1) }));
+    const { truncated } = fitAnswer({ data, notFound: [] }, 1024 * 1024, how, [{ ids: ['501', '502'], reason: 'cap' }]).structuredContent as { truncated: Truncated };
+    expect(truncated.reason).toBe('cap');
+    expect(truncated.note).toBe('This tool fetches at most 500 records in one call, and 2 more were listed: it holds the first 500 of its 502 records.');
+    expect(truncated.next).toBe(
+      "Call get_academies again with the ids in omittedIds, at most 20 at a time: that is how to page past this tool's cap of 500 records, which --max-answer does not lift.",
+    );
   });
 });
