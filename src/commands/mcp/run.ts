@@ -24,6 +24,9 @@ import type { Listen } from './http.js';
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
+/** A --call-timeout over this is said to outlast the 60 s common clients wait for an answer (with room for it to reach them). */
+const CLIENT_WAIT_MARGIN_MS = 55_000;
+
 /** The longest line read on stdin: a call takes a few ids, and the SDK's reader closes at 10 MiB. */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -63,6 +66,11 @@ function describe(sandbox: boolean | undefined, session: OpenedSession, tools: s
 export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
   const log = (line: string) => f.io.err(`${sanitizeLine(`gymctl mcp: ${line}`)}\n`);
   const limits = parseLimits(flags);
+  if (limits.callTimeoutMs > CLIENT_WAIT_MARGIN_MS) {
+    log(
+      `warning: --call-timeout ${flags.callTimeout} is over 55 s: common MCP clients (the official SDK's among them) give up on a call after 60 s unless the client asks for progress, so a call that long may end without its answer`,
+    );
+  }
   const http = flags.http === undefined ? undefined : await import('./http.js');
   const listen = http?.parseListen(flags.http!);
   const token = http?.tokenOf(f.env);
