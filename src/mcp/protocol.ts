@@ -1,6 +1,7 @@
 /**
- * JSON-RPC's errors where the SDK would answer otherwise: bad params get -32602 in one line (the SDK answers -32603 with
- * a dump of zod issues), and a line too long for stdin is skipped with -32600 (the SDK's reader would close the session).
+ * JSON-RPC's errors where the SDK would answer otherwise: bad params get -32602 in one line with the request's id (the
+ * SDK answers -32603 with a dump of zod issues, and its stdio reader refuses params that are not an object as a message
+ * with no id), and a line too long for stdin is skipped with -32600 (the SDK's reader would close the session).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -28,19 +29,46 @@ function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
   return `${where ? `${where}: ` : ''}${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
+/** Where boundedLines says what a request's params were when they were not an object (a string, an array). */
+const NOT_AN_OBJECT = 'gymctl/paramsNotAnObject';
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A request line whose params are not an object, which the SDK's reader would refuse as a message with no id, made one
+ * that it reads: its params then say what they were, for guardRequests to answer -32602 with the request's id.
+ */
+function markParamsNotAnObject(line: Buffer): Buffer {
+  const text = line.toString();
+  if (!/"params"\s*:\s*[^\s{]/.test(text)) return line;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return line;
+  }
+  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !('params' in message) || isObject(message.params)) return line;
+  const { id, method, params } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') return line;
+  const was = Array.isArray(params) ? 'an array' : params === null ? 'null' : `a ${typeof params}`;
+  return Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: { [NOT_AN_OBJECT]: was } } })}\n`);
+}
+
 /** A request with bad params is answered here, before the server sees it. */
 export function guardRequests(transport: Transport): void {
   const deliver = transport.onmessage;
   if (!deliver) return;
   transport.onmessage = (message, extra) => {
-    const request = message as { id?: unknown; method?: unknown };
+    const request = message as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } };
     const schema = request.id !== undefined && typeof request.method === 'string' ? schemaOf(request.method) : undefined;
-    const parsed = schema?.safeParse(message);
-    if (parsed && !parsed.success) {
+    const was = request.params?._meta?.[NOT_AN_OBJECT];
+    const parsed = typeof was === 'string' ? undefined : schema?.safeParse(message);
+    if (schema && (typeof was === 'string' || (parsed && !parsed.success))) {
+      const why = typeof was === 'string' ? `params must be an object, not ${was}` : firstIssue(parsed?.error?.issues ?? []);
       const reply = {
         jsonrpc: '2.0' as const,
         id: request.id as string | number,
-        error: { code: INVALID_PARAMS, message: `Invalid params for ${String(request.method)}: ${firstIssue(parsed.error?.issues ?? [])}` },
+        error: { code: INVALID_PARAMS, message: `Invalid params for ${String(request.method)}: ${why}` },
       };
       void transport.send(reply as JSONRPCMessage, { relatedRequestId: reply.id }).catch(() => {});
       return;
@@ -78,7 +106,7 @@ export function boundedLines(max: number, tooLong: () => void): Transform {
           length += piece.length;
         }
         if (end !== -1) {
-          if (!skipping) this.push(Buffer.concat(held));
+          if (!skipping) this.push(markParamsNotAnObject(Buffer.concat(held)));
           held = [];
           length = 0;
           skipping = false;
@@ -87,7 +115,7 @@ export function boundedLines(max: number, tooLong: () => void): Transform {
       done();
     },
     flush(done: TransformCallback) {
-      if (!skipping && held.length > 0) this.push(Buffer.concat(held));
+      if (!skipping && held.length > 0) this.push(markParamsNotAnObject(Buffer.concat(held)));
       done();
     },
   });
