@@ -1,7 +1,7 @@
 // The gate of `npm run test:mutation` (scripts/mutation-gate.mjs), judged on small reports made up here: a gate that
 // passes a module it never scored would let a module's tests rot unseen.
 import { describe, expect, it } from 'vitest';
-import { type Equivalent, judge, type Report, type ReportMutant } from '../../scripts/mutation-gate.mjs';
+import { DISABLE, type Equivalent, judge, listedLine, mutantKey, type Report, type ReportMutant } from '../../scripts/mutation-gate.mjs';
 
 const SOURCE = ['export function f(a: number) {', '  return a >= 8;', '}', ''].join('\n');
 
@@ -20,17 +20,19 @@ const module = (last: ReportMutant): Report['files'][string] => ({
 
 const EQUIVALENT: Equivalent = { file: 'src/f.ts', mutator: 'EqualityOperator', line: 'return a >= 8;', original: 'a >= 8', replacement: 'a > 8', reason: 'made up' };
 
-const run = (report: Report | undefined, options: { expected?: string[]; equivalents?: Equivalent[]; files?: string[] } = {}) =>
+type Options = Partial<Omit<Parameters<typeof judge>[0], 'report' | 'exists'>> & { files?: string[] };
+const run = (report: Report | undefined, { files, ...options }: Options = {}) =>
   judge({
     report,
-    expected: options.expected ?? ['src/f.ts'],
-    equivalents: options.equivalents ?? [],
-    exists: (file) => (options.files ?? ['src/f.ts']).includes(file),
+    expected: ['src/f.ts'],
+    equivalents: [],
+    exists: (file) => (files ?? ['src/f.ts']).includes(file),
+    ...options,
   });
 
 describe('the mutation gate', () => {
   it('passes a module whose every mutant is detected, and says its score', () => {
-    const { failed, lines } = run({ files: { 'src/f.ts': module(mutant('Timeout')) } });
+    const { failed, lines } = run({ files: { 'src/f.ts': module(mutant('Timeout')) } }, { rerun: { files: { 'src/f.ts': { mutants: [mutant('Timeout')] } } } });
     expect(failed).toBe(false);
     expect(lines.join('\n')).toContain('100.00%  src/f.ts');
   });
@@ -108,6 +110,101 @@ describe('the mutation gate', () => {
   });
 });
 
+describe('no way around the gate', () => {
+  it('1. a Stryker disable comment in src/ fails the run, unless listed with its reason; a listing of one no longer there is stale', () => {
+    const disables = [{ file: 'src/g.ts', line: 4, text: '  // Stryker disable next-line Regex: made up' }];
+    const report = { files: { 'src/f.ts': module(mutant('Killed')) } };
+    const { failed, lines } = run(report, { disables });
+    expect(failed).toBe(true);
+    expect(lines.join('\n')).toContain('src/g.ts:4: a Stryker disable comment, not listed in test/mutation/equivalent.json with its reason');
+    const listing: Equivalent = { file: 'src/g.ts', mutator: DISABLE, line: '// Stryker disable next-line Regex: made up', reason: 'made up' };
+    expect(run(report, { disables, equivalents: [listing] }).failed).toBe(false);
+    const stale = run(report, { equivalents: [listing] });
+    expect(stale.failed).toBe(true);
+    expect(stale.lines.join('\n')).toContain('src/g.ts: stale listing of a Stryker disable comment');
+  });
+
+  it('2. a mutant that only timed out is alive: detected only when it times out again alone, or is killed', () => {
+    const report = { files: { 'src/f.ts': module(mutant('Timeout')) } };
+    const again = (status: string) => ({ files: { 'src/f.ts': { mutants: [mutant(status)] } } });
+    const never = run(report);
+    expect(never.failed).toBe(true);
+    expect(never.lines.join('\n')).toContain('src/f.ts:2:10: Timeout, not run again alone, and not listed as equivalent');
+    expect(run(report, { rerun: again('Survived') }).failed).toBe(true);
+    expect(run(report, { rerun: again('Killed') }).failed).toBe(false);
+    expect(run(report, { rerun: again('Timeout') }).failed).toBe(false);
+    // A rerun of another mutant of the same line says nothing of this one.
+    expect(run(report, { rerun: { files: { 'src/f.ts': { mutants: [mutant('Killed', 'a < 8')] } } } }).failed).toBe(true);
+  });
+
+  it('2. a listed equivalent that timed out (once, or again alone) is not stale; one killed on its second run is', () => {
+    const report = { files: { 'src/f.ts': module(mutant('Timeout')) } };
+    const again = (status: string) => ({ files: { 'src/f.ts': { mutants: [mutant(status)] } } });
+    expect(run(report, { equivalents: [EQUIVALENT], rerun: again('Survived') }).failed).toBe(false);
+    expect(run(report, { equivalents: [EQUIVALENT], rerun: again('Timeout') }).failed).toBe(false);
+    const killed = run(report, { equivalents: [EQUIVALENT], rerun: again('Killed') });
+    expect(killed.failed).toBe(true);
+    expect(killed.lines.join('\n')).toContain('src/f.ts: stale equivalent');
+  });
+
+  it('3. a listing names one mutant: two survivors of the same text, on two lines alike, need two listings told apart by their ordinal', () => {
+    const source = ['export function f(a: number) {', '  return a >= 8;', '}', 'export function g(a: number) {', '  return a >= 8;', '}', ''].join('\n');
+    const mutants = [...Array.from({ length: 18 }, () => mutant('Killed', 'true', 'BooleanLiteral')), mutant('Survived'), mutant('Survived', 'a > 8', 'EqualityOperator', 5)];
+    const report = { files: { 'src/f.ts': { source, mutants } } };
+    const one = run(report, { equivalents: [EQUIVALENT] });
+    expect(one.failed).toBe(true);
+    expect(one.lines.join('\n')).toContain('src/f.ts:2:10: Survived, and not listed as equivalent');
+    expect(one.lines.join('\n')).toContain('"ordinal":2');
+    const first = { ...EQUIVALENT, ordinal: 1 };
+    expect(run(report, { equivalents: [first] }).failed).toBe(true);
+    expect(run(report, { equivalents: [first, { ...EQUIVALENT, ordinal: 2 }] }).failed).toBe(false);
+    // The same listing twice is one too many: the second is stale.
+    expect(run(report, { equivalents: [first, { ...first }, { ...EQUIVALENT, ordinal: 2 }] }).failed).toBe(true);
+  });
+
+  it('3. two survivors of the same text on one line are told apart by their column, counted from the line’s first character', () => {
+    const source = ['export function f(a: number) {', '  return a >= 8 && a >= 8;', '}', ''].join('\n');
+    const at = (column: number): ReportMutant => ({ ...mutant('Survived'), location: { start: { line: 2, column }, end: { line: 2, column: column + 6 } } });
+    const mutants = [...Array.from({ length: 18 }, () => mutant('Killed', 'true', 'BooleanLiteral')), at(10), at(20)];
+    expect(mutantKey('src/f.ts', source, at(20), mutants)).toMatchObject({ line: 'return a >= 8 && a >= 8;', original: 'a >= 8', column: 18 });
+    const listing = { ...EQUIVALENT, line: 'return a >= 8 && a >= 8;' };
+    const report = { files: { 'src/f.ts': { source, mutants } } };
+    expect(run(report, { equivalents: [listing, listing] }).failed).toBe(true);
+    expect(
+      run(report, {
+        equivalents: [
+          { ...listing, column: 8 },
+          { ...listing, column: 18 },
+        ],
+      }).failed,
+    ).toBe(false);
+  });
+
+  it('4. a false equivalent, listed but killed by a test, fails the run as stale', () => {
+    const { failed, lines } = run({ files: { 'src/f.ts': module(mutant('Killed')) } }, { equivalents: [EQUIVALENT] });
+    expect(failed).toBe(true);
+    expect(lines.join('\n')).toContain('src/f.ts: stale equivalent (no mutant left alive matches it): {"mutator":"EqualityOperator","line":"return a >= 8;"');
+  });
+
+  it('5. --mutate file:A-B judges only the listings inside the range: those outside are not stale, those inside are', () => {
+    const source = ['export function f(a: number) {', '  return a >= 8;', '}', 'export const g = (b: number) => b < 3;', ''].join('\n');
+    const outside: Equivalent = {
+      file: 'src/f.ts',
+      mutator: 'EqualityOperator',
+      line: 'export const g = (b: number) => b < 3;',
+      original: 'b < 3',
+      replacement: 'b <= 3',
+      reason: 'made up',
+    };
+    const report = { files: { 'src/f.ts': { source, mutants: module(mutant('Killed')).mutants } } };
+    expect(listedLine(source, outside)).toBe(4);
+    expect(run(report, { equivalents: [outside], ranges: { 'src/f.ts': [[1, 3]] } }).failed).toBe(false);
+    expect(run(report, { equivalents: [outside] }).failed).toBe(true);
+    expect(run(report, { equivalents: [outside], ranges: { 'src/f.ts': [[4, 4]] } }).failed).toBe(true);
+    expect(run(report, { equivalents: [EQUIVALENT], ranges: { 'src/f.ts': [[2, 2]] } }).failed).toBe(true);
+  });
+});
+
 describe('the guarded modules and their equivalents', () => {
   it('names files that exist, each with test files that exist', async () => {
     const { existsSync } = await import('node:fs');
@@ -121,7 +218,7 @@ describe('the guarded modules and their equivalents', () => {
     const { MODULES } = await import('../mutation/modules.mjs');
     const { default: equivalents } = await import('../mutation/equivalent.json', { with: { type: 'json' } });
     for (const entry of equivalents as Equivalent[]) {
-      expect(Object.keys(MODULES)).toContain(entry.file);
+      if (entry.mutator !== DISABLE) expect(Object.keys(MODULES)).toContain(entry.file);
       expect(entry.reason.length, JSON.stringify(entry)).toBeGreaterThan(20);
     }
   });
