@@ -40,7 +40,13 @@ export const MODULES = {
     'test/unit/library.test.ts',
   ],
   // The config file and the settings read from it.
-  'src/config/store.ts': ['test/unit/store.test.ts', 'test/unit/store-safety.test.ts', 'test/unit/conf-writes.test.ts', 'test/unit/windows-safety.test.ts'],
+  'src/config/store.ts': [
+    'test/unit/store.test.ts',
+    'test/unit/store-safety.test.ts',
+    'test/unit/conf-writes.test.ts',
+    'test/unit/windows-safety.test.ts',
+    'test/unit/config-store-modes.test.ts',
+  ],
   'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/unit/settings-guards.test.ts', 'test/commands/flags.test.ts'],
   // A batch of ids, and what a run exits with.
   'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/unit/batch-skip.test.ts', 'test/commands/backpressure.test.ts'],
