@@ -3,7 +3,8 @@ import { setMaxListeners } from 'node:events';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ListToolsRequestSchema, type ServerNotification, type ServerRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/mini';
 import { abortedError, GymctlError } from '../api/errors.js';
 import { redactText } from '../api/transport/redact.js';
 import type { GymClient } from '../api/client.js';
@@ -56,6 +57,9 @@ function cleanDeep(key: string, value: unknown): unknown {
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const jsonSchema = (schema: z.core.$ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Tool['inputSchema'];
 
 /** A progress notification at most this often while records settle, and at least this often (PROGRESS_AT_LEAST_MS) while none do. */
 export const PROGRESS_EVERY_MS = 1000;
@@ -114,6 +118,7 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   const server = new McpServer({ name: 'gymctl', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const apiKey = 'failure' in session ? undefined : session.apiKey;
   const tools = toolsOf(options.operations);
+  const listed: Tool[] = [];
   for (const tool of tools) {
     const answer = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
       const cancelled = extra.signal;
@@ -167,9 +172,18 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
     };
     if (tool.inputSchema) server.registerTool(tool.name, { ...config, inputSchema: tool.inputSchema }, (args, extra) => call(args as Record<string, unknown>, extra));
     else server.registerTool(tool.name, config, (extra) => call({}, extra));
+    listed.push({
+      name: tool.name,
+      ...config,
+      inputSchema: tool.inputSchema ? jsonSchema(tool.inputSchema, 'input') : { $schema: JSON_SCHEMA_2020_12, type: 'object', properties: {} },
+      outputSchema: jsonSchema(tool.outputSchema, 'output'),
+      execution: { taskSupport: 'forbidden' },
+    } as Tool);
   }
-  // The tools are the declarations': the list never changes while the server runs.
+  // The tools are the declarations': the list never changes while the server runs. It is listed as the SDK lists it,
+  // but in JSON Schema 2020-12, the protocol's default since 2025-11-25, where the SDK writes draft-07.
   server.server.registerCapabilities({ tools: { listChanged: false } });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   return {
     server,
     tools: tools.map((tool) => tool.name),
