@@ -1,10 +1,57 @@
-/** The key, in whatever a server echoes, shown as [redacted]; a key under 8 characters is left alone (it would match too much). */
+/**
+ * The key, in whatever a server echoes, shown as [redacted]: as sent, in any case, percent-encoded (wholly or in part)
+ * and in base64 or base64url, even inside a longer base64 text (`user:key`); a key under 8 characters is left alone
+ * (it would match too much).
+ */
 import type { GymApiError, ResponseHead } from '../errors.js';
 
-const echoes = (key: string, text: string) => key.length >= 8 && text.includes(key);
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+const utf8 = (text: string) => [...new TextEncoder().encode(text)];
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** `bytes` in base64, unpadded (not Buffer nor btoa: the web build has neither everywhere it runs). */
+function base64(bytes: number[]): string {
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 3) {
+    const bits = (bytes[at]! << 16) | ((bytes[at + 1] ?? 0) << 8) | (bytes[at + 2] ?? 0);
+    for (const shift of [18, 12, 6, 0]) text += BASE64[(bits >> shift) & 63];
+  }
+  return text;
+}
+
+/**
+ * The base64 characters that the key's bytes alone decide, wherever the key starts in a base64 text (3 alignments):
+ * those at either end also hold bits of what comes before or after it.
+ */
+const base64Cores = (bytes: number[]) =>
+  [0, 1, 2].map((offset) => base64([...Array<number>(offset).fill(0), ...bytes]).slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
+
+/** One pattern for every form, made once for the key in use (a process has one, or a few in turn). */
+let made: { key: string; pattern: RegExp } | undefined;
+function patternOf(key: string): RegExp {
+  if (made?.key !== key) {
+    // Each character as itself (any case) or as its UTF-8 bytes percent-encoded (either case of hex digit).
+    const plain = [...key]
+      .map(
+        (char) =>
+          `(?:${escaped(char)}|${utf8(char)
+            .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+            .join('')})`,
+      )
+      .join('');
+    const cores = base64Cores(utf8(key)).flatMap((core) => [core, core.replaceAll('+', '-').replaceAll('/', '_')]);
+    made = { key, pattern: new RegExp([plain, ...[...new Set(cores)].map(escaped)].join('|'), 'gi') };
+  }
+  made.pattern.lastIndex = 0;
+  return made.pattern;
+}
+
+const echoes = (key: string, text: string) => key.length >= 8 && patternOf(key).test(text);
 
 export function redactText(key: string, text: string): string {
-  return echoes(key, text) ? text.split(key).join('[redacted]') : text;
+  return echoes(key, text) ? text.replace(patternOf(key), '[redacted]') : text;
 }
 
 export function redactError(key: string, error: GymApiError): GymApiError {
