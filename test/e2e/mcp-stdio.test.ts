@@ -94,6 +94,12 @@ describe('gymctl mcp on raw stdio', () => {
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } }));
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_academy', arguments: ['1'] } }));
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'loud' } }));
+    // params that are not an object: the request's own id, never id null, which would leave the client waiting on 8.
+    server.send('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"x"}');
+    server.send('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":["get_academy"]}');
+    expect(await server.answer(8)).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'Invalid params for tools/call: params must be an object, not a string' } });
+    expect(await server.answer(9)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Invalid params for tools/call: params must be an object, not an array' } });
+    expect(server.messages().filter((message) => message.id === null)).toEqual([]);
     for (const [id, where] of [
       [2, 'params.arguments'],
       [3, 'params.name'],

@@ -194,7 +194,7 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
 
   it('a 64-bit id comes back with every digit, as a string', async () => {
     const big = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: BIG } });
-    expect(big.structuredContent).toEqual({ data: { id: BIG, name: 'Big', franchiseId: '9007199254740993' } });
+    expect(big.structuredContent).toEqual({ complete: true, data: { id: BIG, name: 'Big', franchiseId: '9007199254740993' } });
   });
 
   it('a cancelled call aborts its HTTP request', async () => {
