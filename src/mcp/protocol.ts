@@ -35,10 +35,24 @@ const NOT_AN_OBJECT = 'gymctl/paramsNotAnObject';
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * A request line whose params are not an object, which the SDK's reader would refuse as a message with no id, made one
- * that it reads: its params then say what they were, for guardRequests to answer -32602 with the request's id.
+ * A parsed request (or batch) whose params are not an object, which the SDK's readers refuse as a message with no id,
+ * made one that they read: its params then say what they were, for guardRequests to answer -32602 with the request's
+ * id. Anything else is handed back as it is (the same value).
  */
-function markParamsNotAnObject(line: Buffer): Buffer {
+export function markParamsNotAnObject(message: unknown): unknown {
+  if (Array.isArray(message)) {
+    const marked = message.map(markParamsNotAnObject);
+    return marked.some((one, at) => one !== message[at]) ? marked : message;
+  }
+  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !('params' in message) || isObject(message.params)) return message;
+  const { id, method, params } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') return message;
+  const was = Array.isArray(params) ? 'an array' : params === null ? 'null' : `a ${typeof params}`;
+  return { jsonrpc: '2.0', id, method, params: { _meta: { [NOT_AN_OBJECT]: was } } };
+}
+
+/** A line of stdin, through markParamsNotAnObject: rewritten only when its params are not an object. */
+function markLine(line: Buffer): Buffer {
   const text = line.toString();
   if (!/"params"\s*:\s*[^\s{]/.test(text)) return line;
   let message: unknown;
@@ -47,11 +61,8 @@ function markParamsNotAnObject(line: Buffer): Buffer {
   } catch {
     return line;
   }
-  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !('params' in message) || isObject(message.params)) return line;
-  const { id, method, params } = message;
-  if (typeof id !== 'string' && typeof id !== 'number') return line;
-  const was = Array.isArray(params) ? 'an array' : params === null ? 'null' : `a ${typeof params}`;
-  return Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: { [NOT_AN_OBJECT]: was } } })}\n`);
+  const marked = markParamsNotAnObject(message);
+  return marked === message ? line : Buffer.from(`${JSON.stringify(marked)}\n`);
 }
 
 /** A request with bad params is answered here, before the server sees it. */
@@ -106,7 +117,7 @@ export function boundedLines(max: number, tooLong: () => void): Transform {
           length += piece.length;
         }
         if (end !== -1) {
-          if (!skipping) this.push(markParamsNotAnObject(Buffer.concat(held)));
+          if (!skipping) this.push(markLine(Buffer.concat(held)));
           held = [];
           length = 0;
           skipping = false;
@@ -115,7 +126,7 @@ export function boundedLines(max: number, tooLong: () => void): Transform {
       done();
     },
     flush(done: TransformCallback) {
-      if (!skipping && held.length > 0) this.push(markParamsNotAnObject(Buffer.concat(held)));
+      if (!skipping && held.length > 0) this.push(markLine(Buffer.concat(held)));
       done();
     },
   });

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usageError } from '../../src/failures.js';
-import { boundedLines } from '../../src/mcp/protocol.js';
+import { boundedLines, markParamsNotAnObject } from '../../src/mcp/protocol.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 
@@ -74,5 +74,17 @@ describe('params that are not an object', () => {
     const reply = await server.reply(2);
     // The tool ran, and refused the id in its own words.
     expect(reply.result).toMatchObject({ isError: true });
+  });
+
+  it('a parsed message is marked only when its params are not an object: the same value otherwise, a batch marked one by one', () => {
+    const fine = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const notification = { jsonrpc: '2.0', method: 'notifications/progress', params: 'x' };
+    const batch = [fine, notification];
+    for (const message of [fine, notification, batch, 'x', null]) expect(markParamsNotAnObject(message)).toBe(message);
+    const bad = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: 'x' };
+    expect(markParamsNotAnObject(bad)).toEqual({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { _meta: { 'gymctl/paramsNotAnObject': 'a string' } } });
+    const marked = markParamsNotAnObject([fine, bad]) as unknown[];
+    expect(marked[0]).toBe(fine);
+    expect(marked[1]).toEqual(markParamsNotAnObject(bad));
   });
 });
