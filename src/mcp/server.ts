@@ -86,6 +86,8 @@ export function progressOf(extra: Extra, noun: string): { report: NonNullable<Ca
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total, message } }).catch(() => {});
   };
   const timer = setInterval(() => {
+    // Nothing before the tool says how many records it fetches (a tool fetching one never does).
+    if (sent < 0) return;
     const since = Date.now() - sentAt;
     if ((done > sent && since >= PROGRESS_EVERY_MS) || since >= PROGRESS_AT_LEAST_MS) send();
   }, PROGRESS_EVERY_MS / 4);

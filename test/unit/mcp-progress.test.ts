@@ -151,6 +151,9 @@ describe('progress notifications', () => {
     const sent: Array<{ progress: number; total?: number; message?: string }> = [];
     const extra = { _meta: { progressToken: 't' }, sendNotification: async (n: { params: (typeof sent)[number] }) => void sent.push(n.params) };
     const progress = progressOf(extra as never, 'records')!;
+    // Nothing until the tool says how many records it fetches.
+    vi.advanceTimersByTime(2 * PROGRESS_AT_LEAST_MS);
+    expect(sent).toEqual([]);
     progress.report(0, 3);
     expect(sent).toEqual([{ progressToken: 't', progress: 0, total: 3, message: '0 of 3 records fetched' }]);
     // Nothing settles: one every PROGRESS_AT_LEAST_MS (under the 5 s asked), between 0 and 1, growing.
