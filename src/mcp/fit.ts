@@ -141,11 +141,11 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
     const tool = how.shape === 'batch' ? how.tool : undefined;
     const perCall = how.perCall ? `, at most ${grouped(how.perCall)} at a time` : '';
     const next = !tool
-      ? `The rest is not available through this tool: ask the user to run \`${how.command}\`, or ${raise}.`
+      ? `The rest is not available through this tool: ask the user to run \`${how.command}\`${tooLarge ? `, or ${raise}` : ''}.`
       : [
           `Call ${tool} again with the ids in omittedIds${tooLarge ? ' (fewer at a time)' : perCall}`,
           capped ? `: that is how to page past this tool's cap of ${grouped(how.cap ?? 0)} records, which --max-answer does not lift` : '',
-          late ? `${capped ? '; ' : ': '}those the time limit left out were not fetched only for lack of time` : '',
+          late ? `${capped ? '; ' : ': '}those the time limit left out were not refused, only not reached in time` : '',
           tooLarge ? `, or ${raise}` : '',
           '.',
         ].join('');

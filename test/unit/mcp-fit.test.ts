@@ -367,6 +367,11 @@ describe('fitAnswer, as an MCP client reads it', () => {
     const batch = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, { shape: 'batch', command: 'gymctl academies --json' }));
     expect(batch.truncated!.next).toBe(`The rest is not available through this tool: ask the user to run \`gymctl academies --json\`, ${RAISE}`);
     expect(batch.truncated!.omittedIds![0]).toBe(String(batch.truncated!.returned! + 1));
+    // Past a cap, with no tool to page with: the command alone, never --max-answer, which would not help.
+    const capped = structured(
+      fitAnswer({ data: records(3, 10), notFound: [] }, 100_000, { shape: 'batch', command: 'gymctl academies --json', cap: 3 }, [{ ids: ['4'], reason: 'cap' }]),
+    );
+    expect(capped.truncated!.next).toBe('The rest is not available through this tool: ask the user to run `gymctl academies --json`.');
     const again = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, BATCH));
     expect(again.truncated!.next).toBe(`Call get_academies again with the ids in omittedIds (fewer at a time), ${RAISE}`);
   });

@@ -95,7 +95,7 @@ describe('a long call', () => {
       `This call's time limit (2 s, this server's --call-timeout) ran out before ${200 - answer.data.length} records were fetched: it holds the first ${answer.data.length} of its 200 records.`,
     );
     expect(answer.truncated.next).toBe(
-      'Call get_academies again with the ids in omittedIds, at most 20 at a time: those the time limit left out were not fetched only for lack of time.',
+      'Call get_academies again with the ids in omittedIds, at most 20 at a time: those the time limit left out were not refused, only not reached in time.',
     );
     // Progress: records settled, of 200, each notification further on than the last, with a message.
     expect(progress.length).toBeGreaterThanOrEqual(2);
