@@ -214,6 +214,17 @@ describe('resumable streams', () => {
     expect(JSON.parse(events[0]!.data!)).toMatchObject({ id: 7, result: { structuredContent: { data: { id: '4', name: 'Academy 4' } } } });
   });
 
+  it('are resumable by the version the session agreed on, whatever older version a request names', async () => {
+    const { url } = await start();
+    const headers = await rawSession(url);
+    const call = await send(url, { headers: { ...headers, 'mcp-protocol-version': '2025-03-26' }, body: callAcademy(8, '3') });
+    expect(eventsOf(call.body)[0]).toEqual({ id: expect.stringMatching(/^[0-9]+$/), retry: String(RETRY_MS), data: '' });
+    // A session that agreed on an older one gets no priming event, which its client could not read.
+    const old = await rawSession(url, OLD);
+    const events = eventsOf((await send(url, { headers: old, body: callAcademy(9, '3') })).body);
+    expect(events).toEqual([{ event: 'message', id: expect.stringMatching(/^[0-9]+$/), data: expect.stringContaining('"id":9') }]);
+  });
+
   it('refuses a Last-Event-ID it does not hold with 400', async () => {
     const { url } = await start();
     const headers = await rawSession(url);

@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { GymctlError } from '../../api/errors.js';
 import { parseWholeNumber } from '../../files/system.js';
 import { usageError } from '../../failures.js';
@@ -123,6 +123,8 @@ interface LiveSession {
   server: GymctlMcpServer;
   /** Its calls in flight (not yet answered), each with the request it came in. */
   pending: Map<RequestId, Exchange>;
+  /** The protocol version its initialize agreed on. */
+  version?: string;
   /** The request each SSE stream of the session was opened by. */
   streams: Map<string, Exchange>;
   /** When the session was last asked anything, as a count of requests: the session idle longest has the smallest. */
@@ -240,6 +242,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
     };
     const send = transport.send.bind(transport);
     transport.send = (message, sendOptions) => {
+      const agreed = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+      if (typeof agreed === 'string') session.version = agreed;
       if ('id' in message && message.id !== undefined && !('method' in message)) session.pending.delete(message.id);
       return send(message, sendOptions);
     };
@@ -287,7 +291,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
   const serve = async (session: LiveSession, req: IncomingMessage, res: ServerResponse) => {
     session.used = ++requests;
     const call: Exchange = { ids: new Set() };
-    const resumable = String(req.headers['mcp-protocol-version']) >= '2025-11-25';
+    // The version the session agreed on says whether its client can resume a stream (priming events, from 2025-11-25), not
+    // each request's header, which the SDK reads: a known version in it is taken as the one agreed on.
+    const at = req.rawHeaders.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'mcp-protocol-version');
+    if (session.version && at !== -1 && SUPPORTED_PROTOCOL_VERSIONS.includes(req.rawHeaders[at + 1]!)) req.rawHeaders[at + 1] = session.version;
+    const resumable = (session.version ?? '') >= '2025-11-25';
     // A call whose every stream closed before its answer is cancelled: its client is gone.
     res.once('close', () => session.dropped(call, resumable));
     await exchange.run(call, () => session.transport.handleRequest(req, res));
