@@ -19,6 +19,7 @@ import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { declaredTools } from '../helpers/mcp.js';
 import { toolError } from '../helpers/mcp-stdio.js';
+import { httpServer } from '../helpers/servers.js';
 import { waitFor } from '../helpers/wait.js';
 
 const config = tempConfigDir();
@@ -36,8 +37,8 @@ interface Served {
 }
 
 /** `gymctl mcp --sandbox --http 0` (and `args`), once it has said where it listens and what token it wants. */
-async function serve(args: string[] = [], env: Record<string, string | undefined> = { GYMCTL_MCP_TOKEN: TOKEN }): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox', '--http', '0', ...args], { env: cleanEnv(config.dir, env), stdio: ['ignore', 'ignore', 'pipe'] });
+async function serve(args: string[] = ['--sandbox'], env: Record<string, string | undefined> = { GYMCTL_MCP_TOKEN: TOKEN }): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', ...args], { env: cleanEnv(config.dir, env), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
@@ -207,7 +208,7 @@ describe('gymctl mcp --http with the SDK client', () => {
 
 describe('gymctl mcp --http, its token, sessions and end', () => {
   it('makes a token when GYMCTL_MCP_TOKEN is not set, prints it once on stderr, and takes it', async () => {
-    const served = await serve([], {});
+    const served = await serve(['--sandbox'], {});
     const tokens = served.stderr().match(/Bearer ([A-Za-z0-9_-]{43})\b/g) ?? [];
     expect(tokens).toHaveLength(1);
     const token = tokens[0]!.slice('Bearer '.length);
@@ -287,6 +288,46 @@ describe('gymctl mcp --http, its token, sessions and end', () => {
     expect(served.stderr()).toMatch(/32 sessions are open: the one used least recently, with no call in flight, is closed to make room for a new one/);
     for (const stream of streams) stream.destroy();
     served.child.kill('SIGKILL');
+  });
+
+  it('a client that drops its calls frees their places: with --concurrency 2, two calls to a silent API dropped at 0.5 s let a third answer within 2 s', async () => {
+    const closed: string[] = [];
+    const seen: string[] = [];
+    const api = await httpServer((request, response) => {
+      const id = /^\/academies\/([0-9]+)$/.exec(request.url ?? '')?.[1];
+      if (id === '1' || id === '2') seen.push(id);
+      if (id === '3') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: 3, name: 'Academy 3' } }));
+      else request.socket.once('close', () => closed.push(id ?? ''));
+    });
+    const served = await serve(['--base-url', api, '--concurrency', '2'], { GYMCTL_MCP_TOKEN: TOKEN, GYMCTL_API_KEY: 'mcp-http-e2e-key-0123456789' });
+    const other = await connect(served.url);
+    const calls: http.ClientRequest[] = [];
+    try {
+      // A client of protocol 2025-11-25 (which may resume, and so has a 1 s grace) opens a session and calls twice, raw.
+      const opened = await raw(served.url, { headers: bearer(TOKEN), body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-11-25' } }) });
+      const session = { ...bearer(TOKEN), 'mcp-session-id': opened.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+      await raw(served.url, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      for (const academyId of ['1', '2']) {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: Number(academyId), method: 'tools/call', params: { name: 'get_academy', arguments: { academyId } } });
+        const request = http.request({ host: '127.0.0.1', port: served.url.port, path: '/mcp', method: 'POST', headers: { ...POST_HEADERS, ...session }, agent: false });
+        request.on('error', () => {});
+        request.end(body);
+        calls.push(request);
+      }
+      await waitFor('both silent requests at the API', () => seen.length === 2, 10_000);
+      // Its sockets drop at 0.5 s, without notifications/cancelled: as a client that dies.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (const request of calls) request.destroy();
+      const started = Date.now();
+      const answer = await other.callTool({ name: 'get_academy', arguments: { academyId: '3' } }, undefined, { timeout: 5_000 });
+      expect(answer.structuredContent).toMatchObject({ data: { id: '3' } });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await expect.poll(() => closed.sort(), { timeout: 5_000 }).toEqual(['1', '2']);
+    } finally {
+      for (const request of calls) request.destroy();
+      await other.close();
+      served.child.kill('SIGKILL');
+    }
   });
 
   it.each([
