@@ -14,7 +14,7 @@ import { asFailure, callTimedOut, failureResult, toolFailure } from './failures.
 import { fitAnswer } from './fit.js';
 import { Gate } from './gate.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES, type McpLimits } from './limits.js';
-import { guardRequests } from './protocol.js';
+import { guardRequests, markParamsNotAnObject } from './protocol.js';
 import { type CallContext, FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
 
 /** What the tools call the API with: the command's client and key, or the failure that kept it from having them. */
@@ -108,6 +108,8 @@ export interface GymctlMcpServer {
   tools: string[];
   /** Connects the server to a transport, whose requests with malformed params are answered -32602 before the SDK sees them (protocol.ts). */
   connect(transport: Transport): Promise<void>;
+  /** A message as read from an HTTP body, its params marked where they are not an object, for connect's guard to answer (protocol.ts). */
+  received(message: unknown): unknown;
   /** Resolves once every call in flight has answered, or after `ms`, whichever is first. */
   settled(ms: number): Promise<void>;
 }
@@ -193,6 +195,7 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
       await server.connect(transport);
       guardRequests(transport);
     },
+    received: markParamsNotAnObject,
     async settled(ms) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);

@@ -335,3 +335,19 @@ describe('Host, Origin and the token, whole', () => {
     expect((await send(url, { headers, body: initialize(NEW) })).status).toBe(status);
   });
 });
+
+describe('params that are not an object, over HTTP as on stdio', () => {
+  it("a string or an array gets -32602 with the request's own id; a body that is not JSON, -32700", async () => {
+    const { url } = await start();
+    const headers = await rawSession(url);
+    for (const params of ['x', [1]]) {
+      const answer = await send(url, { headers, body: { jsonrpc: '2.0', id: 8, method: 'tools/call', params }, until: (body) => body.includes('"id":8') });
+      answer.request.destroy();
+      const [event] = eventsOf(answer.body).filter((one) => one.data);
+      expect(JSON.parse(event!.data!), JSON.stringify(params)).toMatchObject({ id: 8, error: { code: -32602, message: expect.stringContaining('params must be an object') } });
+    }
+    const garbled = await send(url, { headers, body: '{"jsonrpc":' });
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body)).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+});

@@ -106,9 +106,26 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
   res.end(body);
 }
 
-/** JSON-RPC codes: the SDK's transport's for a request refused (-32000) and for a session it does not know (-32001). */
+/** JSON-RPC codes: the SDK's transport's for a request refused (-32000) and for a session it does not know (-32001); JSON-RPC's for a body that does not parse. */
 const REFUSED = -32000;
 const SESSION_NOT_FOUND = -32001;
+const PARSE_ERROR = -32700;
+
+/** A request's body as JSON, read to at most MAX_BODY_BYTES. */
+async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | 'too large' | 'not JSON'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return 'too large';
+    chunks.push(chunk);
+  }
+  try {
+    return { parsed: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return 'not JSON';
+  }
+}
 
 /** One HTTP request to a session: the calls it carries, or the stream it resumes (a GET with Last-Event-ID). */
 interface Exchange {
@@ -298,7 +315,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<McpHttpServe
     const resumable = (session.version ?? '') >= '2025-11-25';
     // A call whose every stream closed before its answer is cancelled: its client is gone.
     res.once('close', () => session.dropped(call, resumable));
-    await exchange.run(call, () => session.transport.handleRequest(req, res));
+    // A POST's body is read here, so that a request whose params are not an object is answered -32602 with its own id, as
+    // on stdio (the server's guard): the SDK's transport would refuse it whole, -32700 with id null.
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJson(req);
+      if (read === 'too large') return refuse(res, 413, REFUSED, `Payload Too Large: a request body is at most ${MAX_BODY_BYTES} bytes`);
+      if (read === 'not JSON') return refuse(res, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+      body = session.server.received(read.parsed);
+    }
+    await exchange.run(call, () => session.transport.handleRequest(req, res, body));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
