@@ -7,7 +7,8 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FailureWithFix } from '../../src/failures.js';
-import { agentProcess, deleteKeyringKey, readKeyringKey, storeKeyringKey } from '../../src/keyring/client.js';
+import { agentProcess, deleteKeyringKey, explain, keyringError, readKeyringKey, storeKeyringKey } from '../../src/keyring/client.js';
+import { keyringStore } from '../../src/keyring/stores.js';
 import type { KeyringAnswer, KeyringRequest } from '../../src/keyring/protocol.js';
 
 /** A stand-in agent: its answer to each request (none: it hangs until killed), and the signals it was sent. */
@@ -17,14 +18,21 @@ class FakeAgent extends EventEmitter {
   readonly stderr = new PassThrough();
   readonly signals: string[] = [];
   request: KeyringRequest | undefined;
-  constructor(answer: ((request: KeyringRequest) => KeyringAnswer | string) | undefined, stderr = '') {
+  constructor(answer: ((request: KeyringRequest) => KeyringAnswer | string | Error) | undefined, stderr = '') {
     super();
     let input = '';
     this.stdin.setEncoding('utf8').on('data', (chunk: string) => (input += chunk));
     this.stdin.on('end', () => {
       this.request = JSON.parse(input) as KeyringRequest;
       if (!answer) return;
-      const reply = answer(this.request);
+      const said = answer(this.request);
+      // An agent that could not be started, or whose stdin broke: an error event, and no close.
+      if (said instanceof Error) {
+        (said.message.includes('EPIPE') ? this.stdin : this).emit('error', said);
+        if (said.message.includes('EPIPE')) this.stdout.end('{"ok":true,"value":"after_epipe"}', () => setImmediate(() => this.emit('close', 0, null)));
+        return;
+      }
+      const reply = said;
       this.stderr.end(stderr);
       this.stdout.end(typeof reply === 'string' ? reply : `${JSON.stringify(reply)}\n`, () => setImmediate(() => this.emit('close', 0, null)));
     });
@@ -46,7 +54,7 @@ afterEach(() => {
 });
 
 /** Every agent started answers so (or hangs, with no answer). */
-function agentAnswers(answer?: (request: KeyringRequest) => KeyringAnswer | string, stderr?: string): void {
+function agentAnswers(answer?: (request: KeyringRequest) => KeyringAnswer | string | Error, stderr?: string): void {
   agentProcess.spawn = () => {
     const agent = new FakeAgent(answer, stderr);
     agents.push(agent);
@@ -165,7 +173,7 @@ describe('what the agent’s answers mean', () => {
   });
 
   it('an agent that fails without an answer is said with the last line it wrote, or without one', async () => {
-    agentAnswers(() => '', 'first line\nTypeError: boom\n');
+    agentAnswers(() => '', 'first line\nsecond line\nTypeError: boom\n');
     await expect(readKeyringKey('default', { env: {} })).rejects.toThrow(/^keyring unavailable: the keyring agent failed: TypeError: boom$/);
     agentAnswers(() => '', '  \n');
     await expect(readKeyringKey('default', { env: {} })).rejects.toThrow(/^keyring unavailable: the keyring agent failed$/);
@@ -177,5 +185,112 @@ describe('what the agent’s answers mean', () => {
     expect(error.message).toBe('keyring locked: Collection is locked');
     agentAnswers(() => ({ ok: false, trouble: 'missing', message: '@napi-rs/keyring is not installed' }));
     await expect(readKeyringKey('default', { env: {} })).rejects.toThrow('the system keyring is not available on this install (@napi-rs/keyring is not installed)');
+  });
+});
+
+describe('an agent that fails to start or to take its request', () => {
+  it('an agent that cannot be started (an error, and no close) is said as a failed agent, not waited for', async () => {
+    agentAnswers(() => Object.assign(new Error('spawn ENOENT'), { code: 'ENOENT' }));
+    await expect(readKeyringKey('default', { env: {} })).rejects.toThrow(/^keyring unavailable: the keyring agent failed$/);
+  });
+
+  it('an agent whose stdin breaks (EPIPE) does not crash gymctl: its answer is still read', async () => {
+    agentAnswers(() => new Error('write EPIPE'));
+    expect(await readKeyringKey('default', { env: {} })).toBe('after_epipe');
+  });
+});
+
+describe('where the agent is and how it is spawned', () => {
+  const global = globalThis as { __KEYRING_AGENT__?: string };
+  afterEach(() => {
+    delete global.__KEYRING_AGENT__;
+  });
+
+  it('the built agent beside the bundle when the build names it, else dist/ from the sources', async () => {
+    const started: string[] = [];
+    agentProcess.spawn = (_command, args) => {
+      started.push(args[0]!);
+      const agent = new FakeAgent(() => ({ ok: true, value: null }));
+      return agent as unknown as ReturnType<typeof realSpawn>;
+    };
+    await readKeyringKey('default', { env: {} });
+    global.__KEYRING_AGENT__ = './side/agent-here.cjs';
+    await readKeyringKey('default', { env: {} });
+    expect(started).toEqual([expect.stringMatching(/[/\\]dist[/\\]keyring-agent\.cjs$/), expect.stringMatching(/[/\\]src[/\\]keyring[/\\]side[/\\]agent-here\.cjs$/)]);
+  });
+
+  it('the seam spawns a real process by default', async () => {
+    const child = realSpawn(process.execPath, ['-e', 'process.stdout.write("spawned")'], {});
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(out).toBe('spawned');
+  });
+});
+
+describe('the keyring’s failures, word for word', () => {
+  const store = keyringStore('linux');
+  const Store = `${store.name[0]!.toUpperCase()}${store.name.slice(1)}`;
+  const keeps = [`Profile "work" keeps its key in the system keyring, ${store.name}.`, `See it in ${store.see}.`];
+  const said = (error: unknown) => ({ kind: (error as FailureWithFix).kind, message: (error as FailureWithFix).message, fix: (error as FailureWithFix).fix });
+
+  it('storing a key: locked, or unavailable, with the reason on one line', () => {
+    expect(said(keyringError('locked', '  the collection\n\n is locked  ', { op: 'set', account: 'work' }, 'linux'))).toEqual({
+      kind: 'unauthorized',
+      message: 'keyring locked: the collection is locked; the key was not stored, and profile "work" is unchanged',
+      fix: [store.unlock],
+    });
+    expect(said(keyringError('unavailable', 'no daemon', { op: 'set', account: 'work' }, 'linux'))).toEqual({
+      kind: 'unauthorized',
+      message: 'keyring unavailable: no daemon; the key was not stored, and profile "work" is unchanged',
+      fix: [
+        `${Store} could not take it. To go on, either:`,
+        '- log in without --keyring, to keep the key in the config file (readable by you alone), or',
+        `- run gymctl ${store.reach}.`,
+      ],
+    });
+  });
+
+  it('reading a key: locked, or unavailable', () => {
+    expect(said(keyringError('locked', 'locked', { op: 'get', account: 'work' }, 'linux'))).toEqual({
+      kind: 'unauthorized',
+      message: 'keyring locked: locked',
+      fix: [...keeps, store.unlock, 'Or set GYMCTL_API_KEY.'],
+    });
+    expect(said(keyringError('unavailable', 'no daemon', { op: 'delete', account: 'work' }, 'linux'))).toEqual({
+      kind: 'unauthorized',
+      message: 'keyring unavailable: no daemon',
+      fix: [
+        ...keeps,
+        'To go on, either:',
+        `- run gymctl ${store.reach},`,
+        '- move the key to the config file: gymctl auth login --no-keyring --profile work, or',
+        '- set GYMCTL_API_KEY.',
+      ],
+    });
+  });
+
+  it('no native module', () => {
+    expect(said(keyringError('missing', '@napi-rs/keyring is not installed', { op: 'get', account: 'work' }, 'linux'))).toEqual({
+      kind: 'unauthorized',
+      message: 'the system keyring is not available on this install (@napi-rs/keyring is not installed)',
+      fix: [
+        ...keeps,
+        'To go on, either:',
+        '- install gymctl with its optional dependencies (without --omit=optional),',
+        '- keep a key in the config file instead: gymctl auth login --no-keyring --profile work, or',
+        '- set GYMCTL_API_KEY.',
+      ],
+    });
+  });
+
+  it('the native library’s reasons, explained; a missing module’s reason is given as it is', async () => {
+    expect(explain('No result found', {}, 'linux')).toBe('the Secret Service has no default keyring to keep keys in');
+    expect(explain("Couldn't access platform storage: it broke", {}, 'darwin')).toBe('it broke');
+    expect(explain("it said Couldn't access platform storage: twice", {}, 'darwin')).toBe("it said Couldn't access platform storage: twice");
+    agentAnswers(() => ({ ok: false, trouble: 'unavailable', message: "Couldn't access platform storage: it broke" }));
+    await expect(readKeyringKey('work', { env: {} })).rejects.toThrow(/^keyring unavailable: it broke$/);
+    agentAnswers(() => ({ ok: false, trouble: 'missing', message: "Couldn't access platform storage: no result found" }));
+    await expect(readKeyringKey('work', { env: {} })).rejects.toThrow("(Couldn't access platform storage: no result found)");
   });
 });
