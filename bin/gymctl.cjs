@@ -2,7 +2,7 @@
 'use strict';
 // The command. `gymctl --version`, which scripts call in loops, is answered
 // here with nothing else loaded; everything else starts in dist/boot.cjs,
-// which loads the main file (CommonJS, through a V8 code cache).
+// which loads the main file (CommonJS; on Node 22.1 and later through Node's compile cache).
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // As in dist/boot.cjs: a reader that stops early (EPIPE, or EOF from a pipe on Windows) is not a failure; a full disk
