@@ -64,6 +64,8 @@ export const MODULES = {
   // The system keyring through its agent: how long it is waited for, Ctrl-C, and what its answers mean (the tests of the
   // built agent need dist/, which Stryker's sandbox leaves out).
   'src/keyring/client.ts': ['test/unit/keyring-client.test.ts', 'test/unit/keyring-agent-process.test.ts', 'test/unit/keyring-stores.test.ts'],
+  // --jq: jq in its worker, its results a line each, its failures said plainly, and Ctrl-C.
+  'src/output/jq.ts': ['test/unit/jq.test.ts', 'test/unit/jq-stop.test.ts', 'test/commands/output-options.test.ts'],
   // The single executable's folder: made once, checked whole, the addon run from it checked, old builds removed.
   'src/sea/unpack.ts': ['test/unit/sea-unpack.test.ts', 'test/unit/sea-unpack-guards.test.ts'],
 };
@@ -74,4 +76,4 @@ export const MODULES = {
  * joins the list above.
  */
 /** @type {string[]} */
-export const PENDING = [];
+export const PENDING = ['src/output/jq.ts'];
