@@ -249,6 +249,22 @@ describe('resumable streams', () => {
     expect(await store.getStreamIdForEventId!(ids[4]!)).toBeUndefined();
     expect(await store.getStreamIdForEventId!(big)).toBe('s');
   });
+
+  it('count the bytes of the events they keep: events that fit the bytes exactly are all kept, and a large one dropped frees its bytes', async () => {
+    // Each of these is 81 bytes as JSON.
+    const small = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'x'.repeat(10) } };
+    const store = eventStore(100, 3 * 81);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await store.storeEvent('s', small));
+    expect(await store.getStreamIdForEventId!(ids[0]!)).toBe('s');
+    // One over the bytes: the rest go, the large one stays alone; then small ones fit again beside it until the bound.
+    const big = await store.storeEvent('s', { ...small, params: { data: 'x'.repeat(1000) } });
+    expect(await store.getStreamIdForEventId!(ids[2]!)).toBeUndefined();
+    const after = [await store.storeEvent('s', small), await store.storeEvent('s', small)];
+    expect(await store.getStreamIdForEventId!(big)).toBeUndefined();
+    expect(await store.getStreamIdForEventId!(after[0]!)).toBe('s');
+    expect(await store.getStreamIdForEventId!(after[1]!)).toBe('s');
+  });
 });
 
 describe('places that free themselves', () => {

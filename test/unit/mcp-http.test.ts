@@ -38,12 +38,18 @@ describe('--http values', () => {
     ':8808',
     '127.0.0.2:1',
     'localhost.:1',
+    'x[::1]:1',
+    '[::1]x',
   ])('%s is not loopback: a usage error', (value) => {
     expect(() => parseListen(value)).toThrow(expect.objectContaining({ kind: 'usage', message: expect.stringMatching(/^--http serves on loopback only/) }));
   });
 
   it.each(['65536', 'localhost:', 'localhost:x', '127.0.0.1:-1', '[::1]:99999', '08'])('%s has no valid port: a usage error', (value) => {
     expect(() => parseListen(value)).toThrow(expect.objectContaining({ kind: 'usage' }));
+  });
+
+  it('says which port is invalid and what a port is', () => {
+    expect(() => parseListen('localhost:x')).toThrow('invalid --http port "x": expected a whole number from 0 to 65535 (0 picks a free one)');
   });
 });
 
@@ -104,6 +110,10 @@ describe('Host and Origin', () => {
     [{ host: 'localhost', origin: 'ws://localhost' }, /Origin/],
   ])('refuses %j for its %s', (headers, which) => {
     expect(foreignHeader(headers)).toMatch(which);
+  });
+
+  it('says a missing Host as an empty one', () => {
+    expect(foreignHeader({})).toBe('its Host header ("") is not localhost, 127.0.0.1 or [::1]');
   });
 });
 
