@@ -68,6 +68,8 @@ export const MODULES = {
   'src/output/jq.ts': ['test/unit/jq.test.ts', 'test/unit/jq-stop.test.ts', 'test/commands/output-options.test.ts'],
   // The single executable's folder: made once, checked whole, the addon run from it checked, old builds removed.
   'src/sea/unpack.ts': ['test/unit/sea-unpack.test.ts', 'test/unit/sea-unpack-guards.test.ts'],
+  // gymctl mcp --http: loopback only, the bearer token, Host and Origin, sessions, and the body read before the SDK's.
+  'src/commands/mcp/http.ts': ['test/unit/mcp-http-serve.test.ts', 'test/unit/mcp-http-refusals.test.ts', 'test/unit/mcp-http.test.ts'],
 };
 
 /**
@@ -76,4 +78,4 @@ export const MODULES = {
  * joins the list above.
  */
 /** @type {string[]} */
-export const PENDING = ['src/output/jq.ts'];
+export const PENDING = ['src/output/jq.ts', 'src/commands/mcp/http.ts'];

@@ -147,9 +147,11 @@ describe('refusals, each with its status and its JSON-RPC error', () => {
     expect((await send(url, { body: padded })).status).toBe(200);
   });
 
-  it('a body that is not JSON: 400 with -32700', async () => {
-    const { url } = await start();
+  it('a body that is not JSON: 400 with -32700, said by gymctl before the SDK reads anything', async () => {
+    const { url, log } = await start();
     expectRefusal(await send(url, { body: '{"jsonrpc":' }), 400, -32700, 'Parse error: Invalid JSON');
+    // The SDK's transport, handed nothing, would refuse it too, and log it as its own refusal.
+    expect(log).toEqual([]);
   });
 });
 
