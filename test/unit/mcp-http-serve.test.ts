@@ -304,26 +304,31 @@ describe('places that free themselves', () => {
   });
 
   it('makes room by closing the session used least recently with no call in flight; with a call in flight in every one, 503', async () => {
-    const { url } = await start({ concurrency: 64 });
+    const { url, log } = await start({ concurrency: 64 });
     const sessions = [];
     for (let i = 0; i < MAX_SESSIONS; i++) sessions.push(await rawSession(url));
     // Each holds a GET stream, as a listening client does: that alone is no call in flight.
     const streams = await Promise.all(sessions.map((headers) => send(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, until: () => true })));
-    // Every session but the first and the third has a call in flight (the silent academy 1).
-    const calls = await Promise.all(sessions.map((headers, i) => (i === 0 || i === 2 ? undefined : send(url, { headers, body: callAcademy(1, '1'), until: () => true }))));
-    // The third was used after the first: the first goes.
-    expect((await send(url, { headers: sessions[2]!, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(200);
+    // Every session but the first, the third and the fifth has a call in flight (the silent academy 1).
+    const calls = await Promise.all(
+      sessions.map((headers, i) => (i === 0 || i === 2 || i === 4 ? undefined : send(url, { headers, body: callAcademy(1, '1'), until: () => true }))),
+    );
+    // The first and the fifth were used after the third: the third goes, though opened neither first nor last of them.
+    for (const i of [0, 4]) expect((await send(url, { headers: sessions[i]!, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(200);
     const opened = await send(url, { body: initialize(NEW) });
     expect(opened.status).toBe(200);
+    expect(log).toContain(`${MAX_SESSIONS} sessions are open: the one used least recently, with no call in flight, is closed to make room for a new one`);
     const ping = (headers: Record<string, string>) => send(url, { headers, body: { jsonrpc: '2.0', id: 3, method: 'ping' } });
-    expect((await ping(sessions[0]!)).status).toBe(404);
-    expect((await ping(sessions[2]!)).status).toBe(200);
-    // A call in flight in the third and in the new one too: every session has one, and the next client gets 503.
+    expect((await ping(sessions[2]!)).status).toBe(404);
+    expect((await ping(sessions[0]!)).status).toBe(200);
+    expect((await ping(sessions[4]!)).status).toBe(200);
+    // A call in flight in the first, the fifth and the new one too: every session has one, and the next client gets 503.
     const newest = { 'mcp-session-id': opened.headers['mcp-session-id'] as string, 'mcp-protocol-version': NEW };
     await send(url, { headers: newest, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
-    const busy = [...calls, ...(await Promise.all([sessions[2]!, newest].map((headers) => send(url, { headers, body: callAcademy(1, '2'), until: () => true }))))].filter(
-      (call) => call !== undefined,
-    );
+    const busy = [
+      ...calls,
+      ...(await Promise.all([sessions[0]!, sessions[4]!, newest].map((headers) => send(url, { headers, body: callAcademy(1, '2'), until: () => true })))),
+    ].filter((call) => call !== undefined);
     expect(busy).toHaveLength(MAX_SESSIONS);
     const unavailable = await send(url, { body: initialize(NEW) });
     expect(unavailable.status).toBe(503);
@@ -331,7 +336,7 @@ describe('places that free themselves', () => {
     // A client drops its call: its session has none in flight once the call is cancelled, and makes room.
     busy[5]!.request.destroy();
     await expect.poll(async () => (await send(url, { body: initialize(NEW) })).status, { timeout: 5_000 }).toBe(200);
-    expect((await ping(sessions[7]!)).status).toBe(404);
+    expect((await ping(sessions[8]!)).status).toBe(404);
     for (const one of [...streams, ...busy]) one.request.destroy();
   });
 });
