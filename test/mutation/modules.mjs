@@ -78,4 +78,10 @@ export const MODULES = {
  * joins the list above.
  */
 /** @type {string[]} */
-export const PENDING = ['src/output/jq.ts', 'src/commands/mcp/http.ts'];
+export const PENDING = [
+  'src/output/jq.ts',
+  // 68% at its whole run (291 of 475 killed, 32 timed out and not yet run again, 110 survived, 42 not covered), before the
+  // refusals' tests; about 83% estimated since, from runs of the lines those tests reach. Left: cancelling a dropped
+  // client's calls, the protocol version a session agreed on, [::1], and a server that fails after it listens.
+  'src/commands/mcp/http.ts',
+];
