@@ -313,7 +313,9 @@ describe('places that free themselves', () => {
     const calls = await Promise.all(
       sessions.map((headers, i) => (i === 0 || i === 2 || i === 4 ? undefined : send(url, { headers, body: callAcademy(1, '1'), until: () => true }))),
     );
-    // The first and the fifth were used after the third: the third goes, though opened neither first nor last of them.
+    // The third's call was answered: it has none in flight. The first and the fifth were used after it: the third goes,
+    // though opened neither first nor last of them.
+    expect(eventsOf((await send(url, { headers: sessions[2]!, body: callAcademy(9, '3') })).body).at(-1)).toMatchObject({ data: expect.stringContaining('"id":9') });
     for (const i of [0, 4]) expect((await send(url, { headers: sessions[i]!, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(200);
     const opened = await send(url, { body: initialize(NEW) });
     expect(opened.status).toBe(200);
