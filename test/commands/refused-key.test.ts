@@ -11,15 +11,15 @@ const KEY = 'wrong_key_0123456789';
 const refusal = (status: number) => JSON.stringify({ message: 'Unauthorized', correlationId: `c-${status}` });
 const academy = (id: number) => JSON.stringify({ data: { id, name: `Academy ${id}`, address: null } });
 
-/** A server answering each path with `answer` (after `delayMs`), counting the requests that reach it. */
-async function counting(answer: (id: number) => { status: number; body: string } | 'silent', delayMs = 0) {
+/** A server answering each path with `answer` (after its `delayMs`, else the server's), counting the requests that reach it. */
+async function counting(answer: (id: number) => { status: number; body: string; delayMs?: number } | 'silent', delayMs = 0) {
   const asked: number[] = [];
   const url = await httpServer((request: http.IncomingMessage, response: http.ServerResponse) => {
     const id = Number(request.url?.split('/').at(-1));
     asked.push(id);
     const reply = answer(id);
     if (reply === 'silent') return;
-    setTimeout(() => response.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(reply.body), delayMs);
+    setTimeout(() => response.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(reply.body), reply.delayMs ?? delayMs);
   });
   return { url, asked };
 }
@@ -57,8 +57,8 @@ describe('a refused key stops the batch', () => {
   });
 
   it('the records answered before the refusal are kept, in order; those in flight are cancelled and counted as not tried', async () => {
-    // 1 to 3 answer; 4 is refused once 5 and 6 are in flight, and they never answer.
-    const server = await counting((id) => (id <= 3 ? { status: 200, body: academy(id) } : id === 4 ? { status: 401, body: refusal(401) } : 'silent'), 0);
+    // 1 to 3 answer at once; 4, sent once one of them has, is refused 200 ms later, when 5 and 6 are in flight: they never answer.
+    const server = await counting((id) => (id <= 3 ? { status: 200, body: academy(id) } : id === 4 ? { status: 401, body: refusal(401), delayMs: 200 } : 'silent'));
     const started = Date.now();
     const result = await gymctl(['academy', '-', '--format', 'ndjson', '--concurrency', '3', '--timeout', '20s'], { env: env(server.url), stdin: ids(10) });
     // Cancelled, not waited for: far within the 20 s attempt timeout.
