@@ -59,10 +59,8 @@ describe('a refused key stops the batch', () => {
   it('the records answered before the refusal are kept, in order; those in flight are cancelled and counted as not tried', async () => {
     // 1 to 3 answer at once; 4, sent once one of them has, is refused 200 ms later, when 5 and 6 are in flight: they never answer.
     const server = await counting((id) => (id <= 3 ? { status: 200, body: academy(id) } : id === 4 ? { status: 401, body: refusal(401), delayMs: 200 } : 'silent'));
-    const started = Date.now();
-    const result = await gymctl(['academy', '-', '--format', 'ndjson', '--concurrency', '3', '--timeout', '20s'], { env: env(server.url), stdin: ids(10) });
-    // Cancelled, not waited for: far within the 20 s attempt timeout.
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Cancelled, not waited for: the run ends, within this test's limit, long before the 60 s attempt timeout would end it.
+    const result = await gymctl(['academy', '-', '--format', 'ndjson', '--concurrency', '3', '--timeout', '60s'], { env: env(server.url), stdin: ids(10) });
     expect(result.code).toBe(4);
     expect(
       result.stdout
@@ -75,7 +73,7 @@ describe('a refused key stops the batch', () => {
     // 5 to 10: those in flight (cancelled) and those never sent.
     expect(error.error.notTried).toBe(6);
     expect(Math.max(...server.asked)).toBeLessThanOrEqual(6);
-  });
+  }, 15_000);
 
   it('one id refused: its line alone, no count', async () => {
     const server = await counting(() => ({ status: 401, body: refusal(401) }));
