@@ -1,27 +1,7 @@
 /**
- * Where gymctl keeps its files, on each system, as gh does:
- *
- *   Linux, macOS  config  $XDG_CONFIG_HOME/gymctl, else ~/.config/gymctl
- *                 caches  $XDG_CACHE_HOME/gymctl…, else ~/.cache/gymctl…
- *   Windows       config  %APPDATA%\gymctl (else ~\AppData\Roaming\gymctl)
- *                 caches  %LOCALAPPDATA%\gymctl… (else ~\AppData\Local\gymctl…)
- *
- * where ~ is the home folder by system.ts's one rule (homeDir): on Windows
- * %USERPROFILE%, never HOME; elsewhere $HOME.
- *
- * `$GYMCTL_CONFIG_DIR` names the config folder on every system, and an
- * absolute `$XDG_CONFIG_HOME` or `$XDG_CACHE_HOME` is used on every system
- * too (a relative one is ignored, as the XDG spec says, so files never land
- * under the current folder). The caches are three folders side by side:
- * `gymctl` (answers kept by --cache), `gymctl-code-cache` and `gymctl-sea`.
- *
- * Windows before this kept the config in `~\.config\gymctl`: while a
- * `config.json` is there and none is in the new folder, that old folder
- * stays the config folder, read and written, until the user moves it
- * (`gymctl doctor` says how). Nothing a user stored is lost or hidden.
- *
- * Boot code (startup/boot.ts loads it): node:fs and node:path only, and on Linux
- * and macOS no system call at all.
+ * Where gymctl keeps its files on each system, as gh does: docs/configuration.md. On Windows, an old `~\.config\gymctl`
+ * that alone holds a `config.json` stays the config folder until the user moves it (`gymctl doctor` says how).
+ * Boot code (startup/boot.ts loads it): node:fs and node:path only, and on Linux and macOS no system call at all.
  */
 import { homeDir, isWindowsFullPath } from './system.js';
 
@@ -34,18 +14,10 @@ export interface Place {
   exists?: (file: string) => boolean;
 }
 
-/**
- * The path rules of `platform`: Windows', or POSIX's; this system's own
- * when none is given (so that a test which fakes process.platform still
- * gets paths this system can open).
- */
+/** The path rules of `platform`; this system's own when none is given (a test that fakes process.platform still gets paths it can open). */
 export const pathOf = (platform?: NodeJS.Platform): typeof import('node:path') => (platform === undefined ? nodePath : platform === 'win32' ? nodePath.win32 : nodePath.posix);
 
-/**
- * An environment variable that names an absolute folder, else undefined. On Windows that is a path on a drive
- * (a letter, a colon and a slash) or on a share (two slashes and a server): path.win32 takes a path that starts with
- * one slash, such as `/home/u/.config`, as absolute too, but it leads to whichever drive is current.
- */
+/** An environment variable that names an absolute folder (on Windows, a full path: isWindowsFullPath), else undefined. */
 function absolute(value: string | undefined, platform: NodeJS.Platform | undefined): string | undefined {
   if (!value) return undefined;
   const rules = pathOf(platform);

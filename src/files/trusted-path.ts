@@ -4,8 +4,10 @@
  * writable by anyone without /tmp's sticky bit. Root with another user's HOME thus stops at that HOME.
  * `makeFolders` replaces recursive mkdir, which loops for ever in procfs and says ENOENT on a read-only file system.
  */
+import { pathOf as rules } from './folders.js';
+import { currentUid } from './system.js';
+
 const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
 
 /** What the walk asks of the system; a test hands in its own. */
 export interface PathSystem {
@@ -18,10 +20,8 @@ export interface PathSystem {
   mkdir(dir: string, mode: number): void;
 }
 
-const rules = (platform: NodeJS.Platform | undefined): typeof path => (platform === undefined ? path : platform === 'win32' ? path.win32 : path.posix);
-
 const realSystem = (): PathSystem => ({
-  uid: typeof process.getuid === 'function' ? process.getuid() : undefined,
+  uid: currentUid(),
   lstat: (file) => fs.lstatSync(file),
   readlink: (file) => fs.readlinkSync(file),
   mkdir: (dir, mode) => fs.mkdirSync(dir, { mode }),
@@ -140,7 +140,7 @@ const isFolder = (file: string, sys: PathSystem) => {
 };
 
 /** `untrustedPart` as a yes or no; a part that changed under the walk, or cannot be read, is not trusted. */
-export function trustedPath(dir: string, uid: number | undefined = typeof process.getuid === 'function' ? process.getuid() : undefined): boolean {
+export function trustedPath(dir: string, uid = currentUid()): boolean {
   try {
     return untrustedPart(dir, { uid }) === undefined;
   } catch {
