@@ -17,13 +17,9 @@ export interface Terminal {
 export const stdoutTerminal = (io: IO): Terminal => ({ isTTY: io.stdoutIsTTY, color: io.color, width: io.stdout.columns });
 
 /** `Label: value` rows: labels aligned (and bold with colour) on a terminal, one plain line each elsewhere. Values are sanitised. */
-export async function labelledText(rows: ReadonlyArray<readonly [string, Cell]>, terminal: Terminal): Promise<string> {
-  const labelled = rows.map(([label, value]) => [`${label}:`, value] as const);
-  if (!terminal.isTTY) {
-    return labelled.map(([label, value]) => `${label} ${cellText(value)}\n`).join('');
-  }
-  const { drawColumns } = await import('./table.js');
-  return drawColumns(labelled, { gap: 1, labels: true, color: terminal.color, ...(terminal.width ? { width: terminal.width } : {}) });
+export function labelledText(rows: ReadonlyArray<readonly [string, Cell]>, terminal: Terminal): Promise<string> {
+  const labelled = rows.map(([label, value]) => [`${label}:`, value]);
+  return columnsText(labelled, terminal, 0, 1, true);
 }
 
 /** Aligned columns on a terminal; elsewhere each row's cells joined by the gap. */
