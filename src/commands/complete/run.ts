@@ -1,8 +1,7 @@
 /**
- * `gymctl __complete -- WORD…`: what can come next after `gymctl WORD…`, the last word under the cursor, for the completion
- * scripts: one candidate a line, filtered by what was typed, then `:files` (the shell completes file names) or `:none`. A
- * candidate may carry a description after a tab (an academy's name), which zsh, fish and PowerShell show. Bash shows values
- * alone: its script says so in SHELL_VARIABLE, and no name is asked for (an older script, which does not, is answered as zsh's).
+ * `gymctl __complete -- WORD…`: what can come after `gymctl WORD…` (the last word under the cursor), one candidate a line, then
+ * `:files` (the shell completes file names) or `:none`. A candidate may carry a description after a tab (an academy's name),
+ * except for bash, whose script says so in SHELL_VARIABLE (an older script, which does not, is answered as zsh's).
  */
 import type { Command, Option } from 'commander';
 import { GymApiError } from '../../api/errors.js';
@@ -12,30 +11,45 @@ import type { Factory } from '../../factory.js';
 import { appliesTo, GLOBAL_FLAGS, longOf } from '../../flags.js';
 import { columnNames } from '../../output/columns.js';
 import { viewsOf } from '../../output/views.js';
-import { type Ask, commandNames, type OperationDeclaration } from '../../operations/declare.js';
+import { commandNames, type OperationDeclaration } from '../../operations/declare.js';
 import { OPERATIONS } from '../../operations/index.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { HELP_TOPICS } from '../help-topics.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'pwsh'] as const;
-/**
- * The shell that asks, set by its script for `__complete` alone: an environment variable rather than an argument, so that an
- * older gymctl, which does not read it, still completes with a newer script.
- */
+/** The shell that asks: a variable rather than an argument, so that an older gymctl still completes with a newer script. */
 export const SHELL_VARIABLE = 'GYMCTL_COMPLETE_SHELL';
 
-/** What completion reads: the profiles in the config file, stdout, the shell that asks, and for academy ids the settings and a client. */
-export type CompleteDeps = Pick<Factory, 'io' | 'env' | 'config' | 'settings' | 'makeClient'>;
-const SCHEMAS = OPERATIONS.map((declaration) => declaration.name);
-const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
+type CompleteDeps = Pick<Factory, 'io' | 'env' | 'config' | 'settings' | 'makeClient'>;
 /** Shell words after which a file name comes. */
 const REDIRECTIONS = new Set(['<', '>', '>>', '2>', '2>>', '&>', '<<<', '>|']);
 
-/** Candidates; file names; or the ids an operation's declaration lists (its `values`). */
-type Answer = { words: string[] } | 'files' | { values: OperationDeclaration };
+/** Candidates (the ids an operation lists are fetched), or file names. */
+type Answer = readonly string[] | Promise<readonly string[]> | 'files';
+
+const BOOLEAN = ['true', 'false'];
+/** The values of an option that takes one of a few. */
+const OPTION_VALUES = new Map<string | undefined, readonly string[]>([
+  ['--format', OUTPUT_FORMATS],
+  ['--cache', ['30s', '5m', '1h', '1d']],
+  ['--shell', SHELLS],
+]);
+/** The first argument of a command, by its path. */
+const FIRST_ARGUMENT = new Map<string, readonly string[]>([
+  ['completion', SHELLS],
+  ['schema', OPERATIONS.map((declaration) => declaration.name)],
+  ...['config get', 'config unset', 'config set'].map((path): [string, string[]] => [path, [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)]]),
+]);
+/** The value of `config set KEY`, by the key. */
+const SET_VALUES = new Map<string | undefined, readonly string[]>([
+  ['format', OUTPUT_FORMATS],
+  ['key-store', KEY_STORES],
+  ['accessible', BOOLEAN],
+  ['csv-bom', BOOLEAN],
+]);
 
 /** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
-export const visibleCommands = (command: Command) =>
+const visibleCommands = (command: Command) =>
   command
     .createHelp()
     .visibleCommands(command)
@@ -74,62 +88,35 @@ const SAME_AS = new Map(GLOBAL_FLAGS.flatMap((flag) => (flag.sameAs ? [[longOf(f
 
 /** Values for an option that takes one, `current` being what is typed of it. */
 function optionValues(f: CompleteDeps, long: string | undefined, path: readonly string[], current: string): Answer {
-  if (long === '--format') return { words: [...OUTPUT_FORMATS] };
-  if (long === '--cache') return { words: ['30s', '5m', '1h', '1d'] };
   if (long === '--columns') {
     // A list: the names already given stay, the last one is completed, with none of those already chosen.
     const declaration = BY_COMMAND.get(path.join(' '));
-    const view = declaration && viewsOf(declaration).many;
     const before = current.slice(0, current.lastIndexOf(',') + 1);
     const chosen = new Set(before.split(',').filter(Boolean));
-    return {
-      words: view
-        ? columnNames(view)
-            .filter((name) => !chosen.has(name))
-            .map((name) => before + name)
-        : [],
-    };
+    return declaration ? columnNames(viewsOf(declaration).many).flatMap((name) => (chosen.has(name) ? [] : [before + name])) : [];
   }
-  if (long === '--profile') return { words: profileNames(f) };
-  if (long === '--shell') return { words: [...SHELLS] };
   if (long === '--data') return 'files';
-  return { words: [] };
+  if (long === '--profile') return profileNames(f);
+  return OPTION_VALUES.get(long) ?? [];
 }
 
-/** Values for the `index`th argument of the command at `path`, given the arguments before it. */
-function argumentValues(f: CompleteDeps, program: Command, path: string[], before: string[]): Answer {
-  const [first] = before;
-  const declaration = BY_COMMAND.get(path.join(' '));
+/** Values for the next argument of the command at `path`, given the arguments before it and every word typed. */
+function argumentValues(f: CompleteDeps, program: Command, path: string, before: string[], typed: readonly string[], current: string): Answer {
+  const declaration = BY_COMMAND.get(path);
   // Ids an operation's declaration lists (the key's academies); never ids that are personal (member ids).
-  if (declaration?.values && path.join(' ') === declaration.command.name) return { values: declaration };
-  switch (path.join(' ')) {
-    case 'completion':
-      return { words: before.length === 0 ? [...SHELLS] : [] };
-    case 'schema':
-      return { words: before.length === 0 ? SCHEMAS : [] };
-    case 'config get':
-    case 'config unset':
-      return { words: before.length === 0 ? CONFIG_KEY_NAMES : [] };
-    case 'config set':
-      if (before.length === 0) return { words: CONFIG_KEY_NAMES };
-      if (before.length === 1 && first === 'format') return { words: [...OUTPUT_FORMATS] };
-      if (before.length === 1 && first === 'key-store') return { words: [...KEY_STORES] };
-      if (before.length === 1 && first === 'default-profile') return { words: profileNames(f) };
-      if (before.length === 1 && (first === 'accessible' || first === 'csv-bom')) return { words: ['true', 'false'] };
-      return { words: [] };
-    case 'help': {
-      // `help auth ` offers what `auth` has, as `gymctl auth ` would.
-      let command: Command | undefined = program;
-      for (const name of before) command = command?.commands.find((c) => c.name() === name);
-      if (!command) return { words: [] };
-      return { words: [...(before.length === 0 ? Object.keys(HELP_TOPICS) : []), ...visibleCommands(command).map((c) => c.name())] };
-    }
-    default:
-      return { words: [] };
+  if (declaration?.values && path === declaration.command.name) return valueCandidates(f, declaration, typed, current);
+  if (path === 'help') {
+    // `help auth ` offers what `auth` has, as `gymctl auth ` would.
+    let command: Command | undefined = program;
+    for (const name of before) command = command?.commands.find((c) => c.name() === name);
+    return command ? [...(before.length === 0 ? Object.keys(HELP_TOPICS) : []), ...visibleCommands(command).map((c) => c.name())] : [];
   }
+  if (before.length === 0) return FIRST_ARGUMENT.get(path) ?? [];
+  if (path !== 'config set' || before.length > 1) return [];
+  return before[0] === 'default-profile' ? profileNames(f) : (SET_VALUES.get(before[0]) ?? []);
 }
 
-export function complete(f: CompleteDeps, program: Command, words: readonly string[]): Answer {
+function complete(f: CompleteDeps, program: Command, words: readonly string[]): Answer {
   const current = words.at(-1) ?? '';
   const typed = words.slice(0, -1);
   if (REDIRECTIONS.has(typed.at(-1) ?? '')) return 'files';
@@ -154,26 +141,24 @@ export function complete(f: CompleteDeps, program: Command, words: readonly stri
       operands.push(word);
     }
   }
-  if (current.startsWith('-')) return { words: flagsOf(optionsFor(command, path)) };
-  if (operands.length === 0 && command.commands.length > 0) return { words: visibleCommands(command).map((c) => c.name()) };
-  return argumentValues(f, program, path, operands);
+  if (current.startsWith('-')) return flagsOf(optionsFor(command, path));
+  if (operands.length === 0 && command.commands.length > 0) return visibleCommands(command).map((c) => c.name());
+  return argumentValues(f, program, path.join(' '), operands, typed, current);
 }
 
 export async function runComplete(f: CompleteDeps, program: Command, words: readonly string[]): Promise<void> {
   const answer = complete(f, program, words.length === 0 ? [''] : words);
-  const current = words.at(-1) ?? '';
   if (answer === 'files') return f.io.out(':files\n');
-  const candidates = 'values' in answer ? await valueCandidates(f, answer.values, words.slice(0, -1), current) : answer.words;
-  const matching = candidates.filter((word) => word.startsWith(current));
+  const current = words.at(-1) ?? '';
+  const matching = (await answer).filter((word) => word.startsWith(current));
   f.io.out([...matching, ':none'].map((line) => `${line}\n`).join(''));
 }
 
 /** How long Tab may wait for the ids: about half a second, then nothing. */
 export const VALUES_WAIT_MS = 500;
 /**
- * The end of Tab's wait, asked for as the first request starts, after gymctl has loaded and made its client, so that a slow
- * start (Wine, a cold disk, an antivirus) is not taken from the server's half second. In-process tests put their own here, so
- * that what they check does not hang on the machine's speed.
+ * The end of Tab's wait, asked for as the first request starts, so that a slow start (Wine, a cold disk, an antivirus) is not
+ * taken from the server's half second. In-process tests put their own here.
  */
 export const tabWait = { deadline: (): AbortSignal => AbortSignal.timeout(VALUES_WAIT_MS) };
 /** A cached answer this young is used rather than asking the server. */
@@ -195,8 +180,7 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
     // signal adds one of its own to it, and past ten names at once Node warned of a leak on stderr.
     if (deadline.aborted) return [];
     deadline.addEventListener('abort', () => void client.close(), { once: true });
-    const ask: Ask = (d, id) => client.ask(d, id) as never;
-    const { ids } = await values.load(ask);
+    const { ids } = await values.load((d, id) => client.ask(d, id) as never);
     const wanted = ids.filter((id) => String(id).startsWith(current) && !typed.includes(String(id)));
     const { label } = values;
     const named = label && f.env[SHELL_VARIABLE] !== 'bash' ? wanted.slice(0, MAX_NAMED) : [];
