@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
 import type * as Read from '../operations/index.js';
-import { academy, family, OPERATIONS, type Operations, whoami } from '../operations/index.js';
+import { OPERATIONS, type Operations } from '../operations/index.js';
 import { ApiPromise } from './api-promise.js';
 import { GymApiError, usageError } from './errors.js';
 import { ID_MODES, type IdMode, type IdsAs, idsIn, isValidId } from './ids.js';
@@ -109,24 +109,11 @@ export const operations = Object.fromEntries([
 ]) as OperationFactories;
 
 /**
- * The client: one method per declared operation, each a request whose answer is validated and typed by its record's
- * named type, held to its declaration's `OperationMethods` type by test/unit/client-methods.test.ts (which checks
- * there is no other).
+ * The client's methods, one per declared operation, each documented here (for an editor's hover and go-to-definition),
+ * held to its declaration's `OperationMethods` type by test/unit/client-methods.test.ts; `GymClient` makes each at run
+ * time from its declaration.
  */
-export class GymClient<M extends IdMode = 'number'> {
-  readonly #transport: Transport;
-  readonly #ids: IdMode;
-  /** The base URL as requests go to it, without its trailing slashes: `withResponse().response.url` is it and the path. */
-  readonly #base: string;
-
-  constructor(options: ClientOptions<M>) {
-    this.#transport = new Transport(options);
-    this.#ids = options.ids ?? 'number';
-    if (!ID_MODES.includes(this.#ids)) throw usageError(`invalid ids ${JSON.stringify(String(this.#ids))}: expected 'number' or 'bigint'`);
-    const base = new URL(options.baseUrl);
-    this.#base = base.origin + base.pathname.replace(/\/+$/, '');
-  }
-
+export interface GymClient<M extends IdMode = 'number'> {
   /**
    * The calling API key (`GET /me`): its name, the academies it is scoped to (`academyIds`), and its owner.
    *
@@ -137,9 +124,7 @@ export class GymClient<M extends IdMode = 'number'> {
    * const me = await client.getMe();
    * console.log(me.name, me.academyIds);
    */
-  getMe(options?: CallOptions): ApiPromise<InMode<ApiKey, Read.ApiKey, M>> {
-    return this.#call(whoami, undefined, options);
-  }
+  getMe(options?: CallOptions): ApiPromise<InMode<ApiKey, Read.ApiKey, M>>;
 
   /**
    * One academy (`GET /academies/{academyId}`), by its id: a positive integer.
@@ -153,9 +138,7 @@ export class GymClient<M extends IdMode = 'number'> {
    * console.log(academy.name);
    * const { data, response } = await client.getAcademy(1).withResponse();
    */
-  getAcademy(academyId: Id, options?: CallOptions): ApiPromise<InMode<Academy, Read.Academy, M>> {
-    return this.#call(academy, academyId, options);
-  }
+  getAcademy(academyId: Id, options?: CallOptions): ApiPromise<InMode<Academy, Read.Academy, M>>;
 
   /**
    * The other members of a member's family (`GET /members/{memberId}/family`), by the member's id: a positive integer.
@@ -167,8 +150,23 @@ export class GymClient<M extends IdMode = 'number'> {
    * @example
    * for (const member of await client.listFamily(10)) console.log(member.firstName, member.lastName);
    */
-  listFamily(memberId: Id, options?: CallOptions): ApiPromise<InMode<FamilyMember[], Read.FamilyMember[], M>> {
-    return this.#call(family, memberId, options);
+  listFamily(memberId: Id, options?: CallOptions): ApiPromise<InMode<FamilyMember[], Read.FamilyMember[], M>>;
+}
+
+/** The client: a method per declared operation (documented above), each a request whose answer is validated and typed. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above documents the methods made here.
+export class GymClient<M extends IdMode = 'number'> {
+  readonly #transport: Transport;
+  readonly #ids: IdMode;
+  /** The base URL as requests go to it, without its trailing slashes: `withResponse().response.url` is it and the path. */
+  readonly #base: string;
+
+  constructor(options: ClientOptions<M>) {
+    this.#transport = new Transport(options);
+    this.#ids = options.ids ?? 'number';
+    if (!ID_MODES.includes(this.#ids)) throw usageError(`invalid ids ${JSON.stringify(String(this.#ids))}: expected 'number' or 'bigint'`);
+    const base = new URL(options.baseUrl);
+    this.#base = base.origin + base.pathname.replace(/\/+$/, '');
   }
 
   /** A declared operation as an ApiPromise: its validated data, or (`asResponse()`) the body as received. */
@@ -213,10 +211,8 @@ export class GymClient<M extends IdMode = 'number'> {
   }
 
   static {
-    // An operation declared beyond the documented methods above (a new one, before its method is written) still gets its
-    // method at run time, from its declaration; the types and the docs come with its documented method.
+    // Each declared operation's method, from its declaration: a new one has its method before it is documented above.
     for (const declaration of OPERATIONS) {
-      if (declaration.client.method in GymClient.prototype) continue;
       Object.defineProperty(GymClient.prototype, declaration.client.method, {
         value(this: GymClient, ...args: unknown[]) {
           const [id, options] = declaration.param ? args : [undefined, ...args];
