@@ -4,16 +4,8 @@ import type { ApiResponse, WithResponse } from './transport/types.js';
 export type Answer<T> = (raw: boolean) => Promise<ApiResponse<T>>;
 
 /**
- * A Promise of an operation's data that also has `withResponse()` and `asResponse()`, as openai-node's APIPromise:
- *
- * ```ts
- * const academy = await client.getAcademy(1);
- * const { data, response, correlationId } = await client.getAcademy(1).withResponse();
- * response.status; response.headers.get('x-ratelimit-remaining');
- * const raw = await client.getAcademy(1).asResponse(); // a fetch Response, its body unread and unchecked
- * ```
- *
- * One request either way. A test can make one: `new ApiPromise(Promise.resolve(apiResponse))`.
+ * A Promise of an operation's data that also has `withResponse()` and `asResponse()`, as openai-node's APIPromise (one
+ * request either way). A test can make one: `new ApiPromise(Promise.resolve(apiResponse))`.
  */
 export class ApiPromise<T> extends Promise<T> {
   /** What `then`, `catch` and `finally` make: plain Promises (an ApiPromise is made from an answer, not an executor). */
@@ -33,16 +25,11 @@ export class ApiPromise<T> extends Promise<T> {
     // through withResponse() is not also an unhandled rejection.
     super((resolve) => resolve(undefined as T));
     this.#url = url;
-    if (typeof answer === 'function') {
-      this.#ask = answer;
-      // After the caller's own line, which may ask for asResponse() instead.
-      queueMicrotask(() => {
-        if (!this.#raw) this.#answered();
-      });
-    } else {
-      this.#answer = answer;
-      this.#ask = () => answer;
-    }
+    this.#ask = typeof answer === 'function' ? answer : () => answer;
+    // After the caller's own line, which may ask for asResponse() instead.
+    queueMicrotask(() => {
+      if (!this.#raw) this.#answered();
+    });
   }
 
   #answered(): Promise<ApiResponse<T>> {
