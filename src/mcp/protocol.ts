@@ -7,19 +7,15 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ClientRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-const INVALID_REQUEST = -32600;
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
 
 type Schema = { safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } } };
 
-/** Each request method the SDK's server knows, with the schema of its request. */
-let byMethod: Map<string, Schema> | undefined;
-function schemaOf(method: string): Schema | undefined {
-  byMethod ??= new Map(
-    (ClientRequestSchema as unknown as { options: Array<Schema & { shape: { method: { value: string } } }> }).options.map((schema) => [schema.shape.method.value, schema]),
-  );
-  return byMethod.get(method);
-}
+/** The schema of a request method the SDK's server knows. */
+const schemaOf = (method: string): Schema | undefined =>
+  (ClientRequestSchema as unknown as { options: Array<Schema & { shape: { method: { value: string } } }> }).options.find((schema) => schema.shape.method.value === method);
 
 /** `params.arguments: expected record, received number`, for the first issue. */
 function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
@@ -88,12 +84,8 @@ export function guardRequests(transport: Transport): void {
   };
 }
 
-/** The answer to a line that was too long to read: it has no id that can be read. */
-export const TOO_LONG_REPLY = (max: number) => ({
-  jsonrpc: '2.0',
-  id: null,
-  error: { code: INVALID_REQUEST, message: `Invalid Request: a line longer than ${max / (1024 * 1024)} MiB was skipped` },
-});
+/** The error answer to what has no id that can be read: a line too long, not JSON, or not a JSON-RPC message. */
+export const unreadable = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } }) as unknown as JSONRPCMessage;
 
 /** Stdin as whole lines of at most `max` bytes: a longer one is dropped, and `tooLong` told. */
 export function boundedLines(max: number, tooLong: () => void): Transform {

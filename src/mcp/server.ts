@@ -104,8 +104,6 @@ export function progressOf(extra: Extra, noun: string): { report: NonNullable<Ca
 
 export interface GymctlMcpServer {
   server: McpServer;
-  /** The tools' names, in the order listed. */
-  tools: string[];
   /** Connects the server to a transport, whose requests with malformed params are answered -32602 before the SDK sees them (protocol.ts). */
   connect(transport: Transport): Promise<void>;
   /** A message as read from an HTTP body, its params marked where they are not an object, for connect's guard to answer (protocol.ts). */
@@ -121,9 +119,8 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   const inFlight = new Set<Promise<unknown>>();
   const server = new McpServer({ name: 'gymctl', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
   const apiKey = 'failure' in session ? undefined : session.apiKey;
-  const tools = toolsOf(options.operations);
   const listed: Tool[] = [];
-  for (const tool of tools) {
+  for (const tool of toolsOf(options.operations)) {
     const answer = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
       const cancelled = extra.signal;
       // The call's time limit, retries and waits for the gate included: it ends with gymctl's own failure before the client gives up.
@@ -190,7 +187,6 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   return {
     server,
-    tools: tools.map((tool) => tool.name),
     async connect(transport) {
       await server.connect(transport);
       guardRequests(transport);

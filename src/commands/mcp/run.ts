@@ -5,13 +5,12 @@
  * (exit 0) or on SIGTERM (143); over HTTP, on Ctrl-C (130) or SIGTERM (143).
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { GymctlError } from '../../api/errors.js';
 import type { Setting } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { Gate } from '../../mcp/gate.js';
 import { parseLimits } from '../../mcp/limits.js';
-import { boundedLines, TOO_LONG_REPLY } from '../../mcp/protocol.js';
+import { boundedLines, INVALID_REQUEST, PARSE_ERROR, unreadable } from '../../mcp/protocol.js';
 import { createMcpServer, type McpServerOptions, type Session } from '../../mcp/server.js';
 import { toolsOf } from '../../mcp/tools.js';
 import { OPERATIONS } from '../../operations/index.js';
@@ -19,10 +18,6 @@ import { sanitizeLine } from '../../output/sanitize.js';
 import { VERSION } from '../../version.js';
 import type { McpFlags } from '../mcp.js';
 import type { Listen } from './http.js';
-
-/** JSON-RPC's codes for a line that is not JSON, and for JSON that is not a message. */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 
 /** A --call-timeout over this is said to outlast the 60 s common clients wait for an answer (with room for it to reach them). */
 const CLIENT_WAIT_MARGIN_MS = 55_000;
@@ -49,16 +44,16 @@ type OpenedSession = Awaited<ReturnType<typeof openSession>>;
 /** What either transport serves: the options every server is made from (the session, the limits, the gate), and the log. */
 interface Serving {
   f: Factory;
-  sandbox: boolean | undefined;
   options: McpServerOptions;
-  session: OpenedSession;
   log(line: string): void;
+  /** The line that says what is served on `where`: or, when the session cannot be used, what every tool will say. */
+  said(where: string): string;
 }
 
-/** The line that says what is served, and where: or, when the session cannot be used, what every tool will say. */
-function describe(sandbox: boolean | undefined, session: OpenedSession, tools: string[], where: string): string {
+function describe(sandbox: boolean | undefined, session: OpenedSession, where: string): string {
   if ('failure' in session) return `${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`;
   const { baseUrl } = session;
+  const tools = toolsOf(OPERATIONS).map((tool) => tool.name);
   return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
 }
 
@@ -86,26 +81,25 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
     gate: new Gate(limits.concurrency),
     signal: AbortSignal.any([f.signal, stopped.signal]),
   };
-  const serving: Serving = { f, sandbox: flags.sandbox, options, session, log };
+  const serving: Serving = { f, options, log, said: (where) => describe(flags.sandbox, session, where) };
   if (http && listen && token) await serveHttp(serving, http, listen, token);
   else await serveStdio(serving, stopped);
 }
 
 /** Streamable HTTP until Ctrl-C or SIGTERM (130, 143); the server, its sessions and connections are closed as the run ends (a disposer). */
 async function serveHttp(
-  { f, sandbox, options, session, log }: Serving,
+  { f, options, log, said }: Serving,
   http: typeof import('./http.js'),
   listen: Listen,
   { token, generated }: { token: string; generated: boolean },
 ): Promise<void> {
-  const tools = toolsOf(options.operations).map((tool) => tool.name);
   const server = await http.serveHttp({ listen, token, log, newServer: () => createMcpServer(options) });
   f.onDispose(async () => {
     await server.close();
     log('stopped');
   });
-  if ('failure' in session) log(`listening on ${server.url}`);
-  log(describe(sandbox, session, tools, server.url));
+  if ('failure' in options.session) log(`listening on ${server.url}`);
+  log(said(server.url));
   // Printed once, here, and nowhere else; a token of the user's own (GYMCTL_MCP_TOKEN) is never printed.
   if (generated) log(`every request needs the header "Authorization: Bearer ${token}" (a token made for this run; set ${http.TOKEN_VARIABLE} to choose one)`);
   else log(`every request needs the header "Authorization: Bearer <the token in ${http.TOKEN_VARIABLE}>"`);
@@ -118,12 +112,12 @@ async function serveHttp(
 }
 
 /** stdio: until stdin ends (exit 0) or SIGTERM (143). */
-async function serveStdio({ f, sandbox, options, session, log }: Serving, stopped: AbortController): Promise<void> {
-  const { server, tools, settled, connect } = createMcpServer(options);
+async function serveStdio({ f, options, log, said }: Serving, stopped: AbortController): Promise<void> {
+  const { server, settled, connect } = createMcpServer(options);
   const stdin = f.io.stdin as NodeJS.ReadStream;
   // Whole lines only, each at most MAX_LINE_BYTES: a longer one is skipped with an error answer, and serving goes on.
   const lines = boundedLines(MAX_LINE_BYTES, () => {
-    void transport.send(TOO_LONG_REPLY(MAX_LINE_BYTES) as unknown as JSONRPCMessage).catch(() => {});
+    void transport.send(unreadable(INVALID_REQUEST, `Invalid Request: a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB was skipped`)).catch(() => {});
     log(`a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB was skipped, with an error answer`);
   });
   stdin.pipe(lines);
@@ -131,25 +125,18 @@ async function serveStdio({ f, sandbox, options, session, log }: Serving, stoppe
   // What is being written: a call's answer is sent after its handler returns, so that stdin's end waits for it too.
   const sending = new Set<Promise<void>>();
   const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage) => {
-    const sent = send(message);
+  transport.send = (...message) => {
+    const sent = send(...message);
     sending.add(sent);
-    void sent.then(
-      () => sending.delete(sent),
-      () => sending.delete(sent),
-    );
+    void sent.catch(() => {}).finally(() => sending.delete(sent));
     return sent;
   };
   // A line that is not a JSON-RPC message gets an error answer (id null: it has none that can be read), and serving goes on.
   transport.onerror = (error) => {
     const parse = error instanceof SyntaxError;
     if (parse || error.name === 'ZodError') {
-      const reply = {
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: parse ? PARSE_ERROR : INVALID_REQUEST, message: parse ? 'Parse error: the line is not JSON' : 'Invalid Request: not a JSON-RPC 2.0 message' },
-      };
-      void transport.send(reply as unknown as JSONRPCMessage).catch(() => {});
+      const reply = parse ? unreadable(PARSE_ERROR, 'Parse error: the line is not JSON') : unreadable(INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+      void transport.send(reply).catch(() => {});
       log(parse ? 'a line that is not JSON was answered with a parse error' : 'a line that is not a JSON-RPC message was answered with an error');
     } else log(error.message);
   };
@@ -163,7 +150,7 @@ async function serveStdio({ f, sandbox, options, session, log }: Serving, stoppe
   });
   await connect(transport);
   if (f.io.stdinIsTTY) log('this speaks the Model Context Protocol on stdin and stdout, for an AI assistant to start (see the README); Ctrl-C stops it');
-  log(describe(sandbox, session, tools, 'stdio'));
+  log(said('stdio'));
   await ended;
   // stdin ended: the calls in flight may answer if they do so at once; the process ends within a second either way.
   await settled(500);
