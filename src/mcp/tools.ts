@@ -63,24 +63,8 @@ const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the sa
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** What a model reads of a tool. */
-function describe(declaration: OperationDeclaration, takes: string, gives: string, batch = false): string {
-  const { openapi, param } = declaration;
-  const what = `${sentence(declaration.question)}: ${openapi.summary.replace(/^./, (c) => c.toLowerCase())}`;
-  return [
-    batch
-      ? `${sentence(declaration.topic)} by id, several at once: ${declaration.question} for each id (one ${declaration.method} ${declaration.path} each).`
-      : `${what} (${declaration.method} ${declaration.path}).`,
-    batch ? '' : openapi.description,
-    takes,
-    param?.found ?? '',
-    gives,
-    IDS_AS_TEXT,
-    READ_ONLY,
-  ]
-    .filter(Boolean)
-    .join(' ');
-}
+/** What a model reads of a tool: what it does, then what it takes and gives. */
+const describe = (...parts: string[]) => [...parts, IDS_AS_TEXT, READ_ONLY].filter(Boolean).join(' ');
 
 const recordSchema = (declaration: OperationDeclaration) => withTextIds(declaration.schema());
 
@@ -110,18 +94,12 @@ async function recordsOf(declaration: OperationDeclaration, ids: readonly Id[], 
   const settle = () => context.progress?.(++done, ids.length);
   context.progress?.(0, ids.length);
   const settled = await Promise.allSettled(
-    ids.map((id) =>
-      send(operationFor(declaration, id)).then(
-        (response) => {
-          settle();
-          return response;
-        },
-        (error: unknown) => {
-          if (kindOf(error) !== 'aborted') settle();
-          throw error;
-        },
-      ),
-    ),
+    ids.map((id) => {
+      const fetched = send(operationFor(declaration, id));
+      // A request aborted is not settled: the call ends without it.
+      void fetched.then(settle, (error: unknown) => kindOf(error) !== 'aborted' && settle());
+      return fetched;
+    }),
   );
   const schema = declaration.schema();
   const data: unknown[] = [];
@@ -151,7 +129,13 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
   return {
     name: toolName(declaration),
     title: declaration.openapi.summary,
-    description: describe(declaration, takes, gives),
+    description: describe(
+      `${sentence(declaration.question)}: ${openapi.summary.replace(/^./, (c) => c.toLowerCase())} (${declaration.method} ${declaration.path}).`,
+      openapi.description,
+      takes,
+      param?.found ?? '',
+      gives,
+    ),
     ...(param ? { inputSchema: argumentsOf({ [param.name]: param }) } : {}),
     outputSchema: answerSchema(declaration.list ? described(z.array(record), `The ${openapi.component} records, possibly none`) : record),
     async run(args, send) {
@@ -181,7 +165,12 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
   return {
     name,
     title: `${sentence(declaration.topic)} by id, several at once`,
-    description: describe(declaration, takes, gives, true),
+    description: describe(
+      `${sentence(declaration.topic)} by id, several at once: ${declaration.question} for each id (one ${declaration.method} ${declaration.path} each).`,
+      takes,
+      param.found ?? '',
+      gives,
+    ),
     inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),
     outputSchema: recordsSchema(declaration),
     async run(args, send, context) {
@@ -200,17 +189,12 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
 /** `list_academies`: every record whose id the operation's values list (the key's academies), in one call, as `gymctl academies` shows them. */
 function everyTool(declaration: OperationDeclaration, values: NonNullable<OperationDeclaration['values']>, batch: string | undefined): ToolSpec {
   const name = `list_${values.all.name.replaceAll('-', '_')}`;
+  const title = sentence(values.all.description.replace(/^show /, ''));
   const gives = `Answers {"data": [...], "notFound": [...]}: the ${declaration.openapi.component} records, and the ids listed that the API does not know; past ${MAX_LISTED}, the first ${MAX_LISTED}, and the rest named in truncated.omittedIds.`;
   return {
     name,
-    title: sentence(values.all.description.replace(/^show /, '')),
-    description: [
-      `${sentence(values.all.description.replace(/^show /, ''))}, in one call (one ${declaration.method} ${declaration.path} each).`,
-      'Takes no arguments.',
-      gives,
-      IDS_AS_TEXT,
-      READ_ONLY,
-    ].join(' '),
+    title,
+    description: describe(`${title}, in one call (one ${declaration.method} ${declaration.path} each).`, 'Takes no arguments.', gives),
     outputSchema: recordsSchema(declaration),
     async run(_args, send, context) {
       const ask: Ask = async (asked, id) => (await send(operationFor(asked, id))).data as never;
