@@ -26,12 +26,7 @@ function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefi
   for (const part of path) {
     if (!current) return undefined;
     current = unwrapSchema(current);
-    const def = current._zod.def as unknown as {
-      type: string;
-      shape?: Record<string, Schema>;
-      element?: Schema;
-      valueType?: Schema;
-    };
+    const def = current._zod.def as unknown as { type: string; shape?: Record<string, Schema>; element?: Schema; valueType?: Schema };
     if (def.type === 'object' && typeof part === 'string') current = def.shape?.[part];
     else if (def.type === 'record') current = def.valueType;
     else if (def.type === 'array' && typeof part === 'number') current = def.element;
@@ -46,14 +41,6 @@ export function isIntegerUnion(schema: Schema | undefined): boolean {
   return def?.type === 'union' && (def.options ?? []).every((option) => ['number', 'bigint'].includes(option._zod.def.type));
 }
 
-function describeExpected(issue: Issue & { expected?: string }, schema: Schema | undefined): string {
-  const def = schema?._zod.def as { type?: string; format?: string } | undefined;
-  if (def?.type === 'number' && def.format?.endsWith('int')) return 'integer';
-  if (isIntegerUnion(schema)) return 'integer';
-  if (issue.expected === 'int') return 'integer';
-  return issue.expected ?? 'a different value';
-}
-
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'bigint') return 'integer';
@@ -66,18 +53,20 @@ export function describeValue(value: unknown): string {
   return typeof value;
 }
 
-export function formatIssue(issue: Issue, root: Schema): string {
+function formatIssue(issue: Issue & { expected?: string; maximum?: unknown; minimum?: unknown; inclusive?: boolean }, root: Schema): string {
   const where = formatPath(issue.path);
-  if (issue.code === 'invalid_type' || isIntegerUnion(schemaAt(root, issue.path))) {
-    const expected = describeExpected(issue, schemaAt(root, issue.path));
+  const at = schemaAt(root, issue.path);
+  const def = at?._zod.def as { type?: string; format?: string } | undefined;
+  const isInteger = (def?.type === 'number' && def.format?.endsWith('int')) || isIntegerUnion(at);
+  if (issue.code === 'invalid_type' || isIntegerUnion(at)) {
+    const expected = isInteger || issue.expected === 'int' ? 'integer' : (issue.expected ?? 'a different value');
     if (issue.input === undefined) return `${where}: missing (expected ${expected})`;
     return `${where}: expected ${expected}, got ${describeValue(issue.input)}`;
   }
   if (issue.code === 'too_big' || issue.code === 'too_small') {
-    const def = schemaAt(root, issue.path)?._zod.def as { type?: string; format?: string } | undefined;
-    const bound = (issue as { maximum?: unknown; minimum?: unknown }).maximum ?? (issue as { minimum?: unknown }).minimum;
+    const bound = issue.maximum ?? issue.minimum;
     if (typeof bound === 'number' && Math.abs(bound) < Number.MAX_SAFE_INTEGER) {
-      const inclusive = (issue as { inclusive?: boolean }).inclusive !== false;
+      const inclusive = issue.inclusive !== false;
       const limit = issue.code === 'too_big' ? (inclusive ? 'at most' : 'less than') : inclusive ? 'at least' : 'more than';
       return `${where}: expected ${limit} ${bound}, got ${String(issue.input)}`;
     }
