@@ -6,31 +6,40 @@ import type { IO } from './io.js';
 /** Enough for any API key. */
 export const MAX_KEY_BYTES = 64 * 1024;
 
-/** Asks in raw mode (echo off before the question, so nothing typed at once shows); the terminal is restored on every way out. */
-function rawQuestion<T>(
+/**
+ * One answer read from stdin: in raw mode (echo off before the question, so nothing typed at once shows), or by lines
+ * with `onEnd` the answer at Ctrl-D. Listening stops, and the terminal is restored, on every way out.
+ */
+function ask<T>(
   io: IO,
   question: string,
   signal: AbortSignal | undefined,
-  onInput: (chunk: string, finish: (outcome: T | Error, echo?: string) => void) => void,
+  raw: boolean,
+  onInput: (chunk: string, finish: (outcome: T | Error) => void) => void,
+  onEnd?: () => T,
 ): Promise<T> {
   const { stdin } = io;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (outcome: T | Error, echo = '') => {
+    /** A raw answer ends its line, as does a line's answer cut short (Ctrl-C, Ctrl-D). */
+    const finish = (outcome: T | Error, newline = raw) => {
       if (settled) return;
       settled = true;
       stdin.off('data', onData);
+      stdin.off('end', onClose);
       signal?.removeEventListener('abort', onAbort);
-      stdin.setRawMode?.(false);
+      if (raw) stdin.setRawMode?.(false);
       stdin.pause();
-      io.err(`${echo}\n`);
+      if (newline) io.err('\n');
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    const onAbort = () => finish(signal?.reason ?? new Interrupted());
+    const onAbort = () => finish(signal?.reason ?? new Interrupted(), true);
     const onData = (chunk: Buffer | string) => onInput(String(chunk), finish);
-    stdin.setRawMode?.(true);
+    const onClose = () => finish(onEnd!(), true);
+    stdin.setRawMode?.(raw);
     stdin.on('data', onData);
+    if (onEnd) stdin.on('end', onClose);
     stdin.resume();
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -42,7 +51,7 @@ function rawQuestion<T>(
 export function promptHidden(io: IO, question: string, signal?: AbortSignal): Promise<string> {
   let value = '';
   let sequence: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
-  return rawQuestion<string>(io, question, signal, (chunk, finish) => {
+  return ask<string>(io, question, signal, true, (chunk, finish) => {
     for (const char of chunk) {
       const code = char.codePointAt(0)!;
       if (sequence === 'esc') {
@@ -71,20 +80,14 @@ export function promptHidden(io: IO, question: string, signal?: AbortSignal): Pr
 
 /** One line as the terminal gives it; what follows stays for the next reader. `answer` undefined asks again; Ctrl-D gives `onEnd`. */
 export function askLine<T>(io: IO, question: string, answer: (line: string) => T | undefined, options: { again: string; onEnd: T; signal?: AbortSignal | undefined }): Promise<T> {
-  const { stdin } = io;
-  const { signal } = options;
-  return new Promise((resolve, reject) => {
-    let line = '';
-    const finish = (outcome: { value: T } | Error) => {
-      stdin.off('data', onData);
-      stdin.off('end', onEnd);
-      signal?.removeEventListener('abort', onAbort);
-      stdin.pause();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome.value);
-    };
-    const onData = (chunk: Buffer | string) => {
-      line += String(chunk);
+  let line = '';
+  return ask<T>(
+    io,
+    question,
+    options.signal,
+    false,
+    (chunk, finish) => {
+      line += chunk;
       for (let end = line.indexOf('\n'); end >= 0; end = line.indexOf('\n')) {
         const outcome = answer(line.slice(0, end).replace(/\r$/, '').trim());
         line = line.slice(end + 1);
@@ -92,28 +95,14 @@ export function askLine<T>(io: IO, question: string, answer: (line: string) => T
           io.err(`${options.again}${question}`);
           continue;
         }
-        finish({ value: outcome });
+        finish(outcome);
         // Given back once this reader has stopped listening: a stream may hand it straight to its listeners.
-        if (line !== '') stdin.unshift?.(Buffer.from(line));
+        if (line !== '') io.stdin.unshift?.(Buffer.from(line));
         return;
       }
-    };
-    const onEnd = () => {
-      io.err('\n');
-      finish({ value: options.onEnd });
-    };
-    const onAbort = () => {
-      io.err('\n');
-      finish(signal?.reason ?? new Interrupted());
-    };
-    stdin.setRawMode?.(false);
-    stdin.on('data', onData);
-    stdin.on('end', onEnd);
-    stdin.resume();
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    io.err(question);
-  });
+    },
+    () => options.onEnd,
+  );
 }
 
 /** y or yes; n, no or Enter is no; else it asks again, so an Enter after `y` never lands in a key prompt that follows. */
