@@ -4,16 +4,7 @@ import { redactText } from '../api/transport/redact.js';
 import { UnexpectedError } from '../failures.js';
 import { sanitizeLine } from '../output/sanitize.js';
 
-export interface ToolFailure {
-  message: string;
-  kind: GymctlError['kind'];
-  correlationId: string | null;
-  status: number | null;
-  /** The id the failed call was about, as text. */
-  id: string | null;
-  retryAfterSeconds?: number;
-  next: string;
-}
+export type ToolFailure = ReturnType<typeof toolFailure>;
 
 /** What a model should do next, by kind and reason; `atStart`: the server's own settings failed, not the call. */
 export function nextStep(failure: GymctlError, atStart = false): string {
@@ -70,7 +61,7 @@ export function callTimedOut(failure: GymctlError, ms: number): GymctlError {
 }
 
 /** Each string with the key redacted and controls shown (`^[`): no escape sequence or forged line reaches the client. */
-export function toolFailure(failure: GymctlError, apiKey: string | undefined, atStart = false): ToolFailure {
+export function toolFailure(failure: GymctlError, apiKey: string | undefined, atStart = false) {
   const clean = (text: string) => sanitizeLine(apiKey ? redactText(apiKey, text) : text);
   return {
     message: clean(failure.message),

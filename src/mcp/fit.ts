@@ -25,13 +25,10 @@ export interface Shortening {
   timeLimitMs?: number;
 }
 
-/** Why records were left out: over --max-answer, past the tool's cap, or not fetched before the call's time ran out. */
-export type Reason = 'too_large' | 'cap' | 'time_limit';
-
-/** Ids a tool did not fetch, and why. */
+/** Ids a tool did not fetch: past its cap, or not before the call's time ran out. */
 export interface Unfetched {
   ids: readonly string[];
-  reason: Exclude<Reason, 'too_large'>;
+  reason: 'cap' | 'time_limit';
 }
 
 /** What a shortened answer says of itself (`truncated`, in every tool's output schema). */
@@ -81,21 +78,6 @@ function listed(keys: string[]): string {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** `record` with the fields that fit in `budget` bytes whole, in order, and the names of those left out. */
-function fieldsThatFit(record: Record<string, unknown>, budget: number): { kept: Record<string, unknown>; omitted: string[] } {
-  const kept: Record<string, unknown> = {};
-  const omitted: string[] = [];
-  let left = budget;
-  for (const [key, value] of Object.entries(record)) {
-    const cost = costOf(`${JSON.stringify(key)}:${JSON.stringify(value)},`);
-    if (cost <= left) {
-      kept[key] = value;
-      left -= cost;
-    } else omitted.push(key);
-  }
-  return { kept, omitted };
-}
-
 /** The result of `answer`, its `truncated.returnedBytes` the result's own size, its own digits counted (settled in a few rounds). */
 function measured(answer: Answer & { truncated?: Truncated }): CallToolResult {
   let result = resultOf(answer);
@@ -106,9 +88,18 @@ function measured(answer: Answer & { truncated?: Truncated }): CallToolResult {
   return result;
 }
 
-/** The result of `record` with the fields that fit whole in the room the note naming every field leaves (`build` makes the answer of what is kept), or undefined. */
+/** The result of `record` with the fields that fit whole, in order, in the room the note naming every field leaves (`build` makes the answer of what is kept), or undefined. */
 function withFieldsThatFit(record: Record<string, unknown>, limit: number, build: (kept: Record<string, unknown>, omitted: string[]) => Answer): CallToolResult | undefined {
-  const { kept, omitted } = fieldsThatFit(record, limit - bytesOf(resultOf(build({}, Object.keys(record)))));
+  const kept: Record<string, unknown> = {};
+  const omitted: string[] = [];
+  let left = limit - bytesOf(resultOf(build({}, Object.keys(record))));
+  for (const [key, value] of Object.entries(record)) {
+    const cost = costOf(`${JSON.stringify(key)}:${JSON.stringify(value)},`);
+    if (cost <= left) {
+      kept[key] = value;
+      left -= cost;
+    } else omitted.push(key);
+  }
   const answer = build(kept, omitted);
   return bytesOf(resultOf(answer)) <= limit ? measured(answer) : undefined;
 }
@@ -121,7 +112,7 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
   if (bytes <= limit && notFetched.length === 0) return whole;
   answer = { ...answer, complete: false };
   const tooLarge = bytes > limit;
-  const count = (reason: Reason) => unfetched.filter((part) => part.reason === reason).reduce((sum, part) => sum + part.ids.length, 0);
+  const count = (reason: Unfetched['reason']) => unfetched.filter((part) => part.reason === reason).reduce((sum, part) => sum + part.ids.length, 0);
   const [late, capped] = [count('time_limit'), count('cap')];
   // returnedBytes is measured last (measured()): the limit holds its place meanwhile, as many digits as it can have, or more.
   const base = { reason: late ? 'time_limit' : capped ? 'cap' : 'too_large', ...(notFetched.length === 0 ? { bytes } : {}), returnedBytes: limit, limit } as const;
