@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
-import { MAX_BODY_BYTES, type McpHttpServer, serveHttp } from '../../src/commands/mcp/http.js';
+import { type McpHttpServer, serveHttp } from '../../src/commands/mcp/http.js';
+import { MAX_BODY_BYTES } from '../../src/commands/mcp/http-sessions.js';
 import { createMcpServer, type GymctlMcpServer } from '../../src/mcp/server.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 

@@ -1,7 +1,7 @@
 /** `gymctl mcp --http`'s rules, called directly: where it may listen, the token, the Host and Origin it takes, the bearer check. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, DEFAULT_HTTP_PORT, foreignHeader, parseListen, tokenOf } from '../../src/commands/mcp/http.js';
+import { bearerMatches, DEFAULT_HTTP_PORT, foreignHeader, parseListen, tokenOf } from '../../src/commands/mcp/http-guards.js';
 
 describe('--http values', () => {
   it.each([
