@@ -4,21 +4,16 @@
  * a list to choose from when none is given at a terminal.
  */
 import { operationFor } from '../../api/client.js';
-import { GymApiError, GymctlError } from '../../api/errors.js';
-import { isValidId } from '../../api/ids.js';
-import type { Id } from '../../api/schemas.js';
-import type { ApiResponse } from '../../api/transport/types.js';
-import type { ApiSession, Factory } from '../../factory.js';
+import { GymctlError } from '../../api/errors.js';
+import type { GlobalFlags } from '../../config/settings.js';
+import type { Factory } from '../../factory.js';
 import { usageError } from '../../failures.js';
 import { parseWholeNumber } from '../../files/system.js';
-import { rawArrayItems, withFirstMember } from '../../json/raw.js';
 import type { Ask, OperationDeclaration, PathParam } from '../../operations/declare.js';
-import type { GlobalFlags } from '../../config/settings.js';
-import type { OutputChoice } from '../../output/choice.js';
-import { createEmitter, type OutputItem, type Shape } from '../../output/emit.js';
+import { createEmitter } from '../../output/emit.js';
 import { type Row, viewsOf } from '../../output/views.js';
 import { parseConcurrency } from '../shared/batch.js';
-import { type BatchDeps, checkColumns, collectIds, fetchAll } from '../shared/read.js';
+import { type BatchDeps, checkColumns, collectIds, fetchOperation, type Session } from '../shared/read.js';
 
 export interface ReadFlags extends GlobalFlags {
   concurrency?: string;
@@ -28,67 +23,11 @@ export interface ReadFlags extends GlobalFlags {
 
 export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Session> } & Partial<Pick<Factory, 'signal'>>;
 
-/** What the read commands use of the session: the client, the next step of a failure, and --debug. */
-type Session = Pick<ApiSession, 'client' | 'explain'> & { settings: Pick<ApiSession['settings'], 'debug'> };
-type Client = ApiSession['client'];
-
 /** A client's `ask`, as a declaration's own functions take it. */
 const askOf =
-  (client: Client): Ask =>
+  (client: Session['client']): Ask =>
   (declaration, id, signal) =>
     client.ask(declaration, id, signal) as never;
-
-/** A record of a list answer, marked with the id it answers (`familyOf`), its own text kept as sent. */
-function rows(response: ApiResponse<unknown>, id: Id, of: string): Array<OutputItem<Row>> {
-  const records = response.data as Row[];
-  return rawArrayItems(response.rawData).map((raw, i) => ({ data: { [of]: id, ...records[i] }, raw: withFirstMember(raw, of, String(id)) }));
-}
-
-interface FetchOptions {
-  ids: readonly Id[];
-  shape: Shape;
-  output: OutputChoice;
-  concurrency: number;
-  ignoreNotFound?: boolean | undefined;
-  /** Ids the API listed (GET /me): one gymctl cannot send (0, or beyond 2^63−1) is the answer's fault, not a usage error. */
-  fromServer?: boolean;
-  /** On a terminal, when there is nothing to show. */
-  emptyMessage?: string;
-}
-
-/** The longest id's text ('' for none). */
-const widestId = (ids: readonly Id[]) => ids.reduce<string>((widest, id) => (String(id).length > widest.length ? String(id) : widest), '');
-
-/** Fetches an operation for each id and prints the records in argument order (see fetchAll). */
-export function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, { client, explain, settings }: Session, options: FetchOptions): Promise<void> {
-  const { ids, shape, output } = options;
-  const views = viewsOf(declaration);
-  const list = declaration.listAnswer;
-  // JSON keeps each list as the API sent it (one id: that list; several: a list of them); other formats, and --jq in every
-  // format, take a record at a time (a member, with its familyOf).
-  const whole = output.format === 'json' && !output.jq;
-  const what = declaration.param ? declaration.param.what : 'id';
-  const unsendable = (id: Id) => new GymApiError('invalid_response', `the API key lists ${what} ${String(id)}, which gymctl cannot request (ids it sends are 1 to 2^63−1)`, { id });
-  const emptyMessage = options.emptyMessage ?? (list && (shape === 'one' ? list.empty.one(ids[0]!) : list.empty.many));
-  return fetchAll<unknown, Row>(f, {
-    ids,
-    shape: list && !whole ? 'many' : shape,
-    output,
-    concurrency: options.concurrency,
-    view: list && shape === 'one' ? views.one : views.many,
-    request: (id, signal) => (options.fromServer && !isValidId(id) ? Promise.reject(unsendable(id)) : client.request(operationFor(declaration, id), signal)),
-    ...(list ? { records: (response, id) => (whole ? [{ data: { [list.of]: id }, raw: response.rawData }] : rows(response, id, list.of)) } : {}),
-    label: declaration.command.progress ?? 'Fetching',
-    ignoreNotFound: options.ignoreNotFound === true,
-    explain,
-    debug: settings.debug,
-    emit: {
-      ...(emptyMessage ? { emptyMessage } : {}),
-      // Every id is known before the first request: a table drawn in parts is as wide as the widest from its first part.
-      widest: { [list ? list.of : 'id']: widestId(ids) },
-    },
-  });
-}
 
 /** An operation without a path parameter (GET /me): one request, one record. */
 export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, declaration: OperationDeclaration): Promise<void> {
@@ -149,16 +88,14 @@ export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, i
   const { ids, shape } = await collectIds(f, given, param.what);
   const output = await f.output();
   await checkColumns(f, viewsOf(declaration).many);
-  // The picker's session, when it chose the id: one client a run.
   // `-` with nothing on stdin (`< /dev/null`, an empty file): said so on a terminal, rather than a bare "Nothing to show.".
-  const emptyMessage = ids.length === 0 ? `No ${param.what}s on stdin, so nothing to show.` : undefined;
   await fetchOperation(f, declaration, await f.client(concurrency), {
     ids,
     shape,
     output,
     concurrency,
     ignoreNotFound: flags.ignoreNotFound,
-    ...(emptyMessage ? { emptyMessage } : {}),
+    emptyMessage: ids.length === 0 ? `No ${param.what}s on stdin, so nothing to show.` : undefined,
   });
 }
 

@@ -1,22 +1,26 @@
 /** What the read commands share: collecting ids (arguments, and `-` for stdin), and fetching a batch of them into the output format. */
-import { parseIdArgument, parseIdList } from './ids.js';
-import type { GymctlError } from '../../api/errors.js';
-import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
-import { tuneV8 } from '../../files/system.js';
+import { operationFor } from '../../api/client.js';
+import { GymApiError, type GymctlError } from '../../api/errors.js';
+import { isValidId } from '../../api/ids.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
-import { runBatch } from './batch.js';
-import type { Factory } from '../../factory.js';
-import { createEmitter, type EmitOptions, type Emitter, type OutputItem, type Shape } from '../../output/emit.js';
-import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
 import type { OutputFormat } from '../../config/formats.js';
+import type { ApiSession, Factory } from '../../factory.js';
+import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
+import { tuneV8 } from '../../files/system.js';
+import { rawArrayItems, withFirstMember } from '../../json/raw.js';
+import type { OperationDeclaration } from '../../operations/declare.js';
+import type { OutputChoice } from '../../output/choice.js';
+import { parseColumns } from '../../output/columns.js';
+import { createEmitter, type Emitter, type OutputItem, type Shape } from '../../output/emit.js';
+import { formatErrorJson, formatErrorLine, formatFailure } from '../../output/errors.js';
 import { createProgress } from '../../output/progress.js';
-import type { ResourceView } from '../../output/views.js';
+import { type ResourceView, type Row, viewsOf } from '../../output/views.js';
 import { coalesce } from '../../terminal/coalesce.js';
 import { room } from '../../terminal/drain.js';
 import { readStdin } from '../../terminal/prompt.js';
-import type { OutputChoice } from '../../output/choice.js';
-import { parseColumns } from '../../output/columns.js';
+import { runBatch } from './batch.js';
+import { parseIdArgument, parseIdList } from './ids.js';
 
 /** Room for millions of ids on stdin; they are all read and checked before anything is sent. */
 const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;
@@ -68,33 +72,44 @@ export async function checkColumns<T>(f: Pick<Factory, 'output'>, view: Resource
 /** A batch longer than this has V8's young generation bounded (tuneV8 says why). */
 const LONG_BATCH = 1000;
 
-export interface FetchAllOptions<T, U = T> {
+export type BatchDeps = Pick<Factory, 'io' | 'env' | 'onDispose'>;
+/** What the read commands use of the session: the client, the next step of a failure, and --debug. */
+export type Session = Pick<ApiSession, 'client' | 'explain'> & { settings: Pick<ApiSession['settings'], 'debug'> };
+
+export interface FetchOptions {
   ids: readonly Id[];
   shape: Shape;
   output: OutputChoice;
   concurrency: number;
-  view: ResourceView<U>;
-  /** `signal` aborts once a refused key has stopped the batch (runBatch). */
-  request: (id: Id, signal: AbortSignal) => Promise<ApiResponse<T>>;
-  /** The records one answer gives (by default, the answer itself). */
-  records?: (response: ApiResponse<T>, id: Id) => Array<OutputItem<U>>;
-  /** Names the items on the progress line. */
-  label: string;
-  /** `--ignore-not-found`: an id the API does not know is skipped, not a failure. */
-  ignoreNotFound?: boolean;
-  emit?: EmitOptions;
-  /** A failure with its next step (the session's), and whether to show its trace (--debug). */
-  explain?: <E>(error: E) => E;
-  debug?: boolean;
+  ignoreNotFound?: boolean | undefined;
+  /** Ids the API listed (GET /me): one gymctl cannot send (0, or beyond 2^63−1) is the answer's fault, not a usage error. */
+  fromServer?: boolean;
+  /** On a terminal, when there is nothing to show. */
+  emptyMessage?: string | undefined;
 }
 
-export type BatchDeps = Pick<Factory, 'io' | 'env' | 'onDispose'>;
+/** A record of a list answer, marked with the id it answers (`familyOf`), its own text kept as sent. */
+function rows(response: ApiResponse<unknown>, id: Id, of: string): Array<OutputItem<Row>> {
+  const records = response.data as Row[];
+  return rawArrayItems(response.rawData).map((raw, i) => ({ data: { [of]: id, ...records[i] }, raw: withFirstMember(raw, of, String(id)) }));
+}
 
-/** Every id fetched, each result printed in argument order (see runBatch); failures on stderr as they happen, then the first one's exit code. */
-export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<T, U>): Promise<void> {
-  const progress = createProgress(f.io, f.env, options.ids.length, options.label);
+/**
+ * An operation fetched for each id, each result printed in argument order (see runBatch); failures on stderr as they happen,
+ * then the first one's exit code.
+ */
+export async function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, { client, explain, settings }: Session, options: FetchOptions): Promise<void> {
+  const { ids, output } = options;
+  const list = declaration.listAnswer;
+  // JSON keeps each list as the API sent it (one id: that list; several: a list of them); other formats, and --jq in every
+  // format, take a record at a time (a member, with its familyOf).
+  const whole = output.format === 'json' && !output.jq;
+  const what = declaration.param ? declaration.param.what : 'id';
+  const label = declaration.command.progress ?? 'Fetching';
+  const emptyMessage = options.emptyMessage ?? (list && (options.shape === 'one' ? list.empty.one(ids[0]!) : list.empty.many));
+  const progress = createProgress(f.io, f.env, ids.length, label);
   const io = coalesce(f.io, (write) => progress.above(write));
-  let emitter: Emitter<U> | undefined;
+  let emitter: Emitter<Row> | undefined;
   /** Until the batch has ended or failed of itself: the command's end before then is an interrupt. */
   let cutShort = false;
   let fetched = 0;
@@ -105,39 +120,48 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
       emitter.stop();
       io.flush();
       progress.done();
-      f.io.err(interruptedNote(fetched, options.ids.length, options.label));
+      f.io.err(interruptedNote(fetched, ids.length, label));
     }
     progress.done();
   });
-  emitter = await createEmitter(io, options.output, options.view, options.shape, options.emit);
-  const output = emitter;
+  const views = viewsOf(declaration);
+  emitter = await createEmitter(io, output, list && options.shape === 'one' ? views.one : views.many, list && !whole ? 'many' : options.shape, {
+    ...(emptyMessage ? { emptyMessage } : {}),
+    // Every id is known before the first request: a table drawn in parts is as wide as the widest from its first part.
+    widest: { [list ? list.of : 'id']: ids.reduce<string>((widest, id) => (String(id).length > widest.length ? String(id) : widest), '') },
+  });
+  const out = emitter;
   let failure: GymctlError | undefined;
   let notTried: number | undefined;
-  if (options.ids.length > LONG_BATCH) tuneV8('long batch');
+  if (ids.length > LONG_BATCH) tuneV8('long batch');
   cutShort = true;
   try {
     failure = await runBatch({
-      ids: options.ids,
+      ids,
       concurrency: options.concurrency,
-      request: options.request,
+      request: (id, signal) =>
+        options.fromServer && !isValidId(id)
+          ? Promise.reject(new GymApiError('invalid_response', `the API key lists ${what} ${String(id)}, which gymctl cannot request (ids it sends are 1 to 2^63−1)`, { id }))
+          : client.request(operationFor(declaration, id), signal),
       // A reader slower than the requests (a full pipe, a paused pager, jq behind): no request starts until it has room.
-      room: () => output.room?.() ?? room(f.io.stdout),
-      onResult: (response, id) => {
-        if (options.records) for (const record of options.records(response, id)) output.write(record);
-        else output.write({ data: response.data as unknown as U, raw: response.rawData });
+      room: () => out.room?.() ?? room(f.io.stdout),
+      onResult: (response: ApiResponse<unknown>, id) => {
+        if (!list) out.write({ data: response.data as Row, raw: response.rawData });
+        else if (whole) out.write({ data: { [list.of]: id }, raw: response.rawData });
+        else for (const record of rows(response, id, list.of)) out.write(record);
         fetched++;
         progress.tick();
       },
       onError: (error) => {
-        io.err(formatFailure(options.explain?.(error) ?? error, options.output.format, options.debug === true));
+        io.err(formatFailure(explain(error), output.format, settings.debug));
         progress.tick();
       },
       onStopped: (count) => {
         notTried = count;
       },
       skip: (error) => {
-        if (!options.ignoreNotFound || error.kind !== 'not_found') return false;
-        noteSkipped(io, error, options.output.format);
+        if (options.ignoreNotFound !== true || error.kind !== 'not_found') return false;
+        noteSkipped(io, error, output.format);
         progress.tick();
         return true;
       },
@@ -152,12 +176,12 @@ export async function fetchAll<T, U = T>(f: BatchDeps, options: FetchAllOptions<
   cutShort = false;
   if (failure && notTried !== undefined) {
     // The key was refused: said once, with the ids left untried (a script reads them from the JSON line's notTried).
-    const refusal = options.explain?.(failure) ?? failure;
-    if (options.output.format !== 'table') io.err(formatErrorJson(refusal, 'error', notTried ? { notTried } : {}));
-    else io.err(`${formatErrorLine(refusal)}${notTried ? `gymctl: the batch stopped there: ${notTried} of ${options.ids.length} ids were not tried\n` : ''}`);
+    const refusal = explain(failure);
+    if (output.format !== 'table') io.err(formatErrorJson(refusal, 'error', notTried ? { notTried } : {}));
+    else io.err(`${formatErrorLine(refusal)}${notTried ? `gymctl: the batch stopped there: ${notTried} of ${ids.length} ids were not tried\n` : ''}`);
   }
   try {
-    await output.end(failure !== undefined);
+    await out.end(failure !== undefined);
   } finally {
     io.flush();
   }
