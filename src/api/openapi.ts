@@ -1,14 +1,28 @@
 /** The OpenAPI 3.1 description of the API (spec §4), from the operations' declarations; the build writes dist/openapi.json. */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { OPERATIONS } from '../operations/index.js';
-import { toJsonSchema } from './json-schema.js';
-import { errorBody } from './schemas.js';
+import { errorBody, stated } from './schemas.js';
+import { isIntegerUnion } from './validation.js';
 
 type JsonSchema = Record<string, unknown>;
 
+/** A schema as JSON Schema, with what the spec states beyond types (`stated`): an identifier (number or bigint) is an integer. */
 function component(schema: z.core.$ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { spec: true });
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const json = ctx.jsonSchema as JsonSchema;
+      if (isIntegerUnion(ctx.zodSchema)) {
+        // An integer, and nothing else of the union's branches; its description stays.
+        const { description } = json;
+        for (const key of Object.keys(json)) delete json[key];
+        if (description !== undefined) json.description = description;
+        json.type = 'integer';
+      }
+      Object.assign(json, stated.get(ctx.zodSchema));
+    },
+  }) as JsonSchema;
   return rest;
 }
 
