@@ -1,8 +1,4 @@
-/**
- * The sandbox's data: its keys, and the lists each declared operation
- * reads (academies, members…), checked with the same schemas the client
- * validates responses with, plus the links between them.
- */
+/** The sandbox's data: its keys, and the lists each operation reads, checked with the client's schemas and the operations' own checks. */
 import * as z from 'zod/mini';
 import { API_KEY_FORM } from '../api/defaults.js';
 import type { Id } from '../api/schemas.js';
@@ -41,7 +37,7 @@ export function parseSandboxData(input: unknown): SandboxData {
   if (!parsed.success) throw new Error(formatIssues(parsed.error.issues, schema));
   const data = parsed.data as unknown as SandboxData;
   if (data.keys.length === 0) throw new Error('keys: at least one key is needed, or every request is refused');
-  const unique = (ids: unknown[], where: string) => {
+  const unique = (where: string, ids: unknown[]) => {
     const seen = new Set<string>();
     ids.forEach((id, i) => {
       if (id === undefined) return;
@@ -49,16 +45,8 @@ export function parseSandboxData(input: unknown): SandboxData {
       seen.add(String(id));
     });
   };
-  unique(
-    data.keys.map((k) => k.key.id),
-    'keys',
-  );
   for (const [name, items] of Object.entries(data)) {
-    if (name !== 'keys')
-      unique(
-        (items ?? []).map((item) => (item as { id?: unknown })?.id),
-        name,
-      );
+    unique(name, name === 'keys' ? data.keys.map((k) => k.key.id) : (items ?? []).map((item) => (item as { id?: unknown })?.id));
   }
   const secrets = new Set<string>();
   data.keys.forEach((k, i) => {

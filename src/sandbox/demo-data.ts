@@ -1,9 +1,7 @@
 /**
- * The sandbox's built-in demo data: deterministic, so examples and tests can
- * name it. Two keys (one scoped to four academies, one to none), five
- * academies in five countries and currencies (the fifth outside every key's
- * scope), and families of several sizes, one with a primary member, one
- * empty, one whose names hold commas, quotes and a line break. Some optional fields are null or absent, as the spec allows.
+ * The sandbox's demo data, which examples and tests name: two keys (one scoped to four academies, one to none), five
+ * academies (the fifth outside every key's scope), and families of several sizes: one with a primary member, one empty,
+ * one whose names hold commas, quotes and a line break. Some optional fields are null or absent, as the spec allows.
  */
 import type { SandboxData } from './data.js';
 
