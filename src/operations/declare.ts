@@ -21,7 +21,6 @@ export type Ask = <S extends z.core.$ZodType, L extends boolean>(declaration: Op
 
 /** Where the path parameter's values come from (the key's academies), for Tab, the picker and the command listing them all; without it, ids only as typed. */
 export interface ParamValues<S extends z.core.$ZodType> {
-  /** The ids, from the API, and what to say when there are none. */
   load(ask: Ask, signal?: AbortSignal): Promise<{ ids: readonly Id[]; none: string }>;
   /** A record's name, shown beside its id (an operation that answers one record); without it, ids are offered alone. */
   label?(record: z.output<S>): string | null | undefined;
@@ -29,7 +28,6 @@ export interface ParamValues<S extends z.core.$ZodType> {
   all: CommandText;
 }
 
-/** What a command's help says. */
 export interface CommandText {
   name: string;
   description: string;
@@ -40,13 +38,11 @@ export interface CommandText {
 export interface ListAnswer {
   /** The field that carries the id (not one the API uses): `familyOf`. */
   of: string;
-  /** Its label on a terminal. */
   label: string;
   /** On a terminal, when one id's list is empty, and when a batch's lists all are. */
   empty: { one(id: Id): string; many: string };
 }
 
-/** The sandbox's part: the data it keeps for the operation, and its answer. */
 export interface SandboxRoute {
   /** Lists of the sandbox's data this operation reads, by name, with each item's schema. */
   collections?: Readonly<Record<string, () => z.core.$ZodType>>;
@@ -70,7 +66,7 @@ export interface OperationDeclaration<S extends z.core.$ZodType = z.core.$ZodTyp
   name: string;
   /** The question it answers, for the help's opening: "what an academy is". */
   question: string;
-  /** What it reads, in a word or two, for the program's description: "academies". */
+  /** For the program's description: "academies". */
   topic: string;
   method: 'GET';
   /** The path under the base URL, with `{param}` for the path parameter: `/academies/{academyId}`. */
@@ -78,7 +74,6 @@ export interface OperationDeclaration<S extends z.core.$ZodType = z.core.$ZodTyp
   param?: PathParam;
   /** One record of the answer (the answer is this, or a list of these: `list`). */
   schema: () => S;
-  /** The answer is a list of records. */
   list: L;
   listAnswer?: ListAnswer;
   /** The client's method (`getAcademy`, the OpenAPI operationId) and the key of `operations` (`academy`). */
@@ -91,7 +86,6 @@ export interface OperationDeclaration<S extends z.core.$ZodType = z.core.$ZodTyp
     tag: { name: string; description: string };
     summary: string;
     description: string;
-    /** The 200 answer's description. */
     ok: string;
     /** The errors the spec names for it, at the sandbox's status codes. */
     errors: ReadonlyArray<'401' | '404'>;
@@ -108,10 +102,8 @@ export interface OperationDeclaration<S extends z.core.$ZodType = z.core.$ZodTyp
   sandbox: SandboxRoute;
 }
 
-/** What the client hands back for an operation: a record, or a list of them. */
 export type DataOf<S extends z.core.$ZodType, L extends boolean> = L extends true ? Array<z.output<S>> : z.output<S>;
 
-/** The data type of a declaration's answer. */
 export type Data<D> = D extends OperationDeclaration<infer S, string, string, infer L> ? DataOf<S, L> : never;
 
 /** A declaration, typed with its names and whether it has a path parameter, which type the client's methods. */
@@ -123,7 +115,6 @@ export const defineOperation = <S extends z.core.$ZodType, const M extends strin
 export const subjectOf = (declaration: OperationDeclaration, id?: Id): string =>
   declaration.param && id !== undefined ? `${declaration.param.what.replace(/ id$/, '')} ${String(id)}` : `${declaration.method} ${declaration.path}`;
 
-/** The path with its parameter, percent-encoded. */
 export const pathOf = (declaration: OperationDeclaration, id?: Id): string =>
   declaration.param ? declaration.path.replace(`{${declaration.param.name}}`, encodeURIComponent(String(id))) : declaration.path;
 
