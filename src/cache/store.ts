@@ -8,10 +8,9 @@ import { writeFileAtomic } from '../files/moves.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
-/** node:crypto, loaded when a cache is first used, not when gymctl starts. */
+/** Loaded when a cache is first used, not when gymctl starts. */
 const crypto = () => process.getBuiltinModule('node:crypto');
 
-/** The secret's file, in the cache folder (0600). */
 const SECRET_FILE = 'secret';
 
 export { cacheDir };
@@ -22,10 +21,8 @@ const hmac = (secret: Buffer, text: string) => crypto().createHmac('sha256', sec
 const keyFolder = (secret: Buffer, apiKey: string) => hmac(secret, `key\u0000${apiKey}`).slice(0, 40);
 
 /**
- * The cache's secret, in the opened cache folder, made on first use: 32 random bytes, written 0600 and linked into
- * place (created exclusively where the file system has no hard links: FAT32, exFAT, some SMB shares), so that two
- * gymctl starting at once agree on one. Read as the config file is: a FIFO or a link to a device is refused at once,
- * never waited on or read without end.
+ * The cache's secret, in the opened cache folder, made on first use: 32 random bytes written so that two gymctl
+ * starting at once agree on one (moves.ts: keepExisting), read bounded as the config file is.
  */
 function secretIn(root: FolderHandle, dir: string, create: boolean): Buffer | undefined {
   const file = path.join(root.path, SECRET_FILE);
@@ -64,13 +61,9 @@ function secretOf(dir: string): Buffer | undefined {
 }
 
 /**
- * The cache folder, opened on a handle and checked there: a folder (a link
- * is refused, never followed), the user's own, closed to others (tightened
- * to 0700 if it is not). Every part of the path above it must be the
- * user's or root's, with no link to anyone else's folder (root with
- * another user's HOME stops at that HOME): nothing is read, written or
- * removed through a folder someone else could swap. Made first with
- * `create`. Undefined when there is none.
+ * The cache folder, opened on a handle and checked there (a link refused, the user's own, tightened to 0700), on a path
+ * trusted-path.ts trusts: nothing is read, written or removed through a folder someone else could swap. Made first with
+ * `create`; undefined when there is none.
  */
 function openRoot(dir: string, create: boolean): FolderHandle | undefined {
   const found = untrustedPart(dir);
