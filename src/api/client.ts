@@ -13,10 +13,6 @@ import type { ApiResponse, CallOptions, ClientOptions, Operation } from './trans
 
 export type { ClientOptions };
 
-function checkId(id: unknown, what: string): void {
-  if (!isValidId(id)) throw usageError(`invalid ${what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
-}
-
 const shownPath = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…` : path);
 
 /**
@@ -63,21 +59,15 @@ export function checkApiPath(path: string): string {
   }
 }
 
-const responseSchemas = new WeakMap<OperationDeclaration, z.core.$ZodType>();
-
 /** The whole body's schema, `{ data: … }`, built once per operation: a batch checks thousands of answers with it. */
-function responseSchema(declaration: OperationDeclaration): z.core.$ZodType {
-  let schema = responseSchemas.get(declaration);
-  if (!schema) {
-    schema = envelope(declaration.list ? z.array(declaration.schema()) : declaration.schema());
-    responseSchemas.set(declaration, schema);
-  }
-  return schema;
-}
+const responseSchemas = new WeakMap<OperationDeclaration, z.core.$ZodType>();
+const responseSchema = (declaration: OperationDeclaration) =>
+  responseSchemas.get(declaration) ?? responseSchemas.set(declaration, envelope(declaration.list ? z.array(declaration.schema()) : declaration.schema())).get(declaration)!;
 
 /** A declared operation as the transport runs it: its path with the id, the whole body's schema, the subject of messages. */
 export function operationFor<D extends OperationDeclaration>(declaration: D, id?: Id): Operation<Data<D>> {
-  if (declaration.param) checkId(id, declaration.param.what);
+  if (declaration.param && !isValidId(id))
+    throw usageError(`invalid ${declaration.param.what} ${String(id)}: expected a positive integer (a number up to 2^53−1, or a bigint up to 2^63−1)`);
   return {
     path: pathOf(declaration, id),
     schema: responseSchema(declaration) as z.core.$ZodType<{ data: Data<D> }>,
@@ -99,7 +89,7 @@ export type OperationFactories = { [D in Declared as D['client']['operation']]: 
 
 /**
  * The client's method of each declared operation, as its declaration types it: `getAcademy(1)`, its data validated,
- * typed by the record's named type (`Academy`). `GymClient` implements it with a documented method each.
+ * typed by the record's named type (`Academy`), as `GymClient` documents it.
  */
 export type OperationMethods<M extends IdMode = IdMode> = { [D in Declared as D['client']['method']]: (...args: Takes<D>) => ApiPromise<IdsAs<Data<D>, M>> };
 
@@ -117,8 +107,7 @@ export interface GymClient<M extends IdMode = 'number'> {
   /**
    * The calling API key (`GET /me`): its name, the academies it is scoped to (`academyIds`), and its owner.
    *
-   * Fails with a `GymApiError`: `unauthorized` when the key is refused, `unavailable` when the API cannot be reached
-   * (after the client's retries), `invalid_response` when the answer is not the API's, `aborted`, or `usage`.
+   * Fails with a `GymApiError`: `unauthorized` (the key is refused), `unavailable`, `invalid_response`, `aborted` or `usage`.
    *
    * @example
    * const me = await client.getMe();
@@ -129,9 +118,8 @@ export interface GymClient<M extends IdMode = 'number'> {
   /**
    * One academy (`GET /academies/{academyId}`), by its id: a positive integer.
    *
-   * Fails with a `GymApiError`: `not_found` when no academy has that id or the key is not scoped to it, `unauthorized`
-   * when the key is refused, `unavailable` when the API cannot be reached (after the client's retries),
-   * `invalid_response` when the answer is not the API's, `aborted`, or `usage` for an id that is not a positive integer.
+   * Fails with a `GymApiError`: `not_found` (no academy has that id, or the key is not scoped to it), `unauthorized`,
+   * `unavailable`, `invalid_response`, `aborted`, or `usage` (an id that is not a positive integer).
    *
    * @example
    * const academy = await client.getAcademy(1);
@@ -143,9 +131,8 @@ export interface GymClient<M extends IdMode = 'number'> {
   /**
    * The other members of a member's family (`GET /members/{memberId}/family`), by the member's id: a positive integer.
    *
-   * Fails with a `GymApiError`: `not_found` when no member has that id or it is outside the key's scope, `unauthorized`
-   * when the key is refused, `unavailable` when the API cannot be reached (after the client's retries),
-   * `invalid_response` when the answer is not the API's, `aborted`, or `usage` for an id that is not a positive integer.
+   * Fails with a `GymApiError`: `not_found` (no member has that id, or it is outside the key's scope), `unauthorized`,
+   * `unavailable`, `invalid_response`, `aborted`, or `usage` (an id that is not a positive integer).
    *
    * @example
    * for (const member of await client.listFamily(10)) console.log(member.firstName, member.lastName);
