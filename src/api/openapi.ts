@@ -52,15 +52,6 @@ const errors = (...which: Array<'401' | '404'>) => ({
   default: json(ref('ErrorBody'), 'Any other error, at whatever status code: the specification fixes none, and says every error has this body'),
 });
 
-/** An id in a path is an unbounded integer, as in responses (§2, §4): every id handed out can be sent back. */
-const idParameter = (name: string, what: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  description: `The ${what.replace(/ id$/, '')} identifier`,
-  schema: { type: 'integer' },
-});
-
 function pathItem(declaration: OperationDeclaration) {
   const { openapi, param } = declaration;
   const record = ref(openapi.component);
@@ -70,7 +61,10 @@ function pathItem(declaration: OperationDeclaration) {
       tags: [openapi.tag.name],
       summary: openapi.summary,
       description: openapi.description,
-      ...(param ? { parameters: [idParameter(param.name, param.what)] } : {}),
+      // An id in a path is an unbounded integer, as in responses (§2, §4): every id handed out can be sent back.
+      ...(param
+        ? { parameters: [{ name: param.name, in: 'path', required: true, description: `The ${param.what.replace(/ id$/, '')} identifier`, schema: { type: 'integer' } }] }
+        : {}),
       responses: { '200': json(envelope(declaration.list ? { type: 'array', items: record } : record), openapi.ok), ...errors(...openapi.errors) },
     },
   };
