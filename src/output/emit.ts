@@ -60,27 +60,21 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
   let scheduled: NodeJS.Immediate | undefined;
   let failure: unknown;
   let done: Promise<void> = Promise.resolve();
-  /** Slices given to jq and not yet printed; past one running and one waiting, a batch waits. */
-  let queued = 0;
-  let waiters: Array<() => void> = [];
+  /** Slices given to jq and not yet printed, in order; past one running and one waiting, a batch waits for the first. */
+  const queued: Promise<void>[] = [];
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
     if (pending.length === 0) return;
     const inputs = pending.join('\n');
     pending = [];
-    queued++;
     done = done
       .then(() => jq.print((text) => io.out(text), inputs, io.stdoutIsTTY, io.stdout))
       .catch((error: unknown) => {
         failure ??= error;
       })
-      .finally(() => {
-        queued--;
-        const waiting = waiters;
-        waiters = [];
-        for (const wake of waiting) wake();
-      });
+      .finally(() => void queued.shift());
+    queued.push(done);
   };
   return {
     write(item) {
@@ -88,10 +82,7 @@ function jqEmitter<T>(io: IO, jq: JqFilter): Emitter<T> {
       if (pending.length >= JQ_SLICE) flush();
       else scheduled ??= setImmediate(flush);
     },
-    room() {
-      if (queued < 2) return undefined;
-      return new Promise((resolve) => waiters.push(resolve));
-    },
+    room: () => (queued.length < 2 ? undefined : queued[0]),
     async end() {
       flush();
       await done;
