@@ -6,10 +6,7 @@
 import { confinedRequire, type EntryClass, keyringRoots, loadEntry, NativeModuleMissing } from './native.js';
 import { KEYRING_SERVICE, type KeyringAnswer, type KeyringRequest, type KeyringTrouble } from './protocol.js';
 
-function troubleOf(message: string): KeyringTrouble {
-  if (/prompt was dismissed|is locked|\blocked\b/i.test(message)) return 'locked';
-  return 'unavailable';
-}
+const troubleOf = (message: string): KeyringTrouble => (/prompt was dismissed|is locked|\blocked\b/i.test(message) ? 'locked' : 'unavailable');
 
 function answer(request: KeyringRequest, Entry: EntryClass): KeyringAnswer {
   const entry = new Entry(KEYRING_SERVICE, request.account, { linux: { store: 'secret-service' } });

@@ -56,19 +56,14 @@ export function loadEntry(load: (id: string) => unknown): EntryClass {
   }
 }
 
-/** The folder a path sits in, and each folder above it, nearest first. */
-function foldersAbove(file: string, path: typeof import('node:path')): string[] {
-  const folders: string[] = [];
-  for (let folder = path.dirname(file); folders.at(-1) !== folder; folder = path.dirname(folder)) folders.push(folder);
-  return folders;
-}
-
 /**
  * The node_modules the keyring module may come from: the outermost one above the agent (npm's hoisting, pnpm's store),
  * else those beside the agent and its folder. Never further up: Node's search reaches C:\node_modules, which any user may make.
  */
 export function keyringRoots(agentFile: string, path: typeof import('node:path') = process.getBuiltinModule('node:path')): string[] {
-  const above = foldersAbove(agentFile, path);
+  // The folder the agent sits in, and each folder above it, nearest first.
+  const above: string[] = [];
+  for (let folder = path.dirname(agentFile); above.at(-1) !== folder; folder = path.dirname(folder)) above.push(folder);
   const outermost = above.filter((folder) => path.basename(folder) === 'node_modules').at(-1);
   if (outermost) return [outermost];
   return above.slice(0, 2).map((folder) => path.join(folder, 'node_modules'));

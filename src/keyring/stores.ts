@@ -38,8 +38,4 @@ const SECRET_SERVICE: KeyringStore = {
 };
 
 /** The keyring @napi-rs/keyring uses on `platform`. */
-export function keyringStore(platform: NodeJS.Platform = process.platform): KeyringStore {
-  if (platform === 'win32') return WINDOWS;
-  if (platform === 'darwin') return MACOS;
-  return SECRET_SERVICE;
-}
+export const keyringStore = (platform: NodeJS.Platform = process.platform): KeyringStore => (platform === 'win32' ? WINDOWS : platform === 'darwin' ? MACOS : SECRET_SERVICE);
