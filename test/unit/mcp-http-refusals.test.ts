@@ -6,10 +6,10 @@
 import http from 'node:http';
 import { once } from 'node:events';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
-import { type McpHttpServer, serveHttp } from '../../src/commands/mcp/http.js';
-import { MAX_BODY_BYTES } from '../../src/commands/mcp/http-sessions.js';
+import { type McpHttpServer, REQUEST_TIMEOUT_MS, serveHttp } from '../../src/commands/mcp/http.js';
+import { MAX_BODY_BYTES, MAX_SESSIONS } from '../../src/commands/mcp/http-sessions.js';
 import { createMcpServer, type GymctlMcpServer } from '../../src/mcp/server.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 
@@ -17,8 +17,20 @@ const TOKEN = 'the-token-of-these-refusals-0123';
 
 const running: McpHttpServer[] = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.all(running.splice(0).map((one) => one.close()));
 });
+
+/** The node:http servers serveHttp listens with, from here on. */
+function serversListening(): http.Server[] {
+  const servers: http.Server[] = [];
+  const listen = net.Server.prototype.listen;
+  vi.spyOn(net.Server.prototype, 'listen').mockImplementation(function (this: net.Server, ...args: unknown[]) {
+    servers.push(this as http.Server);
+    return listen.apply(this, args as never);
+  });
+  return servers;
+}
 
 /** serveHttp with gymctl's tools over no API (the refusals never reach a tool); what it logged, and the servers it made. */
 async function start(newServer?: () => GymctlMcpServer) {
@@ -55,7 +67,7 @@ function send(url: URL, options: { method?: string; path?: string; headers?: Rec
       ),
     ) as Record<string, string>;
     const request = http.request(
-      { host: url.hostname, port: url.port, path: options.path ?? url.pathname, method: options.method ?? 'POST', headers, agent: false },
+      { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, path: options.path ?? url.pathname, method: options.method ?? 'POST', headers, agent: false },
       (response) => {
         let body = '';
         response.setEncoding('utf8').on('data', (chunk: string) => {
@@ -179,6 +191,20 @@ describe('sessions the SDK does not open', () => {
   });
 });
 
+describe('a session ended by its client', () => {
+  it(`frees its place at once: with ${MAX_SESSIONS} open and one ended (DELETE), a new one closes none of the others`, async () => {
+    const { url, log } = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS; i++) ids.push((await send(url, { body: initialize })).headers['mcp-session-id'] as string);
+    const headers = (id: string) => ({ 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' });
+    expect((await send(url, { method: 'DELETE', headers: headers(ids[5]!) })).status).toBe(200);
+    expect((await send(url, { body: initialize })).status).toBe(200);
+    expect(log).toEqual([]);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    for (const [i, id] of ids.entries()) expect((await send(url, { headers: headers(id), body: ping })).status, `session ${i}`).toBe(i === 5 ? 404 : 200);
+  });
+});
+
 describe('a request that fails', () => {
   it('is answered 500, logged with its reason', async () => {
     const { url, log } = await start(() => {
@@ -199,7 +225,8 @@ describe('listening and stopping', () => {
     });
   });
 
-  it('closes a request whose headers trickle in once its time is up, checked as often as that time when it is under a second', async () => {
+  it('closes a request whose headers trickle in once its time is up (408), checked as often as that time when it is under a second', async () => {
+    const servers = serversListening();
     const log: string[] = [];
     const served = await serveHttp({
       listen: { host: '127.0.0.1', port: 0 },
@@ -212,17 +239,48 @@ describe('listening and stopping', () => {
     const socket = net.connect(Number(new URL(served.url).port), '127.0.0.1');
     socket.on('error', () => {});
     await once(socket, 'connect');
-    const started = Date.now();
     socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     let answer = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => {
       answer += chunk;
     });
     await once(socket, 'close');
-    // At 200 ms, checked every 200 ms: closed well before Node's usual check of every second would.
-    expect(Date.now() - started).toBeLessThan(900);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(log).toEqual([]);
+    // Node checks every 30 s unless told: at 200 ms, every 200 ms; at the usual 10 s, every second.
+    expect(servers[0]).toMatchObject({ headersTimeout: 200, requestTimeout: 200, connectionsCheckingInterval: 200 });
+    running.push(await serveHttp({ listen: { host: '127.0.0.1', port: 0 }, token: TOKEN, log: () => {}, newServer: () => undefined as never }));
+    expect(servers[1]).toMatchObject({ headersTimeout: REQUEST_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 });
+  });
+
+  it.each([
+    ['EADDRNOTAVAIL', 'usage', 'cannot serve MCP over HTTP on [::1]:80 (EADDRNOTAVAIL): choose another --http port, or 127.0.0.1'],
+    ['EACCES', 'usage', 'cannot serve MCP over HTTP on [::1]:80 (EACCES): choose another --http port, or 127.0.0.1'],
+    ['EMFILE', 'internal', 'cannot serve MCP over HTTP on [::1]:80: EMFILE'],
+  ])('a listen that fails with %s is said, naming where (kind %s)', async (code, kind, message) => {
+    vi.spyOn(net.Server.prototype, 'listen').mockImplementation(function (this: net.Server) {
+      process.nextTick(() => this.emit('error', Object.assign(new Error(`listen ${code}`), { code })));
+      return this;
+    });
+    const failing = serveHttp({ listen: { host: '::1', port: 80 }, token: TOKEN, log: () => {}, newServer: () => undefined as never });
+    await expect(failing).rejects.toMatchObject({ kind, message });
+  });
+
+  it('on [::1], listens there and says its URL with the address in brackets', async () => {
+    const served = await serveHttp({ listen: { host: '::1', port: 0 }, token: TOKEN, log: () => {}, newServer: () => undefined as never });
+    running.push(served);
+    expect(served.url).toMatch(/^http:\/\/\[::1\]:[0-9]+\/mcp$/);
+    const url = new URL(served.url);
+    const answer = await send(url, { headers: { host: `[::1]:${url.port}`, authorization: undefined }, body: initialize });
+    expect(answer.status).toBe(401);
+  });
+
+  it('rejects `failed` when the server fails once listening', async () => {
+    const servers = serversListening();
+    const served = await serveHttp({ listen: { host: '127.0.0.1', port: 0 }, token: TOKEN, log: () => {}, newServer: () => undefined as never });
+    running.push(served);
+    servers[0]!.emit('error', new Error('out of sockets'));
+    await expect(served.failed).rejects.toMatchObject({ kind: 'internal', message: 'the MCP HTTP server failed: out of sockets' });
   });
 
   it('its URL is /mcp on the host and the port it listens on', async () => {
