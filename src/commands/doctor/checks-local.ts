@@ -10,6 +10,7 @@ import { keyringStore } from '../../keyring/stores.js';
 import { currentUid, modesApply } from '../../files/system.js';
 import { codeCacheDir } from '../../files/folders.js';
 import { type Outcome, result } from './outcome.js';
+import type { Stats } from 'node:fs';
 import { onWindows, removeCommand } from './windows.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -42,7 +43,7 @@ export function configCheck(f: Pick<Factory, 'config' | 'env'>, platform: NodeJS
     const fix = isFolder(store.dir) ? `fix or remove ${store.path}` : 'point GYMCTL_CONFIG_DIR at a folder';
     return [result('config file', 'fail', toFailure(error).message, fix, 'usage')];
   }
-  let stat: import('node:fs').Stats;
+  let stat: Stats;
   try {
     stat = fs.statSync(store.path);
   } catch {
@@ -79,55 +80,56 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   const settings = await f.settings();
   const again = profileFlag(name.value, f.config().read()); // each login named keeps the profile
   if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring')) {
-    out.push(result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key'));
-    return out;
+    return [...out, result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key')];
   }
-  if (settings.apiKey)
-    return [
-      ...out,
-      result(
-        'key',
-        'pass',
-        `from ${settings.apiKey.source === 'env' ? 'GYMCTL_API_KEY' : settings.apiKey.source === 'config' ? 'the config file' : (settings.apiKey.origin ?? settings.apiKey.source)}`,
-      ),
-    ];
-  if (stored?.keyStore === 'keyring') {
-    try {
-      const key = await f.keyring.read(name.value);
-      return [
-        ...out,
-        key
-          ? result('key', 'pass', `from the system keyring (${keyringStore(platform).name}), which answered`)
-          : result('key', 'fail', 'the system keyring holds no key for this profile', `gymctl auth login --keyring${again}`, 'unauthorized'),
-      ];
-    } catch (error) {
-      const { message } = toFailure(error);
-      // No keyring module on this install, or one that does not load: unlocking is not the way out.
-      const way = message.startsWith(KEYRING_MISSING) ? keyringWayIn(message) : keyringStore(platform).fix;
-      const fix = `${way}, or gymctl auth login --no-keyring${again}`;
-      return [...out, result('key', 'fail', message, fix, 'unauthorized')];
-    }
+  if (settings.apiKey) {
+    const { source, origin } = settings.apiKey;
+    return [...out, result('key', 'pass', `from ${source === 'env' ? 'GYMCTL_API_KEY' : source === 'config' ? 'the config file' : (origin ?? source)}`)];
   }
-  return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, `${loginFor(settings.baseUrl, again)}, or set GYMCTL_API_KEY`, 'unauthorized')];
+  if (stored?.keyStore !== 'keyring') {
+    return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, `${loginFor(settings.baseUrl, again)}, or set GYMCTL_API_KEY`, 'unauthorized')];
+  }
+  try {
+    const key = await f.keyring.read(name.value);
+    out.push(
+      key
+        ? result('key', 'pass', `from the system keyring (${keyringStore(platform).name}), which answered`)
+        : result('key', 'fail', 'the system keyring holds no key for this profile', `gymctl auth login --keyring${again}`, 'unauthorized'),
+    );
+  } catch (error) {
+    const { message } = toFailure(error);
+    // No keyring module on this install, or one that does not load: unlocking is not the way out.
+    const way = message.startsWith(KEYRING_MISSING) ? keyringWayIn(message) : keyringStore(platform).fix;
+    out.push(result('key', 'fail', message, `${way}, or gymctl auth login --no-keyring${again}`, 'unauthorized'));
+  }
+  return out;
 }
 
-export function cacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
-  return import('../../cache/store.js').then(({ cacheDir }) => {
-    const dir = cacheDir(env);
-    let stat: import('node:fs').Stats;
-    try {
-      stat = fs.lstatSync(dir);
-    } catch {
-      return result('cache folder', 'pass', `none yet (${dir})`);
-    }
-    const uid = currentUid();
-    if (!stat.isDirectory()) return result('cache folder', 'warn', `${dir} is not a folder${stat.isSymbolicLink() ? ' (a link)' : ''}`, `remove ${dir}`);
-    if (uid !== undefined && stat.uid !== uid)
-      return result('cache folder', 'warn', `${dir} belongs to another user (uid ${stat.uid})`, 'set XDG_CACHE_HOME to a folder of your own');
-    if (!modesApply(platform)) return onWindows('cache folder', dir, env);
-    if ((stat.mode & 0o077) !== 0) return result('cache folder', 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}`, `chmod 700 ${dir}`);
-    return result('cache folder', 'pass', `${dir} (mode 700)`);
-  });
+/**
+ * A cache folder: none yet, or the user's own, closed to others. `notFolder`: the row for something else there; `off`: what
+ * a folder that fails costs.
+ */
+function folderCheck(check: string, dir: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform, none: string, notFolder: (stat: Stats) => Outcome, off = ''): Outcome {
+  let stat: Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch {
+    return result(check, 'pass', `${none} (${dir})`);
+  }
+  const uid = currentUid();
+  if (!stat.isDirectory()) return notFolder(stat);
+  if (uid !== undefined && stat.uid !== uid)
+    return result(check, 'warn', `${dir} belongs to another user (uid ${stat.uid})${off && `, ${off}`}`, 'set XDG_CACHE_HOME to a folder of your own');
+  if (!modesApply(platform)) return onWindows(check, dir, env);
+  if ((stat.mode & 0o077) !== 0) return result(check, 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}${off && `: others can open it, ${off}`}`, `chmod 700 ${dir}`);
+  return result(check, 'pass', `${dir} (mode 700)`);
+}
+
+export async function cacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
+  const dir = (await import('../../cache/store.js')).cacheDir(env);
+  return folderCheck('cache folder', dir, env, platform, 'none yet', (stat) =>
+    result('cache folder', 'warn', `${dir} is not a folder${stat.isSymbolicLink() ? ' (a link)' : ''}`, `remove ${dir}`),
+  );
 }
 
 /** The response cache's secret, read as every `--cache` run reads it: what would make those runs warn is a warning here. */
@@ -146,20 +148,8 @@ export async function cacheSecretCheck(env: NodeJS.ProcessEnv, platform: NodeJS.
 export async function codeCacheCheck(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<Outcome> {
   if (env.GYMCTL_NO_CODE_CACHE === '1') return result('code cache', 'pass', 'turned off (GYMCTL_NO_CODE_CACHE=1)');
   const dir = codeCacheDir(env);
-  let stat: import('node:fs').Stats;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch {
-    const none = 'enableCompileCache' in process.getBuiltinModule('node:module') ? 'none yet' : `none: Node ${process.version} has no compile cache`;
-    return result('code cache', 'pass', `${none} (${dir})`);
-  }
+  const none = 'enableCompileCache' in process.getBuiltinModule('node:module') ? 'none yet' : `none: Node ${process.version} has no compile cache`;
   const off = 'so the code cache is off: every start compiles gymctl again';
-  const uid = currentUid();
-  if (stat.isSymbolicLink() || !stat.isDirectory())
-    return result('code cache', 'warn', `${dir} is not a folder (a link, or a file), ${off}`, `${removeCommand(dir, platform)} (gymctl makes the folder again)`);
-  if (uid !== undefined && stat.uid !== uid)
-    return result('code cache', 'warn', `${dir} belongs to another user (uid ${stat.uid}), ${off}`, 'set XDG_CACHE_HOME to a folder of your own');
-  if (!modesApply(platform)) return onWindows('code cache', dir, env);
-  if ((stat.mode & 0o077) !== 0) return result('code cache', 'warn', `${dir} is mode ${(stat.mode & 0o777).toString(8)}: others can open it, ${off}`, `chmod 700 ${dir}`);
-  return result('code cache', 'pass', `${dir} (mode 700)`);
+  const notFolder = () => result('code cache', 'warn', `${dir} is not a folder (a link, or a file), ${off}`, `${removeCommand(dir, platform)} (gymctl makes the folder again)`);
+  return folderCheck('code cache', dir, env, platform, none, notFolder, off);
 }

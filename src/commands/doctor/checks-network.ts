@@ -2,7 +2,7 @@
  * The doctor checks that look past this machine: the environment's proxy and extra CAs, the TLS handshake, and GET /me, each
  * within a time budget, with a line on stderr saying what is awaited, and a fix that names where the base URL came from.
  */
-import { GymApiError, type GymctlError } from '../../api/errors.js';
+import { type FailureReason, GymApiError, type GymctlError } from '../../api/errors.js';
 import { operations } from '../../api/client.js';
 import { isLoopbackHost } from '../../api/transport/loopback.js';
 import { hostOptions, proxyFor } from '../../api/transport/network.js';
@@ -122,16 +122,15 @@ function changeBaseUrl(setting: Setting<string>, again: string): string {
 function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile: string, again: string): string | undefined {
   const url = new URL(baseUrl.value);
   const shown = url.href.replace(/\/$/, '');
-  const what =
-    failure.reason === 'timeout'
-      ? `nothing answered at ${shown}`
-      : failure.reason === 'connection_refused'
-        ? `nothing listens at ${shown}`
-        : failure.reason === 'dns'
-          ? `${url.hostname} does not resolve`
-          : failure.reason === 'connection_reset' || failure.reason === 'network'
-            ? `the connection to ${shown} failed`
-            : undefined;
+  const failed = `the connection to ${shown} failed`;
+  const whats: Partial<Record<FailureReason, string>> = {
+    timeout: `nothing answered at ${shown}`,
+    connection_refused: `nothing listens at ${shown}`,
+    dns: `${url.hostname} does not resolve`,
+    connection_reset: failed,
+    network: failed,
+  };
+  const what = failure.reason && whats[failure.reason];
   if (!what) return undefined;
   const sandbox =
     failure.reason === 'connection_refused' && isLoopbackHost(url.hostname) ? `; for the reference API, run \`gymctl sandbox --port ${url.port || 80}\` in another terminal` : '';
