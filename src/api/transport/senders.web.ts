@@ -1,8 +1,8 @@
-/** senders.ts for the web build: the caller's fetch, else the runtime's. What the runtime lacks is a usage error before anything is sent. */
+// senders.ts for the web build: the caller's fetch, else the runtime's, what the runtime lacks a usage error before
+// anything is sent. Its sending through a fetch, and stopping any promise-based send, serve senders.ts too.
 import { usageError } from '../errors.js';
-import { viaFetch } from './via-fetch.js';
-import type { Connection } from './exchange.js';
-import type { TransportOptions } from './types.js';
+import type { AttemptControl, Connection, Exchange, Send } from './exchange.js';
+import type { DispatcherLike, FetchLike, TransportOptions } from './types.js';
 
 /** What the web build uses of the platform besides fetch. */
 const NEEDED = ['AbortController', 'AbortSignal', 'Headers', 'Response', 'ReadableStream', 'TextDecoder', 'TextEncoder'];
@@ -22,4 +22,32 @@ export async function openConnection(options: TransportOptions, _timeout?: numbe
     throw usageError(`this runtime has no ${missing.join(', ')}, which gymctl needs${fix}`);
   }
   return { send: viaFetch(fetch, new URL(options.baseUrl).origin), close: async () => {} };
+}
+
+export function stoppable(control: AttemptControl, start: (signal: AbortSignal) => Promise<Exchange>, onStop?: (reason: Error) => void): Promise<Exchange> {
+  return new Promise<Exchange>((resolve, reject) => {
+    const controller = new AbortController();
+    control.onStop((reason) => {
+      controller.abort(reason);
+      onStop?.(reason);
+      reject(reason);
+    });
+    if (!controller.signal.aborted) start(controller.signal).then(resolve, reject);
+  });
+}
+
+export function viaFetch(fetch: FetchLike, origin: string, dispatcher?: DispatcherLike): Send {
+  return (path, headers, control) =>
+    stoppable(control, (signal) =>
+      fetch(origin + path, { method: 'GET', headers, redirect: 'manual', signal, ...(dispatcher ? { dispatcher } : {}) }).then((response) => ({
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        // Lower-case names, sorted, repeated ones joined (but Set-Cookie): all fetch's Headers keeps.
+        rawHeaders: [...response.headers].flat(),
+        body: response.body as AsyncIterable<Uint8Array> | null,
+        decoded: true,
+        cancel: () => void response.body?.cancel().catch(() => {}),
+      })),
+    );
 }
