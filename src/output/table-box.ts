@@ -4,8 +4,8 @@ import Table from 'cli-table3';
 /** Rows a chunk of a long table holds: cli-table3's layout check costs rows² within a chunk. */
 export const CHUNK_ROWS = 200;
 
-const NO_TOP = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' };
-const NO_BOTTOM = { bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
+export const NO_TOP = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '' };
+export const NO_BOTTOM = { bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
 
 /** Which edges of the box a drawing closes (a streamed table draws its top and bottom apart). */
 export interface Edges {

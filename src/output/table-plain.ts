@@ -2,6 +2,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import stringWidth from 'string-width';
+import { NO_BOTTOM, NO_TOP } from './table-box.js';
 import { cellText, type Cell, type Column } from './tsv.js';
 
 /** chalk at the level gymctl decided (terminal/io.ts), never one it works out itself; bold and dim need only level 1. */
@@ -57,12 +58,7 @@ export function drawColumns(rows: ReadonlyArray<PlainRow>, options: PlainOptions
   const natural = [...(options.widths ?? columnWidths(rows, options))];
   const count = natural.length;
   const indent = options.indent ?? 0;
-  const none = Object.fromEntries(
-    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [
-      name,
-      '',
-    ]),
-  );
+  const none = { ...NO_TOP, ...NO_BOTTOM, 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '' };
   const table = new Table({
     colWidths: natural,
     chars: { ...none, left: ' '.repeat(indent), middle: ' '.repeat(options.gap) },
