@@ -39,18 +39,12 @@ export function parseFault(spec: string): Fault {
   return { kind: kind as FaultKind, ...(value !== undefined ? { value } : {}), ...(times !== undefined ? { times: Number(times) } : {}) };
 }
 
-/** Hands out faults in order, each until its count is used up. */
-export class FaultPlan {
-  readonly #faults: Fault[];
-
-  constructor(faults: readonly Fault[] = []) {
-    this.#faults = faults.map((fault) => ({ ...fault }));
-  }
-
-  /** The fault for the next request, if any is left. */
-  next(): Fault | undefined {
-    const fault = this.#faults.find((f) => f.times === undefined || f.times > 0);
+/** Hands out faults in order, each until its count is used up: the next request's, if any is left. */
+export function faultPlan(faults: readonly Fault[] = []): () => Fault | undefined {
+  const left = faults.map((fault) => ({ ...fault }));
+  return () => {
+    const fault = left.find((f) => f.times === undefined || f.times > 0);
     if (fault?.times !== undefined) fault.times--;
     return fault;
-  }
+  };
 }

@@ -9,7 +9,7 @@ import { SPEC_MESSAGES } from '../api/errors.js';
 import { stringifyExact } from '../json/exact.js';
 import type { SandboxData } from './data.js';
 import { DEMO_DATA } from './demo-data.js';
-import { FaultPlan, type Fault } from './faults.js';
+import { faultPlan, type Fault } from './faults.js';
 import { pathPattern } from '../operations/declare.js';
 import { OPERATIONS } from '../operations/index.js';
 
@@ -41,10 +41,7 @@ export function uuidv7(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-interface Reply {
-  status: number;
-  body: unknown;
-}
+type Reply = { status: number; body: unknown };
 
 const notFound = (): Reply => ({ status: 404, body: { message: SPEC_MESSAGES.notFound } });
 
@@ -68,7 +65,7 @@ const ENDLESS_LIMIT_MS = 60_000;
 
 /** The sandbox as a request handler, for an http or https server of the caller's. */
 export function sandboxHandler(data: SandboxData = DEMO_DATA, log?: (line: string) => void, faults?: readonly Fault[]): http.RequestListener {
-  const plan = new FaultPlan(faults);
+  const nextFault = faultPlan(faults);
   return (request, response) => {
     const started = process.hrtime.bigint();
     const { pathname } = new URL(request.url ?? '/', 'http://sandbox');
@@ -95,7 +92,7 @@ export function sandboxHandler(data: SandboxData = DEMO_DATA, log?: (line: strin
     const header = request.headers['x-api-key'];
     const reply = () => route(data, request.method ?? 'GET', pathname, Array.isArray(header) ? header[0] : header);
 
-    const fault = plan.next();
+    const fault = nextFault();
     const note = fault ? ` (fault ${fault.kind})` : '';
     switch (fault?.kind) {
       case undefined:
