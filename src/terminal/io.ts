@@ -18,11 +18,8 @@ export interface IO extends IOStreams {
   err(text: string): void;
 }
 
-export interface IOOptions {
-  env: NodeJS.ProcessEnv;
-  /** False when --no-color was given. */
-  colorFlag?: boolean;
-}
+/** `colorFlag` is false with --no-color. */
+export type IOOptions = { env: NodeJS.ProcessEnv; colorFlag?: boolean };
 
 /** Colour only on a terminal, never with --no-color or NO_COLOR, and on demand with FORCE_COLOR (but 0 or false). */
 export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
