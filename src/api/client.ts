@@ -166,19 +166,17 @@ export class GymClient<M extends IdMode = 'number'> {
       return new ApiPromise(Promise.reject(error));
     }
     const { path, subject } = operation;
-    const raw: Operation<Data<D>> = { path, subject, raw: true, ...(operation.id === undefined ? {} : { id: operation.id }) };
-    const mode = this.#ids;
+    const raw = { ...operation, raw: true };
     const beyond = (big: bigint, where: string) =>
       new GymApiError(
         'invalid_response',
         `${subject}: the id ${big} (${where}) is beyond 2^53−1, which a number cannot hold exactly: createClient({ ids: 'bigint' }) keeps every id exact`,
         { id: operation.id },
       );
-    const withIds = (answer: ApiResponse<Data<D>>) => {
-      if (operation.schema === undefined) return answer;
-      const data = idsIn({ data: answer.data }, operation.schema, mode, isIdentifier, beyond) as { data: Data<D> };
-      return { ...answer, data: data.data };
-    };
+    const withIds = (answer: ApiResponse<Data<D>>) => ({
+      ...answer,
+      data: (idsIn({ data: answer.data }, operation.schema!, this.#ids, isIdentifier, beyond) as { data: Data<D> }).data,
+    });
     return new ApiPromise((asResponse) => (asResponse ? this.request(raw, options) : this.request(operation, options).then(withIds)), this.#base + path) as never;
   }
 
