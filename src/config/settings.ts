@@ -57,9 +57,7 @@ export interface ResolvedSettings {
   debug: boolean;
 }
 
-function first<T>(...candidates: Array<Setting<T> | undefined>): Setting<T> | undefined {
-  return candidates.find((candidate) => candidate !== undefined);
-}
+const first = <T>(...candidates: Array<Setting<T> | undefined>): Setting<T> | undefined => candidates.find((candidate) => candidate !== undefined);
 
 const fromValue = <T>(value: T | undefined, source: Source, origin?: string): Setting<T> | undefined =>
   value === undefined || value === '' ? undefined : { value, source, ...(origin ? { origin } : {}) };
@@ -177,14 +175,13 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
   const baseUrl = flags.sandbox
     ? undefined
     : first(fromFlag(flags.baseUrl, '--base-url'), fromValue(env.GYMCTL_BASE_URL, 'env', 'GYMCTL_BASE_URL'), fromValue(profile?.baseUrl, 'config', configOrigin));
-  const timeout = fromFlag(flags.timeout, '--timeout');
-  const timeoutMs: Setting<number> = timeout
-    ? { ...timeout, value: parseTimeout(timeout.value, '--timeout') }
-    : (fromValue(profile?.timeout, 'config', configOrigin) ?? { value: DEFAULT_TIMEOUT_MS, source: 'default' });
-  const retriesFlag = fromFlag(flags.retries, '--retries');
-  const retries: Setting<number> = retriesFlag
-    ? { ...retriesFlag, value: parseRetries(retriesFlag.value, '--retries') }
-    : (fromValue(profile?.retries, 'config', configOrigin) ?? { value: DEFAULT_RETRIES, source: 'default' });
+  /** A number from its flag, else the profile, else the default. */
+  const numeric = (flag: string, text: string | undefined, parse: (text: string, origin: string) => number, stored: number | undefined, fallback: number): Setting<number> => {
+    const given = fromFlag(text, flag);
+    return given ? { ...given, value: parse(given.value, flag) } : (fromValue(stored, 'config', configOrigin) ?? { value: fallback, source: 'default' });
+  };
+  const timeoutMs = numeric('--timeout', flags.timeout, parseTimeout, profile?.timeout, DEFAULT_TIMEOUT_MS);
+  const retries = numeric('--retries', flags.retries, parseRetries, profile?.retries, DEFAULT_RETRIES);
   const format = resolveFormat(flags) ?? fromValue(profile?.format, 'config', configOrigin) ?? { value: 'table', source: 'default' };
   return {
     profile: profileName,
@@ -268,6 +265,4 @@ export const profileFlag = (profile: string, file: Pick<ConfigFile, 'defaultProf
 export const loginFor = (baseUrl: Setting<string> | undefined, flags = '') => `gymctl auth login${flags}${baseUrl ? '' : ' --base-url URL'}`;
 
 /** The key masked to its last 4 characters; short keys are masked whole. */
-export function maskKey(key: string): string {
-  return key.length >= 12 ? `****${key.slice(-4)}` : '****';
-}
+export const maskKey = (key: string): string => (key.length >= 12 ? `****${key.slice(-4)}` : '****');
