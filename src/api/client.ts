@@ -33,20 +33,12 @@ export function checkApiPath(path: string): string {
       throw refuse('it has a malformed percent-encoding');
     }
   };
-  /** The segment as each decoding would read it: as written, then decoded again and again until nothing changes. */
-  const readings = (segment: string) => {
-    const seen = [segment];
-    for (let current = segment, i = 0; i < 8; i++) {
-      const next = decodeOnce(current);
-      if (next === current) break;
-      seen.push(next);
-      current = next;
-    }
-    return seen;
-  };
   const [pathPart] = path.split('?');
   for (const segment of pathPart!.split('/')) {
-    for (const reading of readings(segment)) {
+    // The segment as each decoding would read it: as written, then decoded again and again until nothing changes.
+    const readings = [segment];
+    for (let i = 0; i < 8 && readings.at(-1) !== readings.at(-2); i++) readings.push(decodeOnce(readings.at(-1)!));
+    for (const reading of readings) {
       const name = reading.split(';')[0]!.normalize('NFKC');
       if (name === '.' || name === '..') throw refuse('it must not contain . or .. segments, however they are encoded');
       if (/[/\\]/.test(reading)) throw refuse('it must not contain an encoded / or \\');
