@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { usageError } from '../failures.js';
 import { HELP_TOPICS, type HelpTopic, wrapTopic } from './help-topics.js';
 import { examples, type FactoryRef } from './shared/define.js';
-import { closest } from './shared/suggest.js';
+import { didYouMean } from './shared/suggest.js';
 
 export const newCmdHelp = (f: FactoryRef, program: Command) =>
   new Command('help')
@@ -22,10 +22,8 @@ export const newCmdHelp = (f: FactoryRef, program: Command) =>
       for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
       if (!command) {
         const names = [...program.commands.filter((c) => c.name() !== '__complete').map((c) => c.name()), ...Object.keys(HELP_TOPICS)];
-        const suggestion = topic.length === 1 ? closest(first, names) : undefined;
-        throw usageError(
-          `no help for ${JSON.stringify(topic.join(' '))}${suggestion ? ` (Did you mean ${suggestion}?)` : ''}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`,
-        );
+        const hint = topic.length === 1 ? didYouMean(first, names) : '';
+        throw usageError(`no help for ${JSON.stringify(topic.join(' '))}${hint}: try a command, or one of the topics ${Object.keys(HELP_TOPICS).join(', ')}`);
       }
       return command.outputHelp();
     });

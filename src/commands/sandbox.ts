@@ -13,14 +13,11 @@ export const newCmdSandbox = (f: FactoryRef) =>
           ['--port <n>', 'port to listen on, 0 for any free one (default 4010)'],
           ['--host <host>', 'address to listen on (default 127.0.0.1)'],
           ['--data <file>', 'serve this JSON file of keys, academies, members and families instead of the demo data'],
+          ['--fault <spec>', `misbehave, for testing: KIND[=VALUE][*TIMES], KIND one of ${Object.keys(FAULTS).join(', ')} (repeatable)`, 'repeatable'],
         ],
         examples: ['gymctl sandbox', 'gymctl sandbox --port 0 --data fixtures.json', "gymctl sandbox --fault 'unavailable*2' --fault 'slow=3000'"],
       },
       async (options: { port?: string; host?: string; data?: string; fault?: string[] }) => (await import('./sandbox/run.js')).runSandbox(f(), options),
-    ).option(
-      '--fault <spec>',
-      `misbehave, for testing: KIND[=VALUE][*TIMES], KIND one of ${Object.keys(FAULTS).join(', ')} (repeatable)`,
-      (spec: string, previous: string[] | undefined) => [...(previous ?? []), spec],
     ),
     { handlesInterrupt: true },
   );

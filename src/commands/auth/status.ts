@@ -92,26 +92,19 @@ export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<vo
   const store = f.config();
   const profile = settings.profile.value;
   const keyShown = `${maskKey(apiKey.value)} ${describeSource(apiKey, store.path)}`;
+  const rows: Array<[string, string]> = [
+    ['Profile', profile],
+    ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
+    ['Key', keyShown],
+  ];
   let me: ApiKey;
   try {
     me = await client.getMe();
   } catch (error) {
-    if (error instanceof GymctlError && error.kind === 'unauthorized') {
-      // What would help find the bad key, on stderr: stdout stays empty on failure.
-      const stderr = { isTTY: f.io.stderrIsTTY, color: false };
-      f.io.err(
-        await labelledText(
-          [
-            ['Profile', profile],
-            ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
-            ['Key', keyShown],
-          ],
-          stderr,
-        ),
-      );
-      throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
-    }
-    throw explain(error);
+    if (!(error instanceof GymctlError && error.kind === 'unauthorized')) throw explain(error);
+    // What would help find the bad key, on stderr: stdout stays empty on failure.
+    f.io.err(await labelledText(rows, { isTTY: f.io.stderrIsTTY, color: false }));
+    throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
   }
   const status = {
     profile,
@@ -124,19 +117,10 @@ export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<vo
     academyIds: me.academyIds,
     user: me.user ?? null,
   };
-  const rows: Array<[string, string]> = [
-    ['Profile', profile],
-    ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
-    ['Key', keyShown],
-    ['Key name', me.name ? `${me.name} (id ${me.id})` : `(no name) (id ${me.id})`],
-    ['Owner', ownerLine(me)],
-    ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none'],
-  ];
+  rows.push(['Key name', `${me.name || '(no name)'} (id ${me.id})`], ['Owner', ownerLine(me)], ['Academies', me.academyIds.length ? me.academyIds.join(', ') : 'none']);
   await printDocument(
     f,
     () => `${stringifyExact(status, 2)}\n`,
     () => labelledText(rows, stdoutTerminal(f.io)),
   );
 }
-
-/** The answers --cache kept for a key that is being forgotten go with it. */

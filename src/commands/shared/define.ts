@@ -4,7 +4,8 @@
  */
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
-import { helpForGroup } from './suggest.js';
+import { usageError } from '../../failures.js';
+import { closest } from './suggest.js';
 
 /** The factory of the run, asked for only when a command runs (by then the flags are parsed). */
 export type FactoryRef = () => Factory;
@@ -80,7 +81,12 @@ export function defineGroup(spec: Omit<CommandSpec, 'arguments' | 'options'>, co
     .helpCommand(false)
     .argument('[command]')
     .usage('<command> [options]')
-    .action((word?: string): void => helpForGroup(group)(word));
+    .action((word?: string) => {
+      if (word === undefined) return group.outputHelp();
+      const names = group.commands.map((c) => c.name());
+      const suggestion = closest(word, names);
+      throw usageError(`unknown command '${spec.name} ${word}'${suggestion ? ` (Did you mean ${spec.name} ${suggestion}?)` : `: expected one of ${names.join(', ')}`}`);
+    });
   if (spec.examples.length > 0) group.addHelpText('after', examples(...spec.examples));
   examplesByCommand.set(group, spec.examples);
   for (const command of commands) group.addCommand(command);

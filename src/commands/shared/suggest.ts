@@ -1,5 +1,4 @@
 /** Suggestions for a mistyped command, topic, option, profile or value, and the gymctl way of another CLI's habit. */
-import type { Command } from 'commander';
 import type { GymctlError } from '../../api/errors.js';
 import type { ArgvScan } from '../../argv.js';
 import { usageError } from '../../failures.js';
@@ -31,16 +30,6 @@ export function closest(word: string, names: readonly string[]): string | undefi
 export function didYouMean(word: string, names: readonly string[]): string {
   const suggestion = closest(word, names);
   return suggestion ? ` (Did you mean ${suggestion}?)` : '';
-}
-
-/** A group's action (see defineGroup): its help alone, or a usage error suggesting the closest command. */
-export function helpForGroup(group: Command) {
-  return (word: string | undefined) => {
-    if (word === undefined) return group.outputHelp();
-    const names = group.commands.map((c) => c.name());
-    const suggestion = closest(word, names);
-    throw usageError(`unknown command '${group.name()} ${word}'${suggestion ? ` (Did you mean ${group.name()} ${suggestion}?)` : `: expected one of ${names.join(', ')}`}`);
-  };
 }
 
 const DEBUG = 'gymctl has no verbose mode: --debug traces each request on stderr, the key redacted';
