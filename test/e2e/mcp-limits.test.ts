@@ -14,6 +14,11 @@ import { uuidv7 } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { type SpawnedMcp, spawnMcp, toolError } from '../helpers/mcp-stdio.js';
 import { httpServer } from '../helpers/servers.js';
+import { toolsOf } from '../../src/mcp/tools.js';
+import { academy as academyOperation } from '../../src/operations/index.js';
+
+/** The academy operation's tools: its own, its batch, and the one listing every academy of the key. */
+const [GET_ACADEMY, GET_ACADEMIES, LIST_ACADEMIES] = toolsOf([academyOperation]).map((tool) => tool.name) as [string, string, string];
 
 const KEY = 'mcp-limits-key-0123456789abcdef';
 const config = tempConfigDir();
@@ -77,7 +82,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
 
   it('a 6 MB and a 10 MB academy each come back shortened, well-formed, saying so, within 1 MB; the next call still works', async () => {
     for (const id of ['6000', '10000']) {
-      const result = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: id } });
+      const result = await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: id } });
       // Both copies, as written, within the default limit.
       expect(Buffer.byteLength(JSON.stringify(result)), id).toBeLessThanOrEqual(1024 * 1024);
       const answer = result.structuredContent as Answer;
@@ -87,13 +92,13 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
       expect(answer.truncated!.note).toMatch(/over the 1,048,576 this server sends in one result: it holds the record without notes/);
       // The text copy is the same JSON.
       expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual(answer);
-      const next = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '1' } });
+      const next = await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '1' } });
       expect((next.structuredContent as Answer).data).toMatchObject({ id: '1', name: 'Academy 1' });
     }
   });
 
   it('list_academies answers all 200 academies of the key in one call, with at most 8 requests in flight', async () => {
-    const result = await mcp.client.callTool({ name: 'list_academies', arguments: {} });
+    const result = await mcp.client.callTool({ name: LIST_ACADEMIES, arguments: {} });
     const answer = result.structuredContent as Answer;
     expect((answer.data as Array<{ id: string }>).map((record) => record.id)).toEqual(ACADEMIES.map(String));
     expect(answer.notFound).toEqual([]);
@@ -106,7 +111,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
   it('list_academies fetches at most 500 academies in one call, and names the rest for another', async () => {
     const many = await spawnMcp(['--base-url', base], config.dir, { GYMCTL_API_KEY: MANY });
     try {
-      const answer = (await many.client.callTool({ name: 'list_academies', arguments: {} })).structuredContent as Answer & {
+      const answer = (await many.client.callTool({ name: LIST_ACADEMIES, arguments: {} })).structuredContent as Answer & {
         data: Array<{ id: string }>;
         truncated: { returned: number; total: number; omittedIds: string[] };
       };
@@ -124,7 +129,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     const limited = await spawnMcp(['--base-url', base, '--concurrency', '3'], config.dir, { GYMCTL_API_KEY: KEY });
     try {
       const calls = Array.from({ length: 50 }, (_, call) =>
-        limited.client.callTool({ name: 'get_academies', arguments: { academyIds: Array.from({ length: 4 }, (_, i) => String(((call * 4 + i) % 200) + 1)) } }),
+        limited.client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: Array.from({ length: 4 }, (_, i) => String(((call * 4 + i) % 200) + 1)) } }),
       );
       const results = await Promise.all(calls);
       expect(results.every((result) => !result.isError && (result.structuredContent as Answer & { data: unknown[] }).data.length === 4)).toBe(true);
@@ -137,13 +142,13 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
   });
 
   it('an id named twenty times is fetched once, and answered once', async () => {
-    const result = await mcp.client.callTool({ name: 'get_academies', arguments: { academyIds: Array.from({ length: 20 }, () => '1') } });
+    const result = await mcp.client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: Array.from({ length: 20 }, () => '1') } });
     expect(paths).toEqual(['/academies/1']);
     expect(result.structuredContent).toMatchObject({ data: [{ id: '1' }], notFound: [] });
   });
 
   it("ESC, CR, LF and BEL from the API reach the client shown, never as controls: in the tool's text, the structured data, its log and stderr", async () => {
-    const failed = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '666' } });
+    const failed = await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '666' } });
     const text = (failed.content as Array<{ text: string }>)[0]!.text;
     const error = toolError(failed);
     expect(error.message).toBe('academy 666: unexpected HTTP status 400 Bad Request: bad^[[2J^Mgymctl mcp: FAKE LOG LINE^J^G');
@@ -158,7 +163,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     expect(mcp.stderr()).not.toMatch(/Warning/);
     expect(mcp.stderr()).not.toMatch(/^gymctl mcp: FAKE LOG LINE/m);
 
-    const evil = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '667' } });
+    const evil = await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '667' } });
     expect((evil.structuredContent as { data: { name: string } }).data.name).toBe('Evil^[]0;pwned^G name^M\nnext');
   });
 
@@ -180,7 +185,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
   it('a smaller --max-answer shortens list_academies to the records that fit, naming the rest for get_academies', async () => {
     const small = await spawnMcp(['--base-url', base, '--max-answer', '16KB'], config.dir, { GYMCTL_API_KEY: KEY });
     try {
-      const result = await small.client.callTool({ name: 'list_academies', arguments: {} });
+      const result = await small.client.callTool({ name: LIST_ACADEMIES, arguments: {} });
       expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(16 * 1024);
       const answer = result.structuredContent as Answer & { data: Array<{ id: string }>; truncated: { returned: number; total: number; omittedIds: string[]; next: string } };
       expect(answer.truncated.total).toBe(200);
@@ -200,7 +205,7 @@ describe('gymctl mcp against an API that never answers, with the default setting
     const mcp = await spawnMcp(['--base-url', never], config.dir, { GYMCTL_API_KEY: KEY });
     try {
       // The SDK client's own default time limit (60 s): a -32001 from it would fail the test.
-      const error = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '1' } }));
+      const error = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '1' } }));
       expect(error).toMatchObject({ kind: 'unavailable', id: '1', message: "academy 1: no answer within 45 s, this server's time limit for one call (retries included)" });
       expect(error.next).toMatch(/--call-timeout/);
       expect(mcp.stderr()).toMatch(/^gymctl mcp: get_academy: academy 1: no answer within 45 s/m);

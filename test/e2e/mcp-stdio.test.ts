@@ -9,6 +9,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { toolName } from '../../src/mcp/tools.js';
+import { academy, whoami } from '../../src/operations/index.js';
+
+const GET_ACADEMY = toolName(academy);
+const WHOAMI = toolName(whoami);
 
 const config = tempConfigDir();
 afterAll(() => config.remove());
@@ -50,8 +55,8 @@ describe('gymctl mcp on raw stdio', () => {
     const server = rawServer();
     server.send(JSON.stringify(INITIALIZE));
     server.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } }));
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '999' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '1' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '999' } } }));
     server.child.stdin.end();
     const { code } = await server.exited;
     expect(code).toBe(0);
@@ -69,7 +74,7 @@ describe('gymctl mcp on raw stdio', () => {
     server.send('this is not json {');
     server.send('{"hello":"world"}');
     server.send('\u0000\u00ff garbage');
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '2' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '2' } } }));
     const answer = await server.answer(2);
     expect(answer.result).toMatchObject({ structuredContent: { data: { id: '2' } } });
     const errors = server.messages().filter((message) => message.error);
@@ -90,13 +95,13 @@ describe('gymctl mcp on raw stdio', () => {
     server.send(JSON.stringify(INITIALIZE));
     await server.answer(1);
     server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: 5 } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: GET_ACADEMY, arguments: 5 } }));
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } }));
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_academy', arguments: ['1'] } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: GET_ACADEMY, arguments: ['1'] } }));
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'loud' } }));
     // params that are not an object: the request's own id, never id null, which would leave the client waiting on 8.
     server.send('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"x"}');
-    server.send('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":["get_academy"]}');
+    server.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":["${GET_ACADEMY}"]}`);
     expect(await server.answer(8)).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'Invalid params for tools/call: params must be an object, not a string' } });
     expect(await server.answer(9)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Invalid params for tools/call: params must be an object, not an array' } });
     expect(server.messages().filter((message) => message.id === null)).toEqual([]);
@@ -112,7 +117,7 @@ describe('gymctl mcp on raw stdio', () => {
       expect(error.message).not.toMatch(/\n/);
     }
     // And it goes on serving.
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '1' } } }));
     expect((await server.answer(6)).result).toMatchObject({ structuredContent: { data: { id: '1' } } });
     server.child.stdin.end();
     expect((await server.exited).code).toBe(0);
@@ -124,9 +129,9 @@ describe('gymctl mcp on raw stdio', () => {
     await server.answer(1);
     server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     // 11 MiB in one line, written in pieces as a pipe carries it, then a call on the next line.
-    const long = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: 'x'.repeat(11 * 1024 * 1024) } } });
+    const long = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: 'x'.repeat(11 * 1024 * 1024) } } });
     server.send(long);
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '1' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '1' } } }));
     expect((await server.answer(3)).result).toMatchObject({ structuredContent: { data: { id: '1' } } });
     expect(server.messages().filter((message) => message.error)).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a line longer than 4 MiB was skipped' } },
@@ -165,7 +170,7 @@ describe('gymctl mcp on raw stdio', () => {
   }
 
   it('with no key, still serves, and every tool says how to log in', async () => {
-    const { error } = await failureOfCall([], {}, { name: 'whoami', arguments: {} });
+    const { error } = await failureOfCall([], {}, { name: WHOAMI, arguments: {} });
     expect(error).toMatchObject({ kind: 'unauthorized', next: expect.stringMatching(/gymctl auth login/) });
   });
 
@@ -173,7 +178,7 @@ describe('gymctl mcp on raw stdio', () => {
     ['a key but no base URL', [], /no API base URL for profile "default"/],
     ['a profile the config file does not hold', ['--profile', 'work'], /there is no profile "work"/],
   ])('with %s, still serves, and every tool says what to fix and to restart it', async (_what, args, message) => {
-    const { error, lines } = await failureOfCall(args, { GYMCTL_API_KEY: 'a-key-of-some-length' }, { name: 'get_academy', arguments: { academyId: '1' } });
+    const { error, lines } = await failureOfCall(args, { GYMCTL_API_KEY: 'a-key-of-some-length' }, { name: GET_ACADEMY, arguments: { academyId: '1' } });
     expect(error).toMatchObject({ kind: 'usage', message: expect.stringMatching(message), next: expect.stringMatching(/restart this MCP server/) });
     expect(JSON.stringify(lines)).not.toContain('a-key-of-some-length');
   });

@@ -8,13 +8,18 @@
 import type http from 'node:http';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { batchName, toolName } from '../../src/mcp/tools.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { batchName, toolName, toolsOf } from '../../src/mcp/tools.js';
+import { OPERATIONS, academy, family, whoami } from '../../src/operations/index.js';
 import { uuidv7 } from '../../src/sandbox/server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { declaredTools } from '../helpers/mcp.js';
 import { type SpawnedMcp, spawnMcp, toolError } from '../helpers/mcp-stdio.js';
 import { httpServer } from '../helpers/servers.js';
+
+/** The academy operation's tools: its own, its batch, and the one listing every academy of the key. */
+const [GET_ACADEMY, GET_ACADEMIES] = toolsOf([academy]).map((tool) => tool.name) as [string, string];
+const LIST_FAMILY = toolName(family);
+const WHOAMI = toolName(whoami);
 
 const KEY = 'mcp-test-key-0123456789abcdef';
 const BIG = '9223372036854775807';
@@ -33,8 +38,8 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
     // The declarations' tools, in their order, with the titles they give.
     expect(tools.map((tool) => [tool.name, tool.title])).toEqual(declaredTools().map((tool) => [tool.name, tool.title]));
     // A title is the operation's summary; the batch's names what it reads, in the plural the declaration gives.
-    expect(tools.find((tool) => tool.name === 'get_academy')!.title).toBe('One academy');
-    expect(tools.find((tool) => tool.name === 'get_academies')!.title).toBe('Academies by id, several at once');
+    expect(tools.find((tool) => tool.name === GET_ACADEMY)!.title).toBe('One academy');
+    expect(tools.find((tool) => tool.name === GET_ACADEMIES)!.title).toBe('Academies by id, several at once');
     for (const tool of tools) {
       expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true, destructiveHint: false });
       expect(tool.outputSchema?.type).toBe('object');
@@ -45,9 +50,9 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
     // The failure's fields, as toolFailure makes them; and the list never changes.
     expect(mcp.client.getInstructions()).toContain('{"error":{"message","kind","correlationId","status","id","next"}} (and "retryAfterSeconds" when rate limited)');
     expect(mcp.client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
-    expect(tools.find((tool) => tool.name === 'get_academy')!.description).toMatch(/academyIds that whoami answers/);
+    expect(tools.find((tool) => tool.name === GET_ACADEMY)!.description).toMatch(/academyIds that whoami answers/);
     // The batch says what it does with several ids, not the one-record operation's "exactly one".
-    const batch = tools.find((tool) => tool.name === 'get_academies')!.description!;
+    const batch = tools.find((tool) => tool.name === GET_ACADEMIES)!.description!;
     expect(batch).toMatch(/^Academies by id, several at once: what an academy is for each id \(one GET \/academies\/\{academyId\} each\)/);
     expect(batch).not.toMatch(/exactly one/);
     // Ids are the only arguments: no URL, path, header or key.
@@ -67,7 +72,7 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
     for (const [name, keys] of Object.entries(taken)) expect(keys, name).toEqual(expectedArgs[name] ?? []);
     expect(Object.values(taken).flat().sort()).toEqual(Object.values(expectedArgs).flat().sort());
     // What each id takes is in the schema a client reads (the metadata survives the build's two copies of zod).
-    const academyId = tools.find((tool) => tool.name === 'get_academy')!.inputSchema;
+    const academyId = tools.find((tool) => tool.name === GET_ACADEMY)!.inputSchema;
     expect(academyId).toMatchObject({
       required: ['academyId'],
       properties: {
@@ -79,18 +84,18 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
         },
       },
     });
-    expect(tools.find((tool) => tool.name === 'get_academies')!.inputSchema.properties).toMatchObject({ academyIds: { type: 'array', minItems: 1, maxItems: 20 } });
+    expect(tools.find((tool) => tool.name === GET_ACADEMIES)!.inputSchema.properties).toMatchObject({ academyIds: { type: 'array', minItems: 1, maxItems: 20 } });
   });
 
   it('answers every tool, ids as strings (the client checks each answer against its outputSchema)', async () => {
-    const me = await mcp.client.callTool({ name: 'whoami', arguments: {} });
+    const me = await mcp.client.callTool({ name: WHOAMI, arguments: {} });
     expect(me.structuredContent).toMatchObject({ data: { id: '101', academyIds: ['1', '2', '3', '4'] } });
     expect(JSON.parse((me.content as Array<{ text: string }>)[0]!.text)).toEqual(me.structuredContent);
-    const academy = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '1' } });
+    const academy = await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '1' } });
     expect(academy.structuredContent).toMatchObject({ data: { id: '1', name: 'Alfama Jiu-Jitsu', franchiseId: '10' } });
-    const several = await mcp.client.callTool({ name: 'get_academies', arguments: { academyIds: ['2', 1, '999'] } });
+    const several = await mcp.client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: ['2', 1, '999'] } });
     expect(several.structuredContent).toMatchObject({ data: [{ id: '2' }, { id: '1' }], notFound: ['999'] });
-    const family = await mcp.client.callTool({ name: 'list_family', arguments: { memberId: '501' } });
+    const family = await mcp.client.callTool({ name: LIST_FAMILY, arguments: { memberId: '501' } });
     expect((family.structuredContent as { data: Array<{ id: string }> }).data.map((member) => member.id)).toEqual(['502', '503']);
     expect(mcp.stderr()).toMatch(new RegExp(`^gymctl mcp: serving ${declaredTools().length} tools`, 'm'));
   });
@@ -103,13 +108,13 @@ describe('gymctl mcp --sandbox, from the SDK client', () => {
 
   it('a bad id is refused before any request, as the CLI refuses it, with the failure every tool gives', async () => {
     for (const academyId of ['0', '-1', '1.5', '../me', '', 'x', '99999999999999999999']) {
-      const error = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId } }));
+      const error = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId } }));
       expect(error, academyId).toMatchObject({ kind: 'usage', correlationId: null, status: null });
       expect(error.next).toMatch(/refused before any request/);
     }
-    expect(toolError(await mcp.client.callTool({ name: 'get_academy', arguments: {} }))).toMatchObject({ kind: 'usage', message: expect.stringMatching(/^missing academy id/) });
+    expect(toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: {} }))).toMatchObject({ kind: 'usage', message: expect.stringMatching(/^missing academy id/) });
     const tooMany = Array.from({ length: 21 }, (_, i) => String(i + 1));
-    expect(toolError(await mcp.client.callTool({ name: 'get_academies', arguments: { academyIds: tooMany } })).message).toMatch(/1 to 20 academy ids, not 21/);
+    expect(toolError(await mcp.client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: tooMany } })).message).toMatch(/1 to 20 academy ids, not 21/);
   });
 });
 
@@ -170,20 +175,20 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
   });
 
   it('401, 404, 429 with Retry-After, a timeout and a gateway page are each a tool error with its kind, correlation ID and next step', async () => {
-    const refused = toolError(await mcp.client.callTool({ name: 'whoami', arguments: {} }));
+    const refused = toolError(await mcp.client.callTool({ name: WHOAMI, arguments: {} }));
     expect(refused).toMatchObject({ kind: 'unauthorized', status: 401, correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(refused.message).toMatch(/refused the API key from GYMCTL_API_KEY/);
     expect(refused.next).toMatch(/gymctl auth login/);
-    const missing = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '9' } }));
+    const missing = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '9' } }));
     expect(missing).toMatchObject({ kind: 'not_found', status: 404, id: '9', message: 'academy 9: Resource not found', correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(missing.next).toMatch(/does not exist or is outside this key's scope/);
-    const limited = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '429' } }));
+    const limited = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '429' } }));
     expect(limited).toMatchObject({ kind: 'unavailable', status: 429, retryAfterSeconds: 7, correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(limited.next).toMatch(/wait 7 s/);
-    const slow = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '7' } }));
+    const slow = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '7' } }));
     expect(slow).toMatchObject({ kind: 'unavailable', status: null, correlationId: null, message: 'academy 7: timed out after 400 ms' });
     expect(slow.next).toMatch(/did not answer in time/);
-    const gateway = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '502' } }));
+    const gateway = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '502' } }));
     expect(gateway).toMatchObject({ kind: 'unavailable', status: 502, correlationId: 'gw-42' });
     expect(gateway.message).toMatch(/gateway in front of the API/);
     // One request each, none retried (--retries 0).
@@ -193,7 +198,7 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
   });
 
   it('a 64-bit id comes back with every digit, as a string', async () => {
-    const big = await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: BIG } });
+    const big = await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: BIG } });
     expect(big.structuredContent).toEqual({ complete: true, data: { id: BIG, name: 'Big', franchiseId: '9007199254740993' } });
   });
 
@@ -205,7 +210,7 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
     await patient.client.setLoggingLevel('debug');
     try {
       const controller = new AbortController();
-      const call = patient.client.callTool({ name: 'get_academy', arguments: { academyId: '8' } }, undefined, { signal: controller.signal, timeout: 60_000 });
+      const call = patient.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '8' } }, undefined, { signal: controller.signal, timeout: 60_000 });
       await expect.poll(() => held.some((request) => request.url === '/academies/8')).toBe(true);
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow(/changed my mind|aborted/i);
@@ -242,12 +247,12 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
       { toString: '1' },
     ];
     for (const academyId of attempts) {
-      const error = toolError(await mcp.client.callTool({ name: 'get_academy', arguments: { academyId } }));
+      const error = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId } }));
       expect(error.kind, JSON.stringify(academyId)).toBe('usage');
     }
     // Arguments a tool does not take are ignored: the base URL and key are the command line's.
     const echoed = toolError(
-      await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '13', baseUrl: 'http://127.0.0.2:9', apiKey: 'other', headers: { Host: 'x' } } }),
+      await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '13', baseUrl: 'http://127.0.0.2:9', apiKey: 'other', headers: { Host: 'x' } } }),
     );
     expect(echoed.message).toBe('academy 13: no academy 13 for key [redacted]');
     expect(seen).toEqual([{ host: new URL(base).host, url: '/academies/13', key: KEY }]);

@@ -7,9 +7,12 @@ import { GymApiError, GymctlError } from '../../src/api/errors.js';
 import { usageError } from '../../src/failures.js';
 import { asFailure, callTimedOut, failureResult, nextStep, type ToolFailure, toolFailure } from '../../src/mcp/failures.js';
 import { fitAnswer, type Truncated } from '../../src/mcp/fit.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { OPERATIONS, academy } from '../../src/operations/index.js';
 import { inProcessMcp } from '../helpers/mcp.js';
 import { httpServer } from '../helpers/servers.js';
+import { batchName, toolName, toolsOf } from '../../src/mcp/tools.js';
+
+const GET_ACADEMY = toolName(academy);
 
 const KEY = 'test_key_0123456789abcdef';
 
@@ -117,7 +120,7 @@ describe("each cause's next step, in full, as the API's own failures make it", (
     const base = await httpServer((_request, response) => answer(response));
     const mcp = await inProcessMcp(OPERATIONS, base, KEY);
     try {
-      const result = (await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
+      const result = (await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '1' } })) as CallToolResult;
       expect(result.isError).toBe(true);
       return JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error as ToolFailure;
     } finally {
@@ -182,13 +185,13 @@ describe("each cause's next step, in full, as the API's own failures make it", (
   });
 
   it("list_academies' cap names the cap and how to page past it, never --max-answer, which does not lift it", () => {
-    const how = { shape: 'batch', command: 'gymctl academies --json', tool: 'get_academies', perCall: 20, cap: 500 } as const;
+    const how = toolsOf([academy]).at(-1)!.shortening({});
     const data = Array.from({ length: 500 }, (_, i) => ({ id: String(i + 1) }));
     const { truncated } = fitAnswer({ data, notFound: [] }, 1024 * 1024, how, [{ ids: ['501', '502'], reason: 'cap' }]).structuredContent as { truncated: Truncated };
     expect(truncated.reason).toBe('cap');
     expect(truncated.note).toBe('This tool fetches at most 500 records in one call, and 2 more were listed: it holds the first 500 of its 502 records.');
     expect(truncated.next).toBe(
-      "Call get_academies again with the ids in omittedIds, at most 20 at a time: that is how to page past this tool's cap of 500 records, which --max-answer does not lift.",
+      `Call ${batchName(academy)} again with the ids in omittedIds, at most 20 at a time: that is how to page past this tool's cap of 500 records, which --max-answer does not lift.`,
     );
   });
 });

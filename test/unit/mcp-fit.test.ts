@@ -4,9 +4,12 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type Answer, bytesOf, fitAnswer, type Truncated, truncatedSchema } from '../../src/mcp/fit.js';
 import { Gate } from '../../src/mcp/gate.js';
+import { batchName, toolName } from '../../src/mcp/tools.js';
+import { academy, family } from '../../src/operations/index.js';
 
 const LIST = { shape: 'list', command: 'gymctl family 501 --json' } as const;
-const BATCH = { shape: 'batch', command: 'gymctl academy 1 2 --json', tool: 'get_academies' } as const;
+/** Shortened as the academy operation's batch is, but for how many ids it takes in one call. */
+const BATCH = { shape: 'batch', command: 'gymctl academy 1 2 --json', tool: batchName(academy)! } as const;
 const RECORD = { shape: 'record', command: 'gymctl academy 1 --json' } as const;
 
 const structured = (result: CallToolResult) => result.structuredContent as Answer & { truncated?: Truncated };
@@ -59,7 +62,7 @@ describe('fitAnswer', () => {
     const kept = answer.data as Array<{ id: string }>;
     expect(answer.notFound).toEqual(['999']);
     expect([...kept.map((record) => record.id), ...answer.truncated!.omittedIds!]).toEqual(data.map((record) => record.id));
-    expect(answer.truncated!.next).toMatch(/^Call get_academies again with the ids in omittedIds/);
+    expect(answer.truncated!.next).toMatch(new RegExp(`^Call ${BATCH.tool} again with the ids in omittedIds`));
   });
 
   it('names the ids a tool did not fetch after those left out, even when what it fetched fits', () => {
@@ -361,7 +364,7 @@ describe('fitAnswer, as an MCP client reads it', () => {
 
   it('only a batch with a tool sends the client back to it; a list, even one given a tool, and a batch with none point to the command', () => {
     const data = records(300, 100);
-    const list = structured(fitAnswer({ data }, 16 * 1024, { ...LIST, tool: 'list_family' }));
+    const list = structured(fitAnswer({ data }, 16 * 1024, { ...LIST, tool: toolName(family) }));
     expect(list.truncated!.next).toBe(`The rest is not available through this tool: ask the user to run \`gymctl family 501 --json\`, ${RAISE}`);
     expect(list.truncated!.omittedIds).toBeUndefined();
     const batch = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, { shape: 'batch', command: 'gymctl academies --json' }));
@@ -373,7 +376,7 @@ describe('fitAnswer, as an MCP client reads it', () => {
     );
     expect(capped.truncated!.next).toBe('The rest is not available through this tool: ask the user to run `gymctl academies --json`.');
     const again = structured(fitAnswer({ data, notFound: [] }, 16 * 1024, BATCH));
-    expect(again.truncated!.next).toBe(`Call get_academies again with the ids in omittedIds (fewer at a time), ${RAISE}`);
+    expect(again.truncated!.next).toBe(`Call ${BATCH.tool} again with the ids in omittedIds (fewer at a time), ${RAISE}`);
   });
 });
 

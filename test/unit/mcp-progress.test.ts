@@ -10,8 +10,12 @@ import { createClient } from '../../src/api/client.js';
 import { bytesOf } from '../../src/mcp/fit.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../../src/mcp/limits.js';
 import { createMcpServer, PROGRESS_AT_LEAST_MS, PROGRESS_EVERY_MS, progressOf } from '../../src/mcp/server.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { OPERATIONS, academy as academyOperation } from '../../src/operations/index.js';
 import { httpServer } from '../helpers/servers.js';
+import { toolsOf } from '../../src/mcp/tools.js';
+
+/** The academy operation's tools: its own, its batch, and the one listing every academy of the key. */
+const [, GET_ACADEMIES, LIST_ACADEMIES] = toolsOf([academyOperation]).map((tool) => tool.name) as [string, string, string];
 
 const KEY = 'mcp-progress-key-0123456789abcdef';
 const academy = (id: number) => ({ id, name: `Academy ${id}`, currency: 'EUR', address: { city: 'Lisboa', country: 'PT' } });
@@ -75,7 +79,7 @@ describe('a long call', () => {
     const { client } = await connect(await slowApi());
     const progress: Progress[] = [];
     const started = Date.now();
-    const result = (await client.callTool({ name: 'list_academies', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
+    const result = (await client.callTool({ name: LIST_ACADEMIES, arguments: {} }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
     const took = Date.now() - started;
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     // Within the limit, with room for the answer: not the 20 s the whole list would take.
@@ -108,7 +112,7 @@ describe('a long call', () => {
   it('get_academies past its time limit answers what it fetched too, and names the rest in the order asked', async () => {
     const { client } = await connect(await slowApi());
     const ids = ACADEMIES.slice(0, 20).map(String);
-    const result = (await client.callTool({ name: 'get_academies', arguments: { academyIds: ids } })) as CallToolResult;
+    const result = (await client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: ids } })) as CallToolResult;
     const answer = result.structuredContent as Partial;
     expect(result.isError).toBeFalsy();
     expect(answer.complete).toBe(false);
@@ -119,7 +123,7 @@ describe('a long call', () => {
 
   it('a complete answer says so, and has no truncated', async () => {
     const { client } = await connect(await slowApi());
-    const result = (await client.callTool({ name: 'get_academies', arguments: { academyIds: ['1', '2'] } })) as CallToolResult;
+    const result = (await client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: ['1', '2'] } })) as CallToolResult;
     expect(result.structuredContent).toMatchObject({ complete: true, notFound: [] });
     expect(result.structuredContent).not.toHaveProperty('truncated');
   });
@@ -127,7 +131,7 @@ describe('a long call', () => {
   it('a refused key still fails the call at once, not as a partial answer at the time limit', async () => {
     const { client } = await connect(await slowApi({ refuse: 3 }));
     const started = Date.now();
-    const result = (await client.callTool({ name: 'list_academies', arguments: {} })) as CallToolResult;
+    const result = (await client.callTool({ name: LIST_ACADEMIES, arguments: {} })) as CallToolResult;
     expect(Date.now() - started).toBeLessThan(LIMITS.callTimeoutMs);
     expect(result.isError).toBe(true);
     expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error).toMatchObject({ kind: 'unauthorized', status: 401 });
@@ -135,7 +139,7 @@ describe('a long call', () => {
 
   it('a call that fetched nothing before its time ran out is the timeout failure, as before: there is nothing to answer', async () => {
     const { client, log } = await connect(await slowApi({ silent: true }));
-    const result = (await client.callTool({ name: 'get_academies', arguments: { academyIds: ['1', '2'] } })) as CallToolResult;
+    const result = (await client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: ['1', '2'] } })) as CallToolResult;
     expect(result.isError).toBe(true);
     const { error } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
     expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^academy [12]: no answer within 2 s, this server's time limit for one call/) });

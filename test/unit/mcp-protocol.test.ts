@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { usageError } from '../../src/failures.js';
 import { boundedLines, markParamsNotAnObject } from '../../src/mcp/protocol.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { OPERATIONS, academy } from '../../src/operations/index.js';
+import { toolName } from '../../src/mcp/tools.js';
+
+const GET_ACADEMY = toolName(academy);
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 
@@ -70,7 +73,7 @@ describe('params that are not an object', () => {
 
   it('an object params, even one holding text that looks like params, is read as it is', async () => {
     const server = await stdioServer();
-    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '"params": "x"' } } }));
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '"params": "x"' } } }));
     const reply = await server.reply(2);
     // The tool ran, and refused the id in its own words.
     expect(reply.result).toMatchObject({ isError: true });

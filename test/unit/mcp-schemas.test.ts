@@ -6,20 +6,37 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitAnswer } from '../../src/mcp/fit.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { OPERATIONS, academy } from '../../src/operations/index.js';
 import { DEMO_DATA, DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type InProcessMcp, inProcessMcp } from '../helpers/mcp.js';
+import { sampleIds } from '../helpers/surfaces.js';
+import { toolName, toolsOf } from '../../src/mcp/tools.js';
+
+/** The academy operation's tools: its own, its batch, and the one listing every academy of the key. */
+/** The tool listing every academy of the key, the academy operation's last. */
+const listAcademies = toolsOf([academy]).at(-1)!;
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 let sandbox: Sandbox;
 let mcp: InProcessMcp;
 let tools: Tool[];
+/** Each declared tool's arguments: ids the sandbox answers for its operation (its demo data's), and one it does not know in a batch. */
+let CALLS: Record<string, Record<string, unknown>>;
 beforeAll(async () => {
   sandbox = await startSandbox();
   mcp = await inProcessMcp(OPERATIONS, sandbox.url, DEMO_KEY);
   tools = (await mcp.client.listTools()).tools;
+  const calls = OPERATIONS.map(async (declaration) => {
+    const ids = ((await sampleIds(declaration, sandbox.url)) ?? []).map(String);
+    const { param } = declaration;
+    return toolsOf([declaration]).map(({ name, inputSchema }) => {
+      if (!param || !inputSchema) return [name, {}] as const;
+      return [name, name === toolName(declaration) ? { [param.name]: ids[0] } : { [`${param.name}s`]: [...ids, '999'] }] as const;
+    });
+  });
+  CALLS = Object.fromEntries((await Promise.all(calls)).flat());
 });
 afterAll(async () => {
   await mcp.close();
@@ -34,18 +51,11 @@ function validator() {
   return ajv;
 }
 
-const CALLS: Record<string, Record<string, unknown>> = {
-  whoami: {},
-  get_academy: { academyId: '1' },
-  get_academies: { academyIds: ['1', '2', '999'] },
-  list_academies: {},
-  list_family: { memberId: '501' },
-};
-
 describe("the tools' schemas", () => {
   it('declare JSON Schema 2020-12, input and output, and compile under ajv 2020 in strict mode', () => {
     const ajv = validator();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(Object.keys(CALLS)));
+    // Every tool listed is called below.
+    expect(tools.map((tool) => tool.name)).toEqual(Object.keys(CALLS));
     for (const tool of tools) {
       expect(tool.inputSchema.$schema, tool.name).toBe(DRAFT_2020_12);
       expect(tool.outputSchema?.$schema, tool.name).toBe(DRAFT_2020_12);
@@ -69,10 +79,10 @@ describe("the tools' schemas", () => {
 
   it('an answer shortened to fit, past the cap or cut short by the time limit is valid too; one without data is not', () => {
     const ajv = validator();
-    const validate = ajv.compile(tools.find((t) => t.name === 'list_academies')!.outputSchema!);
+    const validate = ajv.compile(tools.find((t) => t.name === listAcademies.name)!.outputSchema!);
     const { franchiseId, ...academy } = DEMO_DATA.academies[0]!;
     const data = Array.from({ length: 300 }, (_, i) => ({ ...academy, id: String(i + 1), franchiseId: franchiseId === null ? null : String(franchiseId) }));
-    const how = { shape: 'batch', command: 'gymctl academies --json', tool: 'get_academies', perCall: 20, cap: 500, timeLimitMs: 20_000 } as const;
+    const how = { ...listAcademies.shortening({}), timeLimitMs: 20_000 };
     for (const [limit, unfetched] of [
       [16 * 1024, []],
       [1024 * 1024, [{ ids: ['301'], reason: 'cap' }]],

@@ -11,6 +11,8 @@ import { widgets } from '../fixtures/widgets.js';
 import { outputData, undescribed } from '../helpers/described.js';
 import { inProcessMcp } from '../helpers/mcp.js';
 
+const GET_ACADEMY = toolName(academy);
+
 describe('ids as strings', () => {
   it("derives a schema whose ids are strings, leaving the declaration's schema as it was", () => {
     const derived = withTextIds(academy.schema());
@@ -74,7 +76,7 @@ describe('what the tools answer, as a client lists it', () => {
         expect(undescribed({ ...tool.outputSchema, description: 'the answer' }, tool.name)).toEqual([]);
         expect(Object.keys((tool.outputSchema?.properties as object) ?? {})).toContain('truncated');
       }
-      const academyId = (outputData(tools.find((tool) => tool.name === 'get_academy')!.outputSchema).properties as Record<string, Record<string, unknown>>).id;
+      const academyId = (outputData(tools.find((tool) => tool.name === GET_ACADEMY)!.outputSchema).properties as Record<string, Record<string, unknown>>).id;
       expect(academyId).toMatchObject({ type: 'string', description: 'Academy identifier' });
     } finally {
       await mcp.close();

@@ -3,10 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { GymApiError } from '../../src/api/errors.js';
 import type { ApiResponse, Operation } from '../../src/api/transport/types.js';
-import { MAX_BATCH_IDS, type Send, toolsOf } from '../../src/mcp/tools.js';
+import { MAX_BATCH_IDS, type Send, toolsOf, toolName } from '../../src/mcp/tools.js';
 import { readCommands } from '../../src/operations/declare.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { OPERATIONS, academy, whoami } from '../../src/operations/index.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
+
+/** The academy operation's tools: its own, its batch, and the one listing every academy of the key. */
+const [GET_ACADEMY, GET_ACADEMIES, LIST_ACADEMIES] = toolsOf([academy]).map((tool) => tool.name) as [string, string, string];
+const WHOAMI = toolName(whoami);
 
 const tool = (name: string) => toolsOf(OPERATIONS).find((t) => t.name === name)!;
 
@@ -33,23 +37,23 @@ function api(failing: Record<string, GymApiError> = {}) {
 
 const notFound = (id: number) => new GymApiError('not_found', `academy ${id}: not found`, { id, status: 404 });
 
-describe('get_academies', () => {
+describe(GET_ACADEMIES, () => {
   it('never answers partial data with the failed ids gone: any failure but not found fails the call', async () => {
     const down = new GymApiError('unavailable', 'academy 2: the API is down', { id: 2, status: 503 });
     const { send } = api({ '2': down });
-    await expect(tool('get_academies').run({ academyIds: ['1', '2', '3'] }, send)).rejects.toBe(down);
+    await expect(tool(GET_ACADEMIES).run({ academyIds: ['1', '2', '3'] }, send)).rejects.toBe(down);
   });
 
   it('names the ids the API does not know instead of dropping them silently', async () => {
     const { send } = api({ '2': notFound(2), '4': notFound(4) });
-    const answer = (await tool('get_academies').run({ academyIds: ['1', '2', '3', '4'] }, send)) as { data: { id: string }[]; notFound: string[] };
+    const answer = (await tool(GET_ACADEMIES).run({ academyIds: ['1', '2', '3', '4'] }, send)) as { data: { id: string }[]; notFound: string[] };
     expect(answer.data.map((a) => a.id)).toEqual(['1', '3']);
     expect(answer.notFound).toEqual(['2', '4']);
   });
 
   it('fetches an id named twice once, and answers in the order asked', async () => {
     const { send, asked } = api();
-    const answer = (await tool('get_academies').run({ academyIds: ['3', '1', '3'] }, send)) as { data: { id: string }[]; notFound: string[] };
+    const answer = (await tool(GET_ACADEMIES).run({ academyIds: ['3', '1', '3'] }, send)) as { data: { id: string }[]; notFound: string[] };
     expect(answer.data.map((a) => a.id)).toEqual(['3', '1']);
     expect(answer.notFound).toEqual([]);
     expect(asked.sort()).toEqual(['1', '3']);
@@ -58,19 +62,19 @@ describe('get_academies', () => {
   it(`refuses more than ${MAX_BATCH_IDS} ids before sending any, saying to split the call`, async () => {
     const { send, asked } = api();
     const ids = Array.from({ length: MAX_BATCH_IDS + 1 }, (_, i) => String(i + 1));
-    await expect(tool('get_academies').run({ academyIds: ids }, send)).rejects.toMatchObject({
+    await expect(tool(GET_ACADEMIES).run({ academyIds: ids }, send)).rejects.toMatchObject({
       kind: 'usage',
       message: `academyIds must be a list of 1 to ${MAX_BATCH_IDS} academy ids, not ${MAX_BATCH_IDS + 1}: split the call`,
     });
     expect(asked).toEqual([]);
-    const answer = (await tool('get_academies').run({ academyIds: ids.slice(0, MAX_BATCH_IDS) }, send)) as { data: unknown[] };
+    const answer = (await tool(GET_ACADEMIES).run({ academyIds: ids.slice(0, MAX_BATCH_IDS) }, send)) as { data: unknown[] };
     expect(answer.data).toHaveLength(MAX_BATCH_IDS);
   });
 
   it('refuses an empty list or no list, before sending anything', async () => {
     const { send, asked } = api();
     for (const academyIds of [[], undefined, '1']) {
-      await expect(tool('get_academies').run({ academyIds }, send), JSON.stringify(academyIds)).rejects.toMatchObject({
+      await expect(tool(GET_ACADEMIES).run({ academyIds }, send), JSON.stringify(academyIds)).rejects.toMatchObject({
         kind: 'usage',
         message: 'academyIds must be a list of 1 to 20 academy ids',
       });
@@ -119,7 +123,7 @@ describe('what a model reads of each tool', () => {
   });
 });
 
-describe('list_academies', () => {
+describe(LIST_ACADEMIES, () => {
   /** A fake API whose key is scoped to `scope`; the ids in `unknown` are not found. */
   function scoped(scope: number[], unknown: number[] = []) {
     const asked: string[] = [];
@@ -134,7 +138,7 @@ describe('list_academies', () => {
 
   it("answers every academy of the key once, in the key's order, naming those the API does not know", async () => {
     const { send } = scoped([3, 1, 3, 2], [2]);
-    const answer = (await tool('list_academies').run({}, send)) as unknown as { data: { id: string }[]; notFound: string[]; unfetched: unknown[] };
+    const answer = (await tool(LIST_ACADEMIES).run({}, send)) as unknown as { data: { id: string }[]; notFound: string[]; unfetched: unknown[] };
     expect(answer.data.map((a) => a.id)).toEqual(['3', '1']);
     expect(answer.notFound).toEqual(['2']);
     expect(answer.unfetched).toEqual([]);
@@ -142,7 +146,7 @@ describe('list_academies', () => {
 
   it('past 500 academies, fetches the first 500 and names the rest', async () => {
     const { send, asked } = scoped(Array.from({ length: 502 }, (_, i) => i + 1));
-    const answer = (await tool('list_academies').run({}, send)) as unknown as { data: unknown[]; unfetched: unknown[] };
+    const answer = (await tool(LIST_ACADEMIES).run({}, send)) as unknown as { data: unknown[]; unfetched: unknown[] };
     expect(answer.data).toHaveLength(500);
     expect(answer.unfetched).toEqual([{ ids: ['501', '502'], reason: 'cap' }]);
     expect(asked).toHaveLength(501);
@@ -167,15 +171,15 @@ describe('what a model is shown of the arguments and answers', () => {
     const z = await import('zod/mini');
     const json = (name: string) =>
       z.toJSONSchema(tool(name).inputSchema!, { io: 'input' }) as { required?: string[]; properties: Record<string, { maxItems?: number; type?: string }> };
-    expect(json('get_academy').required).toEqual(['academyId']);
-    expect(json('get_academies').required).toEqual(['academyIds']);
-    expect(json('get_academies').properties.academyIds).toMatchObject({ type: 'array', minItems: 1, maxItems: 20 });
-    expect(tool('whoami').inputSchema).toBeUndefined();
+    expect(json(GET_ACADEMY).required).toEqual(['academyId']);
+    expect(json(GET_ACADEMIES).required).toEqual(['academyIds']);
+    expect(json(GET_ACADEMIES).properties.academyIds).toMatchObject({ type: 'array', minItems: 1, maxItems: 20 });
+    expect(tool(WHOAMI).inputSchema).toBeUndefined();
   });
 
   it("get_academies' answer names the ids not found, in its output schema", async () => {
     const z = await import('zod/mini');
-    const json = z.toJSONSchema(tool('get_academies').outputSchema, { io: 'output' }) as { properties: Record<string, unknown> };
+    const json = z.toJSONSchema(tool(GET_ACADEMIES).outputSchema, { io: 'output' }) as { properties: Record<string, unknown> };
     expect(Object.keys(json.properties)).toContain('notFound');
   });
 
@@ -197,7 +201,7 @@ describe('what a model is shown of the arguments and answers', () => {
 
   it('get_academy answers the record with its ids as text', async () => {
     const { send } = api();
-    expect(await tool('get_academy').run({ academyId: '7' }, send)).toMatchObject({ data: { id: '7' } });
+    expect(await tool(GET_ACADEMY).run({ academyId: '7' }, send)).toMatchObject({ data: { id: '7' } });
   });
 
   it("the server's instructions say how a failure reads and what a shortened answer has", async () => {
