@@ -44,14 +44,8 @@ function judge(file: string) {
   return { content, pid, stale: content !== undefined && (pid !== undefined ? !isAlive(pid) : age > LOCK_STALE_MS) };
 }
 
-export interface Lock {
-  release(): void;
-}
-
-export type LockError = (code: string, error: unknown) => GymctlError;
-
 /** Takes the lock `file`, waiting for a live holder up to `waitMs`; `fail` names a file-system error. */
-export async function acquireLock(file: string, fail: LockError, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<Lock> {
+export async function acquireLock(file: string, fail: (code: string, error: unknown) => GymctlError, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<{ release(): void }> {
   const token = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
   const deadline = Date.now() + waitMs;
   for (;;) {

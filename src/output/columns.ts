@@ -32,13 +32,8 @@ function nearestColumn(name: string, valid: readonly string[]): string | undefin
   return matches.length === 1 ? matches[0] : undefined;
 }
 
-export interface PickedColumns<T> {
-  /** For a table or tab-separated lines. */
-  table: Column<T>[];
-  csv: CsvColumn[];
-}
-
-export function pickColumns<T>(view: ResourceView<T>, names: readonly string[]): PickedColumns<T> {
+/** The columns named, for a table or tab-separated lines, and for CSV. */
+export function pickColumns<T>(view: ResourceView<T>, names: readonly string[]): { table: Column<T>[]; csv: CsvColumn[] } {
   const known = [...view.card, ...view.list];
   const csv = names.map((name) => view.csv().find((column) => column.name === name)!);
   const table = csv.map(

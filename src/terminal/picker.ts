@@ -5,11 +5,8 @@ import { sanitizeLine } from '../output/sanitize.js';
 import { askLine } from './prompt.js';
 import type { IO } from './io.js';
 
-export interface PickChoice<T> {
-  value: T;
-  /** What is shown, and what typing filters on. */
-  name: string;
-}
+/** `name` is what is shown, and what typing filters on. */
+type PickChoice<T> = { value: T; name: string };
 
 export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<PickChoice<T>>, signal?: AbortSignal): Promise<T> {
   // Names may come from a server: made safe before they reach the terminal.
