@@ -191,6 +191,20 @@ describe('sessions the SDK does not open', () => {
   });
 });
 
+describe('a refusal of the SDK', () => {
+  it('is logged with its first 200 characters', async () => {
+    const { url, log } = await start();
+    const opened = await send(url, { body: initialize });
+    const version = 'v'.repeat(300);
+    const answer = await send(url, {
+      headers: { 'mcp-session-id': opened.headers['mcp-session-id'] as string, 'mcp-protocol-version': version },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+    });
+    expect(answer.status).toBe(400);
+    expect(log).toEqual([`a request was refused: ${`Bad Request: Unsupported protocol version: ${version}`.slice(0, 200)}`]);
+  });
+});
+
 describe('a session ended by its client', () => {
   it(`frees its place at once: with ${MAX_SESSIONS} open and one ended (DELETE), a new one closes none of the others`, async () => {
     const { url, log } = await start();

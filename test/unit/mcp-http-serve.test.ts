@@ -230,7 +230,10 @@ describe('resumable streams', () => {
   it('are resumable by the version the session agreed on, whatever older version a request names', async () => {
     const { url } = await start();
     const headers = await rawSession(url);
-    const call = await send(url, { headers: { ...headers, 'mcp-protocol-version': '2025-03-26' }, body: callRecord(8, '3') });
+    // After an answer (which agrees on nothing), with the header's name in capitals and another header whose value is that name.
+    expect((await send(url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(200);
+    const older = { 'mcp-session-id': headers['mcp-session-id'], 'x-note': 'mcp-protocol-version', 'MCP-Protocol-Version': '2025-03-26' };
+    const call = await send(url, { headers: older, body: callRecord(8, '3') });
     expect(eventsOf(call.body)[0]).toEqual({ id: expect.stringMatching(/^[0-9]+$/), retry: String(RETRY_MS), data: '' });
     // A session that agreed on an older one gets no priming event, which its client could not read.
     const old = await rawSession(url, OLD);
