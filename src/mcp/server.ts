@@ -15,6 +15,7 @@ import { fitAnswer } from './fit.js';
 import { Gate } from './gate.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES, type McpLimits } from './limits.js';
 import { guardRequests, markParamsNotAnObject } from './protocol.js';
+import { mapDeep } from './shapes.js';
 import { type CallContext, FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
 
 /** What the tools call the API with: the command's client and key, or the failure that kept it from having them. */
@@ -49,12 +50,12 @@ const DATA_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const cleanText = (key: string, text: string) => redactText(key, text).replace(DATA_CONTROL, caret).replace(INVISIBLE, codePoint);
 
 /** `value` with every string cleaned: a server that echoes the key in its data does not get it to the model. */
-function cleanDeep(key: string, value: unknown): unknown {
-  if (typeof value === 'string') return cleanText(key, value);
-  if (Array.isArray(value)) return value.map((item) => cleanDeep(key, item));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, field]) => [cleanText(key, name), cleanDeep(key, field)]));
-  return value;
-}
+const cleanDeep = (key: string, value: unknown) =>
+  mapDeep(
+    value,
+    (leaf) => (typeof leaf === 'string' ? cleanText(key, leaf) : leaf),
+    (name) => cleanText(key, name),
+  );
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -28,29 +28,29 @@ function sameMeta(schema: Schema, made: Schema): Schema {
 export function withTextIds(schema: Schema): Schema {
   if (isIntegerUnion(schema)) return sameMeta(schema, idText());
   const def = defOf(schema);
+  const rebuilt = (change: Partial<Def>) => sameMeta(schema, z.core.clone(schema, { ...schema._zod.def, ...change } as never));
   switch (def.type) {
     case 'optional':
     case 'nullable':
-      return sameMeta(schema, z.core.clone(schema, { ...schema._zod.def, innerType: withTextIds(def.innerType!) } as never));
+      return rebuilt({ innerType: withTextIds(def.innerType!) });
     case 'array':
-      return sameMeta(schema, z.core.clone(schema, { ...schema._zod.def, element: withTextIds(def.element!) } as never));
+      return rebuilt({ element: withTextIds(def.element!) });
     case 'object':
-      return sameMeta(
-        schema,
-        z.core.clone(schema, { ...schema._zod.def, shape: Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, withTextIds(field)])) } as never),
-      );
+      return rebuilt({ shape: Object.fromEntries(Object.entries(def.shape!).map(([key, field]) => [key, withTextIds(field)])) });
     default:
       return schema;
   }
 }
 
-/** A value the schema does not describe (a field it leaves open): any bigint in it becomes its digits, since JSON.stringify cannot write one. */
-function bigintsAsText(value: unknown): unknown {
-  if (typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return value.map(bigintsAsText);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, bigintsAsText(field)]));
-  return value;
+/** `value` with each leaf (neither array nor object) through `leaf`, and each key through `key`. */
+export function mapDeep(value: unknown, leaf: (value: unknown) => unknown, key = (name: string) => name): unknown {
+  if (Array.isArray(value)) return value.map((item) => mapDeep(item, leaf, key));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, field]) => [key(name), mapDeep(field, leaf, key)]));
+  return leaf(value);
 }
+
+/** A value the schema does not describe (a field it leaves open): any bigint in it becomes its digits, since JSON.stringify cannot write one. */
+const bigintsAsText = (value: unknown) => mapDeep(value, (leaf) => (typeof leaf === 'bigint' ? String(leaf) : leaf));
 
 /** `value`, which passed `schema`, with every identifier as its digits: what passes `withTextIds(schema)`. */
 export function idsAsText(schema: Schema, value: unknown): unknown {
