@@ -16,12 +16,9 @@ import { type CheckResult, type Outcome, result } from './outcome.js';
 
 export type DoctorDeps = Pick<Factory, 'io' | 'env' | 'config' | 'profileName' | 'settings' | 'keyring' | 'makeClient' | 'output' | 'printJson' | 'signal'>;
 
-const COLUMNS: Column<CheckResult>[] = [
-  { key: 'check', label: 'Check', value: (row) => row.check },
-  { key: 'status', label: 'Status', value: (row) => row.status },
-  { key: 'detail', label: 'Detail', value: (row) => row.detail },
-  { key: 'fix', label: 'Fix', value: (row) => row.fix },
-];
+const COLUMNS = (['check', 'status', 'detail', 'fix'] as const).map(
+  (key): Column<CheckResult> => ({ key, label: `${key[0]!.toUpperCase()}${key.slice(1)}`, value: (row) => row[key] }),
+);
 
 /** JSON or the table, as every command takes it; with a config file that cannot be read, from the flags alone, so that it is a failing row, not the end. */
 async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
