@@ -44,29 +44,21 @@ export interface ResponseHead {
 /** The base of every gymctl failure. */
 export class GymctlError extends Error {
   override readonly name: string = 'GymctlError';
-  readonly kind: ErrorKind;
-  readonly status: number | undefined;
-  readonly correlationId: string | undefined;
-  readonly id: number | bigint | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly reason: FailureReason | undefined;
-  readonly serverMessage: string | undefined;
-  readonly headers: ResponseHeaders | undefined;
-  readonly head: ResponseHead | undefined;
+  declare readonly kind: ErrorKind;
+  declare readonly status: number | undefined;
+  declare readonly correlationId: string | undefined;
+  declare readonly id: number | bigint | undefined;
+  declare readonly retryable: boolean;
+  declare readonly retryAfterMs: number | undefined;
+  declare readonly reason: FailureReason | undefined;
+  declare readonly serverMessage: string | undefined;
+  declare readonly headers: ResponseHeaders | undefined;
+  declare readonly head: ResponseHead | undefined;
 
   constructor(kind: ErrorKind, message: string, options: FailureOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.kind = kind;
-    this.status = options.status;
-    this.correlationId = options.correlationId;
-    this.id = options.id;
-    this.retryable = options.retryable ?? false;
-    this.retryAfterMs = options.retryAfterMs;
-    this.reason = options.reason;
-    this.serverMessage = options.serverMessage;
-    this.headers = options.headers;
-    this.head = options.head;
+    const { status, correlationId, id, retryable = false, retryAfterMs, reason, serverMessage, headers, head } = options;
+    Object.assign(this, { kind, status, correlationId, id, retryable, retryAfterMs, reason, serverMessage, headers, head });
   }
 
   /** A copy of this failure, of the same class, with other words or other fields. */
