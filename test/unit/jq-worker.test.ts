@@ -20,7 +20,25 @@ const global = globalThis as { __JQ_MODULE__?: string };
 let dir: string | undefined;
 const opened: JqFilter[] = [];
 
+const threads = process.getBuiltinModule('node:worker_threads');
+const Real = threads.Worker;
+
+/** Each worker started from now on, and whether it has exited. */
+function watchWorkers(): Array<{ exited: boolean }> {
+  const started: Array<{ exited: boolean }> = [];
+  threads.Worker = class extends Real {
+    constructor(...args: ConstructorParameters<typeof Real>) {
+      super(...args);
+      const state = { exited: false };
+      started.push(state);
+      this.once('exit', () => (state.exited = true));
+    }
+  };
+  return started;
+}
+
 afterEach(async () => {
+  threads.Worker = Real;
   for (const filter of opened.splice(0)) await filter.close();
   delete global.__JQ_MODULE__;
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -73,6 +91,17 @@ describe('jq’s answers', () => {
     const filter = await filterOf('.');
     const [one, two, three] = await Promise.all([run(filter, '1'), run(filter, '2'), run(filter, '3')]);
     expect([one, two, three]).toEqual([{ out: '1\n' }, { out: '2\n' }, { out: '3\n' }]);
+  });
+
+  it('output far larger than the slices gymctl lets wait unwritten all comes, when nothing is waited for', async () => {
+    workerJq(`return { raw: () => {
+      const line = new TextEncoder().encode('x'.repeat(1023) + '\\n');
+      for (let i = 0; i < 20 * 16; i++) for (const byte of line) globalThis.__gymctlJqOutput(byte);
+      return { stdout: 'last\\n', stderr: '', exitCode: 0 };
+    } };`);
+    const filter = await filterOf('.');
+    const { out } = await run(filter);
+    expect(out).toBe(`${`${'x'.repeat(1023)}\n`.repeat(20 * 16)}last\n`);
   });
 
   it('a message about no request in flight is ignored, and the requests in flight still get theirs', async () => {
@@ -140,9 +169,12 @@ describe('a jq that fails while a filter runs', () => {
   it('a worker that crashes while a filter runs fails it with the crash, and every filter after it', async () => {
     // What jq throws cannot even be read: the worker's own error, uncaught.
     workerJq(`return { raw: () => { throw { get message() { throw new Error('jq crashed'); } }; } };`);
+    const started = watchWorkers();
     const filter = await filterOf('.');
-    const first = await run(filter);
-    expect((first.error as Error).message).toBe('jq crashed');
+    const printing = run(filter);
+    await waitFor('jq’s worker ends', () => started[0]?.exited === true);
+    expect(await settlesSoon(printing)).toBe(true);
+    expect(((await printing).error as Error).message).toBe('jq crashed');
     const later = filter.print(() => {}, '2', false);
     expect(await settlesSoon(later)).toBe(true);
     await expect(later).rejects.toThrow('jq crashed');
@@ -150,8 +182,12 @@ describe('a jq that fails while a filter runs', () => {
 
   it('a worker that ends while a filter runs fails it: jq stopped; a filter after it fails at once', async () => {
     workerJq(`return { raw: () => process.exit(0) };`);
+    const started = watchWorkers();
     const filter = await filterOf('.');
-    expect((await run(filter)).error).toMatchObject({ kind: 'internal', message: '--jq: jq stopped' });
+    const printing = run(filter);
+    await waitFor('jq’s worker ends', () => started[0]?.exited === true);
+    expect(await settlesSoon(printing)).toBe(true);
+    expect((await printing).error).toMatchObject({ kind: 'internal', message: '--jq: jq stopped' });
     const later = filter.print(() => {}, '2', false);
     expect(await settlesSoon(later)).toBe(true);
     await expect(later).rejects.toMatchObject({ kind: 'internal', message: '--jq: jq stopped' });
@@ -168,6 +204,7 @@ describe('a jq that never answers', () => {
     const filter = await filterOf('.', controller.signal);
     const printing = run(filter);
     controller.abort(new Interrupted('SIGINT'));
+    expect(await settlesSoon(printing)).toBe(true);
     expect((await printing).error).toBeInstanceOf(Interrupted);
     await expect(filter.close()).resolves.toBeUndefined();
   });
@@ -177,6 +214,7 @@ describe('a jq that never answers', () => {
     const filter = await filterOf('.');
     const printing = run(filter);
     await filter.close();
+    expect(await settlesSoon(printing)).toBe(true);
     expect((await printing).error).toMatchObject({ kind: 'internal', message: '--jq: jq was stopped' });
   });
 
@@ -271,5 +309,22 @@ describe('where jq comes from', () => {
     } finally {
       Object.defineProperty(process.versions, 'node', { value: node });
     }
+  });
+});
+
+describe('jq’s worker ended', () => {
+  it('once the filter is closed, its worker is gone', async () => {
+    const started = watchWorkers();
+    const filter = await compileJq('.');
+    expect(await run(filter, '1')).toEqual({ out: '1\n' });
+    await filter.close();
+    expect(started).toEqual([{ exited: true }]);
+  });
+
+  it('a filter that does not compile leaves no jq running', async () => {
+    const started = watchWorkers();
+    await expect(compileJq('.a |||')).rejects.toMatchObject({ kind: 'usage' });
+    expect(started).toHaveLength(1);
+    await waitFor('the worker of a filter refused ends', () => started.every((worker) => worker.exited), 10_000);
   });
 });
