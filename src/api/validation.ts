@@ -4,14 +4,8 @@ import type * as z from 'zod/mini';
 type Issue = z.core.$ZodIssue;
 type Schema = z.core.$ZodType;
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out || '(body)';
-}
+const formatPath = (path: readonly PropertyKey[]) =>
+  path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('') || '(body)';
 
 export function unwrapSchema(schema: Schema): Schema {
   let current = schema;
