@@ -12,7 +12,6 @@ export const maybe = <T extends z.core.$ZodType>(schema: T) => z.exactOptional(z
 
 export const text = () => maybe(z.string());
 
-/** JSON Schema keywords for what the spec says of a value beyond its type. */
 export interface Stated {
   format?: 'email' | 'uri' | 'date-time' | 'uuid';
   pattern?: string;
@@ -55,7 +54,6 @@ export const identifier = () => {
   return schema;
 };
 
-/** True for a schema made by `identifier()`. */
 export const isIdentifier = (schema: object): boolean => identifiers.has(schema);
 
 /** An identifier as the client hands it back: a number, or a bigint beyond 2^53−1. */
