@@ -103,17 +103,9 @@ export function progressOf(extra: Extra, noun: string): { report: NonNullable<Ca
   };
 }
 
-export interface GymctlMcpServer {
-  server: McpServer;
-  /** Connects the server to a transport, whose requests with malformed params are answered -32602 before the SDK sees them (protocol.ts). */
-  connect(transport: Transport): Promise<void>;
-  /** A message as read from an HTTP body, its params marked where they are not an object, for connect's guard to answer (protocol.ts). */
-  received(message: unknown): unknown;
-  /** Resolves once every call in flight has answered, or after `ms`, whichever is first. */
-  settled(ms: number): Promise<void>;
-}
+export type GymctlMcpServer = ReturnType<typeof createMcpServer>;
 
-export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
+export function createMcpServer(options: McpServerOptions) {
   const { session, log } = options;
   const limits = options.limits ?? { concurrency: 8, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES };
   const gate = options.gate ?? new Gate(limits.concurrency);
@@ -188,12 +180,15 @@ export function createMcpServer(options: McpServerOptions): GymctlMcpServer {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   return {
     server,
-    async connect(transport) {
+    /** Connects to a transport whose requests with malformed params are answered -32602 before the SDK sees them (protocol.ts). */
+    async connect(transport: Transport) {
       await server.connect(transport);
       guardRequests(transport);
     },
+    /** A message as read from an HTTP body, its params marked where they are not an object, for connect's guard to answer. */
     received: markParamsNotAnObject,
-    async settled(ms) {
+    /** Resolves once every call in flight has answered, or after `ms`, whichever is first. */
+    async settled(ms: number) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
       clearTimeout(timer);

@@ -39,8 +39,6 @@ async function openSession(f: Factory): Promise<(Session & { baseUrl: Setting<st
   }
 }
 
-type OpenedSession = Awaited<ReturnType<typeof openSession>>;
-
 /** What either transport serves: the options every server is made from (the session, the limits, the gate), and the log. */
 interface Serving {
   f: Factory;
@@ -48,13 +46,6 @@ interface Serving {
   log(line: string): void;
   /** The line that says what is served on `where`: or, when the session cannot be used, what every tool will say. */
   said(where: string): string;
-}
-
-function describe(sandbox: boolean | undefined, session: OpenedSession, where: string): string {
-  if ('failure' in session) return `${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`;
-  const { baseUrl } = session;
-  const tools = toolsOf(OPERATIONS).map((tool) => tool.name);
-  return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
 }
 
 /** The session and limits every transport shares, then stdio or --http; a bad --http value or GYMCTL_MCP_TOKEN is a usage error before anything starts. */
@@ -81,7 +72,13 @@ export async function runMcp(f: Factory, flags: McpFlags = {}): Promise<void> {
     gate: new Gate(limits.concurrency),
     signal: AbortSignal.any([f.signal, stopped.signal]),
   };
-  const serving: Serving = { f, options, log, said: (where) => describe(flags.sandbox, session, where) };
+  const said = (where: string) => {
+    if ('failure' in session) return `${session.failure.kind === 'usage' ? 'settings that cannot be used' : 'no API key'}, so every tool will say so: ${session.failure.message}`;
+    const { baseUrl } = session;
+    const tools = toolsOf(OPERATIONS).map((tool) => tool.name);
+    return `serving ${tools.length} tools (${tools.join(', ')}) on ${where} for ${flags.sandbox ? 'the sandbox' : new URL(baseUrl.value).origin} (base URL from ${baseUrl.origin ?? baseUrl.source})`;
+  };
+  const serving: Serving = { f, options, log, said };
   if (http && listen && token) await serveHttp(serving, http, listen, token);
   else await serveStdio(serving, stopped);
 }
