@@ -181,6 +181,30 @@ describe('a client that drops its connection', () => {
     }
   });
 
+  it('cancels the calls of a stream it resumed once the resumed stream drops too', async () => {
+    const { url, log } = await start({ resumeGraceMs: 100 });
+    const headers = await rawSession(url);
+    const call = await send(url, { headers, body: callRecord(1, '1'), until: (body) => body.includes('\n\n') });
+    await expect.poll(() => silentAsked).toEqual(['1']);
+    call.request.destroy();
+    const [priming] = eventsOf(call.body);
+    const resumed = await send(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': priming!.id }, until: () => true });
+    expect(resumed.status).toBe(200);
+    resumed.request.destroy();
+    await expect.poll(() => silentClosed).toEqual(['1']);
+    await expect.poll(() => log).toContainEqual(expect.stringMatching(new RegExp(`^${TOOL}: .*\\b1\\b.*aborted`)));
+  });
+
+  it('cancels the call of a batch not yet answered, though the other was', async () => {
+    const { url, log } = await start();
+    const headers = await rawSession(url, OLD);
+    const batch = await send(url, { headers, body: [callRecord(3, '3'), callRecord(1, '1')], until: (body) => body.includes('"id":3') });
+    await expect.poll(() => silentAsked).toEqual(['1']);
+    batch.request.destroy();
+    await expect.poll(() => silentClosed).toEqual(['1']);
+    await expect.poll(() => log).toContainEqual(expect.stringMatching(new RegExp(`^${TOOL}: .*\\b1\\b.*aborted`)));
+  });
+
   it('does not cancel a call whose answer it already has, nor one of a stream it resumed', async () => {
     const { url } = await start({ resumeGraceMs: 200 });
     const headers = await rawSession(url);
