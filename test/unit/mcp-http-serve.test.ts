@@ -290,6 +290,20 @@ describe('resumable streams', () => {
     expect(await store.getStreamIdForEventId!(big)).toBe('s');
   });
 
+  it("replay a stream's messages after the id given, never another stream's, nor a priming event", async () => {
+    const message = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'x' } };
+    const priming = {} as typeof message;
+    const store = eventStore();
+    const first = await store.storeEvent('s', priming);
+    const ids = [await store.storeEvent('s', message), await store.storeEvent('t', message), await store.storeEvent('s', priming), await store.storeEvent('s', message)];
+    const replayed: unknown[] = [];
+    expect(await store.replayEventsAfter(first, { send: async (id, sent) => void replayed.push([id, sent]) })).toBe('s');
+    expect(replayed).toEqual([
+      [ids[0], message],
+      [ids[3], message],
+    ]);
+  });
+
   it('count the bytes of the events they keep: events that fit the bytes exactly are all kept, and a large one dropped frees its bytes', async () => {
     // Each of these is 81 bytes as JSON.
     const small = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'x'.repeat(10) } };
