@@ -13,8 +13,10 @@ export function newCmdsOperation(f: FactoryRef, declaration: OperationDeclaratio
   const own = defineCommand({ ...text, arguments: [[argument, text.argument ?? `${param.what}s`]], options: ID_OPTIONS }, (ids: string[], flags: ReadFlags) =>
     runPerId(f(), declaration, ids, flags),
   );
-  // Optional to the parser when the ids can be listed (a terminal chooses from them), but required as far as the usage says.
-  if (values) own.usage(`[options] <${param.name}...>`);
   if (!values) return [own];
-  return [own, defineCommand({ ...values.all, options: [...ID_OPTIONS, LIMIT_OPTION] }, (flags: ReadFlags) => runAll(f(), declaration, flags))];
+  // Optional to the parser when the ids can be listed (a terminal chooses from them), but required as far as the usage says.
+  return [
+    own.usage(`[options] <${param.name}...>`),
+    defineCommand({ ...values.all, options: [...ID_OPTIONS, LIMIT_OPTION] }, (flags: ReadFlags) => runAll(f(), declaration, flags)),
+  ];
 }

@@ -6,8 +6,7 @@ import type { ApiKey } from '../../operations/index.js';
 import { toFailure } from '../../failures.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 
-export const describeSource = (setting: Setting<unknown>, configPath: string) =>
-  setting.source === 'env' ? `from ${setting.origin}` : setting.source === 'config' ? `from ${configPath}` : `from ${setting.origin ?? setting.source}`;
+export const describeSource = (setting: Setting<unknown>, configPath: string) => `from ${setting.source === 'config' ? configPath : (setting.origin ?? setting.source)}`;
 
 /** `"Front desk" (id 101)`, or `id 101` for a key with no name. */
 export const keyName = (key: ApiKey) => (key.name ? `"${sanitizeLine(key.name)}" (id ${key.id})` : `id ${key.id}`);
@@ -36,8 +35,7 @@ export async function dropCachedAnswers(f: Pick<Factory, 'io' | 'env'>, key: str
     removed = dropKeyEntries(f.env, key.trim());
   } catch (error) {
     // The key is already saved or removed: a cache folder gymctl will not touch (another user's, say) is only a warning.
-    f.io.err(`gymctl: warning: the cached answers of that key were not removed: ${toFailure(error).message}
-`);
+    f.io.err(`gymctl: warning: the cached answers of that key were not removed: ${toFailure(error).message}\n`);
     return;
   }
   if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);

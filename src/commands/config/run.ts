@@ -12,19 +12,15 @@ import { configFolder, type Place } from '../../files/folders.js';
 import { moveCommand } from '../doctor/windows.js';
 import { printDocument } from '../../output/document.js';
 import { columnsText, stdoutTerminal } from '../../output/human.js';
-
-/** What the config commands use: the store, the active profile, the keyring, and stdout. */
-export type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'keyring' | 'printJson' | 'output' | 'env' | 'signal'>;
 import { sanitizeLine } from '../../output/sanitize.js';
+
+type ConfigDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'keyring' | 'printJson' | 'output' | 'env' | 'signal'>;
 
 const isGlobal = (key: ConfigKey | GlobalConfigKey): key is GlobalConfigKey => Object.hasOwn(GLOBAL_CONFIG_KEYS, key);
 
 /** The stored value, else the default, else undefined. */
 function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | GlobalConfigKey): unknown {
-  if (isGlobal(key)) {
-    const setting = GLOBAL_CONFIG_KEYS[key];
-    return file[setting.field] ?? setting.fallback;
-  }
+  if (isGlobal(key)) return file[GLOBAL_CONFIG_KEYS[key].field] ?? GLOBAL_CONFIG_KEYS[key].fallback;
   const setting = CONFIG_KEYS[key];
   const profiles = file.profiles ?? {};
   const profile = Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
@@ -33,12 +29,6 @@ function effectiveValue(file: ConfigFile, profileName: string, key: ConfigKey | 
 
 /** A value as text: a timeout as a duration (`10s`), which `config set` reads back; other values as stored. */
 const asText = (key: ConfigKey | GlobalConfigKey, value: unknown) => (key === 'timeout' && typeof value === 'number' ? showTimeout(value) : String(value ?? ''));
-
-/** A stored value as text: made safe on a terminal (the file may hold anything), as stored in a pipe. */
-const shown = (f: ConfigDeps, key: ConfigKey | GlobalConfigKey, value: unknown) => {
-  const text = asText(key, value);
-  return f.io.stdoutIsTTY ? sanitizeLine(text) : text;
-};
 
 /** The store, the file and the active profile; a profile the file does not hold is refused (only `auth login` creates one). */
 async function state(f: ConfigDeps) {
@@ -68,7 +58,7 @@ export async function runConfigList(f: ConfigDeps): Promise<void> {
             3,
             true,
           )
-        : values.map(([key, value]) => `${key}=${shown(f, key, value)}\n`).join(''),
+        : values.map(([key, value]) => `${key}=${asText(key, value)}\n`).join(''),
   );
 }
 
@@ -76,7 +66,9 @@ export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
   const key = configKey(name);
   // A setting of the whole file is read whatever the active profile is.
   const { file, profileName } = isGlobal(key) ? { file: f.config().read(), profileName: '' } : await state(f);
-  f.io.out(`${shown(f, key, effectiveValue(file, profileName, key))}\n`);
+  const text = asText(key, effectiveValue(file, profileName, key));
+  // Made safe on a terminal (the file may hold anything), as stored in a pipe.
+  f.io.out(`${f.io.stdoutIsTTY ? sanitizeLine(text) : text}\n`);
 }
 
 export async function runConfigSet(f: ConfigDeps, name: string, value: string, options: { allowHttp?: boolean } = {}): Promise<void> {

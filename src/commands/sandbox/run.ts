@@ -15,20 +15,7 @@ import { parseFault, type Fault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { OPERATIONS } from '../../operations/index.js';
 
-export const DEFAULT_SANDBOX_PORT = 4010;
-
-export interface SandboxFlags {
-  port?: string;
-  host?: string;
-  data?: string;
-  fault?: string[];
-}
-
-function parsePort(text: string): number {
-  const port = parseWholeNumber(text, 0, 65535);
-  if (port === undefined) throw usageError(`invalid port ${JSON.stringify(text)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
-  return port;
-}
+const DEFAULT_SANDBOX_PORT = 4010;
 
 function loadData(file: string): SandboxData {
   let text: string;
@@ -52,8 +39,9 @@ function loadData(file: string): SandboxData {
   }
 }
 
-export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: SandboxFlags): Promise<void> {
-  const port = parsePort(options.port ?? String(DEFAULT_SANDBOX_PORT));
+export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { port?: string; host?: string; data?: string; fault?: string[] }): Promise<void> {
+  const port = parseWholeNumber(options.port ?? String(DEFAULT_SANDBOX_PORT), 0, 65535);
+  if (port === undefined) throw usageError(`invalid port ${JSON.stringify(options.port)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
   const host = options.host ?? '127.0.0.1';
   if (host.trim() === '') throw usageError('--host needs an address, such as 127.0.0.1 (an empty one would listen on every interface)');
   const data = options.data ? loadData(options.data) : DEMO_DATA;
