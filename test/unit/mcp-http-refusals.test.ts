@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { once } from 'node:events';
 import net from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GymctlError } from '../../src/api/errors.js';
 import { type McpHttpServer, REQUEST_TIMEOUT_MS, serveHttp } from '../../src/commands/mcp/http.js';
@@ -226,6 +227,27 @@ describe('a request that fails', () => {
     });
     expectRefusal(await send(url, { body: initialize }), 500, -32000, 'Internal error');
     expect(log).toEqual(['a request failed: no server today']);
+  });
+
+  it('once its answer has begun, has its connection cut, and is logged', async () => {
+    const { url, log } = await start();
+    vi.spyOn(StreamableHTTPServerTransport.prototype, 'handleRequest').mockImplementation(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).write('data: \n\n');
+      throw new Error('gone wrong midway');
+    });
+    const cut = await new Promise<string>((resolve) => {
+      const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, agent: false });
+      request.on('response', (response) =>
+        response
+          .on('aborted', () => resolve('aborted'))
+          .on('end', () => resolve('ended'))
+          .resume(),
+      );
+      request.on('error', () => resolve('error'));
+      request.end(initialize);
+    });
+    expect(['aborted', 'error']).toContain(cut);
+    expect(log).toEqual(['a request failed: gone wrong midway']);
   });
 });
 
