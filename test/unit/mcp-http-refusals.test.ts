@@ -78,6 +78,8 @@ function send(url: URL, options: { method?: string; path?: string; headers?: Rec
       },
     );
     request.on('error', reject);
+    // A server that stops answering fails the test at once, rather than leaving it to wait for nothing.
+    request.setTimeout(10_000, () => request.destroy(new Error('nothing came in 10 s')));
     request.end(options.body);
   });
 }

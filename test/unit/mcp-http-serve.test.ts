@@ -87,6 +87,9 @@ async function start(options: { concurrency?: number; requestTimeoutMs?: number;
   return one;
 }
 
+/** How long a request may wait without a byte of its answer before it fails (a bound on a wait, far beyond any answer here). */
+const NO_ANSWER_MS = 10_000;
+
 interface Raw {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -108,7 +111,10 @@ function send(url: URL, options: { method?: string; headers?: Record<string, str
     ) as Record<string, string>;
     const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', headers, agent: false }, (response) => {
       let body = '';
-      const done = () => resolve({ status: response.statusCode!, headers: response.headers, body, request, response });
+      const done = () => {
+        request.setTimeout(0);
+        resolve({ status: response.statusCode!, headers: response.headers, body, request, response });
+      };
       if (options.until?.(body)) done();
       response.setEncoding('utf8').on('data', (chunk: string) => {
         body += chunk;
@@ -118,6 +124,8 @@ function send(url: URL, options: { method?: string; headers?: Record<string, str
       response.on('error', () => done());
     });
     request.on('error', reject);
+    // A server that stops answering fails the test at once, rather than leaving it to wait for nothing.
+    request.setTimeout(NO_ANSWER_MS, () => request.destroy(new Error(`nothing came in ${NO_ANSWER_MS} ms`)));
     if (options.body === undefined) request.end();
     else request.end(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
   });
