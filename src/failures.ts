@@ -81,7 +81,6 @@ const CODE_OF_KIND = {
   aborted: 130,
 } as Record<ErrorKind, number>;
 
-/** The exit code of a kind of failure. */
 export const exitCodeOfKind = (kind: ErrorKind): number => CODE_OF_KIND[kind];
 
 /** The exit code a failure ends gymctl with. */

@@ -94,12 +94,7 @@ export function buildProgram({ io, factory: f, parsed, scan }: ProgramOptions): 
       writeErr: (text) => io.err(text),
       outputError: () => {},
     })
-    .addHelpText(
-      'after',
-      `${examples(...TOP_EXAMPLES)}
-Learn more: gymctl help exit-codes, gymctl help environment
-`,
-    );
+    .addHelpText('after', `${examples(...TOP_EXAMPLES)}\nLearn more: gymctl help exit-codes, gymctl help environment\n`);
   for (const flag of GLOBAL_FLAGS) program.option(flag.flags, flag.description);
 
   program.hook('preAction', (_program, action) => {

@@ -81,8 +81,7 @@ export async function runApi(f: ApiDeps, path: string, options: ApiOptions = {})
     response = await client.request(operation, options.header ? { headers } : undefined);
   } catch (error) {
     // A failure prints nothing on stdout: with -i, the head it came with is reported with the error, on stderr (output/errors.ts).
-    if (error instanceof GymctlError && error.head && !options.include) throw explain(error.with({ head: undefined }));
-    throw explain(error);
+    throw explain(error instanceof GymctlError && error.head && !options.include ? error.with({ head: undefined }) : error);
   }
   const { head } = response;
   // With -i, the head first: on a terminal made safe, in a pipe the bytes as received.
@@ -110,8 +109,7 @@ export async function runApi(f: ApiDeps, path: string, options: ApiOptions = {})
     try {
       await jq.print(out, body, f.io.stdoutIsTTY, f.io.stdout);
     } catch (error) {
-      if (pending && head && error instanceof GymctlError) throw error.with({ head });
-      throw error;
+      throw pending && head && error instanceof GymctlError ? error.with({ head }) : error;
     }
     return writeHead();
   }

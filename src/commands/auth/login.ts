@@ -7,7 +7,6 @@ import { keyringStore } from '../../keyring/stores.js';
 import { confirm, promptHidden, readStdin } from '../../terminal/prompt.js';
 import { academyList, dropCachedAnswers, keyName, ownerLine } from './words.js';
 
-/** What login uses of the factory. */
 export type LoginDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'settings' | 'config' | 'keyring' | 'makeClient'>;
 
 export interface LoginFlags extends GlobalFlags {

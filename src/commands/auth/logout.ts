@@ -3,7 +3,6 @@ import { checkProfileExists } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { dropCachedAnswers } from './words.js';
 
-/** What logout uses of the factory. */
 export type LogoutDeps = Pick<Factory, 'io' | 'env' | 'signal' | 'config' | 'profileName'>;
 
 export async function runLogout(f: LogoutDeps): Promise<void> {

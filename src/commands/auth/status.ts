@@ -10,7 +10,6 @@ import type { Column } from '../../output/tsv.js';
 import { stringifyExact } from '../../json/exact.js';
 import { describeSource, ownerLine } from './words.js';
 
-/** What status uses of the factory (--all checks each stored profile with a client of its own). */
 export type StatusDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
 
 export interface StatusFlags extends GlobalFlags {
@@ -23,7 +22,6 @@ interface ProfileStatus {
   active: boolean;
   baseUrl: string | null;
   key: string | null;
-  /** Where the key is kept: the config file or the system keyring. */
   keyStore: 'config' | 'keyring';
   status: 'ok' | 'no key' | 'no base URL' | 'failed';
   owner: ApiKey['user'] | null;

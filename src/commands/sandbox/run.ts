@@ -1,4 +1,5 @@
 /** `gymctl sandbox`: serve the reference API with demo data until Ctrl-C. */
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { GymctlError } from '../../api/errors.js';
 import { parseWholeNumber } from '../../files/system.js';
@@ -90,10 +91,7 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { p
     );
   }
   io.err('Press Ctrl-C to stop.\n');
-  await new Promise<void>((resolve) => {
-    if (f.signal.aborted) resolve();
-    else f.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  if (!f.signal.aborted) await once(f.signal, 'abort');
   await sandbox.close();
   io.err('Sandbox stopped.\n');
   // Stopped as every command is: 130 for Ctrl-C, 143 for SIGTERM, as the exit-code table says.
