@@ -222,6 +222,27 @@ describe('a session ended by its client', () => {
   });
 });
 
+describe('a session ended by its client, let go', () => {
+  it('is not closed again when the server stops, which closes only the sessions still open', async () => {
+    const closed: boolean[] = [];
+    const { url, served } = await start(() => {
+      const server = createMcpServer({ operations: OPERATIONS, session: { failure: new GymctlError('unauthorized', 'no key') }, version: '0.0.0', log: () => {} });
+      const close = server.server.close.bind(server.server);
+      const at = closed.push(false) - 1;
+      server.server.close = () => {
+        closed[at] = true;
+        return close();
+      };
+      return server;
+    });
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push((await send(url, { body: initialize })).headers['mcp-session-id'] as string);
+    expect((await send(url, { method: 'DELETE', headers: { 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2025-11-25' } })).status).toBe(200);
+    await served.close();
+    expect(closed).toEqual([false, true]);
+  });
+});
+
 describe('a request that fails', () => {
   it('is answered 500, logged with its reason', async () => {
     const { url, log } = await start(() => {

@@ -17,7 +17,7 @@ export const MAX_SESSIONS = 32;
 export const RETRY_MS = 500;
 /** How long a call whose stream dropped waits for its client to resume it before it is cancelled (at once for a client that cannot resume). */
 export const RESUME_GRACE_MS = 1_000;
-/** A request body's most: a tool call's arguments are a few ids. Over it, 413 (the SDK's check, with this bound). */
+/** A request body's most: a tool call's arguments are a few ids. Over it, 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A request's body as JSON, read to at most MAX_BODY_BYTES. */
@@ -92,7 +92,6 @@ export function sessionTable(newServer: () => GymctlMcpServer, log: (line: strin
   const open = async (): Promise<LiveSession> => {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => void byId.set(id, session),
       eventStore: withStreams(eventStore()),
       retryInterval: RETRY_MS,
@@ -106,8 +105,9 @@ export function sessionTable(newServer: () => GymctlMcpServer, log: (line: strin
     // Each request read is a call of the request it came in; each answer sent ends one.
     const deliver = transport.onmessage!;
     transport.onmessage = (message, extra) => {
-      const call = exchange.getStore();
-      if (call && 'method' in message && 'id' in message) {
+      // Read while its request is served: always within that request's exchange.
+      const call = exchange.getStore()!;
+      if ('method' in message && 'id' in message) {
         call.ids.add(message.id);
         session.pending.set(message.id, call);
       }
