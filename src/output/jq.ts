@@ -198,8 +198,10 @@ function compileMessage(stderr: string, expression: string): string {
   const [, said = first, line = '', column = ''] = /^(.*?) at <top-level>, line (\d+), column (\d+):?$/.exec(first) ?? [];
   const ending = /unexpected end of file(?:, expecting (.*))?$/.exec(said);
   if (ending) return `${said.slice(0, ending.index)}${ending[1] ? `expecting ${ending[1]}` : 'something is missing'} at the end of the filter`;
-  const character = [...(expression.split('\n')[Number(line) - 1] ?? '').slice(Number(column) - 1)][0];
-  const where = line === '' ? '' : ` at line ${line}, column ${column}`;
+  // jq counts the column in bytes (UTF-8): the filter's characters before it and the one at it, as typed.
+  const bytes = Buffer.from(expression.split('\n')[Number(line) - 1] ?? '');
+  const character = [...String(bytes.subarray(Number(column) - 1))][0];
+  const where = line === '' ? '' : ` at line ${line}, column ${[...String(bytes.subarray(0, Number(column) - 1))].length + 1}`;
   return `${said.replace(', expecting end of file', '').replace('INVALID_CHARACTER', character ? `'${character}'` : 'character')}${where}`;
 }
 

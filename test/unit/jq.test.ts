@@ -89,6 +89,12 @@ describe('a filter that does not compile', () => {
     expect(await refused('.a |\n\n\n\n\n\n\n\n\n  ` ')).toBe("invalid --jq filter: syntax error, unexpected '`' at line 10, column 3");
   });
 
+  it('the place and the character are the filter’s own when characters of several bytes come before (jq counts bytes)', async () => {
+    expect(await refused('"é" | ` abc')).toBe("invalid --jq filter: syntax error, unexpected '`' at line 1, column 7");
+    expect(await refused('.a |\n  "€€€" | `')).toBe("invalid --jq filter: syntax error, unexpected '`' at line 2, column 11");
+    expect(await refused('"😀" | é')).toBe("invalid --jq filter: syntax error, unexpected 'é' at line 1, column 7");
+  });
+
   it('what jq expects where the filter stops, said as such; "expecting end of file" left out', async () => {
     expect(await refused('{a')).toBe("invalid --jq filter: syntax error, expecting '}' at the end of the filter");
     expect(await refused('.[]?//')).toBe('invalid --jq filter: syntax error, unexpected ?// at line 1, column 4');
