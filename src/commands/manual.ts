@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { EXIT_CODES } from '../failures.js';
 import { GLOBAL_FLAGS } from '../flags.js';
-import { HELP_TOPICS } from './help-topics.js';
+import { ENVIRONMENT } from './help-topics.js';
 import { examplesOf } from './shared/define.js';
 import { listed } from '../output/listed.js';
 import { OPERATIONS } from '../operations/index.js';
@@ -55,17 +55,6 @@ function commandSection({ path, command }: { path: string[]; command: Command })
   return parts.join('\n');
 }
 
-/** The environment topic's rows (`  NAME   what it is`, continued on indented lines) as terms. */
-function environmentItems(): string[] {
-  const rows: Array<[string, string]> = [];
-  for (const line of HELP_TOPICS.environment.split('\n').slice(1)) {
-    const row = /^ {2}(\S+)(?: {2,}(.*))?$/.exec(line);
-    if (row) rows.push([row[1]!, row[2] ?? '']);
-    else if (/^ {3,}\S/.test(line) && rows.length > 0) rows.at(-1)![1] = `${rows.at(-1)![1]} ${line.trim()}`.trim();
-  }
-  return rows.map(([name, what]) => item(code(name), text(what)));
-}
-
 /** Where each global option applies, as the flag table says. */
 const appliesTo = (commands: readonly string[]) => `Applies to: ${commands.map((name) => `gymctl ${name}`).join(', ')}.`;
 
@@ -88,7 +77,7 @@ export function manualMarkdown(program: Command, topExamples: readonly string[])
     ...EXIT_CODES.map(({ code: exit, kind, when }) => item(code(String(exit)), text(`${kind ? `${kind}: ` : ''}${when}.`))),
     'With several ids, the exit code is that of the first failure in argument order.\n',
     '## ENVIRONMENT\n',
-    ...environmentItems(),
+    ...ENVIRONMENT.map(([name, what]) => item(code(name), text(what.replaceAll('\n', ' ')))),
     '## FILES\n',
     item(
       code('$XDG_CONFIG_HOME/gymctl/config.json'),
