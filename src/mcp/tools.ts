@@ -64,7 +64,7 @@ const READ_ONLY = 'Read-only: it changes nothing, and the same call gives the sa
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What a model reads of a tool: what it does, then what it takes and gives. */
-const describe = (...parts: string[]) => [...parts, IDS_AS_TEXT, READ_ONLY].filter(Boolean).join(' ');
+const describe = (...parts: Array<string | undefined>) => [...parts, IDS_AS_TEXT, READ_ONLY].filter(Boolean).join(' ');
 
 const recordSchema = (declaration: OperationDeclaration) => withTextIds(declaration.schema());
 
@@ -133,7 +133,7 @@ function singleTool(declaration: OperationDeclaration): ToolSpec {
       `${sentence(declaration.question)}: ${openapi.summary.replace(/^./, (c) => c.toLowerCase())} (${declaration.method} ${declaration.path}).`,
       openapi.description,
       takes,
-      param?.found ?? '',
+      param?.found,
       gives,
     ),
     ...(param ? { inputSchema: argumentsOf({ [param.name]: param }) } : {}),
@@ -168,7 +168,7 @@ function batchTool(declaration: OperationDeclaration, name: string): ToolSpec {
     description: describe(
       `${sentence(declaration.topic)} by id, several at once: ${declaration.question} for each id (one ${declaration.method} ${declaration.path} each).`,
       takes,
-      param.found ?? '',
+      param.found,
       gives,
     ),
     inputSchema: argumentsOf({ [many]: { ...param, max: MAX_BATCH_IDS } }),

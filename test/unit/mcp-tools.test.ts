@@ -1,7 +1,7 @@
 // gymctl mcp's tools run against a fake API (src/mcp/tools.ts): what a model is answered when some ids fail, when it
 // asks for too many, and when some do not exist. A tool that answers partial data as if whole misleads a model silently.
 import { describe, expect, it } from 'vitest';
-import { GymApiError } from '../../src/api/errors.js';
+import { GymApiError, GymctlError } from '../../src/api/errors.js';
 import type { ApiResponse, Operation } from '../../src/api/transport/types.js';
 import { MAX_BATCH_IDS, type Send, toolsOf, toolName } from '../../src/mcp/tools.js';
 import { readCommands } from '../../src/operations/declare.js';
@@ -83,6 +83,41 @@ describe(GET_ACADEMIES, () => {
   });
 });
 
+describe('the records a batch fetched, when some fail or time runs out', () => {
+  const aborted = (id: number) => new GymctlError('aborted', `academy ${id}: aborted`, { id });
+  /** A fake API: `missing` are not found, `cut` are aborted, the rest answer. */
+  const sendOf = (missing: number[], cut: number[]) =>
+    (async (operation: Operation<unknown>) => {
+      const id = Number(operation.id);
+      if (missing.includes(id)) throw notFound(id);
+      if (cut.includes(id)) throw aborted(id);
+      return { data: record(id), rawData: '', status: 200 } as unknown as ApiResponse<unknown>;
+    }) as Send;
+
+  it('counts each record settled, found or not, but not one aborted, and names those the time limit left out', async () => {
+    const progress: Array<[number, number]> = [];
+    const context = { progress: (done: number, total: number) => void progress.push([done, total]), timedOut: () => true };
+    const answer = await tool(GET_ACADEMIES).run({ academyIds: ['1', '2', '3', '4', '5'] }, sendOf([2, 3], [4]), context);
+    expect(answer).toEqual({
+      data: [expect.objectContaining({ id: '1' }), expect.objectContaining({ id: '5' })],
+      notFound: ['2', '3'],
+      unfetched: [{ ids: ['4'], reason: 'time_limit' }],
+    });
+    expect(progress).toEqual([0, 1, 2, 3, 4].map((done) => [done, 5]));
+  });
+
+  it('fails with the abort when nothing was fetched in time, or when the call was stopped by anything but its time limit', async () => {
+    await expect(tool(GET_ACADEMIES).run({ academyIds: ['4'] }, sendOf([], [4]), { timedOut: () => true })).rejects.toMatchObject({ kind: 'aborted', id: 4 });
+    await expect(tool(GET_ACADEMIES).run({ academyIds: ['1', '4'] }, sendOf([], [4]), { timedOut: () => false })).rejects.toMatchObject({ kind: 'aborted', id: 4 });
+    await expect(tool(GET_ACADEMIES).run({ academyIds: ['1', '4'] }, sendOf([], [4]))).rejects.toMatchObject({ kind: 'aborted', id: 4 });
+  });
+
+  it('fails with any other failure even once the time limit has run out', async () => {
+    const down = new GymApiError('unavailable', 'academy 2: the API is down', { id: 2, status: 503 });
+    await expect(tool(GET_ACADEMIES).run({ academyIds: ['1', '2'] }, api({ '2': down }).send, { timedOut: () => true })).rejects.toBe(down);
+  });
+});
+
 describe('what a model reads of each tool', () => {
   it('each tool says what it answers, what it takes, that ids are text and that it changes nothing, and the command that gives the same', () => {
     const tools = toolsOf(OPERATIONS);
@@ -142,6 +177,10 @@ describe(LIST_ACADEMIES, () => {
     expect(answer.data.map((a) => a.id)).toEqual(['3', '1']);
     expect(answer.notFound).toEqual(['2']);
     expect(answer.unfetched).toEqual([]);
+  });
+
+  it('answers none for a key scoped to no academy', async () => {
+    expect(await tool(LIST_ACADEMIES).run({}, scoped([]).send)).toEqual({ data: [], notFound: [], unfetched: [] });
   });
 
   it('past 500 academies, fetches the first 500 and names the rest', async () => {
