@@ -26,21 +26,19 @@ export function nodeCheck(): Outcome {
     : result('node', 'fail', `Node ${process.versions.node} is not supported`, `install ${ENGINES}`, 'usage');
 }
 
-function isFolder(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return true; // not there yet: made on the first write
-  }
-}
-
 /** The config file: there, a regular file (or a link to one) of the user's own, closed to others (on Windows: in the user's profile), readable, and no lock left. */
 export function configCheck(f: Pick<Factory, 'config' | 'env'>, platform: NodeJS.Platform = process.platform): Outcome[] {
   const store = f.config();
   try {
     store.read(); // first: a folder that is a file, or a file that is not JSON, is a failing row, not "none yet"
   } catch (error) {
-    const fix = isFolder(store.dir) ? `fix or remove ${store.path}` : 'point GYMCTL_CONFIG_DIR at a folder';
+    let folder = true;
+    try {
+      folder = fs.statSync(store.dir).isDirectory();
+    } catch {
+      // Not there yet: made on the first write.
+    }
+    const fix = folder ? `fix or remove ${store.path}` : 'point GYMCTL_CONFIG_DIR at a folder';
     return [result('config file', 'fail', toFailure(error).message, fix, 'usage')];
   }
   let stat: Stats;

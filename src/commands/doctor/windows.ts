@@ -24,18 +24,15 @@ export const cmdQuoted = (text: string): string | undefined => (text.includes('%
 /** Whether a double-quoted path reads the same in both shells: no $ or backtick, no “ ” „ (U+201C to U+201E, quotes to PowerShell), no %. */
 const samePlainInBoth = (text: string): boolean => !/[$`%\u201c-\u201e]/.test(text);
 
-/** `both` when it reads the same in PowerShell and cmd.exe, else each shell's form, labelled; cmd's left out when it cannot be written (a %). */
-export function forBothShells(forms: { both?: string | undefined; powershell: string; cmd: string | undefined }): string {
-  if (forms.both !== undefined) return forms.both;
-  if (forms.cmd === undefined) return `in PowerShell: ${forms.powershell} (not in cmd, which would expand the % in the path)`;
-  return `in PowerShell: ${forms.powershell}; in cmd: ${forms.cmd}`;
-}
+/** Each shell's form, labelled; cmd's left out when it cannot be written (a %). */
+const forBothShells = (powershell: string, cmd: string | undefined): string =>
+  cmd === undefined ? `in PowerShell: ${powershell} (not in cmd, which would expand the % in the path)` : `in PowerShell: ${powershell}; in cmd: ${cmd}`;
 
 /** `verb "path"` in both shells where it reads the same (`plainAlso`: what else the path may not hold for PowerShell's form), else each shell's. */
 function onePath(file: string, powershell: string, cmd: string, plainAlso: RegExp = /(?!)/): string {
+  if (samePlainInBoth(file) && !plainAlso.test(file)) return `${cmd} "${file}"`;
   const inCmd = cmdQuoted(file);
-  const same = samePlainInBoth(file) && !plainAlso.test(file);
-  return forBothShells({ both: same ? `${cmd} "${file}"` : undefined, powershell: `${powershell} ${psQuoted(file)}`, cmd: inCmd && `${cmd} ${inCmd}` });
+  return forBothShells(`${powershell} ${psQuoted(file)}`, inCmd && `${cmd} ${inCmd}`);
 }
 
 /** The user's profile folder: the home folder by Windows' rule (%USERPROFILE%, else the account's), as the config and cache folders take it. */
@@ -80,17 +77,17 @@ export function removeCommand(file: string, platform: NodeJS.Platform = process.
   } catch {
     // A link to nothing, or nothing: del says what is there.
   }
-  if (folder) return forBothShells({ powershell: `[IO.Directory]::Delete(${psQuoted(file)})`, cmd: cmdQuoted(file) && `rmdir ${cmdQuoted(file)}` });
+  if (folder) return forBothShells(`[IO.Directory]::Delete(${psQuoted(file)})`, cmdQuoted(file) && `rmdir ${cmdQuoted(file)}`);
   return onePath(file, 'Remove-Item -LiteralPath', 'del', /[[\]]/);
 }
 
 /** How to move the old Windows config folder's files, hidden ones too, into the new one (made if need be); none replaced (Move-Item refuses, move asks). */
 export const moveCommand = (from: string, to: string): string => {
   const [fromCmd, toCmd] = [cmdQuoted(win32.join(from, '*')), cmdQuoted(to)];
-  return forBothShells({
-    powershell: `New-Item -ItemType Directory -Force -Path ${psQuoted(to)} | Out-Null; Get-ChildItem -LiteralPath ${psQuoted(from)} -Force | Move-Item -Destination ${psQuoted(to)}`,
-    cmd: fromCmd && toCmd && `mkdir ${toCmd} 2>nul & move ${fromCmd} ${toCmd}`,
-  });
+  return forBothShells(
+    `New-Item -ItemType Directory -Force -Path ${psQuoted(to)} | Out-Null; Get-ChildItem -LiteralPath ${psQuoted(from)} -Force | Move-Item -Destination ${psQuoted(to)}`,
+    fromCmd && toCmd && `mkdir ${toCmd} 2>nul & move ${fromCmd} ${toCmd}`,
+  );
 };
 
 /** An older gymctl's config folder on Windows: in use while it alone holds a config.json (how to move it); else said to be unread, so nothing is forgotten. */
