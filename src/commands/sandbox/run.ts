@@ -12,36 +12,32 @@ import type { Factory } from '../../factory.js';
 import { parseSandboxData, type SandboxData } from '../../sandbox/data.js';
 import { DEMO_DATA } from '../../sandbox/demo-data.js';
 import { academyList } from '../auth/words.js';
-import { parseFault } from '../../sandbox/faults.js';
+import { parseFault, type Fault } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { OPERATIONS } from '../../operations/index.js';
 
 const DEFAULT_SANDBOX_PORT = 4010;
 
-/** What `run` returns, or its failure as a usage error, in the words `message` gives it. */
-function orUsage<T>(run: () => T, message: (error: unknown) => string): T {
-  try {
-    return run();
-  } catch (error) {
-    throw usageError(message(error));
-  }
-}
-
 function loadData(file: string): SandboxData {
-  const text = orUsage(
-    () => readFileSync(file, 'utf8'),
-    (error) => `cannot read sandbox data ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-  );
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read sandbox data ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
   // Deep nesting is said as such (the exact parser would run out of stack on it), never read.
   if (nestsDeeperThan(text)) throw usageError(`sandbox data ${file} nests deeper than ${MAX_JSON_DEPTH} levels, which no sandbox data does`);
-  const json = orUsage(
-    () => parseJsonExact(text),
-    () => `sandbox data ${file} is not valid JSON (${describeJsonError(text)})`,
-  );
-  return orUsage(
-    () => parseSandboxData(json),
-    (error) => `invalid sandbox data in ${file}: ${(error as Error).message}`,
-  );
+  let json: unknown;
+  try {
+    json = parseJsonExact(text);
+  } catch {
+    throw usageError(`sandbox data ${file} is not valid JSON (${describeJsonError(text)})`);
+  }
+  try {
+    return parseSandboxData(json);
+  } catch (error) {
+    throw usageError(`invalid sandbox data in ${file}: ${(error as Error).message}`);
+  }
 }
 
 export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { port?: string; host?: string; data?: string; fault?: string[] }): Promise<void> {
@@ -50,12 +46,13 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { p
   const host = options.host ?? '127.0.0.1';
   if (host.trim() === '') throw usageError('--host needs an address, such as 127.0.0.1 (an empty one would listen on every interface)');
   const data = options.data ? loadData(options.data) : DEMO_DATA;
-  const faults = (options.fault ?? []).map((spec) =>
-    orUsage(
-      () => parseFault(spec),
-      (error) => (error as Error).message,
-    ),
-  );
+  const faults = (options.fault ?? []).map((spec): Fault => {
+    try {
+      return parseFault(spec);
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
+  });
   const { io } = f;
   if (!isLoopbackHost(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
