@@ -70,13 +70,8 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   if (refused.signal.aborted) throw explain(refused.signal.reason);
   const { pick } = await import('../../terminal/picker.js');
   const id = await pick(f.io, `Which ${param.what.replace(/ id$/, '')}? (type to filter)`, choices, f.signal);
-  const same = [
-    `gymctl ${declaration.command.name} ${id}`,
-    flags.sandbox ? '--sandbox' : '',
-    flags.profile ? `--profile ${flags.profile}` : '',
-    flags.baseUrl ? `--base-url ${flags.baseUrl}` : '',
-  ];
-  f.io.err(`${same.filter(Boolean).join(' ')}\n`);
+  const given = [flags.sandbox && '--sandbox', flags.profile && `--profile ${flags.profile}`, flags.baseUrl && `--base-url ${flags.baseUrl}`];
+  f.io.err(`${[`gymctl ${declaration.command.name} ${id}`, ...given].filter(Boolean).join(' ')}\n`);
   return id;
 }
 
