@@ -120,7 +120,10 @@ export async function fetchOperation(f: BatchDeps, declaration: OperationDeclara
       emitter.stop();
       io.flush();
       progress.done();
-      f.io.err(interruptedNote(fetched, ids.length, label));
+      const noun = label.replace(/^Fetching /, '');
+      f.io.err(
+        `gymctl: interrupted after fetching ${fetched} of ${ids.length} ${noun}; the rest were not fetched. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n`,
+      );
     }
     progress.done();
   });
@@ -186,10 +189,4 @@ export async function fetchOperation(f: BatchDeps, declaration: OperationDeclara
     io.flush();
   }
   if (failure) throw new AlreadyReported(failure.kind);
-}
-
-/** Said on stderr when Ctrl-C stops a batch drawn as a table: how many arrived, and why a script would use ndjson. */
-export function interruptedNote(fetched: number, total: number, label: string): string {
-  const noun = label.replace(/^Fetching /, '');
-  return `gymctl: interrupted after fetching ${fetched} of ${total} ${noun}; the rest were not fetched. In a script, --format ndjson writes each record as it arrives, so an interrupted run keeps every record it fetched\n`;
 }
