@@ -65,7 +65,7 @@ export const MODULES = {
   // built agent need dist/, which Stryker's sandbox leaves out).
   'src/keyring/client.ts': ['test/unit/keyring-client.test.ts', 'test/unit/keyring-agent-process.test.ts', 'test/unit/keyring-stores.test.ts'],
   // --jq: jq in its worker, its results a line each, its failures said plainly, and Ctrl-C.
-  'src/output/jq.ts': ['test/unit/jq.test.ts', 'test/unit/jq-stop.test.ts', 'test/unit/jq-worker.test.ts', 'test/commands/output-options.test.ts'],
+  'src/output/jq.ts': ['test/unit/jq.test.ts', 'test/unit/jq-stop.test.ts', 'test/unit/jq-worker.test.ts', 'test/unit/jq-refusals.test.ts', 'test/commands/output-options.test.ts'],
   // The single executable's folder: made once, checked whole, the addon run from it checked, old builds removed.
   'src/sea/unpack.ts': ['test/unit/sea-unpack.test.ts', 'test/unit/sea-unpack-guards.test.ts'],
   // gymctl mcp --http: loopback only, the bearer token, Host and Origin; its sessions, the events kept for a stream resumed,

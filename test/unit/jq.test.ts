@@ -72,8 +72,16 @@ describe('a filter that fails on the data', () => {
     expect(await printed('"bye\\n" | halt_error(5)', '1')).toEqual({ out: '', failure: '--jq filter failed: jq exited with status 5' });
   });
 
-  it('an error that is not a string is said as jq says it', async () => {
+  it('an error that is not a string is said as jq says it, whatever it holds', async () => {
     expect(await printed('error', 'null')).toEqual({ out: '', failure: '--jq filter failed: jq: error (at /dev/stdin:0) (not a string): null' });
+    expect(await printed('error({a: "jq: error: x"})', 'null')).toEqual({
+      out: '',
+      failure: '--jq filter failed: jq: error (at /dev/stdin:0) (not a string): {"a":"jq: error: x"}',
+    });
+  });
+
+  it('an error with an empty message says the status jq exited with', async () => {
+    expect(await printed('error("")', '1')).toEqual({ out: '', failure: '--jq filter failed: jq exited with status 5' });
   });
 });
 

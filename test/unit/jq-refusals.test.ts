@@ -1,0 +1,56 @@
+/**
+ * A filter refused by a jq whose messages are not quite jq 1.8's (another build, a later version): gymctl still says it
+ * is refused, and takes jq's first error for the reason, not a line about something else. The jq that checks the
+ * filter is faked here for the filters below; any other is checked by the real one.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { compileJq } from '../../src/output/jq.js';
+
+const SAID: Record<string, string> = {
+  'no reason': 'jq: 1 compile error',
+  'a warning first': 'jq: warning: something is deprecated\njq: error: nothing/0 is not defined at <top-level>, line 1, column 3:\n  a warning first\n  ^\njq: 1 compile error',
+  'a place with no colon': 'jq: error: syntax error, unexpected INVALID_CHARACTER at <top-level>, line 1, column 3\njq: 1 compile error',
+};
+
+vi.mock('jq-wasm', async (original) => {
+  const real = await original<typeof import('jq-wasm')>();
+  return {
+    ...real,
+    loadJq: async (options: Parameters<typeof real.loadJq>[0]) => {
+      const jq = await real.loadJq(options);
+      return {
+        ...jq,
+        raw: (input: string, expression: string, flags?: string[]) =>
+          SAID[expression] === undefined ? jq.raw(input, expression, flags) : { stdout: '', stderr: SAID[expression], exitCode: 3 },
+      };
+    },
+  };
+});
+
+async function refused(expression: string): Promise<string> {
+  try {
+    await (await compileJq(expression)).close();
+  } catch (error) {
+    expect(error).toMatchObject({ kind: 'usage' });
+    return (error as Error).message;
+  }
+  throw new Error(`${expression} compiled`);
+}
+
+describe('a filter refused by a jq that says it differently', () => {
+  it('with no reason given, it is still a usage error: the filter does not compile', async () => {
+    expect(await refused('no reason')).toBe('invalid --jq filter: it does not compile');
+  });
+
+  it('a warning before the error is not taken for the reason', async () => {
+    expect(await refused('a warning first')).toBe('invalid --jq filter: nothing/0 is not defined at line 1, column 3');
+  });
+
+  it('a place said without the colon that ends it in jq 1.8 is still the place, and its character is shown', async () => {
+    expect(await refused('a place with no colon')).toBe("invalid --jq filter: syntax error, unexpected 'p' at line 1, column 3");
+  });
+
+  it('any other filter is checked by jq itself', async () => {
+    expect(await refused('.a |||')).toBe("invalid --jq filter: syntax error, unexpected '|' at line 1, column 5");
+  });
+});
