@@ -27,26 +27,21 @@ const REDIRECTIONS = new Set(['<', '>', '>>', '2>', '2>>', '&>', '<<<', '>|']);
 /** Candidates (the ids an operation lists are fetched), or file names. */
 type Answer = readonly string[] | Promise<readonly string[]> | 'files';
 
+type Values = Readonly<Record<string, readonly string[]>>;
 const BOOLEAN = ['true', 'false'];
-/** The values of an option that takes one of a few. */
-const OPTION_VALUES = new Map<string | undefined, readonly string[]>([
-  ['--format', OUTPUT_FORMATS],
-  ['--cache', ['30s', '5m', '1h', '1d']],
-  ['--shell', SHELLS],
-]);
-/** The first argument of a command, by its path. */
-const FIRST_ARGUMENT = new Map<string, readonly string[]>([
-  ['completion', SHELLS],
-  ['schema', OPERATIONS.map((declaration) => declaration.name)],
-  ...['config get', 'config unset', 'config set'].map((path): [string, string[]] => [path, [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)]]),
-]);
-/** The value of `config set KEY`, by the key. */
-const SET_VALUES = new Map<string | undefined, readonly string[]>([
-  ['format', OUTPUT_FORMATS],
-  ['key-store', KEY_STORES],
-  ['accessible', BOOLEAN],
-  ['csv-bom', BOOLEAN],
-]);
+const CONFIG_KEY_NAMES = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
+/** The values of an option that takes one of a few; the first argument of a command, by its path; the value of `config set KEY`. */
+const OPTION_VALUES: Values = { '--format': OUTPUT_FORMATS, '--cache': ['30s', '5m', '1h', '1d'], '--shell': SHELLS };
+const FIRST_ARGUMENT: Values = {
+  completion: SHELLS,
+  schema: OPERATIONS.map((d) => d.name),
+  'config get': CONFIG_KEY_NAMES,
+  'config unset': CONFIG_KEY_NAMES,
+  'config set': CONFIG_KEY_NAMES,
+};
+const SET_VALUES: Values = { format: OUTPUT_FORMATS, 'key-store': KEY_STORES, accessible: BOOLEAN, 'csv-bom': BOOLEAN };
+/** A table's values for a word, which may be anything typed. */
+const valuesOf = (table: Values, word = '') => (Object.hasOwn(table, word) ? table[word]! : []);
 
 /** The subcommands help lists (commander's public Help API), without commander's own `help` of a group. */
 const visibleCommands = (command: Command) =>
@@ -97,7 +92,7 @@ function optionValues(f: CompleteDeps, long: string | undefined, path: readonly 
   }
   if (long === '--data') return 'files';
   if (long === '--profile') return profileNames(f);
-  return OPTION_VALUES.get(long) ?? [];
+  return valuesOf(OPTION_VALUES, long);
 }
 
 /** Values for the next argument of the command at `path`, given the arguments before it and every word typed. */
@@ -111,9 +106,9 @@ function argumentValues(f: CompleteDeps, program: Command, path: string, before:
     for (const name of before) command = command?.commands.find((c) => c.name() === name);
     return command ? [...(before.length === 0 ? Object.keys(HELP_TOPICS) : []), ...visibleCommands(command).map((c) => c.name())] : [];
   }
-  if (before.length === 0) return FIRST_ARGUMENT.get(path) ?? [];
+  if (before.length === 0) return valuesOf(FIRST_ARGUMENT, path);
   if (path !== 'config set' || before.length > 1) return [];
-  return before[0] === 'default-profile' ? profileNames(f) : (SET_VALUES.get(before[0]) ?? []);
+  return before[0] === 'default-profile' ? profileNames(f) : valuesOf(SET_VALUES, before[0]);
 }
 
 function complete(f: CompleteDeps, program: Command, words: readonly string[]): Answer {
