@@ -57,7 +57,9 @@ describe('the next step a model is told', () => {
         `The API refused the request (HTTP ${status}), in its own words in the message. gymctl sends only the documented GETs, so retrying will not help: tell the user, with the correlation ID.`,
       );
     }
-    for (const status of [undefined, 200, 500, 502]) {
+    for (const status of [300, 399])
+      expect(nextStep(new GymApiError('invalid_response', 'moved', { status }))).toMatch(new RegExp(`^The API answered with a redirect \\(HTTP ${status}\\)`));
+    for (const status of [undefined, 200, 299, 500, 502]) {
       expect(nextStep(new GymApiError('invalid_response', 'html', { status })), String(status)).toMatch(/^The API answered with something that is not its JSON/);
     }
     expect(nextStep(new GymApiError('aborted', 'stop'))).toBe('The call was cancelled before it finished.');
