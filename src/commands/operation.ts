@@ -15,8 +15,6 @@ export function newCmdsOperation(f: FactoryRef, declaration: OperationDeclaratio
   );
   if (!values) return [own];
   // Optional to the parser when the ids can be listed (a terminal chooses from them), but required as far as the usage says.
-  return [
-    own.usage(`[options] <${param.name}...>`),
-    defineCommand({ ...values.all, options: [...ID_OPTIONS, LIMIT_OPTION] }, (flags: ReadFlags) => runAll(f(), declaration, flags)),
-  ];
+  own.usage(`[options] <${param.name}...>`);
+  return [own, defineCommand({ ...values.all, options: [...ID_OPTIONS, LIMIT_OPTION] }, (flags: ReadFlags) => runAll(f(), declaration, flags))];
 }

@@ -3,20 +3,14 @@ import { listed } from '../output/listed.js';
 import { OPERATIONS } from '../operations/index.js';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 
+const NAMES = OPERATIONS.map((declaration) => declaration.name);
+
 export const newCmdSchema = (f: FactoryRef) =>
   defineCommand(
     {
       name: 'schema',
       description: "print the JSON Schema of a command's --json output for one id (with several, an array of these): the OpenAPI document's schema",
-      arguments: [
-        [
-          '<command>',
-          listed(
-            OPERATIONS.map((declaration) => declaration.name),
-            'or',
-          ),
-        ],
-      ],
+      arguments: [['<command>', listed(NAMES, 'or')]],
       examples: OPERATIONS.filter((declaration) => declaration.param)
         .slice(0, 2)
         .map(({ name }, i) => `gymctl schema ${name}${i === 1 ? ` > ${name}.schema.json` : ''}`),

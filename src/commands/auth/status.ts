@@ -12,10 +12,8 @@ import { describeSource, ownerLine } from './words.js';
 
 export type StatusDeps = Pick<Factory, 'io' | 'config' | 'profileName' | 'output' | 'printJson' | 'keyring' | 'makeClient' | 'client'>;
 
-export interface StatusFlags extends GlobalFlags {
-  /** Every stored profile, each checked with its own key and base URL. */
-  all?: boolean;
-}
+/** `all`: every stored profile, each checked with its own key and base URL. */
+type StatusFlags = GlobalFlags & { all?: boolean };
 
 interface ProfileStatus {
   profile: string;

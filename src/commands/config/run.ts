@@ -44,21 +44,13 @@ const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS
 export async function runConfigList(f: ConfigDeps): Promise<void> {
   const { file, profileName } = await state(f);
   const values = ALL_KEYS.map((key) => [key, effectiveValue(file, profileName, key)] as const);
+  const card = values.map(([key, value]): [string, string | undefined] => [key, value === undefined ? undefined : asText(key, value)]);
   await printDocument(
     f,
     // The same values as the text form, null where there is none.
     () => `${JSON.stringify(Object.fromEntries(values.map(([key, value]) => [key, value ?? null])), null, 2)}\n`,
     // key=value lines in a pipe, as stored; on a terminal, a card whose values are made safe.
-    () =>
-      f.io.stdoutIsTTY
-        ? columnsText(
-            values.map(([key, value]) => [key, value === undefined ? undefined : asText(key, value)]),
-            stdoutTerminal(f.io),
-            0,
-            3,
-            true,
-          )
-        : values.map(([key, value]) => `${key}=${asText(key, value)}\n`).join(''),
+    () => (f.io.stdoutIsTTY ? columnsText(card, stdoutTerminal(f.io), 0, 3, true) : values.map(([key, value]) => `${key}=${asText(key, value)}\n`).join('')),
   );
 }
 

@@ -55,12 +55,8 @@ export function onWindows(check: string, target: string, env: NodeJS.ProcessEnv,
   }
   if (inProfile(target, profile)) return result(check, 'pass', `${target}${suffix} (in your user profile, which only you and administrators can open)`);
   const folder = check === 'config file' ? win32.dirname(target) : target;
-  return result(
-    check,
-    'warn',
-    `${target}${suffix} is outside your user profile (${profile}), so who can open it is up to its folder`,
-    `see who can with: ${onePath(folder, 'icacls', 'icacls')}`,
-  );
+  const detail = `${target}${suffix} is outside your user profile (${profile}), so who can open it is up to its folder`;
+  return result(check, 'warn', detail, `see who can with: ${onePath(folder, 'icacls', 'icacls')}`);
 }
 
 /**
@@ -94,18 +90,11 @@ export const moveCommand = (from: string, to: string): string => {
 export function oldConfigCheck(folder: ConfigFolder, exists: (file: string) => boolean = fs.existsSync): Outcome | undefined {
   if (folder.old === undefined) return undefined;
   const oldFile = win32.join(folder.old, 'config.json');
-  if (folder.usingOld)
-    return result(
-      'config folder',
-      'warn',
-      `${folder.old} is where gymctl kept its config before; it is still read and written there, until you move it to ${folder.preferred}, where Windows programs keep their settings`,
-      moveCommand(folder.old, folder.preferred),
-    );
+  if (folder.usingOld) {
+    const detail = `${folder.old} is where gymctl kept its config before; it is still read and written there, until you move it to ${folder.preferred}, where Windows programs keep their settings`;
+    return result('config folder', 'warn', detail, moveCommand(folder.old, folder.preferred));
+  }
   if (!exists(oldFile)) return undefined;
-  return result(
-    'config folder',
-    'warn',
-    `${oldFile}, of an older gymctl, is not read: ${win32.join(folder.preferred, 'config.json')} is in use`,
-    `copy what you still need from ${oldFile} (gymctl config set, gymctl auth login), then remove it: ${removeCommand(oldFile, 'win32')}`,
-  );
+  const fix = `copy what you still need from ${oldFile} (gymctl config set, gymctl auth login), then remove it: ${removeCommand(oldFile, 'win32')}`;
+  return result('config folder', 'warn', `${oldFile}, of an older gymctl, is not read: ${win32.join(folder.preferred, 'config.json')} is in use`, fix);
 }
