@@ -37,16 +37,12 @@ export interface ApiOptions {
   refresh?: boolean;
 }
 
+const CONNECTION_HEADERS = ['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding'];
 /** Headers -H may not set, each with why: the key's (gymctl sends it), Host, and the connection's (RFC 9110, 7.6.1), which the transport sets itself. */
 const REFUSED_HEADERS: Readonly<Record<string, string>> = {
   'x-api-key': 'gymctl sends the key itself, from auth login or GYMCTL_API_KEY',
   host: 'requests go to the base URL alone',
-  ...Object.fromEntries(
-    ['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding'].map((name) => [
-      name,
-      'gymctl sets the headers of the connection itself',
-    ]),
-  ),
+  ...Object.fromEntries(CONNECTION_HEADERS.map((name) => [name, 'gymctl sets the headers of the connection itself'])),
 };
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

@@ -126,13 +126,9 @@ function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile:
   return `${what} (the base URL, from ${originOf(baseUrl, profile)}): start the API there, or use the right URL: \`${changeBaseUrl(baseUrl, again)}\`${sandbox}; then run \`gymctl doctor${again}\` again`;
 }
 
-export async function apiCheck(
-  f: Pick<Factory, 'makeClient' | 'signal' | 'config'>,
-  baseUrl: Setting<string>,
-  profile: string,
-  apiKey: string,
-  budgetMs: number,
-): Promise<Outcome> {
+type ApiCheckDeps = Pick<Factory, 'makeClient' | 'signal' | 'config'>;
+
+export async function apiCheck(f: ApiCheckDeps, baseUrl: Setting<string>, profile: string, apiKey: string, budgetMs: number): Promise<Outcome> {
   const started = Date.now();
   // The check's budget, whatever the client's own timeout and retries would wait.
   const budget = new AbortController();

@@ -54,19 +54,11 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   // A name that cannot be had is left out, but a refused key (401, 403) is refused for every id: the rest are cancelled.
   const refused = new AbortController();
   const signal = f.signal ? AbortSignal.any([f.signal, refused.signal]) : refused.signal;
-  const choices = await Promise.all(
-    ids.map((id) =>
-      label
-        ? client.ask(declaration, id, signal).then(
-            (record) => ({ value: String(id), name: `${label(record) ?? '(no name)'} (id ${id})` }),
-            (error: unknown) => {
-              if (error instanceof GymctlError && error.kind === 'unauthorized' && !refused.signal.aborted) refused.abort(error);
-              return { value: String(id), name: `id ${id}` };
-            },
-          )
-        : { value: String(id), name: `id ${id}` },
-    ),
-  );
+  const unnamed = (error: unknown) => {
+    if (error instanceof GymctlError && error.kind === 'unauthorized' && !refused.signal.aborted) refused.abort(error);
+  };
+  const names = await Promise.all(ids.map((id) => label && client.ask(declaration, id, signal).then((record) => `${label(record) ?? '(no name)'} (id ${id})`, unnamed)));
+  const choices = ids.map((id, i) => ({ value: String(id), name: names[i] || `id ${id}` }));
   if (refused.signal.aborted) throw explain(refused.signal.reason);
   const { pick } = await import('../../terminal/picker.js');
   const id = await pick(f.io, `Which ${param.what.replace(/ id$/, '')}? (type to filter)`, choices, f.signal);
