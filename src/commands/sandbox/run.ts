@@ -67,28 +67,13 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { p
   }
   // The keys, aligned on a terminal and in a pipe alike (a secret is plain ASCII, so padding it aligns the names); names come from --data, and are sanitised as every cell is.
   const width = Math.max(0, ...data.keys.map(({ secret }) => secret.length));
-  const keys = await columnsText(
-    data.keys.map(({ secret, key }) => [io.stdoutIsTTY ? secret : secret.padEnd(width), `${key.name ?? ''} (${academyList(key.academyIds)})`]),
-    stdoutTerminal(io),
-    2,
-  );
-  io.out(
-    [
-      `Sandbox API listening on ${sandbox.url}`,
-      '',
-      'Keys:',
-      `${keys}`,
-      'Try:',
-      `  export GYMCTL_BASE_URL=${sandbox.url}`,
-      `  export GYMCTL_API_KEY=${data.keys[0]?.secret ?? '<key>'}`,
-      `  gymctl ${OPERATIONS[0].command.name}`,
-      '',
-    ].join('\n'),
-  );
-  for (const fault of faults) {
-    io.err(
-      `Fault: ${fault.kind}${fault.value ? `=${fault.value}` : ''} on ${fault.times === undefined ? 'every request' : `the next ${fault.times} request${fault.times === 1 ? '' : 's'}`}\n`,
-    );
+  const cells = data.keys.map(({ secret, key }) => [io.stdoutIsTTY ? secret : secret.padEnd(width), `${key.name ?? ''} (${academyList(key.academyIds)})`]);
+  const keys = await columnsText(cells, stdoutTerminal(io), 2);
+  const tryIt = [`export GYMCTL_BASE_URL=${sandbox.url}`, `export GYMCTL_API_KEY=${data.keys[0]?.secret ?? '<key>'}`, `gymctl ${OPERATIONS[0].command.name}`];
+  io.out(`Sandbox API listening on ${sandbox.url}\n\nKeys:\n${keys}\nTry:\n${tryIt.map((line) => `  ${line}\n`).join('')}`);
+  for (const { kind, value, times } of faults) {
+    const when = times === undefined ? 'every request' : `the next ${times} request${times === 1 ? '' : 's'}`;
+    io.err(`Fault: ${kind}${value ? `=${value}` : ''} on ${when}\n`);
   }
   io.err('Press Ctrl-C to stop.\n');
   if (!f.signal.aborted) await once(f.signal, 'abort');
