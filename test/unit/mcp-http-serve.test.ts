@@ -367,6 +367,23 @@ describe('places that free themselves', () => {
     }
   });
 
+  it('counts a call answered, with a result or with an error, as no longer in flight', async () => {
+    const { url } = await start({ concurrency: 64 });
+    const sessions = [];
+    for (let i = 0; i < MAX_SESSIONS; i++) sessions.push(await rawSession(url));
+    // The tenth is answered with a result, then the eighth with an error (a method no server has); every other has a call in flight.
+    expect((await send(url, { headers: sessions[9]!, body: callRecord(9, '3') })).body).toContain('"result"');
+    expect((await send(url, { headers: sessions[7]!, body: { jsonrpc: '2.0', id: 7, method: 'no/such/method' } })).body).toContain('"error"');
+    const calls = await Promise.all(sessions.map((headers, i) => (i === 7 || i === 9 ? undefined : send(url, { headers, body: callRecord(1, '1'), until: () => true }))));
+    const ping = (headers: Record<string, string>) => send(url, { headers, body: { jsonrpc: '2.0', id: 3, method: 'ping' } });
+    // Room is made twice: by closing the tenth (used less recently), then the eighth.
+    expect((await send(url, { body: initialize(NEW) })).status).toBe(200);
+    expect((await ping(sessions[9]!)).status).toBe(404);
+    expect((await send(url, { body: initialize(NEW) })).status).toBe(200);
+    expect((await ping(sessions[7]!)).status).toBe(404);
+    for (const call of calls) call?.request.destroy();
+  });
+
   it('makes room by closing the session used least recently with no call in flight; with a call in flight in every one, 503', async () => {
     const { url, log } = await start({ concurrency: 64 });
     const sessions = [];

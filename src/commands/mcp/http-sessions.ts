@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { GymctlMcpServer } from '../../mcp/server.js';
 import { eventStore } from './http-events.js';
 import { PARSE_ERROR, REFUSED, refuse } from './http-guards.js';
@@ -30,7 +30,7 @@ async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | 'to
     chunks.push(chunk);
   }
   try {
-    return { parsed: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    return { parsed: JSON.parse(Buffer.concat(chunks).toString()) };
   } catch {
     return 'not JSON';
   }
@@ -117,7 +117,7 @@ export function sessionTable(newServer: () => GymctlMcpServer, log: (line: strin
     transport.send = (message, sendOptions) => {
       const agreed = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
       if (typeof agreed === 'string') session.version = agreed;
-      if ('id' in message && message.id !== undefined && !('method' in message)) session.pending.delete(message.id);
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) session.pending.delete(message.id!);
       return send(message, sendOptions);
     };
     /** Cancels the calls of `call` not yet answered, as a client's notifications/cancelled would: their API requests are aborted, their places freed. */
