@@ -26,11 +26,7 @@ import { OPERATIONS } from './operations/index.js';
 import { listed } from './output/listed.js';
 
 /** `auth status` for the `status` command under `auth`. */
-export const commandPath = (command: Command) => {
-  const names: string[] = [];
-  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
-  return names.join(' ');
-};
+export const commandPath = (command: Command): string => (command.parent?.parent ? `${commandPath(command.parent)} ${command.name()}` : command.parent ? command.name() : '');
 
 /** Help with global options once, under "Global options", exactly where they apply (the flag table says where). */
 const helpConfiguration = {

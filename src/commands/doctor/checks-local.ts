@@ -16,14 +16,12 @@ import { onWindows, removeCommand } from './windows.js';
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 
-const ENGINES = 'Node 20.19 or newer, 22.12 or newer, or 24 and later';
-
 export function nodeCheck(): Outcome {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const supported = (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 24;
   return supported
     ? result('node', 'pass', `Node ${process.versions.node}`)
-    : result('node', 'fail', `Node ${process.versions.node} is not supported`, `install ${ENGINES}`, 'usage');
+    : result('node', 'fail', `Node ${process.versions.node} is not supported`, 'install Node 20.19 or newer, 22.12 or newer, or 24 and later', 'usage');
 }
 
 /** The config file: there, a regular file (or a link to one) of the user's own, closed to others (on Windows: in the user's profile), readable, and no lock left. */
