@@ -73,15 +73,13 @@ export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?
   results.push(await cacheCheck(f.env), await cacheSecretCheck(f.env), await codeCacheCheck(f.env));
   const rows: CheckResult[] = results.map(({ kind: _kind, ...row }) => row);
   if (json) await f.printJson(`${JSON.stringify(rows, null, 2)}\n`);
+  else if (!f.io.stdoutIsTTY)
+    f.io.out(await recordsText(f.io, COLUMNS, rows)); // every column, for scripts
   else {
-    // On a terminal, a column that holds nothing (Fix, when all is well) is left out, and its room goes to the others; a pipe keeps every column, for scripts.
-    const columns = f.io.stdoutIsTTY ? COLUMNS.filter((column) => rows.some((row) => column.value(row) !== null && column.value(row) !== '')) : COLUMNS;
-    // At a terminal, Detail and Fix are sentences to read whole (a command to run): wrapped in their column, never cut.
-    f.io.out(
-      f.io.stdoutIsTTY
-        ? (await import('../../output/table.js')).renderTable(f.io, columns, rows, true, undefined, { wrap: ['detail', 'fix'] })
-        : await recordsText(f.io, columns, rows),
-    );
+    // On a terminal, a column that holds nothing (Fix, when all is well) is left out, and its room goes to the others. Detail and
+    // Fix are sentences to read whole (a command to run): wrapped in their column, never cut.
+    const columns = COLUMNS.filter((column) => rows.some((row) => column.value(row) !== null && column.value(row) !== ''));
+    f.io.out((await import('../../output/table.js')).renderTable(f.io, columns, rows, true, undefined, { wrap: ['detail', 'fix'] }));
   }
   const failure = results.find((r) => r.status === 'fail');
   if (failure) throw new AlreadyReported(failure.kind ?? 'internal');
