@@ -8,6 +8,7 @@ import { API_KEY_FORM } from './api/defaults.js';
 import { GymctlError } from './api/errors.js';
 import { once } from './api/once.js';
 import type { ResponseCache } from './api/transport/types.js';
+import { parseDuration } from './cache/duration.js';
 import { openCache } from './cache/store.js';
 import {
   checkProfileExists,
@@ -115,7 +116,7 @@ interface ClientDeps extends Pick<FactoryOptions, 'io' | 'env' | 'signal' | 'fla
 /** The session of an API command: --cache checked first, then the base URL and key, then the client. */
 async function apiSession(deps: ClientDeps, stored: Pick<Factory, 'config' | 'keyring'>, maxConnections: number | undefined): Promise<ApiSession> {
   const { flags } = deps;
-  const lifetime = await cacheLifetime(flags); // checked before anything else is done
+  const lifetime = cacheLifetime(flags); // checked before anything else is done
   const found = await credentials(deps, stored);
   const { baseUrl, apiKey } = found;
   // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
@@ -132,9 +133,8 @@ async function apiSession(deps: ClientDeps, stored: Pick<Factory, 'config' | 'ke
 }
 
 /** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
-async function cacheLifetime({ cache, refresh }: Readonly<GlobalFlags>): Promise<{ lifetimeMs: number | undefined } | undefined> {
+function cacheLifetime({ cache, refresh }: Readonly<GlobalFlags>): { lifetimeMs: number | undefined } | undefined {
   if (cache === undefined && !refresh) return undefined;
-  const { parseDuration } = await import('./cache/duration.js');
   const lifetime = cache === undefined ? undefined : parseDuration(cache, '--cache');
   return { lifetimeMs: refresh ? undefined : lifetime };
 }
