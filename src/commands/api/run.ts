@@ -7,7 +7,6 @@
 import { operations } from '../../api/client.js';
 import { GymctlError, usageError } from '../../api/errors.js';
 import { isJsonText } from '../../api/transport/response.js';
-import type { ApiResponse } from '../../api/transport/types.js';
 import type { Factory } from '../../factory.js';
 import { formatJson } from '../../json/raw.js';
 import { nestsDeeperThan } from '../../json/exact.js';
@@ -72,13 +71,10 @@ export async function runApi(f: ApiDeps, path: string, options: ApiOptions = {})
   const operation = operations.raw(path); // checked before anything is read or sent
   const { jq } = await f.output();
   const { client, explain } = await f.client();
-  let response: ApiResponse<undefined>;
-  try {
-    response = await client.request(operation, options.header ? { headers } : undefined);
-  } catch (error) {
+  const response = await client.request(operation, options.header ? { headers } : undefined).catch((error: unknown) => {
     // A failure prints nothing on stdout: with -i, the head it came with is reported with the error, on stderr (output/errors.ts).
     throw explain(error instanceof GymctlError && error.head && !options.include ? error.with({ head: undefined }) : error);
-  }
+  });
   const { head } = response;
   // With -i, the head first: on a terminal made safe, in a pipe the bytes as received.
   let pending = options.include && head ? () => (f.io.stdoutIsTTY ? f.io.out(headForTerminal(head)) : f.io.stdout.write(headBytes(head))) : undefined;

@@ -34,15 +34,9 @@ const noPrompt = (options: LoginFlags) =>
   usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(options)} < keyfile\`)`);
 
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
-  let text: string;
-  if (options.withKey && !f.io.stdinIsTTY) {
-    text = await readStdin(f.io);
-  } else if (f.io.stdinIsTTY) {
-    // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
-    text = await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal);
-  } else {
-    throw noPrompt(options);
-  }
+  if (!options.withKey && !f.io.stdinIsTTY) throw noPrompt(options);
+  // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
+  const text = f.io.stdinIsTTY ? await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal) : await readStdin(f.io);
   const key = text.trim();
   if (key === '') {
     const piped = `\`echo "$KEY" | ${loginCommand(options)}\``;

@@ -93,15 +93,12 @@ export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<vo
     ['Base URL', `${baseUrl.value} (${describeSource(baseUrl, store.path)})`],
     ['Key', keyShown],
   ];
-  let me: ApiKey;
-  try {
-    me = await client.getMe();
-  } catch (error) {
+  const me = await client.getMe().catch(async (error: unknown) => {
     if (!(error instanceof GymctlError && error.kind === 'unauthorized')) throw explain(error);
     // What would help find the bad key, on stderr: stdout stays empty on failure.
     f.io.err(await labelledText(rows, { isTTY: f.io.stderrIsTTY, color: false }));
     throw error.with({ message: `the server refused the API key ${keyShown} (profile "${profile}")` });
-  }
+  });
   const status = {
     profile,
     baseUrl: baseUrl.value,
