@@ -18,8 +18,7 @@ export const newCmdHelp = (f: FactoryRef, program: Command) =>
         const { io } = f();
         return io.out(wrapTopic(HELP_TOPICS[first as HelpTopic], (io.stdoutIsTTY && io.stdout.columns) || 80));
       }
-      let command: Command | undefined = program;
-      for (const name of topic) command = command?.commands.find((c) => c.name() === name && name !== '__complete');
+      const command = topic.reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name && name !== '__complete'), program);
       if (!command) {
         const names = [...program.commands.filter((c) => c.name() !== '__complete').map((c) => c.name()), ...Object.keys(HELP_TOPICS)];
         const hint = topic.length === 1 ? didYouMean(first, names) : '';

@@ -15,12 +15,10 @@ export const keyName = (key: ApiKey) => (key.name ? `"${sanitizeLine(key.name)}"
 const SHOWN_IDS = 20;
 
 /** `academies 1, 2, 3, 4`; past SHOWN_IDS, `academies 1, 2, …, 20 and 19,980 more`. */
-export const academyList = (ids: readonly Id[]) =>
-  ids.length === 0
-    ? 'no academies'
-    : ids.length <= SHOWN_IDS
-      ? `academies ${ids.join(', ')}`
-      : `academies ${ids.slice(0, SHOWN_IDS).join(', ')} and ${(ids.length - SHOWN_IDS).toLocaleString('en-US')} more`;
+export function academyList(ids: readonly Id[]): string {
+  const more = ids.length - SHOWN_IDS;
+  return ids.length === 0 ? 'no academies' : `academies ${ids.slice(0, SHOWN_IDS).join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
+}
 
 export function ownerLine(key: ApiKey): string {
   const name = key.user?.name ? sanitizeLine(key.user.name) : 'an unnamed user';

@@ -102,8 +102,7 @@ function argumentValues(f: CompleteDeps, program: Command, path: string, before:
   if (declaration?.values && path === declaration.command.name) return valueCandidates(f, declaration, typed, current);
   if (path === 'help') {
     // `help auth ` offers what `auth` has, as `gymctl auth ` would.
-    let command: Command | undefined = program;
-    for (const name of before) command = command?.commands.find((c) => c.name() === name);
+    const command = before.reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name), program);
     return command ? [...(before.length === 0 ? Object.keys(HELP_TOPICS) : []), ...visibleCommands(command).map((c) => c.name())] : [];
   }
   if (before.length === 0) return valuesOf(FIRST_ARGUMENT, path);

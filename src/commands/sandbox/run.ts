@@ -55,16 +55,13 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { p
   });
   const { io } = f;
   if (!isLoopbackHost(host)) io.err(`Warning: listening on ${host}, not loopback: others on the network can reach the sandbox.\n`);
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  try {
-    sandbox = await startSandbox({ host, port, data, faults, log: (line) => io.err(`${line}\n`) });
-  } catch (error) {
+  const sandbox = await startSandbox({ host, port, data, faults, log: (line) => io.err(`${line}\n`) }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     // The port or address is what the user chose: a usage error, with what to choose instead.
     if (code === 'EADDRINUSE') throw usageError(`cannot start the sandbox: port ${port} on ${host} is taken; choose another with --port (0 picks a free one)`);
     if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw usageError(`cannot start the sandbox on ${host}:${port} (${code}): choose another --host or --port`);
     throw new GymctlError('internal', `cannot start the sandbox on ${host}:${port}: ${code ?? String(error)}`);
-  }
+  });
   // The keys, aligned on a terminal and in a pipe alike (a secret is plain ASCII, so padding it aligns the names); names come from --data, and are sanitised as every cell is.
   const width = Math.max(0, ...data.keys.map(({ secret }) => secret.length));
   const cells = data.keys.map(({ secret, key }) => [io.stdoutIsTTY ? secret : secret.padEnd(width), `${key.name ?? ''} (${academyList(key.academyIds)})`]);
