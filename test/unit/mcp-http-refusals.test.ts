@@ -252,6 +252,14 @@ describe('a request that fails', () => {
     expect(log).toEqual(['a request failed: no server today']);
   });
 
+  it('is logged with what was thrown, when that is not an Error', async () => {
+    const { url, log } = await start(() => {
+      throw 'no server, said plainly';
+    });
+    expectRefusal(await send(url, { body: initialize }), 500, -32000, 'Internal error');
+    expect(log).toEqual(['a request failed: no server, said plainly']);
+  });
+
   it('once its answer has begun, has its connection cut, and is logged', async () => {
     const { url, log } = await start();
     vi.spyOn(StreamableHTTPServerTransport.prototype, 'handleRequest').mockImplementation(async (_, res) => {
@@ -316,9 +324,10 @@ describe('listening and stopping', () => {
     ['EADDRNOTAVAIL', 'usage', 'cannot serve MCP over HTTP on [::1]:80 (EADDRNOTAVAIL): choose another --http port, or 127.0.0.1'],
     ['EACCES', 'usage', 'cannot serve MCP over HTTP on [::1]:80 (EACCES): choose another --http port, or 127.0.0.1'],
     ['EMFILE', 'internal', 'cannot serve MCP over HTTP on [::1]:80: EMFILE'],
+    [undefined, 'internal', 'cannot serve MCP over HTTP on [::1]:80: Error: listen failed'],
   ])('a listen that fails with %s is said, naming where (kind %s)', async (code, kind, message) => {
     vi.spyOn(net.Server.prototype, 'listen').mockImplementation(function (this: net.Server) {
-      process.nextTick(() => this.emit('error', Object.assign(new Error(`listen ${code}`), { code })));
+      process.nextTick(() => this.emit('error', Object.assign(new Error('listen failed'), code ? { code } : {})));
       return this;
     });
     const failing = serveHttp({ listen: { host: '::1', port: 80 }, token: TOKEN, log: () => {}, newServer: () => undefined as never });
@@ -346,6 +355,39 @@ describe('listening and stopping', () => {
     const { served } = await start();
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+\/mcp$/);
     expect(served.url).not.toBe('http://127.0.0.1:0/mcp');
+  });
+
+  it('cuts, when it stops, a request whose body is still coming', async () => {
+    let opened: () => void;
+    const reading = new Promise<void>((resolve) => (opened = resolve));
+    const served = await serveHttp({
+      listen: { host: '127.0.0.1', port: 0 },
+      token: TOKEN,
+      log: () => {},
+      // Its session is opened before its body is read.
+      newServer: () => {
+        opened();
+        return createMcpServer({ operations: OPERATIONS, session: { failure: new GymctlError('unauthorized', 'no key') }, version: '0.0.0', log: () => {} });
+      },
+      requestTimeoutMs: 600_000,
+    });
+    const socket = net.connect(Number(new URL(served.url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    // A bound on the wait: a connection left open is given up after 5 s, which the test tells apart from one the server cut.
+    let givenUp = false;
+    socket.setTimeout(5_000, () => {
+      givenUp = true;
+      socket.destroy();
+    });
+    await once(socket, 'connect');
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize.slice(0, 10)}`,
+    );
+    await reading;
+    await served.close();
+    await ended;
+    expect(givenUp).toBe(false);
   });
 
   it('closes its sessions, refuses a request that arrives while it stops (503), and closes once however often asked', async () => {
