@@ -71,8 +71,7 @@ export async function runConfigSet(f: ConfigDeps, name: string, value: string, o
     const store = f.config();
     // A default profile that does not exist would make every command fail: refuse it, naming those that do.
     if (key === 'default-profile') checkProfileExists({ value: String(parsed), source: 'config' }, store.read());
-    await store.update((file) => ({ ...file, [setting.field]: parsed }));
-    return;
+    return store.update((file) => ({ ...file, [setting.field]: parsed }));
   }
   const setting = CONFIG_KEYS[key];
   const parsed = setting.parse(value, options.allowHttp);
@@ -106,12 +105,12 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
             return false;
           },
         );
-  if (held) {
-    const again = profileFlag(profileName, f.config().read()); // each command named keeps the profile
-    throw usageError(
-      `profile "${profileName}" keeps its key in ${current === 'config' ? 'the config file' : 'the system keyring'}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}${again}\`, or forget it first with \`gymctl auth logout${again}\``,
-    );
-  }
+  if (!held) return;
+  const again = profileFlag(profileName, f.config().read()); // each command named keeps the profile
+  const where = current === 'config' ? 'the config file' : 'the system keyring';
+  throw usageError(
+    `profile "${profileName}" keeps its key in ${where}: move it with \`gymctl auth login ${next === 'keyring' ? '--keyring' : '--no-keyring'}${again}\`, or forget it first with \`gymctl auth logout${again}\``,
+  );
 }
 
 export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void> {
@@ -120,9 +119,7 @@ export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void>
     // Whatever the active profile: this is the way out of a default-profile that names none.
     const store = f.config();
     const { field } = GLOBAL_CONFIG_KEYS[key];
-    if (store.read()[field] === undefined) return;
-    await store.update(({ [field]: _removed, ...rest }) => rest);
-    return;
+    return store.read()[field] === undefined ? undefined : store.update(({ [field]: _removed, ...rest }) => rest);
   }
   const { store, file, profileName } = await state(f);
   const { field } = CONFIG_KEYS[key];
