@@ -28,13 +28,11 @@ export function ownerLine(key: ApiKey): string {
 /** A key that was logged out or replaced is forgotten: the answers cached for it go too. */
 export async function dropCachedAnswers(f: Pick<Factory, 'io' | 'env'>, key: string): Promise<void> {
   const { dropKeyEntries } = await import('../../cache/store.js');
-  let removed: number;
   try {
-    removed = dropKeyEntries(f.env, key.trim());
+    const removed = dropKeyEntries(f.env, key.trim());
+    if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
   } catch (error) {
     // The key is already saved or removed: a cache folder gymctl will not touch (another user's, say) is only a warning.
     f.io.err(`gymctl: warning: the cached answers of that key were not removed: ${toFailure(error).message}\n`);
-    return;
   }
-  if (removed > 0) f.io.err(`Removed ${removed} cached answer${removed === 1 ? '' : 's'} of that key.\n`);
 }
