@@ -52,9 +52,7 @@ async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
 export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void> {
   const settings = await f.settings();
   const profile = settings.profile.value;
-  if (!settings.baseUrl) {
-    throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
-  }
+  if (!settings.baseUrl) throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   // How the key will be read is a usage question, answered before anything else is asked of the system.
   if (!options.withKey && !f.io.stdinIsTTY) throw noPrompt(options);
   const current = f.config().profile(profile);

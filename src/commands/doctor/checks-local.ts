@@ -54,9 +54,8 @@ export function configCheck(f: Pick<Factory, 'config' | 'env'>, platform: NodeJS
   else if ((stat.mode & 0o077) !== 0)
     out.push(result('config file', 'warn', `${store.path} is mode ${(stat.mode & 0o777).toString(8)}: others can read the key${link}`, `chmod 600 ${store.path}`));
   else out.push(result('config file', 'pass', `${store.path} (mode 600)${link}`));
-  if (fs.existsSync(`${store.path}.lock`)) {
+  if (fs.existsSync(`${store.path}.lock`))
     out.push(result('config lock', 'warn', `${store.path}.lock is there: another gymctl is writing, or one was stopped`, 'wait; gymctl takes over a stale lock on its next write'));
-  }
   return out;
 }
 
@@ -75,16 +74,14 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   const stored = f.config().profile(name.value);
   const settings = await f.settings();
   const again = profileFlag(name.value, f.config().read()); // each login named keeps the profile
-  if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring')) {
+  if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring'))
     return [...out, result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key')];
-  }
   if (settings.apiKey) {
     const { source, origin } = settings.apiKey;
     return [...out, result('key', 'pass', `from ${source === 'env' ? 'GYMCTL_API_KEY' : source === 'config' ? 'the config file' : (origin ?? source)}`)];
   }
-  if (stored?.keyStore !== 'keyring') {
+  if (stored?.keyStore !== 'keyring')
     return [...out, result('key', 'fail', `no API key for profile "${name.value}"`, `${loginFor(settings.baseUrl, again)}, or set GYMCTL_API_KEY`, 'unauthorized')];
-  }
   try {
     const key = await f.keyring.read(name.value);
     out.push(
