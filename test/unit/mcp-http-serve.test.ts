@@ -33,9 +33,11 @@ const RECORD_PATH = new RegExp(`^${RECORD.path.replace(`{${ARG}}`, '([0-9]+)')}$
 /** The API: record 1 and 2 never answer (the test sees each request arrive and close), 3 at once, 4 after 300 ms. */
 let apiBase = '';
 const silentAsked: string[] = [];
+const asked: string[] = [];
 const silentClosed: string[] = [];
 const api = http.createServer((req, res) => {
   const id = RECORD_PATH.exec(req.url ?? '')?.[1];
+  asked.push(id ?? '');
   const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: Number(id), name: `Record ${id}` } }));
   if (id === '1' || id === '2') {
     silentAsked.push(id);
@@ -59,6 +61,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((one) => one.close()));
   silentAsked.length = 0;
   silentClosed.length = 0;
+  asked.length = 0;
 });
 
 /** serveHttp with gymctl's tools, `concurrency` API requests at once across its sessions. */
@@ -211,6 +214,18 @@ describe('a client that drops its connection', () => {
     batch.request.destroy();
     await expect.poll(() => silentClosed).toEqual(['1']);
     await expect.poll(() => log).toContainEqual(expect.stringMatching(new RegExp(`^${TOOL}: .*\\b1\\b.*aborted`)));
+  });
+
+  it('cancels only the calls of the request that dropped, not a later call that reuses the id of one of its answered calls', async () => {
+    const { url, log } = await start();
+    const headers = await rawSession(url, OLD);
+    // The batch's call 5 is answered, its call 6 (the silent record 1) is not; then call 5 again, to record 4, which answers after 300 ms.
+    const batch = await send(url, { headers, body: [callRecord(5, '3'), callRecord(6, '1')], until: (body) => body.includes('"id":5') });
+    const again = send(url, { headers, body: callRecord(5, '4') });
+    await expect.poll(() => [...asked].sort()).toEqual(['1', '3', '4']);
+    batch.request.destroy();
+    await expect.poll(() => log).toContainEqual(expect.stringMatching(new RegExp(`^${TOOL}: .*\\b1\\b.*aborted`)));
+    expect(eventsOf((await again).body).map((event) => JSON.parse(event.data!))).toMatchObject([{ id: 5, result: { structuredContent: { data: { id: '4' } } } }]);
   });
 
   it('does not cancel a call whose answer it already has, nor one of a stream it resumed', async () => {

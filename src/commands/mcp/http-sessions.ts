@@ -40,7 +40,7 @@ async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | 'to
 interface Exchange {
   ids: Set<RequestId>;
   resumes?: Exchange;
-  /** Until its calls are cancelled, once every stream that could carry their answers has closed. */
+  /** Until its calls not yet answered are cancelled, once every stream that could carry their answers has closed. */
   timer?: NodeJS.Timeout;
 }
 
@@ -70,7 +70,6 @@ export function sessionTable(newServer: () => GymctlMcpServer, log: (line: strin
   const forget = (session: LiveSession) => {
     sessions.delete(session);
     if (session.transport.sessionId !== undefined) byId.delete(session.transport.sessionId);
-    for (const { timer } of session.pending.values()) clearTimeout(timer);
   };
   const close = async (session: LiveSession) => {
     forget(session);
@@ -151,10 +150,9 @@ export function sessionTable(newServer: () => GymctlMcpServer, log: (line: strin
     }
     session.dropped = (call: Exchange, resumable: boolean) => {
       const owner = call.resumes ?? call;
-      if (![...owner.ids].some((id) => session.pending.get(id) === owner)) return;
-      clearTimeout(owner.timer);
-      // A client told how to resume (a priming event, protocol 2025-11-25 and later) has a moment to come back for the answers.
-      if (resumable) owner.timer = setTimeout(() => cancel(owner), graceMs);
+      // A client told how to resume (a priming event, protocol 2025-11-25 and later) has a moment to come back for the answers;
+      // the timer holds nothing open, and finds nothing to cancel once they are answered.
+      if (resumable) owner.timer = setTimeout(() => cancel(owner), graceMs).unref();
       else cancel(owner);
     };
     return session;
