@@ -84,7 +84,4 @@ const CODE_OF_KIND = {
 export const exitCodeOfKind = (kind: ErrorKind): number => CODE_OF_KIND[kind];
 
 /** The exit code a failure ends gymctl with. */
-export function exitCodeOf(failure: GymctlError): number {
-  if (failure instanceof Interrupted) return failure.signal === 'SIGTERM' ? 143 : 130;
-  return exitCodeOfKind(failure.kind);
-}
+export const exitCodeOf = (failure: GymctlError): number => (failure instanceof Interrupted ? (failure.signal === 'SIGTERM' ? 143 : 130) : exitCodeOfKind(failure.kind));

@@ -77,10 +77,7 @@ export const longOf = (flag: GlobalFlag) => flag.flags.split(/[ ,]+/).find((word
 const byLong = new Map(GLOBAL_FLAGS.map((flag) => [longOf(flag), flag]));
 
 /** Whether the global flag `long` applies to the command at `path` (the top level, '', takes them all). */
-export function appliesTo(long: string, path: string): boolean {
-  const flag = byLong.get(long);
-  return flag === undefined || path === '' || flag.commands.includes(path);
-}
+export const appliesTo = (long: string, path: string): boolean => path === '' || (byLong.get(long)?.commands.includes(path) ?? true);
 
 /** A global flag given to a command it does nothing for is a usage error, naming where it does apply. */
 export function checkFlagScope(path: string, given: readonly string[]): void {

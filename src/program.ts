@@ -59,9 +59,7 @@ export const commandWords = (program: Command): string[] => [
 ];
 
 /** The one command a run needs, when argv names it; undefined when it needs the whole tree (help, completion, none, an unknown one). */
-export function namedCommand({ help, command }: ArgvScan): string | undefined {
-  return !help && COMMANDS.some(([name]) => name === command) ? command : undefined;
-}
+export const namedCommand = ({ help, command }: ArgvScan): string | undefined => (!help && COMMANDS.some(([name]) => name === command) ? command : undefined);
 
 /** The examples the top-level help (and the man page) ends with. */
 export const TOP_EXAMPLES = ['gymctl academy 1 --sandbox', 'gymctl auth login --base-url https://api.example.com', 'gymctl academies --format csv > academies.csv'];
