@@ -195,13 +195,15 @@ function compileMessage(stderr: string, expression: string): string {
     .find((line) => line.startsWith('jq: error: '))
     ?.slice('jq: error: '.length);
   if (first === undefined) return 'it does not compile';
-  const [, said = first, line = '', column = ''] = /^(.*?) at <top-level>, line (\d+), column (\d+):?$/.exec(first) ?? [];
+  const [, said = first, line, column] = /^(.*?) at <top-level>, line (\d+), column (\d+):?$/.exec(first) ?? [];
+  // A reason with no place (a module not found) is said as it is, whatever words of jq's it holds.
+  if (line === undefined) return said;
   const ending = /unexpected end of file(?:, expecting (.*))?$/.exec(said);
   if (ending) return `${said.slice(0, ending.index)}${ending[1] ? `expecting ${ending[1]}` : 'something is missing'} at the end of the filter`;
   // jq counts the column in bytes (UTF-8): the filter's characters before it and the one at it, as typed.
   const bytes = Buffer.from(expression.split('\n')[Number(line) - 1] ?? '');
   const character = [...String(bytes.subarray(Number(column) - 1))][0];
-  const where = line === '' ? '' : ` at line ${line}, column ${[...String(bytes.subarray(0, Number(column) - 1))].length + 1}`;
+  const where = ` at line ${line}, column ${[...String(bytes.subarray(0, Number(column) - 1))].length + 1}`;
   return `${said.replace(', expecting end of file', '').replace('INVALID_CHARACTER', character ? `'${character}'` : 'character')}${where}`;
 }
 
@@ -224,17 +226,15 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
     throw usageError(`invalid --jq filter: ${compileMessage(check.stderr, expression)}`);
   }
   const lines = (stdout: string, terminal: boolean) =>
-    stdout === ''
-      ? ''
-      : stdout
-          .split('\n')
-          .map((line) => {
-            // -c puts each result on one line; a string's line is its JSON text, printed raw.
-            if (!line.startsWith('"')) return `${terminal ? escapeJsonForTerminal(line) : line}\n`;
-            const text = JSON.parse(line) as string;
-            return `${terminal ? text.split('\n').map(sanitizeLine).join('\n') : text}\n`;
-          })
-          .join('');
+    stdout
+      .split('\n')
+      .map((line) => {
+        // -c puts each result on one line; a string's line is its JSON text, printed raw.
+        if (!line.startsWith('"')) return `${terminal ? escapeJsonForTerminal(line) : line}\n`;
+        const text = JSON.parse(line) as string;
+        return `${terminal ? text.split('\n').map(sanitizeLine).join('\n') : text}\n`;
+      })
+      .join('');
   return {
     close: async () => (await starting.catch(() => undefined))?.stop(),
     async print(out, json, terminal, reader) {
@@ -247,8 +247,7 @@ export async function compileJq(expression: string, signal?: AbortSignal): Promi
         if (end <= 0) return;
         const whole = partial.slice(0, end).replace(/\n$/, '');
         partial = partial.slice(end);
-        const shown = lines(whole, terminal);
-        if (shown !== '') out(shown);
+        out(lines(whole, terminal));
       };
       const result = await (await starting).run(json, expression, ['-c'], (bytes) => {
         take(decoder.decode(bytes, { stream: true }), false);

@@ -113,6 +113,12 @@ describe('a filter that does not compile', () => {
     expect(await refused('include "x"; .')).toBe('invalid --jq filter: module not found: x');
   });
 
+  it('a module not found is named as typed, even when its name holds jq’s own words', async () => {
+    expect(await refused('include "INVALID_CHARACTER"; .')).toBe('invalid --jq filter: module not found: INVALID_CHARACTER');
+    expect(await refused('include "x unexpected end of file"; .')).toBe('invalid --jq filter: module not found: x unexpected end of file');
+    expect(await refused('include "m at <top-level>, line 1, column 2 of it"; .')).toBe('invalid --jq filter: module not found: m at <top-level>, line 1, column 2 of it');
+  });
+
   it('a filter that stops too soon says something is missing at its end, once', async () => {
     expect(await refused('map(')).toBe('invalid --jq filter: syntax error, something is missing at the end of the filter');
     expect(await refused('if . then 1')).toBe('invalid --jq filter: syntax error, something is missing at the end of the filter');
