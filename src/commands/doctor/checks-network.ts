@@ -101,11 +101,8 @@ export const originOf = (setting: Setting<string>, profile: string) =>
   setting.source === 'flag' ? '--base-url' : setting.source === 'env' ? 'GYMCTL_BASE_URL' : setting.source === 'config' ? `profile "${profile}"` : 'the default';
 
 /** How to point gymctl at another base URL, where this one came from; `again`: profileFlag's, for the commands named. */
-function changeBaseUrl(setting: Setting<string>, again: string): string {
-  if (setting.source === 'flag') return `gymctl doctor --base-url URL${again}`;
-  if (setting.source === 'env') return 'export GYMCTL_BASE_URL=URL';
-  return `gymctl config set base-url URL${again}`;
-}
+const changeBaseUrl = (setting: Setting<string>, again: string): string =>
+  setting.source === 'flag' ? `gymctl doctor --base-url URL${again}` : setting.source === 'env' ? 'export GYMCTL_BASE_URL=URL' : `gymctl config set base-url URL${again}`;
 
 /** The fix for a base URL that does not answer (a timeout, a refused connection, a name that does not resolve): where it came from, what to run next. */
 function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile: string, again: string): string | undefined {
