@@ -7,6 +7,7 @@
 import { operations } from '../../api/client.js';
 import { GymctlError, usageError } from '../../api/errors.js';
 import { isJsonText } from '../../api/transport/response.js';
+import type { GlobalFlags } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { formatJson } from '../../json/raw.js';
 import { nestsDeeperThan } from '../../json/exact.js';
@@ -27,13 +28,11 @@ function forTerminal(body: string): string {
 
 export type ApiDeps = Pick<Factory, 'io' | 'output' | 'client'>;
 
-export interface ApiOptions {
+export interface ApiOptions extends Pick<GlobalFlags, 'cache' | 'refresh'> {
   include?: boolean;
   /** -H, each `Name: value`. */
   header?: readonly string[];
   method?: string;
-  cache?: string;
-  refresh?: boolean;
 }
 
 const CONNECTION_HEADERS = ['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding'];

@@ -9,7 +9,7 @@ import type { GlobalFlags } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import { usageError } from '../../failures.js';
 import { parseWholeNumber } from '../../files/system.js';
-import type { Ask, OperationDeclaration, PathParam } from '../../operations/declare.js';
+import type { OperationDeclaration, PathParam } from '../../operations/declare.js';
 import { createEmitter } from '../../output/emit.js';
 import { type Row, viewsOf } from '../../output/views.js';
 import { parseConcurrency } from '../shared/batch.js';
@@ -22,12 +22,6 @@ export interface ReadFlags extends GlobalFlags {
 }
 
 export type ReadDeps = BatchDeps & Pick<Factory, 'output'> & { client(maxConnections?: number): Promise<Session> } & Partial<Pick<Factory, 'signal'>>;
-
-/** A client's `ask`, as a declaration's own functions take it. */
-const askOf =
-  (client: Session['client']): Ask =>
-  (declaration, id, signal) =>
-    client.ask(declaration, id, signal) as never;
 
 /** An operation without a path parameter (GET /me): one request, one record. */
 export async function runSingle(f: Pick<ReadDeps, 'io' | 'output' | 'client'>, declaration: OperationDeclaration): Promise<void> {
@@ -48,7 +42,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
     throw usageError(`missing required argument '${param.name}'; usage: gymctl ${declaration.command.name} [options] <${param.name}...>`);
   }
   const { client, explain } = await f.client(concurrency);
-  const { ids, none } = await values.load(askOf(client), f.signal).catch((error: unknown) => Promise.reject(explain(error)));
+  const { ids, none } = await values.load((d, id, s) => client.ask(d, id, s) as never, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
   if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
   const { label } = values;
   // A name that cannot be had is left out, but a refused key (401, 403) is refused for every id: the rest are cancelled.
@@ -93,7 +87,8 @@ export async function runAll(f: ReadDeps, declaration: OperationDeclaration, fla
   if (flags.limit !== undefined && limit === undefined) throw usageError(`invalid --limit ${JSON.stringify(flags.limit)}: expected a positive whole number`);
   await checkColumns(f, viewsOf(declaration).many);
   const session = await f.client(concurrency);
-  const { ids, none } = await declaration.values!.load(askOf(session.client), f.signal).catch((error: unknown) => Promise.reject(session.explain(error)));
+  const { client, explain } = session;
+  const { ids, none } = await declaration.values!.load((d, id, s) => client.ask(d, id, s) as never, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
   await fetchOperation(f, declaration, session, {
     ids: ids.slice(0, limit),
     shape: 'many',

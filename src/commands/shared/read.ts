@@ -25,14 +25,8 @@ import { parseIdArgument, parseIdList } from './ids.js';
 /** Room for millions of ids on stdin; they are all read and checked before anything is sent. */
 const MAX_ID_INPUT_BYTES = 64 * 1024 * 1024;
 
-export interface IdList {
-  ids: Id[];
-  /** Several ids or `-`: the output is a list even when it holds one record. */
-  shape: Shape;
-}
-
 /** The ids of the arguments, in order: one id, several with commas (`1,2,3`, as kubectl takes them), or `-` for stdin; all checked before anything is sent. */
-export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[], what: string): Promise<IdList> {
+export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[], what: string): Promise<{ ids: Id[]; shape: Shape }> {
   if (texts.filter((text) => text === '-').length > 1) throw usageError('- (read ids from stdin) can be given only once');
   const fromArguments = texts.map((text) => (text === '-' ? undefined : parseIdArgument(text, what)));
   const ids: Id[] = [];
@@ -50,6 +44,7 @@ export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[
       ids.push(...parseIdList(text, what));
     }
   }
+  // Several ids or `-`: the output is a list even when it holds one record.
   const several = texts.length > 1 || texts.some((text) => text === '-' || text.includes(','));
   return { ids, shape: several ? 'many' : 'one' };
 }
