@@ -228,6 +228,32 @@ describe('a client that drops its connection', () => {
     expect(eventsOf((await again).body).map((event) => JSON.parse(event.data!))).toMatchObject([{ id: 5, result: { structuredContent: { data: { id: '4' } } } }]);
   });
 
+  it("cancels a dropped request's calls after its grace, though it logged on the listening stream and that stream was resumed", async () => {
+    const { url } = await start({ resumeGraceMs: 100 });
+    const headers = await rawSession(url);
+    const listen = { ...headers, accept: 'text/event-stream' };
+    // The listening stream (GET) receives the failures logged: first of a call answered, then of a batch that holds the silent record 1.
+    const listening = await send(url, { method: 'GET', headers: listen, until: () => true });
+    let logged = '';
+    listening.response.on('data', (chunk: string) => {
+      logged += chunk;
+    });
+    const notices = () => eventsOf(logged).filter((event) => event.data?.includes('notifications/message'));
+    expect((await send(url, { headers, body: callRecord(1, '999') })).status).toBe(200);
+    await expect.poll(() => notices().length).toBe(1);
+    const batch = await send(url, { headers, body: [callRecord(2, '999'), callRecord(3, '1')], until: (body) => body.includes('"id":2') });
+    await expect.poll(() => notices().length).toBe(2);
+    await expect.poll(() => silentAsked).toEqual(['1']);
+    batch.request.destroy();
+    listening.request.destroy();
+    await sleep(50);
+    // The listening stream resumed, and left open: the batch's call is cancelled all the same once its grace is over.
+    const resumed = await send(url, { method: 'GET', headers: { ...listen, 'last-event-id': notices()[0]!.id! }, until: () => true });
+    expect(resumed.status).toBe(200);
+    await expect.poll(() => silentClosed).toEqual(['1']);
+    resumed.request.destroy();
+  });
+
   it('does not cancel a call whose answer it already has, nor one of a stream it resumed', async () => {
     const { url } = await start({ resumeGraceMs: 200 });
     const headers = await rawSession(url);
