@@ -110,18 +110,17 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
     ...(toKeyring ? { keyStore: 'keyring' as const } : { apiKey: key }),
     ...(storeBaseUrl ? { baseUrl: storeBaseUrl } : {}),
   }));
-  const { io } = f;
-  io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
-  io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
-  io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
+  f.io.err(`Logged in to ${settings.baseUrl.value} as ${ownerLine(me)} (profile "${profile}").\n`);
+  f.io.err(`Key ${keyName(me)} sees ${academyList(me.academyIds)}.\n`);
+  f.io.err(toKeyring ? `Saved to the system keyring (service "gymctl", account "${profile}"); settings in ${store.path}.\n` : `Saved to ${store.path}.\n`);
   // A key replaced by another is forgotten: the answers cached for it go too.
   if (previous && previous.trim() !== key) await dropCachedAnswers(f, previous);
   if (inKeyring && !toKeyring) {
     // Moved to the file: the keyring's copy goes, or the user is told it stayed.
     await keyring!.deleteKeyringKey(profile, keyringOptions).then(
-      () => io.err('Removed the key from the system keyring.\n'),
-      (error: unknown) => io.err(`gymctl: warning: the old key could not be removed from the system keyring: ${toFailure(error).message}\n`),
+      () => f.io.err('Removed the key from the system keyring.\n'),
+      (error: unknown) => f.io.err(`gymctl: warning: the old key could not be removed from the system keyring: ${toFailure(error).message}\n`),
     );
   }
-  if (f.env.GYMCTL_API_KEY) io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
+  if (f.env.GYMCTL_API_KEY) f.io.err('Note: GYMCTL_API_KEY is set and takes precedence over the stored key.\n');
 }

@@ -23,8 +23,6 @@ export function noticesPlace(): string {
   return 'in this binary, which writes them to a file in its cache folder when it can: set XDG_CACHE_HOME to a writable folder of your own';
 }
 
-const RULE = `${'='.repeat(78)}\n`;
-
 export function runLicenses(f: Factory): void {
   const file = noticesPath();
   let text: string;
@@ -35,7 +33,7 @@ export function runLicenses(f: Factory): void {
     throw new GymctlError('internal', `the third-party notices are missing (${file}): reinstall gymctl, or in a clone run npm run build`);
   }
   // A section a package (`name@version` on its first line), or a work compiled into jq.wasm.
-  const sections = text.split(RULE).slice(1);
+  const sections = text.split(`${'='.repeat(78)}\n`).slice(1);
   const packages = sections.filter((section) => /^\S+@\d\S*\n/.test(section)).length;
   const place = noticesPlace();
   const where = place === file ? `Their licence notices, each with its licence text:\n${file}` : `Their licence notices, each with its licence text, are ${place}.`;
