@@ -12,8 +12,6 @@ import type { Factory } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { type Outcome, result } from './outcome.js';
 
-const fs = process.getBuiltinModule('node:fs');
-
 export function proxyCheck(baseUrl: URL, env: NodeJS.ProcessEnv): Outcome {
   try {
     const proxy = proxyFor(baseUrl, env);
@@ -25,18 +23,17 @@ export function proxyCheck(baseUrl: URL, env: NodeJS.ProcessEnv): Outcome {
   }
 }
 
-/** NODE_EXTRA_CA_CERTS, when set: a readable file of PEM certificates. */
-export function extraCaCheck(env: NodeJS.ProcessEnv): Outcome | undefined {
+/** NODE_EXTRA_CA_CERTS, when set: a readable file of PEM certificates (a row; none when unset). */
+export function extraCaCheck(env: NodeJS.ProcessEnv): Outcome[] {
   const file = env.NODE_EXTRA_CA_CERTS;
-  if (!file) return undefined;
+  if (!file) return [];
   try {
-    const text = fs.readFileSync(file, 'utf8');
-    const count = text.split('-----BEGIN CERTIFICATE-----').length - 1;
+    const count = process.getBuiltinModule('node:fs').readFileSync(file, 'utf8').split('-----BEGIN CERTIFICATE-----').length - 1;
     return count > 0
-      ? result('extra CAs', 'pass', `NODE_EXTRA_CA_CERTS: ${count} certificate(s) in ${file}`)
-      : result('extra CAs', 'warn', `NODE_EXTRA_CA_CERTS: no PEM certificate in ${file}`, 'point it at a PEM file');
+      ? [result('extra CAs', 'pass', `NODE_EXTRA_CA_CERTS: ${count} certificate(s) in ${file}`)]
+      : [result('extra CAs', 'warn', `NODE_EXTRA_CA_CERTS: no PEM certificate in ${file}`, 'point it at a PEM file')];
   } catch (error) {
-    return result('extra CAs', 'warn', `NODE_EXTRA_CA_CERTS: ${file} cannot be read (${(error as NodeJS.ErrnoException).code})`, 'point it at a readable PEM file');
+    return [result('extra CAs', 'warn', `NODE_EXTRA_CA_CERTS: ${file} cannot be read (${(error as NodeJS.ErrnoException).code})`, 'point it at a readable PEM file')];
   }
 }
 

@@ -44,9 +44,8 @@ export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?
     results.push(result('base URL', 'fail', 'no base URL', fix, 'usage'));
   } else {
     const profile = settings!.profile.value;
-    results.push(result('base URL', 'pass', `${baseUrl.href.replace(/\/$/, '')} (from ${originOf(settings!.baseUrl!, profile)})`), proxyCheck(baseUrl, f.env));
-    const extra = extraCaCheck(f.env);
-    if (extra) results.push(extra);
+    const origin = originOf(settings!.baseUrl!, profile);
+    results.push(result('base URL', 'pass', `${baseUrl.href.replace(/\/$/, '')} (from ${origin})`), proxyCheck(baseUrl, f.env), ...extraCaCheck(f.env));
     const network = options.offline ? 'skipped (--offline)' : undefined;
     // --timeout on the command line sets the budget; a stored or default timeout (30 s) is for commands, not for a report.
     const budgetMs = settings!.timeoutMs.source === 'flag' ? settings!.timeoutMs.value : CHECK_BUDGET_MS;
