@@ -8,6 +8,7 @@ import {
   isDebug,
   isInsecureBaseUrl,
   loginFor,
+  profileFlag,
   parseBaseUrl,
   parseBoolean,
   parseProfileName,
@@ -53,6 +54,23 @@ describe('the format two flags ask for', () => {
     expect(resolveFormat({ json: true, format: 'json' })).toEqual({ value: 'json', source: 'flag', origin: '--json' });
     expect(resolveFormat({ format: 'csv' })).toEqual({ value: 'csv', source: 'flag', origin: '--format' });
     expect(resolveFormat({})).toBeUndefined();
+  });
+
+  it('--format csv -o json is refused, rather than one of them silently; -o alone, or the same twice, is its format', () => {
+    expect(usage(() => resolveFormat({ format: 'csv', output: 'json' })).message).toBe('--format csv and --output json ask for different formats: give one of them');
+    expect(usage(() => resolveFormat({ json: true, output: 'csv' })).message).toBe('--json and --output csv ask for different formats: give one of them');
+    expect(usage(() => resolveFormat({ output: 'xml' })).message).toMatch(/^invalid format "xml" \(from --output\)/);
+    expect(resolveFormat({ output: 'ndjson' })).toEqual({ value: 'ndjson', source: 'flag', origin: '--output' });
+    expect(resolveFormat({ format: 'csv', output: 'csv' })).toEqual({ value: 'csv', source: 'flag', origin: '--output' });
+  });
+});
+
+describe('the --profile a message names', () => {
+  it('is named unless the profile is the one a command without --profile uses, so the command typed acts on the same profile', () => {
+    expect(profileFlag('default', {})).toBe('');
+    expect(profileFlag('work', {})).toBe(' --profile work');
+    expect(profileFlag('work', { defaultProfile: 'work' })).toBe('');
+    expect(profileFlag('default', { defaultProfile: 'work' })).toBe(' --profile default');
   });
 });
 
