@@ -76,6 +76,24 @@ describe('fitAnswer', () => {
     expect(over.truncated!.omittedIds!.length + (over.data as unknown[]).length).toBe(201);
   });
 
+  it("says the call's time limit and the tool's cap that left ids unfetched, and how many ids to ask for at a time", () => {
+    const how = { ...BATCH, perCall: 20, cap: 1500, timeLimitMs: 2500 };
+    const late = structured(fitAnswer({ data: records(2, 10) }, 100_000, how, [{ ids: ['3'], reason: 'time_limit' }])).truncated!;
+    expect(late).toMatchObject({ reason: 'time_limit', omittedIds: ['3'] });
+    expect(late.note).toBe("This call's time limit (2.5 s, this server's --call-timeout) ran out before 1 records were fetched: it holds the first 2 of its 3 records.");
+    expect(late.next).toBe(`Call ${BATCH.tool} again with the ids in omittedIds, at most 20 at a time: those the time limit left out were not refused, only not reached in time.`);
+    const both = structured(
+      fitAnswer({ data: records(2, 10) }, 100_000, how, [
+        { ids: ['3'], reason: 'cap' },
+        { ids: ['4', '5'], reason: 'time_limit' },
+      ]),
+    ).truncated!;
+    expect(both.note).toMatch(/ran out before 2 records were fetched; this tool fetches at most 1,500 records in one call, and 1 more were listed: it holds/i);
+    expect(both.next).toBe(
+      `Call ${BATCH.tool} again with the ids in omittedIds, at most 20 at a time: that is how to page past this tool's cap of 1,500 records, which --max-answer does not lift; those the time limit left out were not refused, only not reached in time.`,
+    );
+  });
+
   it('keeps the fields of a record that fit whole, in order, and names the rest', () => {
     const data = { id: '1', name: 'Alfama', notes: 'n'.repeat(50_000), city: 'Lisboa', bio: 'b'.repeat(40_000), country: 'PT' };
     const limit = 16 * 1024;
