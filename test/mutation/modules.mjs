@@ -85,8 +85,6 @@ export const MODULES = {
 export const PENDING = [
   'src/output/jq.ts',
   // The MCP HTTP server, split by concern, while its modules are brought to the bar.
-  'src/commands/mcp/http-guards.ts',
-  'src/commands/mcp/http-events.ts',
   'src/commands/mcp/http-sessions.ts',
   'src/commands/mcp/http.ts',
 ];
