@@ -12,11 +12,15 @@ const SAID: Record<string, string> = {
   'a place with no colon': 'jq: error: syntax error, unexpected INVALID_CHARACTER at <top-level>, line 1, column 3\njq: 1 compile error',
 };
 
+/** What each check's jq was loaded with. */
+const loaded: unknown[] = [];
+
 vi.mock('jq-wasm', async (original) => {
   const real = await original<typeof import('jq-wasm')>();
   return {
     ...real,
     loadJq: async (options: Parameters<typeof real.loadJq>[0]) => {
+      loaded.push(options);
       const jq = await real.loadJq(options);
       return {
         ...jq,
@@ -52,5 +56,12 @@ describe('a filter refused by a jq that says it differently', () => {
 
   it('any other filter is checked by jq itself', async () => {
     expect(await refused('.a |||')).toBe("invalid --jq filter: syntax error, unexpected '|' at line 1, column 5");
+  });
+
+  it('the check runs the WebAssembly gymctl compiled from its own copy (the single executable has no other)', async () => {
+    loaded.length = 0;
+    await (await compileJq('.')).close();
+    expect(loaded).toHaveLength(1);
+    expect((loaded[0] as { wasmModule?: unknown }).wasmModule).toBeInstanceOf(WebAssembly.Module);
   });
 });

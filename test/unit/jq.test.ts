@@ -74,9 +74,9 @@ describe('a filter that fails on the data', () => {
 
   it('an error that is not a string is said as jq says it, whatever it holds', async () => {
     expect(await printed('error', 'null')).toEqual({ out: '', failure: '--jq filter failed: jq: error (at /dev/stdin:0) (not a string): null' });
-    expect(await printed('error({a: "jq: error: x"})', 'null')).toEqual({
+    expect(await printed('error({log: "jq: error (at <stdin>:3): oops"})', 'null')).toEqual({
       out: '',
-      failure: '--jq filter failed: jq: error (at /dev/stdin:0) (not a string): {"a":"jq: error: x"}',
+      failure: '--jq filter failed: jq: error (at /dev/stdin:0) (not a string): {"log":"jq: error (at <stdin>:3): oops"}',
     });
   });
 
