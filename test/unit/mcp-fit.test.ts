@@ -82,6 +82,8 @@ describe('fitAnswer', () => {
     expect(late).toMatchObject({ reason: 'time_limit', omittedIds: ['3'] });
     expect(late.note).toBe("This call's time limit (2.5 s, this server's --call-timeout) ran out before 1 records were fetched: it holds the first 2 of its 3 records.");
     expect(late.next).toBe(`Call ${BATCH.tool} again with the ids in omittedIds, at most 20 at a time: those the time limit left out were not refused, only not reached in time.`);
+    const noLimit = structured(fitAnswer({ data: records(2, 10) }, 100_000, { ...how, perCall: undefined }, [{ ids: ['3'], reason: 'time_limit' }])).truncated!;
+    expect(noLimit.next).toBe(`Call ${BATCH.tool} again with the ids in omittedIds: those the time limit left out were not refused, only not reached in time.`);
     const both = structured(
       fitAnswer({ data: records(2, 10) }, 100_000, how, [
         { ids: ['3'], reason: 'cap' },
