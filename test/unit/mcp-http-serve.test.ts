@@ -255,8 +255,7 @@ describe('a client that drops its connection', () => {
   });
 
   it('does not cancel a call whose answer it already has, nor one of a stream it resumed', async () => {
-    // Within the grace gymctl gives by default.
-    const { url } = await start();
+    const { url } = await start({ resumeGraceMs: 200 });
     const headers = await rawSession(url);
     const done = await send(url, { headers, body: callRecord(5, '3') });
     expect(eventsOf(done.body).at(-1)).toMatchObject({ event: 'message', data: expect.stringContaining('"id":5') });
@@ -279,7 +278,8 @@ describe('a client that drops its connection', () => {
 
 describe('resumable streams', () => {
   it('open with a priming event with an id and a retry, give every event an id, and replay a missed answer after Last-Event-ID', async () => {
-    const { url } = await start({ resumeGraceMs: 2_000 });
+    // Within the grace gymctl gives by default.
+    const { url } = await start();
     const headers = await rawSession(url);
     const call = await send(url, { headers, body: callRecord(7, '4'), until: (body) => body.includes('\n\n') });
     expect(call.headers['content-type']).toBe('text/event-stream');
