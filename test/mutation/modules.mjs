@@ -83,7 +83,6 @@ export const MODULES = {
  */
 /** @type {string[]} */
 export const PENDING = [
-  'src/output/jq.ts',
   // The MCP HTTP server, split by concern, while its modules are brought to the bar.
   'src/commands/mcp/http-sessions.ts',
   'src/commands/mcp/http.ts',
