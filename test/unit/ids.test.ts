@@ -98,6 +98,8 @@ describe('parseId', () => {
     expect(caught(() => parseIdArgument('1,010', 'member id')).message).toBe('invalid member id "010": no leading zeros (write 10)');
     // Zeros alone are no id to write instead.
     expect(caught(() => parseId('00')).message).toBe('invalid id "00" (expected a positive whole number)');
+    // Nor is a padded id followed by more than digits: "write 7" would drop the rest.
+    expect(caught(() => parseId('07x')).message).toBe('invalid id "07x" (expected a positive whole number)');
   });
 
   it('shortens very long input in the message', () => {
