@@ -7,7 +7,7 @@
 /** @type {Record<string, string[]>} */
 export const MODULES = {
   // Ids, typed or read from stdin (UTF-8, or UTF-16 by its byte-order mark).
-  'src/api/ids.ts': ['test/unit/ids.test.ts', 'test/unit/client-ids.test.ts'],
+  'src/api/ids.ts': ['test/unit/ids.test.ts', 'test/unit/client-ids.test.ts', 'test/unit/ids-in.test.ts'],
   'src/commands/shared/ids.ts': ['test/unit/ids.test.ts'],
   'src/terminal/decode.ts': ['test/unit/decode-input.test.ts'],
   // Where the key is sent: the loopback rule and the base URL.
