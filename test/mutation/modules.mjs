@@ -85,5 +85,4 @@ export const MODULES = {
 export const PENDING = [
   // The MCP HTTP server, split by concern, while its modules are brought to the bar.
   'src/commands/mcp/http-sessions.ts',
-  'src/commands/mcp/http.ts',
 ];
