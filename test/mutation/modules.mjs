@@ -24,7 +24,7 @@ export const MODULES = {
   'src/files/trusted-path.ts': ['test/unit/trusted-path.test.ts', 'test/unit/windows-safety.test.ts', 'test/unit/no-uid.test.ts'],
   // The code cache's frame and signature, and the secret it is signed with.
   // The key kept out of what a server echoes; the answer read and checked; the request loop.
-  'src/api/transport/redact.ts': ['test/unit/redact.test.ts', 'test/unit/transport.test.ts', 'test/commands/api-include.test.ts'],
+  'src/api/transport/redact.ts': ['test/unit/redact.test.ts', 'test/unit/redact-forms.test.ts', 'test/unit/transport.test.ts', 'test/commands/api-include.test.ts'],
   'src/api/transport/response.ts': [
     'test/unit/response.test.ts',
     'test/unit/transport.test.ts',
