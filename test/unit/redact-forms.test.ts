@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
-import { redactHead, redactText } from '../../src/api/transport/redact.js';
+import { redactError, redactHead, redactText } from '../../src/api/transport/redact.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { gymctl } from '../helpers/harness.js';
 import { inProcessMcp } from '../helpers/mcp.js';
@@ -70,6 +70,26 @@ describe('redactText', () => {
     const head = { version: 'HTTP/1.1', status: 200, statusText: 'OK', headers: [['X-Echo', 'nothing']] as Array<readonly [string, string]> };
     expect(redactHead(KEY, head)).toBe(head);
     expect(redactHead(KEY, { ...head, headers: [['X-Echo', FORMS.base64!]] }).headers).toEqual([['X-Echo', '[redacted]']]);
+  });
+});
+
+describe('a key of its own, its pattern made in the test that reads it', () => {
+  it('its bytes beyond ASCII and under 16 percent-encoded, and its base64 holding + and / (- and _ in base64url), at each alignment', () => {
+    const key = 'clé~~~???\u0001s3cret';
+    expect(redactText(key, `k=${encodeURIComponent(key)}`)).toBe('k=[redacted]');
+    for (const before of ['', 'u:', 'us:']) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(`${before}${key} and more`).toString(encoding);
+        const shown = redactText(key, `Basic ${encoded}`);
+        expect(shown, `${before} ${encoding}`).toContain('[redacted]');
+        for (const token of shown.split(/\[redacted\]| /)) expect(Buffer.from(token, 'base64').toString('latin1')).not.toContain('s3cret');
+      }
+    }
+  });
+
+  it('an error with no server message nor correlation id is handed back as it is, whatever the key', () => {
+    const error = new GymApiError('unauthorized', 'refused');
+    expect(redactError('undefined', error)).toBe(error);
   });
 });
 
