@@ -49,7 +49,7 @@ export const MODULES = {
   ],
   'src/config/settings.ts': ['test/unit/settings.test.ts', 'test/unit/settings-guards.test.ts', 'test/commands/flags.test.ts'],
   // A batch of ids, and what a run exits with.
-  'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/unit/batch-skip.test.ts', 'test/commands/backpressure.test.ts'],
+  'src/commands/shared/batch.ts': ['test/unit/batch.test.ts', 'test/unit/batch-skip.test.ts', 'test/commands/backpressure.test.ts', 'test/commands/refused-key.test.ts'],
   'src/run/settle.ts': ['test/commands/settle.test.ts'],
   // gymctl mcp: its tools and their failures, what fits in an answer, and the bound on requests in flight.
   'src/mcp/tools.ts': ['test/unit/mcp-shapes.test.ts', 'test/unit/mcp-tools.test.ts'],
