@@ -222,3 +222,21 @@ describe('Ctrl-C while the batch waits for its reader', () => {
     expect(asked).toEqual([1, 2]);
   });
 });
+
+describe('a refused key in a batch of the library', () => {
+  it('ends the batch with the refusal, unreported, even with no onStopped to be told the ids not tried', async () => {
+    const refused = new GymApiError('unauthorized', 'academy 1: the API key was refused', { id: 1 });
+    const errors: Id[] = [];
+    const failure = await runBatch({
+      ids: [1, 2, 3],
+      concurrency: 1,
+      request: async () => {
+        throw refused;
+      },
+      onResult: () => expect.unreachable(),
+      onError: (_, id) => errors.push(id),
+    });
+    expect(failure).toBe(refused);
+    expect(errors).toEqual([]);
+  });
+});
