@@ -2,7 +2,8 @@
 // (src/mcp/server.ts) at once, said once; a 429 or 5xx stays a failure of its id. Against a loopback server that counts.
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { batchName } from '../../src/mcp/tools.js';
+import { academy as academyOperation, OPERATIONS } from '../../src/operations/index.js';
 import { gymctl } from '../helpers/harness.js';
 import { inProcessMcp } from '../helpers/mcp.js';
 import { httpServer } from '../helpers/servers.js';
@@ -98,7 +99,7 @@ describe('a refused key stops an MCP call', () => {
     const server = await counting(() => ({ status: 401, body: refusal(401) }), 20);
     const mcp = await inProcessMcp(OPERATIONS, server.url, KEY);
     try {
-      const result = await mcp.client.callTool({ name: 'get_academies', arguments: { academyIds: Array.from({ length: 20 }, (_, i) => String(i + 1)) } });
+      const result = await mcp.client.callTool({ name: batchName(academyOperation)!, arguments: { academyIds: Array.from({ length: 20 }, (_, i) => String(i + 1)) } });
       expect(result.isError).toBe(true);
       const { error } = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
       expect(error).toMatchObject({ kind: 'unauthorized', status: 401 });

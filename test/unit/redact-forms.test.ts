@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
 import { redactError, redactHead, redactText } from '../../src/api/transport/redact.js';
-import { OPERATIONS } from '../../src/operations/index.js';
+import { toolName } from '../../src/mcp/tools.js';
+import { academy, OPERATIONS } from '../../src/operations/index.js';
 import { gymctl } from '../helpers/harness.js';
 import { inProcessMcp } from '../helpers/mcp.js';
 import { httpServer } from '../helpers/servers.js';
@@ -143,7 +144,7 @@ describe('an API that echoes the key in every form', () => {
   it("never gets it to an MCP client: in a tool's answer, its failure or the server's log", async () => {
     const mcp = await inProcessMcp(OPERATIONS, await echoingApi(), KEY);
     try {
-      const answer = (await mcp.client.callTool({ name: 'get_academy', arguments: { academyId: '1' } })) as CallToolResult;
+      const answer = (await mcp.client.callTool({ name: toolName(academy), arguments: { [academy.param!.name]: '1' } })) as CallToolResult;
       expect(answer.isError).toBeFalsy();
       expect(answer.structuredContent).toMatchObject({ data: { name: expect.stringContaining('[redacted]') } });
       const failed = (await mcp.client.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
