@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { compileJq } from '../../src/output/jq.js';
+import { refused } from '../helpers/jq.js';
 
 const SAID: Record<string, string> = {
   'no reason': 'jq: 1 compile error',
@@ -30,16 +31,6 @@ vi.mock('jq-wasm', async (original) => {
     },
   };
 });
-
-async function refused(expression: string): Promise<string> {
-  try {
-    await (await compileJq(expression)).close();
-  } catch (error) {
-    expect(error).toMatchObject({ kind: 'usage' });
-    return (error as Error).message;
-  }
-  throw new Error(`${expression} compiled`);
-}
 
 describe('a filter refused by a jq that says it differently', () => {
   it('with no reason given, it is still a usage error: the filter does not compile', async () => {

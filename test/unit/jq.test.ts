@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/failures.js';
 import { compileJq } from '../../src/output/jq.js';
+import { refused } from '../helpers/jq.js';
 import { escapeJsonForTerminal, sanitizeLine } from '../../src/output/sanitize.js';
 
 /** What `expression` prints for `json`, and its failure (kind and message) if it fails. */
@@ -26,17 +27,6 @@ async function printed(expression: string, json: string, terminal = false): Prom
   } finally {
     await filter.close();
   }
-}
-
-/** Why `expression` does not compile, as the usage error says it. */
-async function refused(expression: string): Promise<string> {
-  try {
-    await (await compileJq(expression)).close();
-  } catch (error) {
-    expect(error).toMatchObject({ kind: 'usage' });
-    return (error as Error).message;
-  }
-  throw new Error(`${expression} compiled`);
 }
 
 describe('--jq results', () => {
