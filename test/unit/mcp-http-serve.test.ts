@@ -229,7 +229,7 @@ describe('a client that drops its connection', () => {
   });
 
   it("cancels a dropped request's calls after its grace, though it logged on the listening stream and that stream was resumed", async () => {
-    const { url } = await start({ resumeGraceMs: 100 });
+    const { url, log } = await start({ resumeGraceMs: 100 });
     const headers = await rawSession(url);
     const listen = { ...headers, accept: 'text/event-stream' };
     // The listening stream (GET) receives the failures logged: first of a call answered, then of a batch that holds the silent record 1.
@@ -251,6 +251,8 @@ describe('a client that drops its connection', () => {
     const resumed = await send(url, { method: 'GET', headers: { ...listen, 'last-event-id': notices()[0]!.id! }, until: () => true });
     expect(resumed.status).toBe(200);
     await expect.poll(() => silentClosed).toEqual(['1']);
+    // Cancelled, not ended by the API request's own time limit.
+    await expect.poll(() => log).toContainEqual(expect.stringMatching(new RegExp(`^${TOOL}: .*\\b1\\b.*aborted`)));
     resumed.request.destroy();
   });
 
