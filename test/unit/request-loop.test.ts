@@ -388,6 +388,27 @@ describe('the debug trace', () => {
     expect(trace.filter((line) => line.startsWith('<'))).toEqual([`< failed in 0 ms: ${error.message}`]);
   });
 
+  it("an answer's schema problems are traced through the same guard: the key redacted, and a callback that throws breaks nothing", async () => {
+    fakeClock();
+    // The server echoes the key as a field name: the problem's path names it.
+    const { fetch } = fakeFetch(() => ok(JSON.stringify({ data: { ...academy, id: 'one', [KEY]: 1 } })));
+    const trace: string[] = [];
+    const traced = watch(clientOf(fetch, { debug: (line) => trace.push(line) }).getAcademy(1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(((await traced()) as { error: GymApiError }).error.kind).toBe('invalid_response');
+    expect(trace.filter((line) => line.startsWith('< problem: '))).not.toHaveLength(0);
+    expect(trace.join('\n')).not.toContain(KEY);
+    const broken = watch(
+      clientOf(fetch, {
+        debug: () => {
+          throw new Error('the caller’s logger is broken');
+        },
+      }).getAcademy(1),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(((await broken()) as { error: GymApiError }).error.kind).toBe('invalid_response');
+  });
+
   it('a failure before anything is sent (a proxy variable that is not a URL) is traced as a failure too', async () => {
     fakeClock();
     const trace: string[] = [];

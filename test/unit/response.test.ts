@@ -57,6 +57,19 @@ describe('reading a body', () => {
     expect(state.cancelled).toBe(true);
   });
 
+  it('a connection reset in a body with no coding stays a network failure, which is retried, not a body that cannot be decoded', async () => {
+    for (const coding of ['', 'identity']) {
+      const source = new Readable({ read() {} });
+      const { exchange, state } = answer({ 'content-encoding': coding }, source);
+      const read = readBody(exchange, 1 << 20, operation);
+      source.push(Buffer.from(BODY.slice(0, 10)));
+      const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      source.destroy(reset);
+      await expect(read, coding).rejects.toBe(reset);
+      expect(state.cancelled, coding).toBe(false);
+    }
+  });
+
   it('a body the server says is sent with Content-Encoding: identity is read as it is', async () => {
     for (const coding of ['identity', ' Identity ', '']) {
       const { exchange } = answer({ 'content-encoding': coding }, Readable.from([Buffer.from(BODY)]));
