@@ -203,6 +203,14 @@ describe('no way around the gate', () => {
     expect(run(report, { equivalents: [outside], ranges: { 'src/f.ts': [[4, 4]] } }).failed).toBe(true);
     expect(run(report, { equivalents: [EQUIVALENT], ranges: { 'src/f.ts': [[2, 2]] } }).failed).toBe(true);
   });
+
+  it('5. a range is not held to the bar, which is the whole module\'s: a line of one listed survivor scores 0% and passes', () => {
+    const report = { files: { 'src/f.ts': { source: SOURCE, mutants: [mutant('Survived')] } } };
+    const ranged = run(report, { equivalents: [EQUIVALENT], ranges: { 'src/f.ts': [[2, 2]] } });
+    expect(ranged.failed).toBe(false);
+    expect(ranged.lines.join('\n')).toContain('0.00%  src/f.ts');
+    expect(run(report, { equivalents: [EQUIVALENT] }).failed).toBe(true);
+  });
 });
 
 describe('the guarded modules and their equivalents', () => {
