@@ -204,7 +204,7 @@ describe('no way around the gate', () => {
     expect(run(report, { equivalents: [EQUIVALENT], ranges: { 'src/f.ts': [[2, 2]] } }).failed).toBe(true);
   });
 
-  it('5. a range is not held to the bar, which is the whole module\'s: a line of one listed survivor scores 0% and passes', () => {
+  it("5. a range is not held to the bar, which is the whole module's: a line of one listed survivor scores 0% and passes", () => {
     const report = { files: { 'src/f.ts': { source: SOURCE, mutants: [mutant('Survived')] } } };
     const ranged = run(report, { equivalents: [EQUIVALENT], ranges: { 'src/f.ts': [[2, 2]] } });
     expect(ranged.failed).toBe(false);
