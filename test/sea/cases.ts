@@ -3,6 +3,8 @@
  * another in one fresh home folder, by the single executable and by the npm
  * build, at a pipe and at a terminal.
  */
+import { toolName } from '../../src/mcp/tools.js';
+import { academy } from '../../src/operations/index.js';
 import { DEMO_KEY } from '../../src/sandbox/demo-data.js';
 import type { Command } from './run.js';
 
@@ -39,8 +41,8 @@ const MCP_SESSION = `${[
   { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1' } } },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '999' } } },
-  { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_academy', arguments: { academyId: '../me' } } },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: toolName(academy), arguments: { [academy.param.name]: '999' } } },
+  { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: toolName(academy), arguments: { [academy.param.name]: '../me' } } },
 ]
   .map((message) => JSON.stringify(message))
   .join('\n')}\nnot json\n`;

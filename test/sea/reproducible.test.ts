@@ -31,6 +31,8 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toolName } from '../../src/mcp/tools.js';
+import { academy } from '../../src/operations/index.js';
 import { ROOT } from '../helpers/cli.js';
 import { buildOf, haveBuilds, mcpSession, place, runTo } from './places.js';
 import { BINARY, SEA_NODE, tool } from './run.js';
@@ -147,7 +149,7 @@ describe.skipIf(!ready || !NPM || !GIT)('two builds of one tree, in two folders'
           expect(run(at.binary, 'version')).toMatchObject({ status: 0, stderr: '' });
           expect(readdirSync(path.dirname(otherFolder))).toEqual([buildOf(ours)]);
           // The older binary, still running, goes on from its own bytes.
-          const answer = await session.ask(2, 'tools/call', { name: 'get_academy', arguments: { academyId: '1' } });
+          const answer = await session.ask(2, 'tools/call', { name: toolName(academy), arguments: { [academy.param.name]: '1' } });
           expect(JSON.stringify(answer)).toContain('Alfama Jiu-Jitsu');
         } finally {
           await session.end();
