@@ -35,6 +35,8 @@ export interface Disable {
   text: string;
 }
 export function mutantKey(file: string, source: string, mutant: ReportMutant, others?: readonly ReportMutant[]): MutantKey;
+/** The first run's report without the mutants that timed out: the second run's incremental file. */
+export function withoutTimeouts<R extends Report>(report: R): R;
 export function listedLine(source: string, entry: Pick<MutantKey, 'line' | 'ordinal'>): number | undefined;
 export function judge(options: {
   report: Report | undefined;

@@ -79,9 +79,21 @@ const sameMutant = (a, b) =>
   a.location.end.column === b.location.end.column;
 
 /**
+ * The incremental report the second run is given (Stryker's --incrementalFile): the first run's, without the mutants
+ * that timed out. Stryker reuses the result of every mutant it finds there whose tests did not change, so of the
+ * mutants inside the timed-out ones' spans only those run again; and none is reused as a time-out.
+ */
+export function withoutTimeouts(report) {
+  const files = Object.entries(report.files).map(([file, entry]) => [file, { ...entry, mutants: entry.mutants.filter((m) => m.status !== 'Timeout') }]);
+  return { ...report, files: Object.fromEntries(files) };
+}
+
+/**
  * A mutant's status once its time-out is settled: one that timed out is looked for in `rerun`, the report of its
  * second run alone (RERUN_TIMEOUT_MS), and takes the status it has there; only a second timeout, or a kill, is
- * detected. One never run again counts as alive.
+ * detected. One never run again counts as alive. The other mutants of `rerun` kept their first run's result (see
+ * withoutTimeouts) and are not looked at: a mutant is found by its mutator, replacement and exact span, which is how
+ * Stryker itself names it, so a mutant inside a timed-out one's span never stands in for it.
  */
 function settled(file, mutant, rerun) {
   if (mutant.status !== 'Timeout') return mutant.status;

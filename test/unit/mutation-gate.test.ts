@@ -1,7 +1,7 @@
 // The gate of `npm run test:mutation` (scripts/mutation-gate.mjs), judged on small reports made up here: a gate that
 // passes a module it never scored would let a module's tests rot unseen.
 import { describe, expect, it } from 'vitest';
-import { DISABLE, type Equivalent, judge, listedLine, mutantKey, type Report, type ReportMutant } from '../../scripts/mutation-gate.mjs';
+import { DISABLE, type Equivalent, judge, listedLine, mutantKey, type Report, type ReportMutant, withoutTimeouts } from '../../scripts/mutation-gate.mjs';
 
 const SOURCE = ['export function f(a: number) {', '  return a >= 8;', '}', ''].join('\n');
 
@@ -135,6 +135,22 @@ describe('no way around the gate', () => {
     expect(run(report, { rerun: again('Timeout') }).failed).toBe(false);
     // A rerun of another mutant of the same line says nothing of this one.
     expect(run(report, { rerun: { files: { 'src/f.ts': { mutants: [mutant('Killed', 'a < 8')] } } } }).failed).toBe(true);
+  });
+
+  it('2. the second run reuses every first result but the time-outs: a mutant inside the span, alike but for it, does not stand in', () => {
+    const inner = { ...mutant('Killed'), location: { start: { line: 2, column: 10 }, end: { line: 2, column: 15 } } };
+    const timedOut = module(mutant('Timeout'));
+    const first = { files: { 'src/f.ts': { ...timedOut, mutants: [...timedOut.mutants, inner] } }, testFiles: { 't.ts': { tests: [] } } };
+    const incremental = withoutTimeouts(first);
+    // The incremental file keeps the tests and every result but the time-out, which Stryker would otherwise reuse.
+    expect(incremental.testFiles).toEqual(first.testFiles);
+    expect(incremental.files['src/f.ts'].mutants).toEqual(first.files['src/f.ts'].mutants.filter((m) => m.status !== 'Timeout'));
+    expect(first.files['src/f.ts'].mutants.filter((m) => m.status === 'Timeout')).toHaveLength(1);
+    // The rerun report holds the reused inner mutant, Killed: the timed-out one is judged by its own second run only.
+    const rerun = (status: string) => ({ files: { 'src/f.ts': { mutants: [inner, mutant(status)] } } });
+    expect(run(first, { rerun: rerun('Survived') }).failed).toBe(true);
+    expect(run(first, { rerun: { files: { 'src/f.ts': { mutants: [inner] } } } }).failed).toBe(true);
+    expect(run(first, { rerun: rerun('Timeout') }).failed).toBe(false);
   });
 
   it('2. a listed equivalent that timed out (once, or again alone) is not stale; one killed on its second run is', () => {
