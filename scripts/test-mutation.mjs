@@ -3,19 +3,23 @@
 // named with --mutate, then the gate (scripts/mutation-gate.mjs) on its JSON report, reports/mutation/mutation.json,
 // which stays there to be read (timeouts included).
 // Each mutant that timed out is run again alone (concurrency 1), with RERUN_TIMEOUT_MS: on a busy machine a survivor can
-// time out, and a time-out counts as detected. That run's report is reports/mutation/rerun.json.
+// time out, and a time-out counts as detected. Stryker is named each one by its span, which takes in every mutant inside
+// it too, so it is also given the first run's report without its time-outs as its incremental file
+// (reports/mutation/incremental.json, removed after): each other mutant keeps its first result, and only those that
+// timed out run. That run's report is reports/mutation/rerun.json.
 // The tests Stryker runs get a temporary folder made here and removed after: Stryker ends a mutant's run that loops or
 // hangs by killing its test process, so that test's own clean-up never runs, and what it had made goes with this folder.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { judge, RERUN_TIMEOUT_MS } from './mutation-gate.mjs';
+import { judge, RERUN_TIMEOUT_MS, withoutTimeouts } from './mutation-gate.mjs';
 import { MODULES, PENDING } from '../test/mutation/modules.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPORT = path.join(ROOT, 'reports/mutation/mutation.json');
 const RERUN = path.join(ROOT, 'reports/mutation/rerun.json');
+const INCREMENTAL = 'reports/mutation/incremental.json';
 const args = process.argv.slice(2);
 
 // The modules asked for: --mutate's (or -m's), comma-separated, each a guarded module by its path, whole or a range of
@@ -65,6 +69,7 @@ function stryker(extra) {
   try {
     // `stryker` is on the PATH npm run gives a script (node_modules/.bin).
     const run = spawnSync('stryker', ['run', 'test/mutation/stryker.config.mjs', ...extra], {
+      cwd: ROOT,
       stdio: 'inherit',
       env: { ...process.env, TMPDIR: scratch, GYMCTL_MUTATE: expected.join(',') },
       shell: process.platform === 'win32',
@@ -79,6 +84,7 @@ const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')
 
 rmSync(REPORT, { force: true });
 rmSync(RERUN, { force: true });
+rmSync(path.join(ROOT, INCREMENTAL), { force: true });
 let status = stryker(args);
 if (status !== 0) {
   console.error(`Stryker exited with ${status}: the gate was not judged.`);
@@ -96,12 +102,15 @@ const timedOut = Object.entries(report?.files ?? {})
 let rerun;
 if (timedOut.length > 0) {
   console.log(`\n${timedOut.length} mutants timed out: each is run again alone, with ${RERUN_TIMEOUT_MS / 1000} s.\n`);
+  writeFileSync(path.join(ROOT, INCREMENTAL), JSON.stringify(withoutTimeouts(report)));
   renameSync(REPORT, `${REPORT}.first`);
   try {
-    status = stryker(['--mutate', [...new Set(timedOut)].join(','), '--concurrency', '1', '--timeoutMS', String(RERUN_TIMEOUT_MS)]);
+    const spans = [...new Set(timedOut)].join(',');
+    status = stryker(['--mutate', spans, '--incremental', '--incrementalFile', INCREMENTAL, '--concurrency', '1', '--timeoutMS', String(RERUN_TIMEOUT_MS)]);
     if (existsSync(REPORT)) renameSync(REPORT, RERUN);
   } finally {
     renameSync(`${REPORT}.first`, REPORT);
+    rmSync(path.join(ROOT, INCREMENTAL), { force: true });
   }
   if (status !== 0) {
     console.error(`Stryker exited with ${status} on the mutants that timed out: the gate was not judged.`);
