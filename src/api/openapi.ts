@@ -29,10 +29,10 @@ function component(schema: z.core.$ZodType): JsonSchema {
 /** What gymctl's client accepts beyond what the document states. */
 const TOLERANCE = "gymctl's client checks the types only: it shows a value not in a stated format or pattern as it came.";
 
-/** An operation's record as its OpenAPI component, which `gymctl schema` prints too. */
+/** An operation's record as its OpenAPI component, which `gymctl schema` prints too: its schema's description, and the tolerance. */
 export const componentOf = (declaration: OperationDeclaration): JsonSchema => {
-  const { description: _said, ...record } = component(declaration.schema());
-  return { description: `${declaration.openapi.componentDescription} ${TOLERANCE}`, ...record };
+  const { description, ...record } = component(declaration.schema());
+  return { description: `${description} ${TOLERANCE}`, ...record };
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -31,9 +31,6 @@ const coordinates = once(() =>
   ),
 );
 
-/** What an academy is: the schema's description, and the OpenAPI component's. */
-const ACADEMY = 'An academy (spec §2.3).';
-
 /** 2.3 Academy, returned by GET /academies/{academyId}. */
 const record = once(() =>
   described(
@@ -55,7 +52,7 @@ const record = once(() =>
         'Creation time, ISO 8601 date-time in UTC (form YYYY-MM-DDThh:mm:ssZ)',
       ),
     }),
-    ACADEMY,
+    'An academy (spec §2.3).',
   ),
 );
 
@@ -132,7 +129,6 @@ export const academy = defineOperation({
   client: { method: 'getAcademy', operation: 'academy', summary: 'One academy (GET /academies/{academyId}).' },
   openapi: {
     component: 'Academy',
-    componentDescription: ACADEMY,
     tag: { name: 'academies', description: 'Academies' },
     summary: 'One academy',
     description: "Returns exactly one academy. The specification does not say what happens when the academy lies outside the key's scope.",

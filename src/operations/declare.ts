@@ -81,8 +81,6 @@ export interface OperationDeclaration<S extends z.core.$ZodType = z.core.$ZodTyp
   /** The OpenAPI document's words; the record's schema is the component `component`. */
   openapi: {
     component: string;
-    /** Said of the component (and of `gymctl schema`'s output): where gymctl is more tolerant than the document, say so here. */
-    componentDescription: string;
     tag: { name: string; description: string };
     summary: string;
     description: string;

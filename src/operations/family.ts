@@ -15,9 +15,6 @@ const photoUrls = once(() =>
   ),
 );
 
-/** What a family member entry is: the schema's description, and the OpenAPI component's. */
-const FAMILY_MEMBER = "A member linked to another member's family (spec §2.6).";
-
 /** 2.6 Family member entry, an element of GET /members/{memberId}/family. */
 const familyMember = once(() =>
   described(
@@ -29,7 +26,7 @@ const familyMember = once(() =>
       photoUrl: described(maybe(photoUrls()), 'Photo URLs'),
       primaryFamilyMember: described(z.boolean(), 'Whether this member is the primary member of the family'),
     }),
-    FAMILY_MEMBER,
+    "A member linked to another member's family (spec §2.6).",
   ),
 );
 
@@ -96,7 +93,6 @@ export const family = defineOperation({
   client: { method: 'listFamily', operation: 'family', summary: "The other members of a member's family (GET /members/{memberId}/family)." },
   openapi: {
     component: 'FamilyMember',
-    componentDescription: FAMILY_MEMBER,
     tag: { name: 'members', description: 'Members and their family links' },
     summary: 'The other members of the family of a member (the member itself excluded)',
     description:

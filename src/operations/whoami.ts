@@ -16,9 +16,6 @@ const user = once(() =>
   ),
 );
 
-/** What an API key is: the schema's description, and the OpenAPI component's. */
-const API_KEY = 'An API key (spec §2.1): the key that made the call, the academies it is scoped to, and its owning user.';
-
 /** 2.1 API key, returned by GET /me. */
 const apiKey = once(() =>
   described(
@@ -28,7 +25,7 @@ const apiKey = once(() =>
       academyIds: described(z.array(identifier()), 'Identifiers of the academies the key is scoped to'),
       user: described(maybe(user()), 'Owning user'),
     }),
-    API_KEY,
+    'An API key (spec §2.1): the key that made the call, the academies it is scoped to, and its owning user.',
   ),
 );
 
@@ -76,7 +73,6 @@ export const whoami = defineOperation({
   client: { method: 'getMe', operation: 'me', summary: 'The calling key, the academies it is scoped to, and its owner (GET /me).' },
   openapi: {
     component: 'ApiKey',
-    componentDescription: API_KEY,
     tag: { name: 'keys', description: 'The calling API key' },
     summary: 'The calling API key, the academies it is scoped to, and its owner',
     description: 'Returns the key that made the call, the academies it is scoped to (academyIds), and its owning user.',
