@@ -125,7 +125,3 @@ export const commandNames = (declaration: OperationDeclaration): string[] => [de
 
 /** Every command of the operations: the read commands, which scripts call in loops. */
 export const readCommands = (operations: readonly OperationDeclaration[]): string[] => operations.flatMap(commandNames);
-
-/** The commands that take ids (so `-`, ids from stdin). */
-export const idCommands = (operations: readonly OperationDeclaration[]): string[] =>
-  operations.filter((declaration) => declaration.param).map((declaration) => declaration.command.name);

@@ -14,8 +14,6 @@ import { GLOBAL_FLAGS, longOf } from '../../src/flags.js';
 import { namedCommand } from '../../src/program.js';
 import { fieldListHint } from '../../src/run/json-hint.js';
 import { scannedFlags } from '../../src/run/report.js';
-import { idCommands, readCommands } from '../../src/operations/declare.js';
-import { OPERATIONS } from '../../src/operations/index.js';
 
 import { ROOT } from '../helpers/cli.js';
 import { gymctl } from '../helpers/harness.js';
@@ -112,9 +110,6 @@ describe('the pre-scan of argv, one rule set', () => {
     expect(readFileSync(path.join(ROOT, 'bin', 'gymctl.cjs'), 'utf8')).toContain("argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')");
   });
 });
-
-/** The read commands and those that take ids, as the build derives them. */
-const _COMMANDS = { read: readCommands(OPERATIONS), ids: idCommands(OPERATIONS) };
 
 describe('its users', () => {
   it('the program builds the command argv names, and every command for help', () => {
