@@ -79,16 +79,14 @@ export function formatErrorJson(error: GymctlError, key: 'error' | 'skipped' = '
   return `${escapeJsonForTerminal(line)}\n`;
 }
 
-/** Text for people (after the head, for `api --include`); one JSON line for scripts, the head inside. */
-export function formatError(error: GymctlError, format: OutputFormat): string {
-  if (format !== 'table') return formatErrorJson(error);
-  return (error.head ? headForTerminal(error.head) : '') + formatErrorLine(error);
-}
-
-/** A failure as reported on stderr: an unexpected one says to run with --debug, and with it comes with the stack. */
+/**
+ * A failure as reported on stderr: text for people (after the head, for `api --include`), one JSON line for scripts (the
+ * head inside). An unexpected one says to run with --debug, and with it comes with the stack.
+ */
 export function formatFailure(failure: GymctlError, format: OutputFormat, debug: boolean): string {
-  if (!(failure instanceof UnexpectedError)) return formatError(failure, format);
-  if (!debug) return formatError(failure.with({ message: `${failure.message} (run with --debug for details)` }), format);
-  const stack = failure.causeStack;
-  return formatError(failure, format) + (stack ? `${stack}\n` : '');
+  const unexpected = failure instanceof UnexpectedError;
+  const shown = unexpected && !debug ? failure.with({ message: `${failure.message} (run with --debug for details)` }) : failure;
+  const text = format === 'table' ? (shown.head ? headForTerminal(shown.head) : '') + formatErrorLine(shown) : formatErrorJson(shown);
+  const stack = unexpected && debug ? failure.causeStack : undefined;
+  return text + (stack ? `${stack}\n` : '');
 }
