@@ -4,7 +4,6 @@ import { GymApiError, type GymctlError } from '../../api/errors.js';
 import { isValidId } from '../../api/ids.js';
 import type { Id } from '../../api/schemas.js';
 import type { ApiResponse } from '../../api/transport/types.js';
-import type { OutputFormat } from '../../config/formats.js';
 import type { ApiSession, Factory } from '../../factory.js';
 import { AlreadyReported, Interrupted, usageError } from '../../failures.js';
 import { tuneV8 } from '../../files/system.js';
@@ -47,15 +46,6 @@ export async function collectIds(f: Pick<Factory, 'io'>, texts: readonly string[
   // Several ids or `-`: the output is a list even when it holds one record.
   const several = texts.length > 1 || texts.some((text) => text === '-' || text.includes(','));
   return { ids, shape: several ? 'many' : 'one' };
-}
-
-/**
- * `--ignore-not-found`, as kubectl has it: an id the API does not know (404) is left out, with a note when stderr is a terminal
- * and nothing for scripts. Where errors are JSON lines, so is the note: `{"skipped":{…}}`, with an error's fields.
- */
-export function noteSkipped(io: Pick<Factory['io'], 'err' | 'stderrIsTTY'>, error: GymctlError, format: OutputFormat): void {
-  if (!io.stderrIsTTY) return;
-  io.err(format === 'table' ? formatErrorLine(error.with({ message: `skipped ${error.message}` })) : formatErrorJson(error, 'skipped'));
 }
 
 /** Checks --columns against the resource before anything is sent (a GET /me included). */
@@ -159,7 +149,8 @@ export async function fetchOperation(f: BatchDeps, declaration: OperationDeclara
       },
       skip: (error) => {
         if (options.ignoreNotFound !== true || error.kind !== 'not_found') return false;
-        noteSkipped(io, error, output.format);
+        // `--ignore-not-found`, as kubectl has it: a note at a terminal alone, a JSON line `{"skipped":{…}}` where errors are JSON.
+        if (io.stderrIsTTY) io.err(output.format === 'table' ? formatErrorLine(error.with({ message: `skipped ${error.message}` })) : formatErrorJson(error, 'skipped'));
         progress.tick();
         return true;
       },
