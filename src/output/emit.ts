@@ -172,7 +172,7 @@ export const PART_MS = 200;
  * so what has arrived stays on screen after Ctrl-C.
  */
 function tableEmitter<T>(io: IO, table: typeof import('./table.js'), columns: readonly Column<T>[], headers: boolean, options: EmitOptions): Emitter<T> {
-  const parts = table.tableParts(io, columns, headers, options.widest ? { widest: options.widest } : {});
+  const parts = table.tableParts(io, columns, headers, options.widest);
   let pending: T[] = [];
   let started = false;
   let timer: NodeJS.Timeout | undefined;

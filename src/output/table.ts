@@ -12,11 +12,10 @@ import { balanceWraps, wrapText } from './table-wrap.js';
 import { sanitizeCell } from './sanitize.js';
 import { cellText, tsvTable, type Column } from './tsv.js';
 
-export type { Cell, Column } from './tsv.js';
-export { CHUNK_ROWS, drawBox, type Edges } from './table-box.js';
-export { type FitColumn, fitWidths, keepEnd, streamWidths, yieldRank } from './table-fit.js';
-export { columnWidths, drawColumns, paint, type PlainOptions } from './table-plain.js';
-export { wrapText } from './table-wrap.js';
+export type { Column } from './tsv.js';
+export { CHUNK_ROWS, drawBox } from './table-box.js';
+export { fitWidths, keepEnd, streamWidths, yieldRank } from './table-fit.js';
+export { drawColumns, paint } from './table-plain.js';
 
 /** Spaces between the columns of an accessible table. */
 const PLAIN_GAP = 2;
@@ -45,15 +44,12 @@ export interface TableParts<T> {
   end(records?: readonly T[]): string;
 }
 
-export interface PartsOptions {
-  /** By column key, the widest text its cells will hold, where it is known before the rows arrive: a batch's ids. */
-  widest?: Readonly<Record<string, string>>;
-}
-
-export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true, hints: PartsOptions = {}): TableParts<T> {
+/** `widest`: by column key, the widest text its cells will hold, where it is known before the rows arrive (a batch's ids). */
+export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = true, widest: Readonly<Record<string, string>> = {}): TableParts<T> {
   const width = widthOf(io);
-  const widest = columns.map((column) => {
-    const text = hints.widest?.[column.key];
+  const labels = columns.map((column) => sanitizeCell(column.label));
+  const known = columns.map((column) => {
+    const text = widest[column.key];
     return text === undefined ? undefined : stringWidth(sanitizeCell(text));
   });
   if (io.accessible) {
@@ -63,8 +59,7 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
       start(records) {
         const rows = [...(headers ? [columns.map((column) => column.label)] : []), ...plainRows(columns, records)];
         // The boxed table's widths, for columns without a box: as wide as the terminal at most, a batch's ids never cut.
-        const labels = columns.map((column) => sanitizeCell(column.label));
-        widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), plainFrame(columns.length), width, widest);
+        widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), plainFrame(columns.length), width, known);
         return drawColumns(rows, { ...options, header: headers, widths });
       },
       more: (records) => drawColumns(plainRows(columns, records), { ...options, widths: widths! }),
@@ -72,13 +67,12 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
     };
   }
   const chalk = paint(io.color);
-  const labels = columns.map((column) => sanitizeCell(column.label));
   const dash = chalk.dim('-');
   const rowsOf = (records: readonly T[]) => cellTexts(columns, records).map((row) => row.map((text) => text ?? dash));
   let widths: number[] = [];
   return {
     start(records) {
-      widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), frameOf(columns.length), widthOf(io), widest);
+      widths = streamWidths(fitColumns(columns, labels, cellTexts(columns, records), headers), frameOf(columns.length), widthOf(io), known);
       return drawBox(widths, headers ? labels.map((label) => chalk.bold(label)) : undefined, rowsOf(records), CHUNK_ROWS, { bottom: false });
     },
     more: (records) => (records.length === 0 ? '' : drawBox(widths, undefined, rowsOf(records), CHUNK_ROWS, { top: false, bottom: false })),
@@ -87,13 +81,11 @@ export function tableParts<T>(io: IO, columns: readonly Column<T>[], headers = t
   };
 }
 
-export interface TableOptions {
-  /** Keys of the columns whose cells are sentences a reader needs whole (a fix to run): wrapped over several lines in their column, never cut. */
-  wrap?: readonly string[];
-}
-
-/** Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. */
-export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS, options: TableOptions = {}): string {
+/**
+ * Several records, one a row, in a box no wider than the terminal; the header row unless `headers` is false. `wrap`: keys of
+ * the columns whose cells are sentences a reader needs whole (a fix to run), wrapped in their column, never cut.
+ */
+export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: readonly T[], headers = true, chunkRows = CHUNK_ROWS, wrap: readonly string[] = []): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, records, headers);
   const chalk = paint(io.color);
   const texts = cellTexts(columns, records);
@@ -102,7 +94,7 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
   const frame = io.accessible ? plainFrame(columns.length) : frameOf(columns.length);
   const widths = fitWidths(fitColumns(columns, labels, texts, headers), frame, widthOf(io));
   const fromStart = columns.map((column) => cutsFromStart(column.key));
-  const wraps = columns.map((column) => options.wrap?.includes(column.key) === true);
+  const wraps = columns.map((column) => wrap.includes(column.key));
   balanceWraps(widths, wraps, texts);
   const fitted = (text: string, i: number) => (wraps[i] ? wrapText(text, widths[i]!) : fromStart[i] ? keepEnd(text, widths[i]!) : text);
   if (io.accessible) {

@@ -75,7 +75,7 @@ export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?
     // On a terminal, a column that holds nothing (Fix, when all is well) is left out, and its room goes to the others. Detail and
     // Fix are sentences to read whole (a command to run): wrapped in their column, never cut.
     const columns = COLUMNS.filter((column) => rows.some((row) => column.value(row) !== null && column.value(row) !== ''));
-    f.io.out((await import('../../output/table.js')).renderTable(f.io, columns, rows, true, undefined, { wrap: ['detail', 'fix'] }));
+    f.io.out((await import('../../output/table.js')).renderTable(f.io, columns, rows, true, undefined, ['detail', 'fix']));
   }
   const failure = results.find((r) => r.status === 'fail');
   if (failure) throw new AlreadyReported(failure.kind ?? 'internal');
