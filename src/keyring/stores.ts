@@ -1,17 +1,11 @@
 /** Each platform's keyring, as @napi-rs/keyring uses it, named as its users know it, with where to look and what to do. */
 
-export interface KeyringStore {
-  /** Its name, after "the system keyring": `the Windows Credential Manager`. */
-  readonly name: string;
-  /** Where a user sees what it holds. */
-  readonly see: string;
-  /** A sentence that unlocks it (a keyring said to be locked). */
-  readonly unlock: string;
-  /** Where it can be reached, for "run gymctl …" (a keyring said to be unavailable). */
-  readonly reach: string;
-  /** doctor's fix for a keyring that did not answer, before "or gymctl auth login --no-keyring". */
-  readonly fix: string;
-}
+/**
+ * A keyring: its `name` (after "the system keyring"), where a user can `see` what it holds, a sentence that unlocks it
+ * (said to be locked), where it can be reached (`reach`, for "run gymctl …" when it is unavailable), and doctor's `fix`
+ * for one that did not answer (before "or gymctl auth login --no-keyring").
+ */
+export type KeyringStore = Readonly<Record<'name' | 'see' | 'unlock' | 'reach' | 'fix', string>>;
 
 const WINDOWS: KeyringStore = {
   name: 'the Windows Credential Manager',
