@@ -15,10 +15,7 @@ export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<Pi
   const prompt = search<T>(
     {
       message,
-      source: (term) => {
-        const wanted = (term ?? '').toLowerCase();
-        return safe.filter((choice) => choice.name.toLowerCase().includes(wanted));
-      },
+      source: (term) => matching(safe, term ?? ''),
     },
     { input: io.stdin, output: io.stderr, clearPromptOnDone: true, ...(signal ? { signal } : {}) },
   );
@@ -30,6 +27,8 @@ export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<Pi
     throw error;
   }
 }
+
+const matching = <T>(choices: ReadonlyArray<PickChoice<T>>, term: string) => choices.filter((choice) => choice.name.toLowerCase().includes(term.toLowerCase()));
 
 const numbered = <T>(choices: ReadonlyArray<PickChoice<T>>) => choices.map((choice, i) => `  ${i + 1}) ${choice.name}\n`).join('');
 
@@ -57,8 +56,7 @@ async function pickByLine<T>(io: IO, message: string, all: ReadonlyArray<PickCho
       }
       continue;
     }
-    const wanted = line.toLowerCase();
-    const matches = all.filter((choice) => choice.name.toLowerCase().includes(wanted));
+    const matches = matching(all, line);
     const typed = JSON.stringify(sanitizeLine(line));
     if (matches.length === 0) {
       again = `Nothing matches ${typed}. `;
