@@ -8,8 +8,6 @@ import { sleep } from '../api/transport/retry.js';
 import { OddFileError, readRegularFile } from '../files/system.js';
 
 const fs = process.getBuiltinModule('node:fs');
-/** node:crypto is loaded only when a lock is taken, which reading never does. */
-const randomBytes = (size: number) => process.getBuiltinModule('node:crypto').randomBytes(size);
 
 /** How long a writer waits for another gymctl to finish writing. */
 export const LOCK_WAIT_MS = 5_000;
@@ -46,7 +44,8 @@ function judge(file: string) {
 
 /** Takes the lock `file`, waiting for a live holder up to `waitMs`; `fail` names a file-system error. */
 export async function acquireLock(file: string, fail: (code: string, error: unknown) => GymctlError, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<{ release(): void }> {
-  const token = `${process.pid} ${randomBytes(8).toString('hex')}\n`;
+  // node:crypto is loaded only here: reading never takes a lock.
+  const token = `${process.pid} ${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}\n`;
   const deadline = Date.now() + waitMs;
   for (;;) {
     if (signal?.aborted) throw signal.reason;
