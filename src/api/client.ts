@@ -11,7 +11,7 @@ import { envelope, type Id, isIdentifier } from './schemas.js';
 import { Transport } from './transport/loop.js';
 import type { ApiResponse, CallOptions, ClientOptions, Operation } from './transport/types.js';
 
-export type { ClientOptions };
+export type { CallOptions, ClientOptions };
 
 const shownPath = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…` : path);
 
@@ -69,7 +69,6 @@ export function operationFor<D extends OperationDeclaration>(declaration: D, id?
 }
 
 type Declared = Operations[number];
-export type { CallOptions };
 
 type Takes<D extends Declared> = D extends { param: object } ? [id: Id, options?: CallOptions] : [options?: CallOptions];
 
