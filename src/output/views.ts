@@ -17,16 +17,10 @@ export interface ResourceView<T> {
 /** A record as the generic commands hold it: its fields by name. */
 export type Row = Record<string, unknown>;
 
-export interface OperationViews {
-  /** The records of one id's answer. */
-  one: ResourceView<Row>;
-  /** The records of several ids' answers: for a list answer, each row says which id it answers (`familyOf`). */
-  many: ResourceView<Row>;
-}
+const made = new WeakMap<OperationDeclaration, { one: ResourceView<Row>; many: ResourceView<Row> }>();
 
-const made = new WeakMap<OperationDeclaration, OperationViews>();
-
-export function viewsOf(declaration: OperationDeclaration): OperationViews {
+/** The views of one id's answer, and of several ids' (`many`): for a list answer, each row of those says which id it answers (`familyOf`). */
+export function viewsOf(declaration: OperationDeclaration) {
   let views = made.get(declaration);
   if (views) return views;
   const { card, list = card } = declaration.views as { card: readonly Column<Row>[]; list?: readonly Column<Row>[] };
