@@ -1,8 +1,6 @@
 /**
- * `gymctl api <path>`: an authenticated GET of any path under the base URL. In a pipe, the body exactly as received; on a
- * terminal, JSON indented by 2 (numbers and strings as sent), made safe. `-i`, as `gh api -i`: the status line and headers
- * first (output/head.ts); on a failure, on stderr with the error. `-H`, as `gh api -H`: headers of the request, but never
- * the key's, Host or the connection's; `-X`: GET alone, the API being read-only.
+ * `gymctl api <path>`: in a pipe, the body exactly as received; on a terminal, JSON indented by 2 (numbers and strings as
+ * sent), made safe. `-i`, as `gh api -i`: the head first (output/head.ts); on a failure, on stderr with the error.
  */
 import { operations } from '../../api/client.js';
 import { GymctlError, usageError } from '../../api/errors.js';

@@ -1,22 +1,12 @@
 /**
- * `gymctl completion pwsh`, for PowerShell 7 and Windows PowerShell 5.1: a native argument completer, as gh's is, that asks
- * `gymctl __complete -- WORD…` and reads its lines.
- *
- * Registered for every name gymctl runs by (`gymctl`, npm's `gymctl.cmd` and `gymctl.ps1`, the single executable's `gymctl.exe`):
- * PowerShell looks a native completer up by the name as typed, then the file name, then that without its extension
- * (CompletionCompleters.cs, CompleteCommandArgument, the same since PowerShell 6). npm's gymctl.ps1 is a script, whose own
- * parameters PowerShell binds first: a word starting with `-` is completed as one of them (file names), never asked of this.
- * `node path\to\gymctl.cjs` is `node`'s command line, which it is not asked for.
- *
- * Unlike cobra's script, which gh uses, it never builds text for Invoke-Expression: the words before the cursor are read from
- * the parsed command, never evaluated, and passed as arguments of the program itself (gymctl.exe, or npm's gymctl.cmd: the
- * .ps1 swallows `--`). A word holding anything but letters, digits and `. , : = / \ + ~ @ -` goes as `_`, keeping its place,
- * so nothing reaches cmd.exe that it would read as an operator. Where PowerShell drops an empty argument to a program
- * (Windows PowerShell, before 7.3, `$PSNativeCommandArgumentPassing = 'Legacy'`, a .cmd under 'Windows'), it goes as `""`.
- *
- * A candidate's text on the command line is the value alone when it is one plain word, else single-quoted with every quote
- * doubled (PowerShell also reads U+2018 to U+201B as quotes): never more than one word, an array, a variable or code. With no
- * candidate an empty one is offered, so PowerShell lists no files where gymctl offered none. Output is read as UTF-8.
+ * `gymctl completion pwsh` (PowerShell 7, Windows PowerShell 5.1): a native argument completer, as gh's is, that asks
+ * `gymctl __complete -- WORD…`. It is registered for every name gymctl runs by, as PowerShell looks a completer up by the
+ * name typed, then the file name, then that without its extension (CompletionCompleters.cs); npm's gymctl.ps1 binds a word
+ * starting with `-` as its own parameter, never asking this. Unlike cobra's script, nothing is built for Invoke-Expression:
+ * the words are read from the parsed command and passed as arguments of the program (gymctl.exe, or npm's gymctl.cmd: the
+ * .ps1 swallows `--`), a word with anything but letters, digits and `. , : = / \ + ~ @ -` as `_`, so cmd.exe reads no
+ * operator; an empty one as `""` where PowerShell drops it (before 7.3, 'Legacy', a .cmd under 'Windows'). A candidate goes
+ * back as one plain word or single-quoted (U+2018 to U+201B are quotes too); none is an empty one, so no files are listed.
  */
 export const PWSH = String.raw`# gymctl completion for PowerShell. Load it with: gymctl completion pwsh | Out-String | Invoke-Expression
 # For good: add that line to your profile ($PROFILE).

@@ -1,8 +1,6 @@
 /**
  * `gymctl mcp`: an MCP server whose tools are the declared operations (mcp/tools.ts), on stdio or, with --http, over
- * Streamable HTTP on loopback (mcp/http.ts). The base URL and key are resolved once, as every command resolves them; a missing
- * key is each tool's failure, so that the assistant can say what to do. Logs go to stderr. On stdio it ends when stdin ends
- * (exit 0) or on SIGTERM (143); over HTTP, on Ctrl-C (130) or SIGTERM (143).
+ * Streamable HTTP on loopback (mcp/http.ts). Logs go to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { GymctlError } from '../../api/errors.js';
