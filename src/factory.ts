@@ -1,7 +1,6 @@
 /**
- * What commands are made of, as gh's Factory: plain lazy members, each built once, when first asked for. It is made once
- * the parser has read the flags, so `--help` or `config path` never read the key, load the HTTP client or start a
- * server. Each command takes only the members it uses (a `Pick` of Factory), so a test can hand it doubles.
+ * What commands are made of, as gh's Factory: plain lazy members, each built once, when first asked for, so `--help`
+ * never reads the key or loads the HTTP client. A command takes only the members it uses, a `Pick` of Factory.
  */
 import { createClient, type GymClient } from './api/client.js';
 import { API_KEY_FORM } from './api/defaults.js';
@@ -89,7 +88,7 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
       return key ? { value: key, source: 'keyring', origin: 'the system keyring' } : undefined;
     },
   };
-  const deps: ClientDeps = { io, env, signal, flags, onDispose, settings };
+  const deps: ClientDeps = { io, env, signal, flags, onDispose, settings, config, keyring };
   let made: Promise<ApiSession> | undefined;
   return {
     io,
@@ -106,67 +105,52 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
     keyring,
     makeClient: async (baseUrl, apiKey, use = {}) =>
       newClient(deps, baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(deps, baseUrl, apiKey, use.readCacheMs, true)),
-    client: (maxConnections) => (made ??= apiSession(deps, { config, keyring }, maxConnections)),
+    client: (maxConnections) => (made ??= apiSession(deps, maxConnections)),
     onDispose,
   };
 }
 
-interface ClientDeps extends Pick<FactoryOptions, 'io' | 'env' | 'signal' | 'flags'>, Pick<Factory, 'onDispose' | 'settings'> {}
+interface ClientDeps extends Pick<FactoryOptions, 'io' | 'env' | 'signal' | 'flags'>, Pick<Factory, 'onDispose' | 'settings' | 'config' | 'keyring'> {}
 
-/** The session of an API command: --cache checked first, then the base URL and key, then the client. */
-async function apiSession(deps: ClientDeps, stored: Pick<Factory, 'config' | 'keyring'>, maxConnections: number | undefined): Promise<ApiSession> {
-  const { flags } = deps;
-  const lifetime = cacheLifetime(flags); // checked before anything else is done
-  const found = await credentials(deps, stored);
-  const { baseUrl, apiKey } = found;
-  // The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
-  const cache = lifetime && openResponseCache(deps, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, lifetime.lifetimeMs, false);
-  const client = await newClient(deps, baseUrl.value, apiKey.value, maxConnections, cache);
-  // The sandbox's base URL is its own, never a wrong one.
-  const context = {
-    keyOrigin: apiKey.origin ?? apiKey.source,
-    baseUrlOrigin: baseUrl.origin ?? baseUrl.source,
-    baseUrl: flags.sandbox ? undefined : baseUrl.value,
-    profileFlag: flags.sandbox ? '' : profileFlag(found.settings.profile.value, stored.config().read()),
-  };
-  return { ...found, client, explain: (error) => (error instanceof GymctlError ? (withNextStep(error, context) as typeof error) : error) };
-}
-
-/** --cache DURATION, checked before anything is sent; with --refresh, answers are only stored, never read. */
-function cacheLifetime({ cache, refresh }: Readonly<GlobalFlags>): { lifetimeMs: number | undefined } | undefined {
-  if (cache === undefined && !refresh) return undefined;
-  const lifetime = cache === undefined ? undefined : parseDuration(cache, '--cache');
-  return { lifetimeMs: refresh ? undefined : lifetime };
-}
-
-/** The base URL and key of an API command: the sandbox's with --sandbox, else from the flag or environment, the file, or the keyring that the file names. */
-async function credentials({ flags, settings, onDispose }: ClientDeps, { config, keyring }: Pick<Factory, 'config' | 'keyring'>): Promise<Omit<ApiSession, 'client' | 'explain'>> {
-  const resolved = await settings();
-  const profile = resolved.profile.value;
-  let { baseUrl, apiKey } = resolved;
+/**
+ * The session of an API command: --cache checked first, then the base URL and key (the sandbox's with --sandbox, else
+ * from the flag or environment, the file, or the keyring that the file names), then the client.
+ */
+async function apiSession(deps: ClientDeps, maxConnections: number | undefined): Promise<ApiSession> {
+  const { flags, config } = deps;
+  const lifetimeMs = flags.cache === undefined ? undefined : parseDuration(flags.cache, '--cache');
+  const settings = await deps.settings();
+  const profile = settings.profile.value;
+  let { baseUrl, apiKey } = settings;
   // Each command a message names keeps the profile (--sandbox, with its own key and base URL, names none).
-  const again = () => profileFlag(profile, config().read());
+  const again = flags.sandbox ? '' : profileFlag(profile, config().read());
   if (flags.sandbox) {
     if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
     const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
     const server = await startSandbox({ host: '127.0.0.1', port: 0 });
-    onDispose(() => server.close());
+    deps.onDispose(() => server.close());
     baseUrl = { value: server.url, source: 'flag', origin: '--sandbox' };
     apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
   } else {
     // A mistyped --profile is said as such, not as a missing key.
-    checkProfileExists(resolved.profile, config().read());
-    apiKey ??= await keyring.read(profile);
-    const login = `\`gymctl auth login --keyring${again()}\` (or --no-keyring to keep it in the config file)`;
+    checkProfileExists(settings.profile, config().read());
+    apiKey ??= await deps.keyring.read(profile);
+    const login = `\`gymctl auth login --keyring${again}\` (or --no-keyring to keep it in the config file)`;
     if (!apiKey && config().profile(profile)?.keyStore === 'keyring')
       throw new GymctlError('unauthorized', `no API key in the system keyring for profile "${profile}", which keeps its key there: run ${login}`);
   }
-  if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl, again())}\` or set GYMCTL_API_KEY (or try --sandbox)`);
-  const from = apiKey.origin ?? apiKey.source;
+  if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl, again)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
+  const keyOrigin = apiKey.origin ?? apiKey.source;
   if (!API_KEY_FORM.test(apiKey.value))
-    throw usageError(`the API key from ${from} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`);
-  if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL${again()}\``);
-  return { settings: resolved, baseUrl, apiKey };
+    throw usageError(`the API key from ${keyOrigin} contains characters an API key cannot have (spaces, control or non-ASCII characters); the key is not shown`);
+  if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL${again}\``);
+  // With --refresh, answers are only stored, never read. The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
+  const cached = flags.cache !== undefined || flags.refresh;
+  const cache = cached ? openResponseCache(deps, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, flags.refresh ? undefined : lifetimeMs, false) : undefined;
+  const client = await newClient(deps, baseUrl.value, apiKey.value, maxConnections, cache);
+  // The sandbox's base URL is its own, never a wrong one.
+  const context = { keyOrigin, baseUrlOrigin: baseUrl.origin ?? baseUrl.source, baseUrl: flags.sandbox ? undefined : baseUrl.value, profileFlag: again };
+  return { settings, baseUrl, apiKey, client, explain: (error) => (error instanceof GymctlError ? (withNextStep(error, context) as typeof error) : error) };
 }
 
 /** The response cache for a base URL and key, if it can be used; read-only (Tab's), it never warns. */
