@@ -76,16 +76,6 @@ export function idsAsText(schema: Schema, value: unknown): unknown {
 /** The largest id a JSON number can carry exactly; beyond it, ids are sent as strings. */
 const MAX_NUMBER_ID = Number.MAX_SAFE_INTEGER;
 
-function idJsonSchema(what: string) {
-  return {
-    anyOf: [
-      { type: 'string', pattern: '^[1-9][0-9]{0,18}$', description: 'As a string of digits: any id up to 2^63−1' },
-      { type: 'integer', minimum: 1, maximum: MAX_NUMBER_ID, description: 'As a number: up to 2^53−1' },
-    ],
-    description: `The ${what}: a positive whole number, best sent as a string ("42").`,
-  };
-}
-
 /**
  * A tool's arguments: the JSON Schema a client reads says what each takes, while the parser takes any value, so the
  * handler refuses a bad id in the CLI's words (`checkIdInput`), never as the SDK's bare message.
@@ -93,12 +83,18 @@ function idJsonSchema(what: string) {
 export function argumentsOf(fields: Record<string, { what: string; found?: string | undefined; max?: number }>): Schema {
   const shape = Object.fromEntries(
     Object.entries(fields).map(([name, { what, found, max }]) => {
-      const one = idJsonSchema(what);
-      const described = (text: string) => `${text}${found ? ` ${found}` : ''}`;
+      const where = found ? ` ${found}` : '';
+      const one = {
+        anyOf: [
+          { type: 'string', pattern: '^[1-9][0-9]{0,18}$', description: 'As a string of digits: any id up to 2^63−1' },
+          { type: 'integer', minimum: 1, maximum: MAX_NUMBER_ID, description: 'As a number: up to 2^53−1' },
+        ],
+        description: `The ${what}: a positive whole number, best sent as a string ("42").`,
+      };
       const json =
         max === undefined
-          ? { ...one, description: described(one.description) }
-          : { type: 'array', items: one, minItems: 1, maxItems: max, description: described(`1 to ${max} ${what}s, each a positive whole number, best sent as a string.`) };
+          ? { ...one, description: `${one.description}${where}` }
+          : { type: 'array', items: one, minItems: 1, maxItems: max, description: `1 to ${max} ${what}s, each a positive whole number, best sent as a string.${where}` };
       return [name, z.optional(z.unknown()).register(z.globalRegistry, json)];
     }),
   );
