@@ -1,5 +1,4 @@
-// Builds gymctl's dist/ (`npm run build`, after tsc has type-checked src/) in the numbered steps CONTRIBUTING.md's
-// "The build" lists, and says why; what one step takes from another is passed by name.
+// Builds gymctl's dist/ in the numbered steps of CONTRIBUTING.md's "The build", which says why each is there.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,34 +15,20 @@ const mergeMeta = (...metas) => ({
   outputs: Object.fromEntries(metas.flatMap((meta) => Object.entries(meta.outputs)).filter(([output]) => !output.endsWith('.map'))),
 });
 
-/** `file` and every declaration it reaches by relative specifiers, as project paths; one tsc did not write stops the build. */
-function reachedDeclarations(file, reached = new Set()) {
-  if (reached.has(file)) return reached;
-  reached.add(file);
-  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
-    const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
-    if (!existsSync(target)) throw new Error(`${file} names ${specifier}, for which tsc wrote no declaration (${target})`);
-    reachedDeclarations(target, reached);
-  }
-  return reached;
-}
-
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
-// A dependency's side file (undici) is `module.exports = require('undici')`: the copy npm installs for the library, not a
-// second one. build:sea, which has no node_modules to take it from, bundles the package into the binary's own side file.
+// A dependency's side file (undici) requires the copy npm installs for the library; build:sea bundles it instead.
 const installedDependency = {
   name: 'installed-dependency',
   setup(build) {
-    build.onResolve({ filter: /.*/ }, (args) => {
-      if (args.namespace === 'installed-dependency') return { path: args.path, external: true };
-      return args.kind === 'entry-point' && Object.hasOwn(dependencies, args.path) ? { path: args.path, namespace: 'installed-dependency' } : undefined;
-    });
+    build.onResolve({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /.*/ }, ({ kind, path: name }) =>
+      kind === 'entry-point' && Object.hasOwn(dependencies, name) ? { path: name, namespace: 'installed-dependency' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
   },
 };
-// The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a require of
-// that file (`prefix`: its folder from the importer). With `mainInputs`, a module of gymctl's own that the main file holds comes
-// from its registry (added to `shared`); packages, which carry no such state, are bundled in.
+// The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a require of that file,
+// from `prefix`. With `mainInputs`, a module of gymctl's own that the main file holds comes from its registry (added to `shared`).
 const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
   name: 'link-side-files',
   setup(build) {
@@ -66,8 +51,7 @@ const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
 // Maps beside the files, not named in them (step 6 moves them); import() becomes a require() made as it runs: no ES loader.
 const cli = { ...common, minify: !process.env.NO_MINIFY, metafile: true, sourcemap: 'external', supported: { 'dynamic-import': false } };
 const mainFile = (shared) => {
-  // Namespace imports, not require(): esbuild wraps a require()d module, and all it imports, to run on demand, which V8
-  // then parses twice (Node 20 has no compile cache): about 4% of a whoami's instructions.
+  // Namespace imports, not require(), which esbuild wraps to run on demand: Node 20 then parses it twice (CONTRIBUTING.md, step 4).
   const inputs = [...shared].sort();
   const imports = inputs.map((input, i) => `import * as m${i} from ${JSON.stringify(`./${input}`)};\n`);
   const registry = inputs.map((input, i) => `  ${JSON.stringify(input)}: () => m${i},\n`);
@@ -102,9 +86,8 @@ const boot = await build({ ...others, entryPoints: ['src/startup/boot.ts'], outf
 const agent = await build({ ...others, entryPoints: ['src/keyring/agent.ts'], outfile: 'dist/keyring-agent.cjs', external: ['@napi-rs/keyring'] });
 const jqWasm = await build({ ...others, entryPoints: [requireHere.resolve('jq-wasm')], outfile: 'dist/jq-wasm.cjs', plugins: [jqOutputAsItComes] });
 copyFileSync(requireHere.resolve('jq-wasm/jq.wasm'), 'dist/jq.wasm');
-mkdirSync('dist/licenses');
+cpSync('licenses', 'dist/licenses', { recursive: true });
 copyFileSync(requireHere.resolve('jq-wasm/package.json').replace(/package\.json$/, 'LICENSE'), 'dist/licenses/jq-wasm.txt');
-for (const name of ['jq', 'oniguruma']) copyFileSync(`licenses/${name}.txt`, `dist/licenses/${name}.txt`);
 
 // 6. maps, and which source files each file holds (the tests of what a command loads read dist/meta.json)
 mkdirSync('dist/maps/side', { recursive: true });
@@ -123,8 +106,7 @@ writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 // 9. library: its dependencies left to npm; its declarations; then the OpenAPI 3.1 document, from the zod schemas the client validates with
 const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
-// Every runtime but Node, Bun and Deno (the `node` condition) gets the same library on web platform alone: the node-only
-// senders and platform modules swapped for their .web.ts twins, and a build that reaches a Node module or undici stops.
+// Runtimes without the `node` condition get the library on web platform alone: the node-only modules' .web.ts twins.
 const webTwins = {
   name: 'web-twins',
   setup(build) {
@@ -135,21 +117,27 @@ const web = { ...common, platform: 'browser', target: 'es2022', format: 'esm', p
 const webLibrary = await build({ ...web, entryPoints: ['src/index.ts'], outfile: 'dist/index.web.js' });
 const nodeOnly = Object.values(webLibrary.metafile.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
 if (nodeOnly.some((name) => /^(node:|undici$)/.test(name))) throw new Error(`dist/index.web.js imports ${nodeOnly.join(', ')}: the web build takes no Node module`);
-// tsc writes a declaration for every module of src/index.ts's program; only those dist/types/index.d.ts reaches, which a user's compiler reads, are kept.
 const tsc = path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc');
 if (spawnSync(process.execPath, [tsc, '-p', 'build/tsconfig.types.json'], { stdio: 'inherit' }).status !== 0) throw new Error('tsc wrote no declarations');
-const declarations = reachedDeclarations(path.normalize('dist/types/index.d.ts'));
+// Only the declarations dist/types/index.d.ts reaches are kept (a Set's loop visits what it adds); one tsc did not write stops the build.
+const declarations = new Set([path.normalize('dist/types/index.d.ts')]);
+for (const file of declarations) {
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
+    const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
+    if (!existsSync(target)) throw new Error(`${file} names ${specifier}, for which tsc wrote no declaration (${target})`);
+    declarations.add(target);
+  }
+}
 // Every other file, then the folders left empty: a folder comes before what it holds, so deepest first in reverse.
 for (const entry of readdirSync('dist/types', { recursive: true, withFileTypes: true }).reverse()) {
   const file = path.join(entry.parentPath, entry.name);
   if (entry.isDirectory() ? readdirSync(file).length === 0 : !declarations.has(file)) rmSync(file, { recursive: true });
 }
-// CommonJS: require('gymctl') gets the very module import gets (Node's require of an ES module), one copy, so instanceof
-// holds between the two; its types are the same declarations in a folder that says they are CommonJS (TS1479 otherwise).
+// require('gymctl') gets the very ES module (one copy, so instanceof holds), typed in a folder that says it is CommonJS (TS1479 otherwise).
 cpSync('dist/types', 'dist/cjs', { recursive: true });
 writeFileSync('dist/cjs/package.json', '{"type":"commonjs"}\n');
 writeFileSync('dist/index.cjs', "module.exports = require('./index.js');\n");
-const { openApiDocument } = await import(new URL('../dist/index.js', import.meta.url).href);
+const { openApiDocument } = await import('../dist/index.js');
 writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(version), null, 2)}\n`);
 
 // 10. notices: of every package bundled into a shipped file (dist/meta-shipped.json, for the package test), and jq's
