@@ -37,11 +37,10 @@ export const UPSTREAM = {
   envPaths: ['node_modules/conf/dist/source/index.js', 'if (!options.cwd) {'],
 };
 
-// An esbuild plugin that changes package code: `hook(build, applied)` sets it up, calling applied() each time it takes. So that
+// An esbuild plugin that changes package code: `hook(build, applied, pkg)` sets it up, calling applied() each time it takes. So that
 // no change upstream silently undoes it, the build fails when `file` loads without `text` or the package loads but it never took.
 const intervention = (name, [file, text], hook) => {
   const pkg = file.split('/')[1];
-  const upstream = new RegExp(`${file.replaceAll('.', '\\.').replaceAll('/', '[\\\\/]')}$`);
   const changed = (what) => new Error(`${pkg} changed: ${what}, which the build's ${name} relies on (build/common.mjs)`);
   return {
     name,
@@ -49,9 +48,9 @@ const intervention = (name, [file, text], hook) => {
       const seen = new Set();
       build.onLoad({ filter: inPackage(pkg) }, (args) => {
         seen.add('loaded');
-        if (upstream.test(args.path) && !readFileSync(args.path, 'utf8').includes(text)) throw changed(`${file} no longer has ${text}`);
+        if (args.path.replaceAll('\\', '/').endsWith(file) && !readFileSync(args.path, 'utf8').includes(text)) throw changed(`${file} no longer has ${text}`);
       });
-      hook(build, () => seen.add('applied'));
+      hook(build, () => seen.add('applied'), pkg);
       build.onEnd(() => {
         if (seen.has('loaded') && !seen.has('applied')) throw changed(`the build took in ${pkg} and ${name} never applied`);
       });
@@ -60,31 +59,28 @@ const intervention = (name, [file, text], hook) => {
 };
 /** An intervention that resolves the package's import of what `filter` matches to `resolved`, with `contents` if a stand-in. */
 const insteadOfImport = (name, upstream, filter, resolved, contents) =>
-  intervention(name, upstream, (build, applied) => {
+  intervention(name, upstream, (build, applied, pkg) => {
     build.onResolve({ filter }, (args) => {
-      if (!inPackage(upstream[0].split('/')[1]).test(args.importer)) return undefined;
+      if (!inPackage(pkg).test(args.importer)) return undefined;
       applied();
       return resolved;
     });
     if (contents) build.onLoad({ filter: /.*/, namespace: resolved.namespace }, () => ({ contents, loader: 'js' }));
   });
 
-// atomically (conf's writer) gets gymctl's when-exit (src/config/when-exit.ts), run on exit alone: the package's hooks
-// signals on the first write and sends each to the process again, which gymctl took for a second Ctrl-C.
+// atomically's when-exit sends each signal to the process again, which gymctl took for a second Ctrl-C: it gets src/config/when-exit.ts.
 export const whenExitOnExitOnly = insteadOfImport('when-exit-on-exit-only', UPSTREAM.whenExit, /^when-exit$/, { path: path.join(root, 'src/config/when-exit.ts') });
 
-// commander requires child_process at load, for executable subcommands, which gymctl has none of: a stand-in loads it
-// on first use, which keeps it out of the single executable's snapshot (docs/sea-notes.md, "child_process").
+// commander requires child_process at load, for executable subcommands gymctl has none of: loaded on first use, it stays out of the snapshot.
 const lazy = "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });";
 export const lazyChildProcess = insteadOfImport('lazy-child-process', UPSTREAM.childProcess, /^(node:)?child_process$/, { path: 'child_process', namespace: 'lazy' }, lazy);
 
-// conf imports env-paths, which reads os.homedir() as it loads: with no home to give (a USERPROFILE of 260 characters or more,
-// ENOBUFS; a uid with none), conf threw and no config was written. conf asks it only without a cwd, which gymctl always gives.
+// conf's env-paths reads os.homedir() as it loads, which throws where there is none (a USERPROFILE of 260 characters or more, ENOBUFS):
+// conf asks it only without a cwd, which gymctl always gives.
 const unused = "module.exports = () => { throw new Error('conf asked env-paths for its folder: gymctl gives conf its cwd'); };";
 export const envPathsUnused = insteadOfImport('env-paths-unused', UPSTREAM.envPaths, /^env-paths$/, { path: 'env-paths', namespace: 'unused' }, unused);
 
-// jq-wasm keeps jq's output in a buffer until jq ends; for `--jq 'range(1e9)' | head -3` to print as it goes, each
-// byte goes instead to a function the worker sets, when it sets one (src/output/jq.ts).
+// jq-wasm buffers jq's output until jq ends: each byte goes instead to the function src/output/jq.ts's worker sets, so that `--jq … | head` prints as it goes.
 export const jqOutputAsItComes = intervention('jq-output-as-it-comes', UPSTREAM.jqSink, (build, applied) => {
   build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
     applied();
