@@ -6,20 +6,6 @@ import { makeFolders, trustedPath } from '../files/trusted-path.js';
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 
-/** The top-level help, as the parser printed it at build time (80 columns): for a pipe, or a terminal 80 columns wide; any other terminal gets help at its own width, as every command's help is. */
-function builtHelp(): string | undefined {
-  if (process.stdout.columns !== undefined && process.stdout.columns !== 80) return undefined;
-  try {
-    return fs.readFileSync(path.join(__dirname, 'help.txt'), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A write to stdout whose reader has gone (`| head`): EPIPE, and on Windows EOF (libuv's ERROR_BROKEN_PIPE). Anything else (a full disk) is a failure. */
-const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'EOF']);
-
-/** The standard streams as guardStreams uses them: the process's, or a test's. */
 export interface GuardedStreams {
   stdout: { on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown };
   stderr: { on(event: 'error', listener: () => void): unknown; write(text: string): unknown };
@@ -28,7 +14,8 @@ export interface GuardedStreams {
 /** A reader that stops early (`| head`) is not a failure; a full disk is, in one line; a broken stderr loses the messages, not the exit code. Also the single executable's (src/sea/). */
 export function guardStreams(streams: GuardedStreams = process, exit: (code: number) => void = (code) => process.exit(code)): void {
   streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== undefined && READER_GONE.has(error.code)) return exit(0);
+    // The reader has gone: EPIPE, and on Windows EOF (libuv's ERROR_BROKEN_PIPE).
+    if (error.code === 'EPIPE' || error.code === 'EOF') return exit(0);
     streams.stderr.write(`gymctl: cannot write output (${error.code ?? error.message})\n`);
     exit(1);
   });
@@ -36,9 +23,8 @@ export function guardStreams(streams: GuardedStreams = process, exit: (code: num
 }
 
 /**
- * Turns on Node's compile cache (Node 22.1 and later) in gymctl's code cache folder, made 0700 when missing. A compiled
- * cache is code: only a folder of the user's own closed to others, reached through no one else's folder or link
- * (files/trusted-path.ts), is used. Nothing here ever fails a command. Returns the folder when the cache is on.
+ * Turns on Node's compile cache (Node 22.1+) in gymctl's code cache folder, made 0700 when missing, and returns it; never fails.
+ * A compiled cache is code: only a folder of the user's own, closed to others and reached through no one else's folder or link, is used.
  */
 export function enableCompileCache(
   env: NodeJS.ProcessEnv,
@@ -68,12 +54,11 @@ export const topLevelHelp = (argv: readonly string[]): boolean => argv.length ==
 
 export function start(argv: string[]): void {
   guardStreams();
-  if (topLevelHelp(argv)) {
-    const help = builtHelp();
-    if (help !== undefined) {
-      process.stdout.write(help);
-      return;
-    }
+  // The top-level help as the parser printed it at build time, 80 columns wide: for a pipe or a terminal of 80; others get their width.
+  if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
+    try {
+      return void process.stdout.write(fs.readFileSync(path.join(__dirname, 'help.txt'), 'utf8'));
+    } catch {}
   }
   // With the compile cache, the main file is compiled whole, so that the cache holds all of it (tuneV8 says why).
   const cached = enableCompileCache(process.env) !== undefined;
