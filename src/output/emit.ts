@@ -40,12 +40,6 @@ export interface EmitOptions {
   widest?: Readonly<Record<string, string>>;
 }
 
-/** One JSON value as received: 2-space indent, one trailing newline. */
-export const jsonValue = (raw: string) => `${formatJson(raw, 2)}\n`;
-
-/** On a terminal, C1 controls and bidi or invisible characters in JSON strings become \u escapes (the same value); a pipe gets the text as sent. */
-export const jsonForStdout = (io: Pick<IO, 'stdoutIsTTY'>): ((json: string) => string) => (io.stdoutIsTTY ? escapeJsonForTerminal : (json) => json);
-
 const indented = (raw: string) => `  ${formatJson(raw, 2).replace(/\n/g, '\n  ')}`;
 
 /** Records waiting for jq, at most: a batch streams in slices this long. */
@@ -120,7 +114,8 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
   });
 
   if (jq) return output.slurp ? slurpEmitter(io, jq) : jqEmitter(io, jq);
-  const json = jsonForStdout(io);
+  // On a terminal, C1 controls and bidi or invisible characters in JSON strings become \u escapes (the same value).
+  const json = io.stdoutIsTTY ? escapeJsonForTerminal : (text: string) => text;
   if (format === 'ndjson') return framed((item) => `${json(formatJson(item.raw, 0))}\n`);
   const picked = output.columns === undefined ? undefined : pickColumns(view, parseColumns(view, output.columns));
   if (format === 'csv') {
@@ -133,7 +128,7 @@ export async function createEmitter<T>(io: IO, output: OutputChoice, view: Resou
     );
   }
   if (format === 'json') {
-    if (shape === 'one') return framed((item) => json(jsonValue(item.raw)));
+    if (shape === 'one') return framed((item) => json(`${formatJson(item.raw, 2)}\n`));
     return {
       write(item) {
         io.out(`${count++ === 0 ? '[\n' : ',\n'}${json(indented(item.raw))}`);
