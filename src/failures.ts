@@ -34,10 +34,8 @@ export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGBREAK';
 /** The user stopped gymctl (Ctrl-C or Ctrl-Break, or SIGTERM): the reason every abort carries. */
 export class Interrupted extends GymctlError {
   override readonly name = 'Interrupted';
-  readonly signal: InterruptSignal;
-  constructor(signal: InterruptSignal = 'SIGINT') {
+  constructor(readonly signal: InterruptSignal = 'SIGINT') {
     super('internal', signal === 'SIGTERM' ? 'terminated' : 'interrupted');
-    this.signal = signal;
   }
 }
 
