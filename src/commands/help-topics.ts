@@ -51,8 +51,6 @@ export const HELP_TOPICS = {
   environment: environmentTopic(),
 } as const;
 
-export type HelpTopic = keyof typeof HELP_TOPICS;
-
 /** A topic wrapped to `width` at word boundaries: a row `  NAME   what it is` continues under its second column, any other line under its indent. */
 export function wrapTopic(text: string, width: number): string {
   return text

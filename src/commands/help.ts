@@ -1,7 +1,7 @@
 /** `gymctl help [command | topic]`: help for a command, or a reference topic (exit-codes, environment). */
 import { Command } from 'commander';
 import { usageError } from '../failures.js';
-import { HELP_TOPICS, type HelpTopic, wrapTopic } from './help-topics.js';
+import { HELP_TOPICS, wrapTopic } from './help-topics.js';
 import { examples, type FactoryRef } from './shared/define.js';
 import { didYouMean } from './shared/suggest.js';
 
@@ -16,7 +16,7 @@ export const newCmdHelp = (f: FactoryRef, program: Command) =>
       if (topic.length === 1 && Object.hasOwn(HELP_TOPICS, first)) {
         // Wrapped to the terminal's width, as commander wraps help; 80 columns elsewhere.
         const { io } = f();
-        return io.out(wrapTopic(HELP_TOPICS[first as HelpTopic], (io.stdoutIsTTY && io.stdout.columns) || 80));
+        return io.out(wrapTopic(HELP_TOPICS[first as keyof typeof HELP_TOPICS], (io.stdoutIsTTY && io.stdout.columns) || 80));
       }
       const command = topic.reduce<Command | undefined>((at, name) => at?.commands.find((c) => c.name() === name && name !== '__complete'), program);
       if (!command) {
