@@ -93,16 +93,12 @@ export async function tlsCheck(baseUrl: URL, signal: AbortSignal, budgetMs: numb
   }
 }
 
-/** Where a setting came from, as a user would name it. */
-export const originOf = (setting: Setting<string>, profile: string) =>
-  setting.source === 'flag' ? '--base-url' : setting.source === 'env' ? 'GYMCTL_BASE_URL' : setting.source === 'config' ? `profile "${profile}"` : 'the default';
-
 /** How to point gymctl at another base URL, where this one came from; `again`: profileFlag's, for the commands named. */
 const changeBaseUrl = (setting: Setting<string>, again: string): string =>
   setting.source === 'flag' ? `gymctl doctor --base-url URL${again}` : setting.source === 'env' ? 'export GYMCTL_BASE_URL=URL' : `gymctl config set base-url URL${again}`;
 
 /** The fix for a base URL that does not answer (a timeout, a refused connection, a name that does not resolve): where it came from, what to run next. */
-function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile: string, again: string): string | undefined {
+function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, again: string): string | undefined {
   const url = new URL(baseUrl.value);
   const shown = url.href.replace(/\/$/, '');
   const failed = `the connection to ${shown} failed`;
@@ -117,7 +113,7 @@ function unreachableFix(failure: GymctlError, baseUrl: Setting<string>, profile:
   if (!what) return undefined;
   const sandbox =
     failure.reason === 'connection_refused' && isLoopbackHost(url.hostname) ? `; for the reference API, run \`gymctl sandbox --port ${url.port || 80}\` in another terminal` : '';
-  return `${what} (the base URL, from ${originOf(baseUrl, profile)}): start the API there, or use the right URL: \`${changeBaseUrl(baseUrl, again)}\`${sandbox}; then run \`gymctl doctor${again}\` again`;
+  return `${what} (the base URL, from ${baseUrl.origin ?? baseUrl.source}): start the API there, or use the right URL: \`${changeBaseUrl(baseUrl, again)}\`${sandbox}; then run \`gymctl doctor${again}\` again`;
 }
 
 type ApiCheckDeps = Pick<Factory, 'makeClient' | 'signal' | 'config'>;
@@ -141,7 +137,7 @@ export async function apiCheck(f: ApiCheckDeps, baseUrl: Setting<string>, profil
         ? `gymctl auth login${again} with a valid key`
         : failure.kind === 'not_found'
           ? 'check the base URL and its path prefix'
-          : (unreachableFix(failure, baseUrl, profile, again) ?? 'see gymctl help exit-codes and the README Troubleshooting');
+          : (unreachableFix(failure, baseUrl, again) ?? 'see gymctl help exit-codes and the README Troubleshooting');
     return result('API', 'fail', failure.message, fix, failure.kind === 'unauthorized' ? 'unauthorized' : 'unavailable');
   } finally {
     clearTimeout(timer);

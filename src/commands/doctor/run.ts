@@ -11,7 +11,7 @@ import type { Column } from '../../output/tsv.js';
 import { configFolder } from '../../files/folders.js';
 import { cacheCheck, cacheSecretCheck, codeCacheCheck, configCheck, nodeCheck, profileAndKeyChecks } from './checks-local.js';
 import { oldConfigCheck } from './windows.js';
-import { apiCheck, CHECK_BUDGET_MS, checkProgress, extraCaCheck, originOf, proxyCheck, seconds, tlsCheck } from './checks-network.js';
+import { apiCheck, CHECK_BUDGET_MS, checkProgress, extraCaCheck, proxyCheck, seconds, tlsCheck } from './checks-network.js';
 import { type CheckResult, type Outcome, result } from './outcome.js';
 
 export type DoctorDeps = Pick<Factory, 'io' | 'env' | 'config' | 'profileName' | 'settings' | 'keyring' | 'makeClient' | 'output' | 'printJson' | 'signal'>;
@@ -44,8 +44,8 @@ export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?
     results.push(result('base URL', 'fail', 'no base URL', fix, 'usage'));
   } else {
     const profile = settings!.profile.value;
-    const origin = originOf(settings!.baseUrl!, profile);
-    results.push(result('base URL', 'pass', `${baseUrl.href.replace(/\/$/, '')} (from ${origin})`), proxyCheck(baseUrl, f.env), ...extraCaCheck(f.env));
+    const { origin, source } = settings!.baseUrl!;
+    results.push(result('base URL', 'pass', `${baseUrl.href.replace(/\/$/, '')} (from ${origin ?? source})`), proxyCheck(baseUrl, f.env), ...extraCaCheck(f.env));
     const network = options.offline ? 'skipped (--offline)' : undefined;
     // --timeout on the command line sets the budget; a stored or default timeout (30 s) is for commands, not for a report.
     const budgetMs = settings!.timeoutMs.source === 'flag' ? settings!.timeoutMs.value : CHECK_BUDGET_MS;
