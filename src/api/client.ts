@@ -7,8 +7,9 @@ import { ApiPromise } from './api-promise.js';
 import { GymApiError, usageError } from './errors.js';
 import { ID_MODES, type IdMode, type IdsAs, idsIn, isValidId } from './ids.js';
 import type { Academy, ApiKey, FamilyMember, InMode } from './public.js';
-import { envelope, type Id, isIdentifier } from './schemas.js';
+import { envelope, type Id } from './schemas.js';
 import { Transport } from './transport/loop.js';
+import { isIntegerUnion } from './validation.js';
 import type { ApiResponse, CallOptions, ClientOptions, Operation } from './transport/types.js';
 
 export type { CallOptions, ClientOptions };
@@ -166,7 +167,7 @@ export class GymClient<M extends IdMode = 'number'> {
       );
     const withIds = (answer: ApiResponse<Data<D>>) => ({
       ...answer,
-      data: (idsIn({ data: answer.data }, operation.schema!, this.#ids, isIdentifier, beyond) as { data: Data<D> }).data,
+      data: (idsIn({ data: answer.data }, operation.schema!, this.#ids, isIntegerUnion, beyond) as { data: Data<D> }).data,
     });
     return new ApiPromise((asResponse) => (asResponse ? this.request(raw, options) : this.request(operation, options).then(withIds)), this.#base + path) as never;
   }

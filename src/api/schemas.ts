@@ -42,19 +42,11 @@ export const email = () => says(text(), { format: 'email' });
 /** Spec §2.3, §2.7: "URL of the … image". */
 export const url = () => says(text(), { format: 'uri' });
 
-const identifiers = new WeakSet<object>();
-
 /**
  * Identifiers, unbounded by the spec: numbers up to 2^53−1, bigints beyond, where a double would round them (json/exact.ts).
- * The client's typed methods then make each a number or a bigint, as its `ids` option says (`isIdentifier` finds them).
+ * The client's typed methods then make each a number or a bigint, as its `ids` option says (`isIntegerUnion` finds them).
  */
-export const identifier = () => {
-  const schema = z.union([z.int(), z.bigint()]);
-  identifiers.add(schema);
-  return schema;
-};
-
-export const isIdentifier = (schema: object): boolean => identifiers.has(schema);
+export const identifier = () => z.union([z.int(), z.bigint()]);
 
 /** An identifier as the client hands it back: a number, or a bigint beyond 2^53−1. */
 export type Id = number | bigint;

@@ -29,8 +29,8 @@ function schemaAt(schema: Schema, path: readonly PropertyKey[]): Schema | undefi
   return current && unwrapSchema(current);
 }
 
-/** An identifier: an integer as a number or a bigint (see schemas.ts). */
-export function isIntegerUnion(schema: Schema | undefined): boolean {
+/** An identifier: an integer as a number or a bigint (`identifier()` in schemas.ts). */
+export function isIntegerUnion(schema: { _zod: { def: object } } | undefined): boolean {
   const def = schema?._zod.def as { type?: string; options?: Schema[] } | undefined;
   return def?.type === 'union' && (def.options ?? []).every((option) => ['number', 'bigint'].includes(option._zod.def.type));
 }
