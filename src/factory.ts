@@ -39,11 +39,6 @@ export interface ApiSession {
   explain<E>(error: E): E;
 }
 
-/** The system keyring, as commands see it: the key of a profile whose config says it is kept there (undefined for none). */
-export interface KeyringPort {
-  read(profile: string): Promise<Setting<string> | undefined>;
-}
-
 export interface Factory {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
@@ -55,7 +50,8 @@ export interface Factory {
   output(): Promise<OutputChoice>;
   /** Prints a JSON document a command makes itself (a status, the settings, a schema), through --jq when it is given. */
   printJson(text: string): Promise<void>;
-  readonly keyring: KeyringPort;
+  /** The system keyring: the key of a profile whose config says it is kept there (undefined for none). */
+  readonly keyring: { read(profile: string): Promise<Setting<string> | undefined> };
   /** A client for one base URL and key; closed when the command ends, its requests aborted on an interrupt. With `readCacheMs` (Tab's), answers that young come from the response cache, which is only read, and silently. */
   makeClient(baseUrl: string, apiKey: string, use?: { readCacheMs?: number }): Promise<GymClient>;
   /** The client of an API command, built once a run; `maxConnections` (the first call's) bounds the pool of a batch. */
@@ -81,16 +77,15 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
     onDispose(() => filter.close());
     return filter;
   });
-  const keyring: KeyringPort = {
+  const keyring: Factory['keyring'] = {
     async read(profile) {
       if (config().profile(profile)?.keyStore !== 'keyring') return undefined;
       const key = (await (await import('./keyring/client.js')).readKeyringKey(profile, { env, signal }))?.trim();
       return key ? { value: key, source: 'keyring', origin: 'the system keyring' } : undefined;
     },
   };
-  const deps: ClientDeps = { io, env, signal, flags, onDispose, settings, config, keyring };
   let made: Promise<ApiSession> | undefined;
-  return {
+  const factory: Factory = {
     io,
     env,
     signal,
@@ -104,22 +99,21 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
     },
     keyring,
     makeClient: async (baseUrl, apiKey, use = {}) =>
-      newClient(deps, baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(deps, baseUrl, apiKey, use.readCacheMs, true)),
-    client: (maxConnections) => (made ??= apiSession(deps, maxConnections)),
+      newClient(factory, baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(factory, baseUrl, apiKey, use.readCacheMs, true)),
+    client: (maxConnections) => (made ??= apiSession(factory, flags, maxConnections)),
     onDispose,
   };
+  return factory;
 }
-
-interface ClientDeps extends Pick<FactoryOptions, 'io' | 'env' | 'signal' | 'flags'>, Pick<Factory, 'onDispose' | 'settings' | 'config' | 'keyring'> {}
 
 /**
  * The session of an API command: --cache checked first, then the base URL and key (the sandbox's with --sandbox, else
  * from the flag or environment, the file, or the keyring that the file names), then the client.
  */
-async function apiSession(deps: ClientDeps, maxConnections: number | undefined): Promise<ApiSession> {
-  const { flags, config } = deps;
+async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnections: number | undefined): Promise<ApiSession> {
+  const { config } = f;
   const lifetimeMs = flags.cache === undefined ? undefined : parseDuration(flags.cache, '--cache');
-  const settings = await deps.settings();
+  const settings = await f.settings();
   const profile = settings.profile.value;
   let { baseUrl, apiKey } = settings;
   // Each command a message names keeps the profile (--sandbox, with its own key and base URL, names none).
@@ -128,13 +122,13 @@ async function apiSession(deps: ClientDeps, maxConnections: number | undefined):
     if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
     const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
     const server = await startSandbox({ host: '127.0.0.1', port: 0 });
-    deps.onDispose(() => server.close());
+    f.onDispose(() => server.close());
     baseUrl = { value: server.url, source: 'flag', origin: '--sandbox' };
     apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
   } else {
     // A mistyped --profile is said as such, not as a missing key.
     checkProfileExists(settings.profile, config().read());
-    apiKey ??= await deps.keyring.read(profile);
+    apiKey ??= await f.keyring.read(profile);
     const login = `\`gymctl auth login --keyring${again}\` (or --no-keyring to keep it in the config file)`;
     if (!apiKey && config().profile(profile)?.keyStore === 'keyring')
       throw new GymctlError('unauthorized', `no API key in the system keyring for profile "${profile}", which keeps its key there: run ${login}`);
@@ -146,15 +140,15 @@ async function apiSession(deps: ClientDeps, maxConnections: number | undefined):
   if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL${again}\``);
   // With --refresh, answers are only stored, never read. The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
   const cached = flags.cache !== undefined || flags.refresh;
-  const cache = cached ? openResponseCache(deps, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, flags.refresh ? undefined : lifetimeMs, false) : undefined;
-  const client = await newClient(deps, baseUrl.value, apiKey.value, maxConnections, cache);
+  const cache = cached ? openResponseCache(f, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, flags.refresh ? undefined : lifetimeMs, false) : undefined;
+  const client = await newClient(f, baseUrl.value, apiKey.value, maxConnections, cache);
   // The sandbox's base URL is its own, never a wrong one.
   const context = { keyOrigin, baseUrlOrigin: baseUrl.origin ?? baseUrl.source, baseUrl: flags.sandbox ? undefined : baseUrl.value, profileFlag: again };
   return { settings, baseUrl, apiKey, client, explain: (error) => (error instanceof GymctlError ? (withNextStep(error, context) as typeof error) : error) };
 }
 
 /** The response cache for a base URL and key, if it can be used; read-only (Tab's), it never warns. */
-function openResponseCache({ io, env }: ClientDeps, origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): ResponseCache | undefined {
+function openResponseCache({ io, env }: Factory, origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): ResponseCache | undefined {
   const warn = readOnly ? () => {} : (message: string) => io.err(`gymctl: warning: ${message}\n`);
   try {
     return openCache({ env, baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
@@ -165,9 +159,9 @@ function openResponseCache({ io, env }: ClientDeps, origin: string, apiKey: stri
   }
 }
 
-async function newClient(deps: ClientDeps, baseUrl: string, apiKey: string, maxConnections?: number, responseCache?: ResponseCache): Promise<GymClient> {
-  const { io, env, signal } = deps;
-  const resolved = await deps.settings();
+async function newClient(f: Factory, baseUrl: string, apiKey: string, maxConnections?: number, responseCache?: ResponseCache): Promise<GymClient> {
+  const { io, env, signal } = f;
+  const resolved = await f.settings();
   if (isInsecureBaseUrl(baseUrl)) io.err(`gymctl: warning: sending the API key over plain http to ${new URL(baseUrl).host} (--allow-http)\n`);
   const client = createClient({
     baseUrl,
@@ -184,6 +178,6 @@ async function newClient(deps: ClientDeps, baseUrl: string, apiKey: string, maxC
     // Trace lines quote the server (a Retry-After reason, a status text): made safe like error lines.
     ...(resolved.debug ? { debug: (line: string) => io.err(`${sanitizeLine(`debug: ${line}`)}\n`) } : {}),
   });
-  deps.onDispose(() => client.close());
+  f.onDispose(() => client.close());
   return client;
 }
