@@ -51,10 +51,9 @@ export function wrapText(text: string, width: number): string {
   return lines.join('\n');
 }
 
-/** Two wrapped columns share their room where it takes the fewest lines (a short fix is not wrapped a word a line beside paths). */
+/** Two wrapped columns (doctor's Detail and Fix) share their room where it takes the fewest lines, every split tried (a short fix is not wrapped a word a line beside paths). */
 export function balanceWraps(widths: number[], wraps: readonly boolean[], texts: ReadonlyArray<ReadonlyArray<string | undefined>>): void {
   const wrapped = wraps.flatMap((wrap, i) => (wrap ? [i] : []));
-  // Two wrapped columns (doctor's Detail and Fix): every split of their room is tried.
   if (wrapped.length !== 2) return;
   const [a, b] = wrapped as [number, number];
   const pool = widths[a]! + widths[b]!;

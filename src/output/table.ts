@@ -111,7 +111,6 @@ export function renderTable<T>(io: IO, columns: readonly Column<T>[], records: r
 export function renderCard<T>(io: IO, columns: readonly Column<T>[], record: T): string {
   if (!io.stdoutIsTTY) return tsvTable(columns, [record]);
   const rows = columns.map((column) => [column.label, (column.display ?? column.value)(record)] as const);
-  // Accessible: plain `Label: value` lines, read in order.
   if (io.accessible) return rows.map(([label, cell]) => `${label}: ${isEmpty(cell) ? '-' : cellText(cell)}\n`).join('');
   const width = widthOf(io);
   return drawColumns(rows, { gap: 3, labels: true, color: io.color, ...(width ? { width } : {}) });

@@ -179,7 +179,6 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
     const { label } = values;
     const named = label && f.env[SHELL_VARIABLE] !== 'bash' ? wanted.slice(0, MAX_NAMED) : [];
     const unnamed = (error: unknown) => {
-      // Refused for one id, the key is refused for all: the others stop now, as the deadline stops them.
       if (GymApiError.isUnauthorized(error)) void client.close();
     };
     const names = await Promise.all(named.map((id) => client.ask(declaration, id).then(label!, unnamed)));

@@ -47,7 +47,6 @@ export async function runConfigList(f: ConfigDeps): Promise<void> {
   const card = values.map(([key, value]): [string, string | undefined] => [key, value === undefined ? undefined : asText(key, value)]);
   await printDocument(
     f,
-    // The same values as the text form, null where there is none.
     () => `${JSON.stringify(Object.fromEntries(values.map(([key, value]) => [key, value ?? null])), null, 2)}\n`,
     // key=value lines in a pipe, as stored; on a terminal, a card whose values are made safe.
     () => (f.io.stdoutIsTTY ? columnsText(card, stdoutTerminal(f.io), 0, 3, true) : values.map(([key, value]) => `${key}=${asText(key, value)}\n`).join('')),

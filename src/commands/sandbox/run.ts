@@ -76,6 +76,5 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { p
   if (!f.signal.aborted) await once(f.signal, 'abort');
   await sandbox.close();
   io.err('Sandbox stopped.\n');
-  // Stopped as every command is: 130 for Ctrl-C, 143 for SIGTERM, as the exit-code table says.
   throw f.signal.reason;
 }

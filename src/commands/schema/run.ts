@@ -18,6 +18,5 @@ export function outputJsonSchema(name: string, operations = OPERATIONS): Record<
 }
 
 export async function runSchema(f: DocumentDeps, name: string): Promise<void> {
-  // A schema has no form for people: JSON, or what --jq makes of it.
   await printDocument(f, () => `${JSON.stringify(outputJsonSchema(name), null, 2)}\n`);
 }
