@@ -23,8 +23,7 @@ const COLUMNS = (['check', 'status', 'detail', 'fix'] as const).map(
 /** JSON or the table, as every command takes it; with a config file that cannot be read, from the flags alone, so that it is a failing row, not the end. */
 async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
   // From the flags alone, the filter itself is compiled when the report is printed through it (printJson).
-  const fromFlags = () => resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
-  const { format } = configReadable ? await f.output() : await fromFlags();
+  const { format } = configReadable ? await f.output() : await resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
   return flags.jq !== undefined || format === 'json';
 }
 
