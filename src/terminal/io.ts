@@ -29,11 +29,6 @@ export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = 
   return isTTY && env.TERM !== 'dumb';
 }
 
-/** GYMCTL_ACCESSIBLE or the cross-tool ACCESSIBLE, set to anything but empty, 0 or false. */
-export function accessibleFromEnv(env: NodeJS.ProcessEnv): boolean {
-  return [env.GYMCTL_ACCESSIBLE, env.ACCESSIBLE].some((value) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false');
-}
-
 /** stdin and stderr are reached only when used: Node builds each stream on first access. */
 export function createIO(streams: IOStreams, options: IOOptions): IO {
   const forced = Boolean(options.env.GYMCTL_FORCE_TTY);
@@ -54,7 +49,8 @@ export function createIO(streams: IOStreams, options: IOOptions): IO {
       return Boolean(streams.stdin.isTTY);
     },
     color: decideColor(stdoutIsTTY, options.env, options.colorFlag),
-    accessible: accessibleFromEnv(options.env),
+    // GYMCTL_ACCESSIBLE or the cross-tool ACCESSIBLE, set to anything but empty, 0 or false.
+    accessible: [options.env.GYMCTL_ACCESSIBLE, options.env.ACCESSIBLE].some((value) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false'),
     out: (text) => void streams.stdout.write(text),
     err: (text) => void streams.stderr.write(text),
   };
