@@ -6,13 +6,8 @@ import type { IO } from './io.js';
 
 const FLUSH_AT = 64 * 1024;
 
-export interface CoalescedIO extends IO {
-  /** Writes out what is held. */
-  flush(): void;
-}
-
-/** `around` wraps every actual write (to keep a progress line below the output). */
-export function coalesce(io: IO, around: (write: () => void) => void = (write) => write()): CoalescedIO {
+/** `around` wraps every actual write (to keep a progress line below the output); `flush()` writes out what is held. */
+export function coalesce(io: IO, around: (write: () => void) => void = (write) => write()): IO & { flush(): void } {
   let held = '';
   let scheduled = false;
   const flush = () => {
