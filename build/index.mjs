@@ -107,20 +107,17 @@ writeFileSync('dist/gymctl.1', (await manPage(version)).roff);
 const library = await build({ ...common, format: 'esm', packages: 'external', metafile: true, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 writeFileSync('dist/meta-index.json', JSON.stringify(library.metafile));
 // Runtimes without the `node` condition get the library on web platform alone: the node-only modules' .web.ts twins.
-const webTwins = {
-  name: 'web-twins',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/(senders|platform)\.js$/ }, (args) => ({ path: path.join(args.resolveDir, args.path.replace(/\.js$/, '.web.ts')) }));
-  },
-};
+const twin = ({ resolveDir, path: file }) => ({ path: path.join(resolveDir, file.replace(/js$/, 'web.ts')) });
+const webTwins = { name: 'web-twins', setup: (build) => build.onResolve({ filter: /^\.\/(senders|platform)\.js$/ }, twin) };
 const web = { ...common, platform: 'browser', target: 'es2022', format: 'esm', packages: 'external', metafile: true, plugins: [webTwins] };
 const webLibrary = await build({ ...web, entryPoints: ['src/index.ts'], outfile: 'dist/index.web.js' });
 const nodeOnly = Object.values(webLibrary.metafile.outputs).flatMap((output) => output.imports.map((imported) => imported.path));
 if (nodeOnly.some((name) => /^(node:|undici$)/.test(name))) throw new Error(`dist/index.web.js imports ${nodeOnly.join(', ')}: the web build takes no Node module`);
 const tsc = path.join(path.dirname(requireHere.resolve('typescript/package.json')), 'bin', 'tsc');
 if (spawnSync(process.execPath, [tsc, '-p', 'build/tsconfig.types.json'], { stdio: 'inherit' }).status !== 0) throw new Error('tsc wrote no declarations');
-// Only the declarations dist/types/index.d.ts reaches are kept (a Set's loop visits what it adds); one tsc did not write stops the build.
-const declarations = new Set([path.normalize('dist/types/index.d.ts')]);
+// Only the declarations index.d.ts reaches are kept (a Set's loop visits what it adds); one tsc did not write stops the build.
+renameSync('dist/types', 'dist/declarations');
+const declarations = new Set([path.normalize('dist/declarations/index.d.ts')]);
 for (const file of declarations) {
   for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)) {
     const target = path.join(path.dirname(file), specifier.replace(/\.js$/, '.d.ts'));
@@ -128,13 +125,9 @@ for (const file of declarations) {
     declarations.add(target);
   }
 }
-// Every other file, then the folders left empty: a folder comes before what it holds, so deepest first in reverse.
-for (const entry of readdirSync('dist/types', { recursive: true, withFileTypes: true }).reverse()) {
-  const file = path.join(entry.parentPath, entry.name);
-  if (entry.isDirectory() ? readdirSync(file).length === 0 : !declarations.has(file)) rmSync(file, { recursive: true });
-}
 // require('gymctl') gets the very ES module (one copy, so instanceof holds), typed in a folder that says it is CommonJS (TS1479 otherwise).
-cpSync('dist/types', 'dist/cjs', { recursive: true });
+for (const file of declarations) for (const folder of ['types', 'cjs']) cpSync(file, path.join('dist', folder, path.relative('dist/declarations', file)));
+rmSync('dist/declarations', { recursive: true });
 writeFileSync('dist/cjs/package.json', '{"type":"commonjs"}\n');
 writeFileSync('dist/index.cjs', "module.exports = require('./index.js');\n");
 const { openApiDocument } = await import('../dist/index.js');
