@@ -24,8 +24,6 @@ function forTerminal(body: string): string {
   return lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`;
 }
 
-export type ApiDeps = Pick<Factory, 'io' | 'output' | 'client'>;
-
 export interface ApiOptions extends Pick<GlobalFlags, 'cache' | 'refresh'> {
   include?: boolean;
   /** -H, each `Name: value`. */
@@ -60,7 +58,7 @@ function requestHeaders(given: readonly string[]): Record<string, string> {
   return headers;
 }
 
-export async function runApi(f: ApiDeps, path: string, options: ApiOptions = {}): Promise<void> {
+export async function runApi(f: Pick<Factory, 'io' | 'output' | 'client'>, path: string, options: ApiOptions = {}): Promise<void> {
   if (options.method !== undefined && options.method.toUpperCase() !== 'GET') throw usageError('the API is read-only: gymctl api sends GET alone');
   const headers = requestHeaders(options.header ?? []);
   if (options.header && (options.cache !== undefined || options.refresh))
