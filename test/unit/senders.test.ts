@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { viaFetch, viaNodeHttp, viaUndici } from '../../src/api/transport/senders.js';
+import { viaNodeHttp, viaUndici } from '../../src/api/transport/senders.js';
+import { viaFetch } from '../../src/api/transport/senders.web.js';
 import type { AttemptControl, Exchange, Send } from '../../src/api/transport/exchange.js';
 
 let server: http.Server;
