@@ -1,21 +1,16 @@
 /** A private file written whole, and moves that wait while Windows says a file is busy (an antivirus scanning it). */
 const fs = process.getBuiltinModule('node:fs');
 
-export interface MoveSeams {
-  rename(from: string, to: string): void;
-  link(from: string, to: string): void;
-  /** Blocks for `ms` (a synchronous write has no event loop to wait on). */
-  sleep(ms: number): void;
-  platform(): NodeJS.Platform;
-}
-
 /** The seam a test fails a move through, instead of patching node:fs. */
-export const moveSeams: MoveSeams = {
-  rename: (from, to) => fs.renameSync(from, to),
-  link: (from, to) => fs.linkSync(from, to),
-  sleep: (ms) => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms),
-  platform: () => process.platform,
+export const moveSeams = {
+  rename: (from: string, to: string): void => fs.renameSync(from, to),
+  link: (from: string, to: string): void => fs.linkSync(from, to),
+  /** Blocks for `ms` (a synchronous write has no event loop to wait on). */
+  sleep: (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms),
+  platform: (): NodeJS.Platform => process.platform,
 };
+
+export type MoveSeams = typeof moveSeams;
 
 /** What Windows answers for a moment while another program (an antivirus, the indexer) holds a file open. */
 const BUSY = new Set(['EPERM', 'EACCES', 'EBUSY']);
