@@ -16,25 +16,17 @@ const mergeMeta = (...metas) => ({
 });
 
 const sideOf = new Map(Object.entries(SIDE_FILES).map(([name, source]) => [source, name]));
-// A dependency's side file (undici) requires the copy npm installs for the library; build:sea bundles it instead.
-const installedDependency = {
-  name: 'installed-dependency',
-  setup(build) {
-    build.onResolve({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ path: args.path, external: true }));
-    build.onResolve({ filter: /.*/ }, ({ kind, path: name }) =>
-      kind === 'entry-point' && Object.hasOwn(dependencies, name) ? { path: name, namespace: 'installed-dependency' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
-  },
-};
 // The CLI is CommonJS, which esbuild cannot split: an import (of `kinds`, else any) of a side file's module becomes a require of that file,
 // from `prefix`. With `mainInputs`, a module of gymctl's own that the main file holds comes from its registry (added to `shared`).
+// A dependency's side file (undici) requires the copy npm installs for the library; build:sea bundles it instead.
 const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
   name: 'link-side-files',
   setup(build) {
+    build.onResolve({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ path: args.path, external: true }));
     build.onResolve({ filter: /^\.\.\/gymctl\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      if (args.kind === 'entry-point') return Object.hasOwn(dependencies, args.path) ? { path: args.path, namespace: 'installed-dependency' } : undefined;
+      if (args.pluginData?.resolving) return undefined;
       const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { resolving: true } });
       const input = resolved.path && !resolved.external ? path.relative(root, resolved.path).split(path.sep).join('/') : '';
       const side = sideOf.get(args.path) ?? sideOf.get(input);
@@ -45,6 +37,7 @@ const linkSideFiles = ({ prefix, kinds, mainInputs, shared }) => ({
     });
     const fromMainFile = (input) => `module.exports = require('../gymctl.cjs').__modules[${JSON.stringify(input)}]();`;
     build.onLoad({ filter: /.*/, namespace: 'main-file' }, (args) => ({ contents: fromMainFile(args.path), loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'installed-dependency' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});\n`, loader: 'js' }));
   },
 });
 
@@ -72,7 +65,7 @@ if (folded.length > 0) throw new Error(`the main file imports ${folded.join(', '
 
 // 3. sides
 const shared = new Set();
-const plugins = [installedDependency, whenExitOnExitOnly, lazyChildProcess, envPathsUnused, linkSideFiles({ prefix: './', mainInputs, shared })];
+const plugins = [whenExitOnExitOnly, lazyChildProcess, envPathsUnused, linkSideFiles({ prefix: './', mainInputs, shared })];
 const define = { ...common.define, ...defines(besideDist), 'import.meta.url': '__importMetaUrl' };
 const banner = { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' };
 const sides = await build({ ...cli, entryPoints: SIDE_FILES, outdir: 'dist/side', outExtension: { '.js': '.cjs' }, plugins, define, banner });
