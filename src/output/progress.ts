@@ -68,11 +68,10 @@ function appendedProgress(io: IO, total: number, label: string): Progress {
     spokenAt = Date.now();
   };
   return {
+    ...SILENT,
     tick() {
       completed++;
       if (completed - spoken >= step || (completed > spoken && Date.now() - spokenAt >= SPOKEN_MS)) speak();
     },
-    above: (write) => write(),
-    done() {},
   };
 }
