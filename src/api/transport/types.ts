@@ -47,10 +47,7 @@ export interface ClientOptions<M extends IdMode = IdMode> {
   env?: Environment | undefined;
   /** Answers GETs from here when it has a fresh body, and is handed each validated 200. */
   cache?: ResponseCache | undefined;
-  /**
-   * How `getMe`, `getAcademy` and `listFamily` hand ids back: `'number'` (the default; an id beyond 2^53−1, which a
-   * number cannot hold exactly, fails as invalid_response) or `'bigint'` (every id a bigint, exact to 2^63−1 and beyond).
-   */
+  /** How the typed methods hand ids back: `'number'` (the default; an id beyond 2^53−1 fails as invalid_response) or `'bigint'`. */
   ids?: M | undefined;
 }
 
@@ -106,12 +103,10 @@ export interface ApiResponse<T> {
 }
 
 /** What `withResponse()` resolves to, as openai-node's: the data, and the answer as a fetch `Response` (its body read into `data`). */
-export interface WithResponse<T> {
+export interface WithResponse<T> extends Pick<ApiResponse<T>, 'correlationId'> {
   data: T;
   /** The answer's status, statusText, headers (a `Headers`, as received) and url; its body is already read. */
   response: Response;
-  /** The error body's, else the `X-Correlation-Id` (or `X-Request-Id`) header's; none from the `cache`. */
-  correlationId: string | undefined;
   /** True for an answer from the client's `cache`, which reached no server (status 200, no headers). */
   cached: boolean;
 }
