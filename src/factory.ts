@@ -60,7 +60,6 @@ export interface Factory {
 }
 
 export interface FactoryOptions extends Pick<Factory, 'io' | 'env' | 'signal'> {
-  /** The flags of the run, as the parser read them. */
   flags: Readonly<GlobalFlags>;
   /** Where closers go, closed last opened first when the run ends. */
   disposers: Array<() => Promise<void>>;

@@ -1,7 +1,4 @@
-/**
- * What the transport asks of Node: a body's bytes under a cap and decoded, a timer that keeps no process alive, a look
- * at a server's certificate. The web build takes `platform.web.ts` instead (build/index.mjs).
- */
+/** What the transport asks of Node. The web build takes `platform.web.ts` instead (build/index.mjs). */
 import type { PeerCertificate } from 'node:tls';
 import { hostOptions } from './network.js';
 import type { Exchange, NodeStream } from './exchange.js';

@@ -1,7 +1,4 @@
-/**
- * platform.ts for the web build (browsers, workers, any runtime without Node's modules): web streams and TextDecoder, no
- * Node module, `process` or `Buffer`. Nothing here runs as the module loads: what a runtime lacks is found by senders.web.ts.
- */
+/** platform.ts for the web build: no Node module, `process` or `Buffer`. Nothing runs as it loads: senders.web.ts finds what a runtime lacks. */
 import type { Exchange } from './exchange.js';
 
 /** The body's bytes, refused past `maxBytes`; fetch has decoded them already, so any other coding is none it can decode. */
