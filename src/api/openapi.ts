@@ -42,15 +42,13 @@ const json = (schema: JsonSchema, description: string) => ({ description, conten
 const envelope = (data: JsonSchema) => ({ type: 'object', required: ['data'], properties: { data }, additionalProperties: {} });
 
 /** The two errors the spec names (§4 rule 4, §7) at the sandbox's statuses; any other as `default`, as the spec fixes no status codes. */
-const errors = (...which: Array<'401' | '404'>) => ({
-  ...Object.fromEntries(
-    which.map((status) => [
-      status,
-      json(ref('ErrorBody'), status === '401' ? 'Missing or invalid API key (message "Unauthorized")' : 'No such resource (message "Resource not found")'),
-    ]),
-  ),
-  default: json(ref('ErrorBody'), 'Any other error, at whatever status code: the specification fixes none, and says every error has this body'),
-});
+const ERRORS = {
+  '401': 'Missing or invalid API key (message "Unauthorized")',
+  '404': 'No such resource (message "Resource not found")',
+  default: 'Any other error, at whatever status code: the specification fixes none, and says every error has this body',
+};
+
+const errors = (which: ReadonlyArray<'401' | '404'>) => Object.fromEntries([...which, 'default' as const].map((status) => [status, json(ref('ErrorBody'), ERRORS[status])]));
 
 function pathItem(declaration: OperationDeclaration) {
   const { openapi, param } = declaration;
@@ -65,7 +63,7 @@ function pathItem(declaration: OperationDeclaration) {
       ...(param
         ? { parameters: [{ name: param.name, in: 'path', required: true, description: `The ${param.what.replace(/ id$/, '')} identifier`, schema: { type: 'integer' } }] }
         : {}),
-      responses: { '200': json(envelope(declaration.list ? { type: 'array', items: record } : record), openapi.ok), ...errors(...openapi.errors) },
+      responses: { '200': json(envelope(declaration.list ? { type: 'array', items: record } : record), openapi.ok), ...errors(openapi.errors) },
     },
   };
 }
