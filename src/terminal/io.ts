@@ -18,9 +18,6 @@ export interface IO extends IOStreams {
   err(text: string): void;
 }
 
-/** `colorFlag` is false with --no-color. */
-export type IOOptions = { env: NodeJS.ProcessEnv; colorFlag?: boolean };
-
 /** Colour only on a terminal, never with --no-color or NO_COLOR, and on demand with FORCE_COLOR (but 0 or false). */
 export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
   if (!colorFlag) return false;
@@ -29,8 +26,8 @@ export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, colorFlag = 
   return isTTY && env.TERM !== 'dumb';
 }
 
-/** stdin and stderr are reached only when used: Node builds each stream on first access. */
-export function createIO(streams: IOStreams, options: IOOptions): IO {
+/** stdin and stderr are reached only when used: Node builds each stream on first access. `colorFlag` is false with --no-color. */
+export function createIO(streams: IOStreams, options: { env: NodeJS.ProcessEnv; colorFlag?: boolean }): IO {
   const forced = Boolean(options.env.GYMCTL_FORCE_TTY);
   const stdoutIsTTY = forced || Boolean(streams.stdout.isTTY);
   return {
