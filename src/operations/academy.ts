@@ -106,16 +106,13 @@ export type Academy = {
   createdAt?: string | null;
 };
 
-const joined = (parts: ReadonlyArray<string | null | undefined>, separator: string) =>
-  parts.filter((part): part is string => typeof part === 'string' && part !== '').join(separator);
+const joined = (parts: ReadonlyArray<string | number | null | undefined>, separator: string) => parts.filter((part) => part != null && part !== '').join(separator);
 
 export function formatAddress(address: Address | null | undefined): string {
   if (!address) return '';
   const { line1, line2, city, state, postalCode, country } = address;
   return joined([line1, line2, joined([postalCode, city], ' '), state, country], ', ');
 }
-
-const degrees = (n: number | null | undefined) => (typeof n === 'number' ? String(n) : undefined);
 
 export const academy = defineOperation({
   name: 'academy',
@@ -150,7 +147,7 @@ export const academy = defineOperation({
       { key: 'email', label: 'Email', value: (a) => a.email },
       { key: 'phone', label: 'Phone', value: (a) => a.phone },
       { key: 'address', label: 'Address', value: (a) => formatAddress(a.address) },
-      { key: 'coordinates', label: 'Coordinates', value: (a) => joined([degrees(a.coordinates?.lat), degrees(a.coordinates?.lng)], ',') },
+      { key: 'coordinates', label: 'Coordinates', value: (a) => joined([a.coordinates?.lat, a.coordinates?.lng], ',') },
       { key: 'franchiseId', label: 'Franchise', value: (a) => a.franchiseId },
       { key: 'logoUrl', label: 'Logo', value: (a) => a.logoUrl },
       { key: 'createdAt', label: 'Created', value: (a) => a.createdAt },
