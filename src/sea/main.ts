@@ -1,8 +1,5 @@
-/**
- * The single executable's run (docs/sea-notes.md, "Run"): `--version` from a constant, the keyring agent when given its
- * path alone, anything else from the snapshot (snapshot.ts). gymctl's JavaScript comes from the binary's bytes alone;
- * Node's loader is closed to disk but for the keyring addon, the exact file the binary unpacked and checked.
- */
+/** The single executable's run (docs/sea-notes.md, "Run"): `--version`, the keyring agent, or gymctl from the snapshot (snapshot.ts). */
+import { once } from '../api/once.js';
 import { seaDir } from '../files/folders.js';
 import { HomeFolderError } from '../files/system.js';
 import { guardStreams } from '../startup/boot.js';
@@ -18,19 +15,6 @@ const sea = () => process.getBuiltinModule('node:sea');
 /** The keyring's native addon, as the binary holds it and unpacks it (scripts/build-sea.mjs). */
 const ADDON = 'node_modules/@napi-rs/keyring/index.node';
 
-/** Node's CommonJS Module class, with the internals used here (not part of its typed API). */
-const moduleClass = () =>
-  process.getBuiltinModule('node:module') as unknown as {
-    _extensions: Record<string, (module: unknown, filename: string) => unknown>;
-    _resolveFilename(request: string, ...rest: unknown[]): string;
-  };
-
-const verified = new Set<string>();
-const verifyOnce = (dir: string, name: string): void => {
-  if (!verified.has(name)) verify(dir, name, __GYMCTL_SEA_MANIFEST__);
-  verified.add(name);
-};
-
 /** `folder` with its links resolved as far as it exists: Node's loader names each file by its real path. */
 function realFolder(folder: string): string {
   try {
@@ -41,19 +25,19 @@ function realFolder(folder: string): string {
   }
 }
 
-/** The folder as this run found it: on disk and checked, or not to be had (why), once asked for. */
-let folder: { onDisk: true } | { onDisk: false; unavailable: FolderUnavailable } | undefined;
+/** The folder as this run found it, once asked for: on disk and checked (true), or not to be had (why). */
+let folder: true | FolderUnavailable | undefined;
 
 /** Makes or checks the folder `dir`, once a run: a refusal ends the run in one line; a folder that cannot be made (a read-only or full cache) does not. */
-function ensureFolder(dir: string): NonNullable<typeof folder> {
+function ensureFolder(dir: string): true | FolderUnavailable {
   if (folder) return folder;
   try {
     const asset = (name: string) => new Uint8Array(sea().getRawAsset(name) as ArrayBuffer);
     if (realFolder(unpacked({ root: seaDir(process.env), build: __GYMCTL_SEA_BUILD__, manifest: __GYMCTL_SEA_MANIFEST__, asset })) !== dir)
       throw new Error('the build folder moved');
-    folder = { onDisk: true };
+    folder = true;
   } catch (error) {
-    if (error instanceof FolderUnavailable) folder = { onDisk: false, unavailable: error };
+    if (error instanceof FolderUnavailable) folder = error;
     else if (error instanceof SeaError) {
       process.stderr.write(`gymctl: ${error.message}\n`);
       process.exit(1);
@@ -62,26 +46,17 @@ function ensureFolder(dir: string): NonNullable<typeof folder> {
   return folder;
 }
 
-/** The asset name of `file` when it is one of the binary's files in `dir`; else undefined. */
-function assetName(dir: string, file: string): string | undefined {
-  const relative = path.relative(dir, file);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  const name = relative.split(path.sep).join('/');
-  return name in __GYMCTL_SEA_MANIFEST__ ? name : undefined;
-}
-
-/**
- * Closes Node's loader to files on disk for the whole run (Node would run any file a `package.json` or a path led it
- * to): the one addon, `<dir>/node_modules/@napi-rs/keyring/index.node`, is resolved to that exact file and checked
- * against the binary's SHA-256 before it is loaded.
- */
-function closeDiskLoader(dir: string): void {
-  const Module = moduleClass();
+/** Closes Node's loader to files on disk (it would run any file a `package.json` led it to), but for the keyring addon, resolved to its exact file and checked before it is loaded. */
+function closeDiskLoader(dir: string, verifyAddon: () => void): void {
+  const Module = process.getBuiltinModule('node:module') as unknown as {
+    _extensions: Record<string, (module: unknown, filename: string) => unknown>;
+    _resolveFilename(request: string, ...rest: unknown[]): string;
+  };
   const addon = path.join(dir, ...ADDON.split('/'));
   const resolve = Module._resolveFilename;
   Module._resolveFilename = function (request, ...rest) {
     if (request !== '@napi-rs/keyring') return resolve.call(this, request, ...rest);
-    if (ADDON in __GYMCTL_SEA_MANIFEST__ && folder?.onDisk) return addon;
+    if (ADDON in __GYMCTL_SEA_MANIFEST__ && folder === true) return addon;
     throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' });
   };
   const loaders = Module._extensions;
@@ -89,30 +64,26 @@ function closeDiskLoader(dir: string): void {
   for (const extension of Object.keys(loaders)) {
     loaders[extension] = (module, filename) => {
       if (extension !== '.node' || filename !== addon) throw new SeaError(`${filename}: the single executable runs nothing from disk but its own keyring module`);
-      verifyOnce(dir, ADDON);
+      verifyAddon();
       return native.call(loaders, module, filename);
     };
   }
 }
 
 /**
- * gymctl's CommonJS files in `dir`, run from the binary's bytes as Node would run them from disk (`__filename`,
- * relative and built-in `require`), compiled with `vm`, so no compile cache (NODE_COMPILE_CACHE) is ever read. `known`:
- * modules already loaded, by file (the main file, from the snapshot). Returns `require` as seen from `from`.
+ * gymctl's CommonJS files in `dir` (the folder made or checked on the first), run from the binary's bytes as Node would run
+ * them from disk, compiled with `vm`, which never reads a compile cache. `known`: modules already loaded (the main file, from
+ * the snapshot), by file. Returns `require` as seen from `from`: relative, or one of Node's built-in modules.
  */
 export function binaryModules(dir: string, known: Record<string, object>): (from: string) => (id: string) => unknown {
   const modules = new Map<string, { exports: unknown }>(Object.entries(known).map(([file, exports]) => [file, { exports }]));
-  const builtin = (id: string) => {
-    const found = process.getBuiltinModule(id);
-    if (found === undefined) throw Object.assign(new Error(`Cannot find module '${id}': the single executable holds no package but its own`), { code: 'MODULE_NOT_FOUND' });
-    return found;
-  };
   const load = (file: string): unknown => {
     const loaded = modules.get(file);
     if (loaded) return loaded.exports;
-    const name = assetName(dir, file);
-    if (name === undefined || !/\.c?js$/.test(name)) throw new SeaError(`${file} is not a file of this gymctl`);
-    const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
+    ensureFolder(dir);
+    const name = path.relative(dir, file).split(path.sep).join('/');
+    if (!(name in __GYMCTL_SEA_MANIFEST__) || !/\.c?js$/.test(name)) throw new SeaError(`${file} is not a file of this gymctl`);
+    const module = { exports: {} as unknown, filename: file, id: file };
     modules.set(file, module);
     try {
       const wrapper = `(function (exports, require, module, __filename, __dirname) { ${sea().getAsset(name, 'utf8')}\n})`;
@@ -122,56 +93,54 @@ export function binaryModules(dir: string, known: Record<string, object>): (from
       modules.delete(file);
       throw error;
     }
-    module.loaded = true;
     return module.exports;
   };
-  const requireFrom =
-    (from: string) =>
-    (id: string): unknown =>
-      id.startsWith('./') || id.startsWith('../') ? load(path.join(path.dirname(from), id)) : builtin(id);
+  const requireFrom = (from: string) => (id: string) => {
+    if (id.startsWith('./') || id.startsWith('../')) return load(path.join(path.dirname(from), id));
+    const found = process.getBuiltinModule(id);
+    if (found === undefined) throw Object.assign(new Error(`Cannot find module '${id}': the single executable holds no package but its own`), { code: 'MODULE_NOT_FOUND' });
+    return found;
+  };
   return requireFrom;
 }
 
-/** `start` runs gymctl from the snapshot with the folder's path, calling `ensure` (is the folder on disk?) before it first needs a file of it. */
-export function seaMain(start: (dir: string, argv: string[], ensure: () => boolean) => void): void {
+/** `start` runs gymctl from the snapshot with the folder's path. */
+export function seaMain(start: (dir: string, argv: string[]) => void): void {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     guardStreams();
     process.stdout.write(`${__GYMCTL_VERSION__}\n`);
     return;
   }
-  // Node's compile cache runs whatever code its folder holds: jq's worker, whose script Node compiles, must not take it
-  // from this variable (a worker inherits it). gymctl's own files are compiled with vm, which never reads it.
+  // Node's compile cache runs whatever code its folder holds: jq's worker, whose script Node compiles, would inherit it.
   delete process.env.NODE_COMPILE_CACHE;
   let root: string;
   try {
     root = seaDir(process.env);
   } catch (error) {
-    // No home folder to unpack into: one line, as every refusal of the folder.
     if (!(error instanceof HomeFolderError)) throw error;
     guardStreams();
     process.stderr.write(`gymctl: ${error.message}\n`);
     process.exit(1);
   }
   const dir = path.join(realFolder(root), __GYMCTL_SEA_BUILD__);
-  closeDiskLoader(dir);
+  const verifyAddon = once(() => verify(dir, ADDON, __GYMCTL_SEA_MANIFEST__));
+  closeDiskLoader(dir, verifyAddon);
   const agent = path.join(dir, 'keyring-agent.cjs');
   if (argv.length !== 1 || argv[0] !== agent) {
-    start(dir, argv, () => ensureFolder(dir).onDisk);
+    start(dir, argv);
     return;
   }
   // The keyring agent. Its answers, when it cannot be run, are its own (the agent would say only that there is no keyring module).
-  const trouble = (message: string) => process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message })}\n`);
   const found = ensureFolder(dir);
-  if (!found.onDisk) {
-    const { root, reason } = found.unavailable;
-    trouble(`the keyring module must be a file on disk, and gymctl cannot write it into ${root} (${reason}): set XDG_CACHE_HOME to a writable folder of your own`);
-    return;
-  }
   try {
-    if (ADDON in __GYMCTL_SEA_MANIFEST__) verifyOnce(dir, ADDON);
+    if (found !== true)
+      throw new Error(
+        `the keyring module must be a file on disk, and gymctl cannot write it into ${found.root} (${found.reason}): set XDG_CACHE_HOME to a writable folder of your own`,
+      );
+    if (ADDON in __GYMCTL_SEA_MANIFEST__) verifyAddon();
   } catch (error) {
-    trouble((error as SeaError).message);
+    process.stdout.write(`${JSON.stringify({ ok: false, trouble: 'unavailable', message: (error as Error).message })}\n`);
     return;
   }
   // As `node keyring-agent.cjs`: the agent resolves its module from its own path (resolved above to the exact file).

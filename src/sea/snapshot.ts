@@ -1,7 +1,5 @@
-/**
- * The single executable's main script (build-sea.mjs bundles it): dist/gymctl.cjs runs and is warmed (warm.ts) while the
- * snapshot is built; a run gives it the folder's `gymctl.cjs` as its path and starts it (docs/sea-notes.md, "Snapshot start").
- */
+/** The single executable's main script: dist/gymctl.cjs, loaded and warmed (warm.ts) while the snapshot is built (docs/sea-notes.md, "Snapshot start"). */
+import { once } from '../api/once.js';
 import { guardStreams, topLevelHelp } from '../startup/boot.js';
 import { binaryModules, seaMain } from './main.js';
 import { warmUp } from './warm.js';
@@ -12,44 +10,32 @@ declare const __GYMCTL_MAIN_FILE__: (exports: object, require: (id: string) => u
 declare const __GYMCTL_WARM_UP_ME__: string;
 
 const mainModule = { exports: {} as { main(argv: string[]): Promise<void> } };
-/** Where the main file's relative requires (its side files) go: the binary's own files, the folder made and checked on the first. */
-let folderRequire: ((id: string) => unknown) | undefined;
+/** Where the main file's relative requires (its side files) go: the binary's own files, once a run has started. */
+let fromMain: (() => (id: string) => unknown) | undefined;
 const requireHere = (id: string): unknown => {
   if (!id.startsWith('.')) return require(id);
-  if (!folderRequire) throw new Error(`${id} was required while the snapshot was made`);
-  return folderRequire(id);
+  if (!fromMain) throw new Error(`${id} was required while the snapshot was made`);
+  return fromMain()(id);
 };
 __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs', '/');
 
-function start(dir: string, argv: string[], ensureFolder: () => boolean): void {
+function start(dir: string, argv: string[]): void {
   guardStreams();
   if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
     return;
   }
   const file = process.getBuiltinModule('node:path').join(dir, 'gymctl.cjs');
-  folderRequire = (id) => {
-    ensureFolder();
-    folderRequire = binaryModules(dir, { [file]: mainModule.exports })(file);
-    return folderRequire(id);
-  };
+  fromMain = once(() => binaryModules(dir, { [file]: mainModule.exports })(file));
   void mainModule.exports.main(argv);
 }
 
 const { startupSnapshot } = process.getBuiltinModule('node:v8');
 startupSnapshot.setDeserializeMainFunction(() => seaMain(start));
-// Nothing of the building machine or moment in the snapshot, which two builds of one tree must give byte for byte: its
-// process id, paths and arguments, which Node sets again for each run before this script's function is called.
+// Nothing of the building process in the snapshot (docs/sea-notes.md, "Reproducible"): Node sets these again for each run.
 startupSnapshot.addSerializeCallback(() => {
-  const blank: Array<[string, unknown]> = [
-    ['pid', 0],
-    ['argv', []],
-    ['argv0', ''],
-    ['execArgv', []],
-    ['execPath', ''],
-    ['title', ''],
-  ];
-  for (const [name, value] of blank) Object.defineProperty(process, name, { ...Object.getOwnPropertyDescriptor(process, name), value });
+  const blank = { pid: 0, argv: [], argv0: '', execArgv: [], execPath: '', title: '' };
+  for (const [name, value] of Object.entries(blank)) Object.defineProperty(process, name, { ...Object.getOwnPropertyDescriptor(process, name), value });
 });
 // The snapshot is taken once this has run (and the event loop is empty): a failed warm-up fails the build.
 void warmUp(mainModule.exports.main, __GYMCTL_WARM_UP_ME__);
