@@ -1,14 +1,10 @@
-/**
- * The warm-up run inside the start-up snapshot (docs/sea-notes.md, "Warm-up"): one `whoami --json` while it is built,
- * with stand-ins for what a snapshot cannot hold or a run must not inherit, all put back after it.
- */
+/** The warm-up run inside the start-up snapshot (docs/sea-notes.md, "Warm-up"). */
+const { Readable, Writable } = process.getBuiltinModule('node:stream');
 
 /** node:http with an Agent that holds nothing and a request, a stream (destroy(reason) fails it, as node:http's), that answers `body` once ended, unless destroyed first. */
 function standInHttp(body: string) {
-  const { Readable, Writable } = process.getBuiltinModule('node:stream');
-  const [type, length] = ['application/json; charset=utf-8', String(Buffer.byteLength(body))];
-  const headers = { 'content-type': type, 'content-length': length };
-  const response = { statusCode: 200, statusMessage: 'OK', httpVersion: '1.1', headers, rawHeaders: ['Content-Type', type, 'Content-Length', length] };
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) };
+  const response = { statusCode: 200, statusMessage: 'OK', httpVersion: '1.1', headers, rawHeaders: Object.entries(headers).flat() };
   class Agent {
     destroy(): void {}
   }
@@ -34,9 +30,8 @@ function standInAny(signals: Iterable<AbortSignal>): AbortSignal {
   return controller.signal;
 }
 
-/** Runs `whoami --json` once with stand-ins for everything outside the process, then puts everything back. */
+/** Runs `whoami --json` once with stand-ins for what a snapshot cannot hold or a run must not inherit, then puts them back. */
 export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody: string): Promise<void> {
-  const { Readable, Writable } = process.getBuiltinModule('node:stream');
   const written = { stdout: '', stderr: '' };
   const writer = (name: keyof typeof written) =>
     new Writable({
@@ -60,8 +55,7 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
     [process, 'stderr', writer('stderr')],
     [process, 'getBuiltinModule', (id: string) => (id === 'node:http' || id === 'http' ? http : getBuiltinModule(id))],
     [AbortSignal, 'any', standInAny],
-    // Every timer kept referenced: clearing an unreferenced one leaves its list in Node's timers, with its expiry, a time
-    // that differs from one build to the next; a referenced one's list goes with it (reproducible builds).
+    // Timers kept referenced: clearing an unreferenced one leaves its list, and the build's moment, in Node's timers.
     [globalThis, 'setTimeout', (...args: Parameters<typeof setTimeout>) => Object.assign(realTimeout(...args), { unref: referenced })],
   ];
   const saved = standIns.map(([target, name, value]) => {
@@ -70,21 +64,14 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
     return () => Object.defineProperty(target, name, descriptor);
   });
   const exitCode = process.exitCode;
-  const listeners = (['SIGINT', 'SIGTERM', 'SIGBREAK'] as const).map((name) => [name, process.listeners(name)] as const);
   try {
     await main(['whoami', '--json']);
   } finally {
     for (const putBack of saved) putBack();
     process.exitCode = exitCode;
-    for (const [name, before] of listeners) {
-      process.removeAllListeners(name);
-      for (const listener of before) process.on(name, listener as () => void);
-    }
   }
   // One timer run to its end, so that Node's next expiry, set by the run's timers, is reset to none.
   await new Promise((resolve) => setTimeout(resolve, 1));
   const expected = `${JSON.stringify(JSON.parse(meBody).data, null, 2)}\n`;
-  // Node's own warnings while the snapshot is built (Node 24: "Single executable application is an experimental feature") are not the run's.
-  const runErr = written.stderr.replace(/^\(node:\d+\) \w*Warning: .*\n(\(Use `node --trace-warnings .*\n)?/gm, '');
-  if (written.stdout !== expected || runErr !== '') throw new Error(`the snapshot's warm-up run did not print what whoami prints:\n${written.stdout}${written.stderr}`);
+  if (written.stdout !== expected || written.stderr !== '') throw new Error(`the snapshot's warm-up run did not print what whoami prints:\n${written.stdout}${written.stderr}`);
 }
