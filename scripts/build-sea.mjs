@@ -1,5 +1,4 @@
-// Builds dist/sea/gymctl (gymctl.exe on Windows), gymctl as one file for this machine's platform, after `npm run build`,
-// in the steps of docs/sea-notes.md's "Build": a start-up snapshot of dist/gymctl.cjs, with the files a run reads as assets.
+// Builds dist/sea/gymctl(.exe) for this machine's platform from dist/, in the steps of docs/sea-notes.md's "Build".
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,12 +27,10 @@ process.on('exit', (code) => {
   process.stderr.write('build:sea: offline? Name a Node 24 or later already on this machine: GYMCTL_SEA_NODE=/path/to/node npm run build:sea\n');
 });
 
-// The Node (24 or later): GYMCTL_SEA_NODE, else NODE_PACKAGE from the npm registry, installed once into .sea-node/.
 const given = process.env.GYMCTL_SEA_NODE && path.resolve(process.env.GYMCTL_SEA_NODE);
 if (given && !existsSync(given)) fail(`GYMCTL_SEA_NODE names ${given}, which is not there: name a node binary, or unset it to use ${NODE_PACKAGE} from the npm registry`);
 const prefix = path.join(root, '.sea-node');
 const node = given || path.join(prefix, 'node_modules', 'node', 'bin', windows ? 'node.exe' : 'node');
-// Through scripts/npm.mjs: on Windows npm.cmd runs under cmd.exe, and a clone in a folder with a space in its name keeps its --prefix whole.
 if (!existsSync(node)) {
   try {
     runNpm(['install', '--no-save', '--no-package-lock', '--prefix', prefix, NODE_PACKAGE], { stdio: 'inherit' });
@@ -46,7 +43,7 @@ const nodeVersion = run(node, ['--version']).stdout?.trim() ?? '';
 if (!/^v\d+\./.test(nodeVersion)) fail(`${node} does not run as Node`);
 if (Number(nodeVersion.slice(1).split('.')[0]) < 24) fail(`${node} is Node ${nodeVersion}: the single executable needs Node 24 or later`);
 
-// The assets: name in the binary (and in the unpacked folder) → file on this machine. Not boot.cjs: the snapshot starts gymctl.
+// The assets: name in the binary and its folder → file here. Not boot.cjs: the snapshot starts gymctl.
 const names = ['gymctl.cjs', 'help.txt', 'jq.wasm', 'jq-wasm.cjs', 'keyring-agent.cjs'];
 for (const folder of ['side', 'licenses']) if (existsSync(path.join(dist, folder))) names.push(...readdirSync(path.join(dist, folder)).map((name) => `${folder}/${name}`));
 const files = Object.fromEntries(names.sort().map((name) => [name, path.join(dist, name)]));
@@ -57,7 +54,7 @@ if (stale) fail(`dist/ is older than ${stale}: run npm run build first`);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-// The binary has no node_modules: a dependency's side file (undici) is the package itself, its notice joined to the npm build's.
+// The binary has no node_modules: a dependency's side file (undici) bundles the package, its notice joined to the npm build's.
 const metafiles = [JSON.parse(readFileSync(path.join(dist, 'meta-shipped.json'), 'utf8'))];
 for (const [name, source] of Object.entries(SIDE_FILES).filter(([, source]) => Object.hasOwn(dependencies, source))) {
   const outfile = path.join(out, `side-${name}.cjs`);
@@ -78,7 +75,6 @@ else process.stderr.write(`no @napi-rs/keyring addon for ${process.platform}-${p
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const manifest = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, sha256(readFileSync(file))]));
 
-// The warm-up run's answer (src/sea/warm.ts): what the sandbox answers to GET /me.
 const me = withOwnHome((env) => run(process.execPath, [path.join(root, 'bin', 'gymctl.cjs'), 'api', '/me', '--sandbox'], { env }), { PATH: process.env.PATH, NO_COLOR: '1' });
 if (me.status !== 0 || !me.stdout.startsWith('{"data":')) fail(`could not get the sandbox's /me for the warm-up: ${me.stderr}`);
 
@@ -96,20 +92,16 @@ const output = path.join(out, exe);
 // Node 25.5 and later build the binary themselves; Node 24 writes the blob, which postject puts into a copy of Node.
 const buildsItself = run(node, ['--help']).stdout.includes('--build-sea');
 
-// What a run of the binary takes from its environment: nothing but its argv and variables. NODE_OPTIONS is not read, and
-// SIGUSR1 opens no inspector (docs/sea-notes.md, "Nothing from the environment").
+// No NODE_OPTIONS, no inspector on SIGUSR1 (docs/sea-notes.md, "Nothing from the environment").
 const runtime = { disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, execArgv: ['--disable-sigusr1'], execArgvExtension: 'none' };
-// The Node that builds the snapshot: V8's random numbers seeded (hash tables, Math.random's state), and no warning of its
-// own, whose text names its process id, in the heap (docs/sea-notes.md, "Reproducible").
+// Nothing of the build's moment in the snapshot: V8's random seed fixed, and no warning naming the pid (docs/sea-notes.md, "Reproducible").
 const builderFlags = ['--random-seed=20260101', '--disable-warning=ExperimentalWarning'];
 
-// The main script, dist/sea/main.cjs (kept for a stack trace's line numbers). Its build id hashes what the binary is made
-// of: the Node, the main script, the assets, how it is built and run. One tree builds the same bytes; a change, a new id.
+// The main script, dist/sea/main.cjs (kept for a stack trace's line numbers), its build id the hash of what the binary is made of.
 const PLACEHOLDER = 'gymctl-sea-build-id-placeholder';
-const seaDefines = defines({ __GYMCTL_SEA_BUILD__: PLACEHOLDER, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() });
 // dist/gymctl.cjs, as the CommonJS module function the snapshot calls (__GYMCTL_MAIN_FILE__), ahead of the main script.
-const mainFile = `var __gymctlMainFile = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
-const define = { ...common.define, ...seaDefines, __GYMCTL_MAIN_FILE__: '__gymctlMainFile' };
+const mainFile = `var __GYMCTL_MAIN_FILE__ = function (exports, require, module, __filename, __dirname) {\n${readFileSync(path.join(dist, 'gymctl.cjs'), 'utf8')}\n};`;
+const define = { ...common.define, ...defines({ __GYMCTL_SEA_BUILD__: PLACEHOLDER, __GYMCTL_SEA_MANIFEST__: manifest, __GYMCTL_WARM_UP_ME__: me.stdout.trim() }) };
 const snapshot = { entryPoints: [path.join(root, 'src/sea/snapshot.ts')], outfile: path.join(out, 'main.cjs'), target: 'node24', banner: { js: mainFile }, define };
 const mainText = (await build({ ...common, ...snapshot, write: false })).outputFiles[0].text;
 // Node's loader reads files from disk: an import() in the binary would reach it (src/sea/main.ts closes require's).
@@ -122,8 +114,7 @@ for (const name of Object.keys(manifest).sort()) parts[`asset ${name}`] = manife
 const described = Object.entries(parts).map(([part, value]) => `${part} ${value}\n`);
 const buildId = `${version}-${sha256(described.join('')).slice(0, 16)}`;
 writeFileSync(path.join(out, 'main.cjs'), mainText.replaceAll(placed, JSON.stringify(buildId)));
-// Node's main script: a loader that compiles main.cjs under one name in every clone (stack traces say dist/sea/main.cjs), given as
-// /dev/stdin, the same path in every clone (Windows: the file's), as the snapshot's layout follows the main script's path.
+// Node's main script, given as /dev/stdin (the snapshot's layout follows its path): a loader that compiles main.cjs under one name.
 const SCRIPT_NAME = 'dist/sea/main.cjs';
 const loader = `process.getBuiltinModule('node:vm').compileFunction(require('node:fs').readFileSync(process.env.GYMCTL_SEA_MAIN, 'utf8'), ['require', '__filename', '__dirname'], { filename: ${JSON.stringify(SCRIPT_NAME)} })(require, ${JSON.stringify(SCRIPT_NAME)}, '.');\n`;
 const start = path.join(out, 'start.cjs');
@@ -147,8 +138,7 @@ if (!buildsItself) {
   const macho = process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {};
   await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2', ...macho });
 }
-const madeHere = Object.values(files).filter((file) => path.dirname(file) === out);
-for (const file of [...['start.cjs', 'sea-config.json', 'sea-prep.blob', 'node-stripped'].map((name) => path.join(out, name)), ...madeHere]) rmSync(file, { force: true });
+for (const file of [start, configFile, blob, path.join(out, 'node-stripped'), ...Object.values(files).filter((file) => path.dirname(file) === out)]) rmSync(file, { force: true });
 // A Node that does not know execArgvExtension would let NODE_OPTIONS in: a module it names to preload must not run.
 const optionsIgnored = withOwnHome((env) => run(output, ['--version'], { env: { ...env, NODE_OPTIONS: `--require=${path.join(out, 'not-there.cjs')}` } }));
 if (optionsIgnored.status !== 0 || optionsIgnored.stdout !== `${version}\n`) {
@@ -157,9 +147,7 @@ if (optionsIgnored.status !== 0 || optionsIgnored.stdout !== `${version}\n`) {
 }
 const size = statSync(output).size;
 const digest = sha256(readFileSync(output));
-// The checksum beside the binary, as sha256sum writes it: `cd dist/sea && sha256sum -c gymctl.sha256`.
 writeFileSync(path.join(out, `${exe}.sha256`), `${digest}  ${exe}\n`);
-// What the binary is made of, for npm run bench (which times it beside the floor run by the same Node).
 writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ version, build: buildId, node, nodeVersion, stripped: executable !== node, size, sha256: digest }, null, 2)}\n`);
 process.stdout.write(
   `dist/sea/${exe}: gymctl ${version} on Node ${nodeVersion}, with a start-up snapshot, ${(size / 2 ** 20).toFixed(1)} MiB\nsha256 ${digest} (dist/sea/${exe}.sha256)\n`,
