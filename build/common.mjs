@@ -11,8 +11,7 @@ export const defines = (values) => Object.fromEntries(Object.entries(values).map
 
 export const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', define: defines({ __GYMCTL_VERSION__: version }), logLevel: 'warning' };
 
-// `run(env)` for a run of the CLI during the build, which touches none of the builder's files: `env` is `base` without gymctl's
-// own variables, with HOME, USERPROFILE, the XDG folders, %APPDATA% and %LOCALAPPDATA% in a temporary folder, removed after.
+// `run(env)`, a run of the CLI during the build: `env` is `base` without gymctl's own variables, every home folder in a temporary one, removed after.
 export function withOwnHome(run, base = process.env) {
   const home = mkdtempSync(path.join(tmpdir(), 'gymctl-build-home-'));
   const at = (...parts) => path.join(home, ...parts);
@@ -37,8 +36,8 @@ export const UPSTREAM = {
   envPaths: ['node_modules/conf/dist/source/index.js', 'if (!options.cwd) {'],
 };
 
-// An esbuild plugin that changes package code: `hook(build, applied, pkg)` sets it up, calling applied() each time it takes. So that
-// no change upstream silently undoes it, the build fails when `file` loads without `text` or the package loads but it never took.
+// An esbuild plugin that changes package code: `hook(build, applied, pkg)` sets it up, passing what it returns through applied() each
+// time it takes. So that no change upstream silently undoes it, the build fails when `file` loads without `text` or the package loads but it never took.
 const intervention = (name, [file, text], hook) => {
   const pkg = file.split('/')[1];
   const changed = (what) => new Error(`${pkg} changed: ${what}, which the build's ${name} relies on (build/common.mjs)`);
@@ -50,7 +49,7 @@ const intervention = (name, [file, text], hook) => {
         seen.add('loaded');
         if (args.path.replaceAll('\\', '/').endsWith(file) && !readFileSync(args.path, 'utf8').includes(text)) throw changed(`${file} no longer has ${text}`);
       });
-      hook(build, () => seen.add('applied'), pkg);
+      hook(build, (result) => seen.add('applied') && result, pkg);
       build.onEnd(() => {
         if (seen.has('loaded') && !seen.has('applied')) throw changed(`the build took in ${pkg} and ${name} never applied`);
       });
@@ -60,11 +59,7 @@ const intervention = (name, [file, text], hook) => {
 /** An intervention that resolves the package's import of what `filter` matches to `resolved`, with `contents` if a stand-in. */
 const insteadOfImport = (name, upstream, filter, resolved, contents) =>
   intervention(name, upstream, (build, applied, pkg) => {
-    build.onResolve({ filter }, (args) => {
-      if (!inPackage(pkg).test(args.importer)) return undefined;
-      applied();
-      return resolved;
-    });
+    build.onResolve({ filter }, (args) => (inPackage(pkg).test(args.importer) ? applied(resolved) : undefined));
     if (contents) build.onLoad({ filter: /.*/, namespace: resolved.namespace }, () => ({ contents, loader: 'js' }));
   });
 
@@ -83,8 +78,7 @@ export const envPathsUnused = insteadOfImport('env-paths-unused', UPSTREAM.envPa
 // jq-wasm buffers jq's output until jq ends: each byte goes instead to the function src/output/jq.ts's worker sets, so that `--jq … | head` prints as it goes.
 export const jqOutputAsItComes = intervention('jq-output-as-it-comes', UPSTREAM.jqSink, (build, applied) => {
   build.onLoad({ filter: /jq-wasm[\\/]dist[\\/]index\.cjs$/ }, (args) => {
-    applied();
     const sink = 'if (byte != null) { if (globalThis.__gymctlJqOutput) globalThis.__gymctlJqOutput(byte); else stdoutSink.push(byte); }';
-    return { contents: readFileSync(args.path, 'utf8').replace(UPSTREAM.jqSink[1], sink), loader: 'js' };
+    return applied({ contents: readFileSync(args.path, 'utf8').replace(UPSTREAM.jqSink[1], sink), loader: 'js' });
   });
 });
