@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 'use strict';
-// The command. `gymctl --version`, which scripts call in loops, is answered
-// here with nothing else loaded; everything else starts in dist/boot.cjs,
-// which loads the main file (CommonJS; on Node 22.1 and later through Node's compile cache).
+// `gymctl --version`, which scripts call in loops, is answered here with nothing else loaded; all else starts in dist/boot.cjs.
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  // As in dist/boot.cjs: a reader that stops early (EPIPE, or EOF from a pipe on Windows) is not a failure; a full disk
-  // is, in one line.
+  // As in dist/boot.cjs: a reader that stops early (EPIPE, or EOF on Windows) is not a failure; a full disk is, in one line.
   process.stdout.on('error', (error) => {
     const gone = error.code === 'EPIPE' || error.code === 'EOF';
     if (!gone) process.stderr.write(`gymctl: cannot write output (${error.code || error.message})\n`);
