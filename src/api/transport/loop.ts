@@ -4,18 +4,19 @@ import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
 import { abortedError, GymApiError, usageError } from '../errors.js';
 import { networkError } from './network.js';
-import { backgroundTimer, isUtf8Of, utf8 } from './platform.js';
+import { backgroundTimer } from './platform.js';
+import { isUtf8Of, utf8 } from './platform.web.js';
 import { redactError, redactHead, redactHeaders, redactText } from './redact.js';
 import { ACCEPT_ENCODING, describeAnswer, interpret, isJsonText, readBody, responseHead } from './response.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { openConnection } from './senders.js';
 import type { AttemptControl, Connection, Exchange } from './exchange.js';
-import type { ApiResponse, CallOptions, Operation, ResponseCache, TransportOptions } from './types.js';
+import type { ApiResponse, CallOptions, ClientOptions, Operation, ResponseCache } from './types.js';
 
 type Call = { signal: AbortSignal | undefined; timeoutMs: number; policy: RetryPolicy; headers: Record<string, string> };
 
 /** A call's settings from the client's options, checked: a mistake is a usage failure, not a socket error. */
-function plainCall(options: TransportOptions): Call {
+function plainCall(options: ClientOptions): Call {
   if (typeof options !== 'object' || options === null) throw usageError('createClient needs options: { baseUrl, apiKey }');
   // A key with spaces or controls cannot go in a header, and Node's error for it quotes the value: refused here, unquoted.
   if (typeof options.apiKey !== 'string' || !API_KEY_FORM.test(options.apiKey))
@@ -55,7 +56,7 @@ const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retr
 ];
 
 /** Each proxy variable a string or absent: a number would fail the first request with a TypeError. */
-function checkEnv(env: TransportOptions['env']): void {
+function checkEnv(env: ClientOptions['env']): void {
   if (env === undefined) return;
   if (typeof env !== 'object' || env === null) throw usageError('env must be an object of environment variables, as process.env is');
   for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy']) {
@@ -112,7 +113,7 @@ const asError = (reason: unknown) => (reason instanceof Error ? reason : new Err
 const CACHED: Exchange = { status: 200, statusText: 'OK', headers: { get: () => null }, body: null, cancel: () => {} };
 
 export class Transport {
-  readonly #options: TransportOptions;
+  readonly #options: ClientOptions;
   #connection: Promise<Connection> | undefined;
   #opened: Connection | undefined;
   readonly #origin: string;
@@ -123,7 +124,7 @@ export class Transport {
   readonly #inFlight = new Set<Stoppable>();
   readonly #plain: Call;
 
-  constructor(options: TransportOptions) {
+  constructor(options: ClientOptions) {
     this.#plain = plainCall(options);
     this.#options = options;
     const base = new URL(options.baseUrl);

@@ -3,9 +3,6 @@ import type { PeerCertificate } from 'node:tls';
 import { hostOptions } from './network.js';
 import type { Exchange, NodeStream } from './exchange.js';
 
-// Text of bytes as the web build reads it: TextDecoder is as fast as Buffer's.
-export { isUtf8Of, utf8 } from './platform.web.js';
-
 /** A stream's chunks, read with events (cheaper than an async iterator), refused past `maxBytes`. */
 function collect(stream: NodeStream, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {

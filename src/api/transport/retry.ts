@@ -1,7 +1,7 @@
 /** The retry policy: Retry-After within a bound, else exponential backoff with jitter. Every operation is a GET, so retrying is safe. */
 import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_DELAY_MS } from '../defaults.js';
 import { GymctlError } from '../errors.js';
-import type { TransportOptions } from './types.js';
+import type { ClientOptions } from './types.js';
 
 /** A status worth another attempt, as openai-node retries: 408 Request Timeout, 429 Too Many Requests, and every 5xx. */
 export const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || (status >= 500 && status <= 599);
@@ -53,7 +53,7 @@ export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSign
   });
 }
 
-export type RetryPolicy = Pick<TransportOptions, 'retries' | 'retryBaseDelayMs' | 'maxRetryAfterMs'>;
+export type RetryPolicy = Pick<ClientOptions, 'retries' | 'retryBaseDelayMs' | 'maxRetryAfterMs'>;
 
 /** Runs `attempt` until it succeeds or fails for good; a Retry-After past the bound fails at once, saying when to come back. */
 export async function withRetries<R>(
