@@ -9,6 +9,8 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 const utf8 = (text: string) => [...new TextEncoder().encode(text)];
 
+const percentEncoded = (char: string) => Array.from(utf8(char), (byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** `bytes` in base64, unpadded (not Buffer nor btoa: the web build has neither everywhere it runs). */
@@ -33,14 +35,7 @@ let made: { key: string; pattern: RegExp } | undefined;
 function patternOf(key: string): RegExp {
   if (made?.key !== key) {
     // Each character as itself (any case) or as its UTF-8 bytes percent-encoded (either case of hex digit).
-    const plain = [...key]
-      .map(
-        (char) =>
-          `(?:${escaped(char)}|${utf8(char)
-            .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
-            .join('')})`,
-      )
-      .join('');
+    const plain = [...key].map((char) => `(?:${escaped(char)}|${percentEncoded(char)})`).join('');
     const cores = base64Cores(utf8(key)).flatMap((core) => [core, core.replaceAll('+', '-').replaceAll('/', '_')]);
     made = { key, pattern: new RegExp([plain, ...[...new Set(cores)].map(escaped)].join('|'), 'gi') };
   }
