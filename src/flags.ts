@@ -3,11 +3,11 @@
  * defines, each command's help shows and Tab offers. Elsewhere it is a usage error, as gh refuses a flag a command does not define.
  */
 import { usageError } from './failures.js';
-import { readCommands } from './operations/declare.js';
+import { commandNames } from './operations/declare.js';
 import { OPERATIONS } from './operations/index.js';
 
 /** The commands that print records, every declared operation's: every output flag applies to them. */
-const RECORDS = readCommands(OPERATIONS);
+const RECORDS = OPERATIONS.flatMap(commandNames);
 /** The commands that talk to the API with the profile's settings. */
 const NETWORK = [...RECORDS, 'api', 'auth status', 'auth login', 'doctor', 'mcp'];
 /** The commands that take a format. */

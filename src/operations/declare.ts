@@ -122,6 +122,3 @@ export const pathPattern = (declaration: OperationDeclaration): RegExp =>
 
 /** The names of the commands an operation has: its own, and the one that shows every id it lists. */
 export const commandNames = (declaration: OperationDeclaration): string[] => [declaration.command.name, ...(declaration.values ? [declaration.values.all.name] : [])];
-
-/** Every command of the operations: the read commands, which scripts call in loops. */
-export const readCommands = (operations: readonly OperationDeclaration[]): string[] => operations.flatMap(commandNames);

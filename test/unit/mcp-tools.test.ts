@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GymApiError, GymctlError } from '../../src/api/errors.js';
 import type { ApiResponse, Operation } from '../../src/api/transport/types.js';
 import { MAX_BATCH_IDS, type Send, toolsOf, toolName } from '../../src/mcp/tools.js';
-import { readCommands } from '../../src/operations/declare.js';
+import { commandNames } from '../../src/operations/declare.js';
 import { OPERATIONS, academy, whoami } from '../../src/operations/index.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
 
@@ -124,7 +124,7 @@ describe('what a model reads of each tool', () => {
     for (const t of tools) {
       expect(t.description, t.name).toContain('Every id in the answer is a string of digits, exact however large (ids are 64-bit).');
       expect(t.description, t.name).toMatch(/ Read-only: it changes nothing, and the same call gives the same answer while the data is unchanged\.$/);
-      expect(t.shortening(ARGS).command, t.name).toMatch(new RegExp(`^gymctl (${readCommands(OPERATIONS).join('|')})( 5)?( 6)? --json$`));
+      expect(t.shortening(ARGS).command, t.name).toMatch(new RegExp(`^gymctl (${OPERATIONS.flatMap(commandNames).join('|')})( 5)?( 6)? --json$`));
     }
     const shown = Object.fromEntries(tools.map((t) => [t.name, [t.title, t.description, t.shortening(ARGS).command]]));
     const expected = {

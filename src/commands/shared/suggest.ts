@@ -2,7 +2,7 @@
 import type { GymctlError } from '../../api/errors.js';
 import type { ArgvScan } from '../../argv.js';
 import { usageError } from '../../failures.js';
-import { readCommands } from '../../operations/declare.js';
+import { commandNames } from '../../operations/declare.js';
 import { OPERATIONS } from '../../operations/index.js';
 
 /** The closest of `names` to a mistyped `word`, if one is close enough to suggest. */
@@ -47,7 +47,7 @@ const HABITS: ReadonlyArray<readonly [habit: string, answer: string | ((rest: re
   ['api --paginate', 'the API has no pages: gymctl api prints each answer whole'],
   ['version --short', 'gymctl version has no --short: `gymctl --version` prints the version alone'],
   ['status', 'gymctl has no status command: `gymctl auth status` checks the key, `gymctl whoami` shows what it sees'],
-  ['get', (rest) => `gymctl has no get command: name what to read, as \`gymctl ${readCommands(OPERATIONS).includes(rest[0]!) ? rest.join(' ') : 'academies'}\``],
+  ['get', (rest) => `gymctl has no get command: name what to read, as \`gymctl ${OPERATIONS.flatMap(commandNames).includes(rest[0]!) ? rest.join(' ') : 'academies'}\``],
   ['config use-context', `${PROFILES} --profile NAME picks one for a run, \`gymctl config set default-profile NAME\` for every run`],
   ['config get-contexts', `${PROFILES} \`gymctl auth status --all\` lists them`],
 ];
