@@ -30,11 +30,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 
 const describeWait = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
-function retryTime(waitMs: number): string {
-  const when = new Date(Date.now() + waitMs);
-  return Number.isNaN(when.getTime()) ? 'much later' : `after ${when.toISOString()}`;
-}
-
 export function sleep(ms: number, signals: AbortSignal | ReadonlyArray<AbortSignal | undefined> = []): Promise<void> {
   const list = (Array.isArray(signals) ? signals : [signals]).filter((s): s is AbortSignal => s !== undefined);
   return new Promise((resolve, reject) => {
@@ -72,8 +67,10 @@ export async function withRetries<R>(
       if (!(error instanceof GymctlError) || !error.retryable || signals.some((s) => s?.aborted)) throw error;
       const { retryAfterMs } = error;
       if (retryAfterMs !== undefined && retryAfterMs > maxWait) {
+        const when = new Date(Date.now() + retryAfterMs);
+        const again = Number.isNaN(when.getTime()) ? 'much later' : `after ${when.toISOString()}`;
         throw error.with({
-          message: `${error.message}; the server asks to wait ${describeWait(retryAfterMs)}, longer than gymctl waits (${describeWait(maxWait)}): try again ${retryTime(retryAfterMs)}`,
+          message: `${error.message}; the server asks to wait ${describeWait(retryAfterMs)}, longer than gymctl waits (${describeWait(maxWait)}): try again ${again}`,
         });
       }
       if (number > retries) throw number > 1 ? error.with({ message: `${error.message}; gave up after ${number} attempts` }) : error;
