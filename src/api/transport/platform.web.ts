@@ -3,12 +3,12 @@ import type { Exchange } from './exchange.js';
 
 /** The body's bytes, refused past `maxBytes`; fetch has decoded them already, so any other coding is none it can decode. */
 export function bodyBytes(body: NonNullable<Exchange['body']>, coding: string, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> | undefined {
-  return coding === '' || coding === 'identity' ? collect(body as ReadableStream<Uint8Array>, maxBytes, tooLarge) : undefined;
+  return coding === '' || coding === 'identity' ? collect(body as ReadableStream<Uint8Array<ArrayBuffer>>, maxBytes, tooLarge) : undefined;
 }
 
-async function collect(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+async function collect(body: ReadableStream<Uint8Array<ArrayBuffer>>, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let total = 0;
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     total += read.value.byteLength;
@@ -18,14 +18,7 @@ async function collect(body: ReadableStream<Uint8Array>, maxBytes: number, tooLa
     }
     chunks.push(read.value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return chunks.length === 1 ? chunks[0]! : new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 let decoder: TextDecoder | undefined;
