@@ -5,11 +5,9 @@
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ClientRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-const INVALID_PARAMS = -32602;
+export const { ParseError: PARSE_ERROR, InvalidRequest: INVALID_REQUEST } = ErrorCode;
 
 type Schema = { safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } } };
 
@@ -75,7 +73,7 @@ export function guardRequests(transport: Transport): void {
       const reply = {
         jsonrpc: '2.0' as const,
         id: request.id as string | number,
-        error: { code: INVALID_PARAMS, message: `Invalid params for ${String(request.method)}: ${why}` },
+        error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${String(request.method)}: ${why}` },
       };
       void transport.send(reply as JSONRPCMessage, { relatedRequestId: reply.id }).catch(() => {});
       return;

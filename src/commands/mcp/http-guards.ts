@@ -74,10 +74,9 @@ export function bearerMatches(authorization: string | undefined, expected: Buffe
   return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
 }
 
-/** JSON-RPC codes: the SDK's transport's for a request refused (-32000) and for a session it does not know (-32001); JSON-RPC's for a body that does not parse. */
+/** JSON-RPC codes: the SDK's transport's for a request refused (-32000) and for a session it does not know (-32001). */
 export const REFUSED = -32000;
 export const SESSION_NOT_FOUND = -32001;
-export const PARSE_ERROR = -32700;
 
 /** A JSON-RPC error as the whole answer, as the SDK's transport answers its own refusals. The connection is closed: the body, if any, is not read. */
 export function refuse(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {

@@ -6,10 +6,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isJSONRPCErrorResponse, isJSONRPCResultResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { GymctlMcpServer } from '../../mcp/server.js';
 import { eventStore } from './http-events.js';
-import { PARSE_ERROR, REFUSED, refuse } from './http-guards.js';
+import { REFUSED, refuse } from './http-guards.js';
 
 /** MCP sessions at once: an assistant holds one while it runs; the one used least recently with no call in flight is closed to make room for a new one. */
 export const MAX_SESSIONS = 32;
@@ -174,7 +174,7 @@ export function sessionTable(newServer: () => GymctlMcpServer, log: (line: strin
     if (req.method === 'POST') {
       const read = await readJson(req);
       if (read === 'too large') return refuse(res, 413, REFUSED, `Payload Too Large: a request body is at most ${MAX_BODY_BYTES} bytes`);
-      if (read === 'not JSON') return refuse(res, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+      if (read === 'not JSON') return refuse(res, 400, ErrorCode.ParseError, 'Parse error: Invalid JSON');
       body = session.server.received(read.parsed);
     }
     await exchange.run(call, () => session.transport.handleRequest(req, res, body));
