@@ -21,7 +21,7 @@ __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs',
 
 function start(dir: string, argv: string[]): void {
   guardStreams();
-  if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
+  if (topLevelHelp(argv, process.stdout.columns)) {
     process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
     return;
   }

@@ -49,13 +49,13 @@ export function enableCompileCache(
   }
 }
 
-/** `gymctl`, `gymctl --help`, `gymctl -h`: the top-level help, and nothing else that could change it. Also the single executable's. */
-export const topLevelHelp = (argv: readonly string[]): boolean => argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'));
+/** `gymctl`, `gymctl --help`, `gymctl -h` at a pipe or 80 columns: the help the parser printed at build time, as is (others get their width). Also the single executable's. */
+export const topLevelHelp = (argv: readonly string[], columns?: number): boolean =>
+  (columns === undefined || columns === 80) && (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')));
 
 export function start(argv: string[]): void {
   guardStreams();
-  // The top-level help as the parser printed it at build time, 80 columns wide: for a pipe or a terminal of 80; others get their width.
-  if (topLevelHelp(argv) && (process.stdout.columns === undefined || process.stdout.columns === 80)) {
+  if (topLevelHelp(argv, process.stdout.columns)) {
     try {
       return void process.stdout.write(fs.readFileSync(path.join(__dirname, 'help.txt'), 'utf8'));
     } catch {}
