@@ -1,7 +1,6 @@
 /**
- * The pre-scan: what argv says before the parser has read it, by the parser's own rules for the global options. main.ts
- * scans argv once, for the program (the one command to build), the report of the parser's errors and the `--json
- * FIELDS` hint. The rules, as commander applies them:
+ * The pre-scan: what argv says before the parser has read it (for the one command to build, the report of the parser's
+ * errors and the `--json FIELDS` hint), by the parser's own rules for the global options, as commander applies them:
  * - `--` ends the options: every word after it is an operand.
  * - A global option that takes a value takes the next word, whatever it is (`--profile academy`, `--jq -`), or what
  *   follows `=` in its own word (`--format=json`), or, for a short one, the rest of its word (`-q.id`).
@@ -35,10 +34,6 @@ export interface ArgvScan {
   readonly help: boolean;
 }
 
-const HELP = ['-h', '--help'];
-
-const isOption = (word: string) => word.length > 1 && word.startsWith('-');
-
 /** What argv says, by the rules above. */
 export function scanArgv(argv: readonly string[]): ArgvScan {
   const operands: string[] = [];
@@ -55,7 +50,7 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
       operands.push(...argv.slice(i + 1));
       break;
     }
-    if (!isOption(word)) {
+    if (word === '-' || !word.startsWith('-')) {
       operands.push(word);
       if (before !== undefined && !operandAfter.has(before)) operandAfter.set(before, word);
       continue;
@@ -77,5 +72,5 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
     options.add(word);
     flag = word;
   }
-  return { operands, command: operands[0], options, values, operandAfter, help: HELP.some((name) => options.has(name)) };
+  return { operands, command: operands[0], options, values, operandAfter, help: options.has('-h') || options.has('--help') };
 }
