@@ -1,8 +1,4 @@
-/**
- * The single executable's folder on disk, `<cache>/gymctl-sea/<build>`: made once, checked whole on every use, the one
- * file run from it (the keyring addon) checked against the binary's SHA-256, and other builds' folders removed once
- * unused for a week (docs/sea-notes.md, "Run" and "Old builds").
- */
+/** The single executable's folder on disk, `<cache>/gymctl-sea/<build>` (docs/sea-notes.md, "Run" and "Old builds"). */
 import { renameWhileBusy, StillBusyError } from '../files/moves.js';
 import { describeUntrusted, makeFolders, untrustedPart } from '../files/trusted-path.js';
 
@@ -32,10 +28,6 @@ const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? Stri
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Another build's folder that no run has used for this long is removed (a run of that build unpacks it again). */
 export const UNUSED_MS = 7 * DAY_MS;
-/** How often a run marks its folder as used (its mtime): at most once a day. */
-const MARK_MS = DAY_MS;
-/** A temporary folder left by an unpack or a removal that never finished (a killed run) is removed once this old. */
-const STALE_MS = DAY_MS;
 /** A build's folder (`0.1.0-<16 hex>`, a pre-release `1.0.0-rc.1-<16 hex>`), and a temporary one beside it (`.<build>-XXXXXX`). */
 const BUILD_FOLDER = /^\d+\.\d+\.\d+[0-9A-Za-z.+-]*-[0-9a-f]{16}$/;
 const TEMPORARY_FOLDER = /^\.\d+\.\d+\.\d+[0-9A-Za-z.+-]*-[0-9a-f]{16}-[0-9A-Za-z]{6}$/;
@@ -63,13 +55,6 @@ function trustedFolder(dir: string, uid: number | undefined): boolean {
   if (uid !== undefined && (stat.mode & 0o077) !== 0)
     throw new SeaError(`${dir} is open to others (mode ${(stat.mode & 0o777).toString(8)}), so gymctl will not run code from it: ${fix}`);
   return true;
-}
-
-/** Removes a temporary folder of a first run that failed, as far as it can (a scanner may hold a file of it a while): what failed is what is said. */
-function removeLeftover(temporary: string): void {
-  try {
-    fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
-  } catch {}
 }
 
 /**
@@ -116,13 +101,13 @@ export function checkWhole(dir: string, manifest: Manifest): void {
 }
 
 /**
- * Marks this build's folder as used (at most once a day); removes other builds' folders unused for `UNUSED_MS` and
- * leftovers older than `STALE_MS`, each renamed aside first, so a run of that build finds its folder whole or not at all.
+ * Marks this build's folder as used (its mtime, at most once a day); removes other builds' folders unused for `UNUSED_MS` and
+ * leftovers of killed runs a day old, each renamed aside first, so a run of that build finds its folder whole or not at all.
  */
 export function tidy(root: string, build: string, now: number, uid: number | undefined): void {
   try {
     const own = path.join(root, build);
-    if (now - fs.lstatSync(own).mtimeMs > MARK_MS) fs.utimesSync(own, now / 1000, now / 1000);
+    if (now - fs.lstatSync(own).mtimeMs > DAY_MS) fs.utimesSync(own, now / 1000, now / 1000);
   } catch {}
   let names: string[];
   try {
@@ -136,7 +121,7 @@ export function tidy(root: string, build: string, now: number, uid: number | und
     try {
       const folder = path.join(root, name);
       const stat = fs.lstatSync(folder);
-      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || now - stat.mtimeMs <= (other ? UNUSED_MS : STALE_MS)) continue;
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || now - stat.mtimeMs <= (other ? UNUSED_MS : DAY_MS)) continue;
       let doomed = folder;
       if (other) {
         doomed = path.join(root, `.${name}-${Math.random().toString(36).slice(2, 8).padEnd(6, '0')}`);
@@ -156,9 +141,8 @@ interface Unpack {
 }
 
 /**
- * This build's folder `<root>/<build>`, checked whole (unpacked on the first run), after which other builds' unused
- * folders are removed. A refusal (a folder someone else made or changed) is a SeaError; a folder that cannot be made
- * here, a FolderUnavailable, with nothing left behind.
+ * This build's folder `<root>/<build>`, checked whole (unpacked on the first run), then old builds removed. A refusal (a
+ * folder someone else made or changed) is a SeaError; a folder that cannot be made here, a FolderUnavailable.
  */
 export function unpacked({ now = Date.now(), ...options }: Unpack): string {
   const dir = made({ ...options, now });
@@ -191,7 +175,11 @@ function made({ root, build, manifest, asset, now }: Required<Unpack>): string {
     renameWhileBusy(temporary, dir, { giveUp: () => fs.existsSync(dir) });
     return dir;
   } catch (error) {
-    if (temporary !== undefined) removeLeftover(temporary);
+    // As far as it can: a scanner may hold a file of it a while, and what failed is what is said.
+    if (temporary !== undefined)
+      try {
+        fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 });
+      } catch {}
     if (error instanceof SeaError) throw error;
     // Another first run put the same build there meanwhile: the same files. (Windows says EPERM, or EACCES and EBUSY
     // while a scanner holds a new file open, where POSIX says ENOTEMPTY.)
@@ -208,7 +196,7 @@ function made({ root, build, manifest, asset, now }: Required<Unpack>): string {
 export function verify(dir: string, name: string, manifest: Manifest): void {
   const file = path.join(dir, ...name.split('/'));
   try {
-    // Not followed if a link, and opened without waiting (a FIFO with no writer), then refused unless a regular file.
+    // A link is not followed, nor a FIFO with no writer waited on.
     const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
     const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
