@@ -29,7 +29,12 @@ function plainCall(options: ClientOptions): Call {
     const value = options[name];
     if (value !== undefined && !isWholeIn(value, min, max)) throw usageError(`invalid ${name} ${String(value)}: expected ${unit} from ${min} to ${max}`);
   }
-  checkEnv(options.env);
+  // Each proxy variable a string or absent: a number would fail the first request with a TypeError.
+  const { env } = options;
+  if (env !== undefined && (typeof env !== 'object' || env === null)) throw usageError('env must be an object of environment variables, as process.env is');
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy']) {
+    if (env?.[name] !== undefined && typeof env[name] !== 'string') throw usageError(`env.${name} must be a string`);
+  }
   const own = { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING, 'User-Agent': options.userAgent ?? `gymctl/${VERSION}` };
   const plain = over({ signal: undefined, timeoutMs: DEFAULT_TIMEOUT_MS, policy: options, headers: own }, options.timeoutMs, options.defaultHeaders, 'defaultHeaders');
   return { ...plain, headers: { ...plain.headers, 'X-API-Key': options.apiKey } };
@@ -54,15 +59,6 @@ const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retr
   ['retryBaseDelayMs', 0, MAX_TIMEOUT_MS, 'milliseconds'],
   ['maxRetryAfterMs', 0, MAX_TIMEOUT_MS, 'milliseconds'],
 ];
-
-/** Each proxy variable a string or absent: a number would fail the first request with a TypeError. */
-function checkEnv(env: ClientOptions['env']): void {
-  if (env === undefined) return;
-  if (typeof env !== 'object' || env === null) throw usageError('env must be an object of environment variables, as process.env is');
-  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy']) {
-    if (env[name] !== undefined && typeof env[name] !== 'string') throw usageError(`env.${name} must be a string`);
-  }
-}
 
 /** Headers a caller may not set: the transport's own (it decodes only what it asks for). */
 const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
