@@ -1,8 +1,4 @@
-/**
- * The key, in whatever a server echoes, shown as [redacted]: as sent, in any case, percent-encoded (wholly or in part)
- * and in base64 or base64url, even inside a longer base64 text (`user:key`); a key under 8 characters is left alone
- * (it would match too much).
- */
+/** The key, wherever a server echoes it, as [redacted]: as sent in any case, percent-encoded (even in part), in base64 or base64url (even inside `user:key`). */
 import type { GymApiError, ResponseHead } from '../errors.js';
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -23,10 +19,7 @@ function base64(bytes: number[]): string {
   return text;
 }
 
-/**
- * The base64 characters that the key's bytes alone decide, wherever the key starts in a base64 text (3 alignments):
- * those at either end also hold bits of what comes before or after it.
- */
+/** The base64 characters the key's bytes alone decide, at each of its 3 alignments in a base64 text: those at its ends hold bits of its neighbours too. */
 const base64Cores = (bytes: number[]) =>
   [0, 1, 2].map((offset) => base64([...Array<number>(offset).fill(0), ...bytes]).slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
 
@@ -43,6 +36,7 @@ function patternOf(key: string): RegExp {
   return made.pattern;
 }
 
+// A key under 8 characters is left alone: it would match too much.
 const echoes = (key: string, text: string) => key.length >= 8 && patternOf(key).test(text);
 
 export function redactText(key: string, text: string): string {

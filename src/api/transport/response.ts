@@ -104,8 +104,7 @@ function errorMessage(kind: ErrorKind, response: Exchange, operation: Operation<
       if (status === 504) return `${subject}: ${response.statusText || 'Gateway Timeout'}: a gateway in front of the API timed out waiting for it`;
       return `${subject}: the server is unavailable: it answered ${statusLine(response)} with ${body}`;
     default:
-      // Never a 2xx here (it is data, or an error body whose message gives its kind), nor a 1xx (never a final answer).
-      // Only the API's own error body makes a 404 "not found" (classifyStatus).
+      // Never a 2xx (data, or an error body whose message gives its kind) nor a 1xx here; a 404 without the API's error body is not "not found".
       if (status === 404) return `${subject}: the 404 answer (${body}) is not the API's: the base URL or its path prefix (such as /api/v1) is probably wrong`;
       if (status < 400) return `${subject}: the server answered with a redirect${location ? ` to ${clip(location)}` : ''}, which gymctl does not follow`;
       return `${subject}: unexpected HTTP status ${statusLine(response)}${fromApi ? `: ${clip(message!)}` : ` with ${body}`}`;

@@ -60,7 +60,6 @@ export interface RequestOptions extends Pick<ClientOptions, 'signal' | 'timeoutM
   headers?: ClientOptions['defaultHeaders'];
 }
 
-/** A call's own options, or its signal alone. */
 export type CallOptions = RequestOptions | AbortSignal;
 
 /** A store of successful answers by path; what it hands back is checked as an answer would be, and a failure is a miss. */
