@@ -6,7 +6,7 @@
  */
 import type { GymctlError } from './api/errors.js';
 import { scanArgv } from './argv.js';
-import { annotationsOf } from './commands/shared/define.js';
+import { stopsOnInterrupt } from './commands/shared/define.js';
 import { habitAnswer } from './commands/shared/suggest.js';
 import type { GlobalFlags } from './config/settings.js';
 import { createFactory, type Factory } from './factory.js';
@@ -53,7 +53,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
       flags = Object.freeze({ ...parsedFlags });
       factory = make();
       io.accessible ||= storedAccessible(factory);
-      handlesInterrupt = annotationsOf(command).handlesInterrupt === true;
+      handlesInterrupt = stopsOnInterrupt(command);
     },
   });
   try {

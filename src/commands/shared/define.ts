@@ -10,19 +10,15 @@ import { closest } from './suggest.js';
 /** The factory of the run, asked for only when a command runs (by then the flags are parsed). */
 export type FactoryRef = () => Factory;
 
-export interface Annotations {
-  /** The command stops by itself when interrupted (the sandbox server), so Ctrl-C is left to it. */
-  handlesInterrupt?: boolean;
-}
+/** Commands that stop by themselves when interrupted (the sandbox server): Ctrl-C is left to them. */
+const handlingInterrupt = new WeakSet<Command>();
 
-const annotated = new WeakMap<Command, Annotations>();
-
-export function annotate<C extends Command>(command: C, annotations: Annotations): C {
-  annotated.set(command, annotations);
+export function annotate<C extends Command>(command: C, { handlesInterrupt }: { handlesInterrupt: boolean }): C {
+  if (handlesInterrupt) handlingInterrupt.add(command);
   return command;
 }
 
-export const annotationsOf = (command: Command): Annotations => annotated.get(command) ?? {};
+export const stopsOnInterrupt = (command: Command): boolean => handlingInterrupt.has(command);
 
 /** Two or three real examples at the end of a command's help, as gh has. */
 export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
