@@ -57,20 +57,16 @@ function trustedFolder(dir: string, uid: number | undefined): boolean {
   return true;
 }
 
+/** `a`, `a/b` and `a/b/c`, for `a/b/c`. */
+const prefixes = (name: string) => name.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+
 /**
  * Throws unless `dir` holds the binary's files and nothing else, each a regular file (not a FIFO, link or device; no
  * `package.json` planted beside the addon). Names and kinds alone: nothing is opened, so a FIFO cannot hang the run.
  */
 export function checkWhole(dir: string, manifest: Manifest): void {
   const files = new Set(Object.keys(manifest));
-  const folders = new Set(
-    [...files].flatMap((name) =>
-      name
-        .split('/')
-        .slice(0, -1)
-        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
-    ),
-  );
+  const folders = new Set([...files].flatMap((name) => prefixes(name).slice(0, -1)));
   const damaged = (what: string) => new SeaError(`${dir} is not as this gymctl unpacked it (${what}): ${again(dir)}`);
   const found = new Set<string>();
   const walked = new Set<string>();
@@ -94,8 +90,7 @@ export function checkWhole(dir: string, manifest: Manifest): void {
   for (const name of [...files].sort()) {
     if (found.has(name)) continue;
     // The folder that is gone, if one is, rather than the first file in it.
-    const parts = name.split('/');
-    const missing = parts.map((_, i) => parts.slice(0, i + 1).join('/')).find((prefix) => prefix === name || !walked.has(prefix));
+    const missing = prefixes(name).find((prefix) => prefix === name || !walked.has(prefix));
     throw damaged(`${missing} is missing`);
   }
 }
