@@ -33,8 +33,8 @@ function ensureFolder(dir: string): true | FolderUnavailable {
   if (folder) return folder;
   try {
     const asset = (name: string) => new Uint8Array(sea().getRawAsset(name) as ArrayBuffer);
-    if (realFolder(unpacked({ root: seaDir(process.env), build: __GYMCTL_SEA_BUILD__, manifest: __GYMCTL_SEA_MANIFEST__, asset })) !== dir)
-      throw new Error('the build folder moved');
+    const found = realFolder(unpacked({ root: seaDir(process.env), build: __GYMCTL_SEA_BUILD__, manifest: __GYMCTL_SEA_MANIFEST__, asset }));
+    if (found !== dir) throw new SeaError(`the path of ${dir} now leads to ${found} (a link on it changed while gymctl ran): run gymctl again`);
     folder = true;
   } catch (error) {
     if (error instanceof FolderUnavailable) folder = error;
