@@ -59,7 +59,6 @@ const cleanDeep = (key: string, value: unknown) =>
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 const jsonSchema = (schema: z.core.$ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Tool['inputSchema'];
 
 /** A progress notification at most this often while records settle, and at least this often (PROGRESS_AT_LEAST_MS) while none do. */
@@ -169,7 +168,7 @@ export function createMcpServer(options: McpServerOptions) {
     listed.push({
       name: tool.name,
       ...config,
-      inputSchema: tool.inputSchema ? jsonSchema(tool.inputSchema, 'input') : { $schema: JSON_SCHEMA_2020_12, type: 'object', properties: {} },
+      inputSchema: jsonSchema(tool.inputSchema ?? z.object({}), 'input'),
       outputSchema: jsonSchema(tool.outputSchema, 'output'),
       execution: { taskSupport: 'forbidden' },
     } as Tool);
