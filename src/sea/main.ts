@@ -71,9 +71,8 @@ function closeDiskLoader(dir: string, verifyAddon: () => void): void {
 }
 
 /**
- * gymctl's CommonJS files in `dir` (the folder made or checked on the first), run from the binary's bytes as Node would run
- * them from disk, compiled with `vm`, which never reads a compile cache. `known`: modules already loaded (the main file, from
- * the snapshot), by file. Returns `require` as seen from `from`: relative, or one of Node's built-in modules.
+ * gymctl's CommonJS files in `dir`, from the binary's bytes as Node would run them from disk, compiled with `vm`, which never
+ * reads a compile cache; `known`: those already loaded, by file. Returns `require` (relative, or Node's built-ins) from a file.
  */
 export function binaryModules(dir: string, known: Record<string, object>): (from: string) => (id: string) => unknown {
   const modules = new Map<string, { exports: unknown }>(Object.entries(known).map(([file, exports]) => [file, { exports }]));

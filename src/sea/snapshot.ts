@@ -21,10 +21,7 @@ __GYMCTL_MAIN_FILE__(mainModule.exports, requireHere, mainModule, '/gymctl.cjs',
 
 function start(dir: string, argv: string[]): void {
   guardStreams();
-  if (topLevelHelp(argv, process.stdout.columns)) {
-    process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
-    return;
-  }
+  if (topLevelHelp(argv, process.stdout.columns)) return void process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
   const file = process.getBuiltinModule('node:path').join(dir, 'gymctl.cjs');
   fromMain = once(() => binaryModules(dir, { [file]: mainModule.exports })(file));
   void mainModule.exports.main(argv);
