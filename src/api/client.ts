@@ -1,6 +1,6 @@
 /** The typed client, its methods made from the operations' declarations: `createClient({ baseUrl, apiKey }).getAcademy(1)`. */
 import * as z from 'zod/mini';
-import { type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
+import { type Ask, type Data, type OperationDeclaration, pathOf, subjectOf } from '../operations/declare.js';
 import type * as Read from '../operations/index.js';
 import { OPERATIONS, type Operations } from '../operations/index.js';
 import { ApiPromise } from './api-promise.js';
@@ -177,10 +177,8 @@ export class GymClient<M extends IdMode = 'number'> {
     return this.#transport.get(operation, options);
   }
 
-  /** Runs a declared operation and returns its validated data. */
-  async ask<D extends OperationDeclaration>(declaration: D, id?: Id, options?: CallOptions): Promise<Data<D>> {
-    return (await this.request(operationFor(declaration, id), options)).data;
-  }
+  /** Runs a declared operation and returns its validated data: what a declaration's `values.load` asks with. */
+  readonly ask: Ask = async (declaration, id, signal) => (await this.request(operationFor(declaration, id), signal)).data;
 
   /** Closes the connection pool. */
   close(): Promise<void> {

@@ -42,7 +42,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
     throw usageError(`missing required argument '${param.name}'; usage: gymctl ${declaration.command.name} [options] <${param.name}...>`);
   }
   const { client, explain } = await f.client(concurrency);
-  const { ids, none } = await values.load((d, id, s) => client.ask(d, id, s) as never, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
+  const { ids, none } = await values.load(client.ask, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
   if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
   const { label } = values;
   // A name that cannot be had is left out, but a refused key (401, 403) is refused for every id: the rest are cancelled.
@@ -88,7 +88,7 @@ export async function runAll(f: ReadDeps, declaration: OperationDeclaration, fla
   await checkColumns(f, viewsOf(declaration).many);
   const session = await f.client(concurrency);
   const { client, explain } = session;
-  const { ids, none } = await declaration.values!.load((d, id, s) => client.ask(d, id, s) as never, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
+  const { ids, none } = await declaration.values!.load(client.ask, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
   await fetchOperation(f, declaration, session, {
     ids: ids.slice(0, limit),
     shape: 'many',
