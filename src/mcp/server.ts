@@ -13,7 +13,7 @@ import { INVISIBLE, caret, codePoint } from '../output/sanitize.js';
 import { asFailure, callTimedOut, failureResult, toolFailure } from './failures.js';
 import { fitAnswer } from './fit.js';
 import { Gate } from './gate.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES, type McpLimits } from './limits.js';
+import { type McpLimits, parseLimits } from './limits.js';
 import { guardRequests, markParamsNotAnObject } from './protocol.js';
 import { mapDeep } from './shapes.js';
 import { type CallContext, FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
@@ -106,7 +106,7 @@ export type GymctlMcpServer = ReturnType<typeof createMcpServer>;
 
 export function createMcpServer(options: McpServerOptions) {
   const { session, log } = options;
-  const limits = options.limits ?? { concurrency: 8, callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES };
+  const limits = options.limits ?? parseLimits({});
   const gate = options.gate ?? new Gate(limits.concurrency);
   const inFlight = new Set<Promise<unknown>>();
   const server = new McpServer({ name: 'gymctl', version: options.version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
