@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { described } from '../api/schemas.js';
+import { isObject } from './protocol.js';
 
 /** A tool's structured answer: `data`, and what else the tool answers beside it (`notFound`). */
 export type Answer = { data: unknown } & Record<string, unknown>;
@@ -76,8 +77,6 @@ function listed(keys: string[]): string {
   return more > 0 ? `${shown.join(', ')} and ${grouped(more)} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join();
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** The result of `answer`, its `truncated.returnedBytes` the result's own size, its own digits counted (settled in a few rounds). */
 function measured(answer: Answer & { truncated?: Truncated }): CallToolResult {
   let result = resultOf(answer);
@@ -128,7 +127,7 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
 
   if (Array.isArray(data)) {
     const total = data.length + notFetched.length;
-    const ids = data.map((item) => (isRecord(item) && item.id !== undefined ? String(item.id) : undefined));
+    const ids = data.map((item) => (isObject(item) && item.id !== undefined ? String(item.id) : undefined));
     const tool = how.shape === 'batch' ? how.tool : undefined;
     const perCall = how.perCall ? `, at most ${grouped(how.perCall)} at a time` : '';
     const next = !tool
@@ -166,11 +165,11 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
     if (fits > 0) return measured(shortened(fits));
     // Not even the first record fits whole: the first, with the fields that fit.
     const first = data[0];
-    const fitted = isRecord(first) ? withFieldsThatFit(first, limit, (record, omitted) => shortened(1, { record, omitted })) : undefined;
+    const fitted = isObject(first) ? withFieldsThatFit(first, limit, (record, omitted) => shortened(1, { record, omitted })) : undefined;
     return fitted ?? measured(shortened(0));
   }
 
-  if (isRecord(data)) {
+  if (isObject(data)) {
     const shortened = (record: Record<string, unknown>, omitted: string[]): Answer => ({
       ...answer,
       data: record,
@@ -187,7 +186,7 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
   // A record keeps its id, which its schema requires (a list never comes here: it ends with no records).
   return measured({
     ...answer,
-    data: isRecord(data) && data.id !== undefined ? { id: data.id } : {},
+    data: isObject(data) && data.id !== undefined ? { id: data.id } : {},
     truncated: { ...base, note: `${said}, and no part of it fits.`, next: `Ask the user to run \`${how.command}\`, or ${raise}.` },
   });
 }

@@ -26,7 +26,7 @@ function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
 /** Where boundedLines says what a request's params were when they were not an object (a string, an array). */
 const NOT_AN_OBJECT = 'gymctl/paramsNotAnObject';
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * A parsed request (or batch) whose params are not an object, which the SDK's readers refuse as a message with no id,
