@@ -62,7 +62,7 @@ export const bytesOf = (result: CallToolResult) => Buffer.byteLength(JSON.string
 /** What a JSON fragment adds to a result: its bytes in the structured copy, and again, escaped, in the text copy. */
 const costOf = (fragment: string) => Buffer.byteLength(fragment) + Buffer.byteLength(JSON.stringify(fragment)) - 2;
 
-const grouped = (n: number) => n.toLocaleString('en-US');
+export const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** Fields named as left out, at most, so the note itself fits. */
 const NAMED_FIELDS = 50;

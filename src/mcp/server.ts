@@ -11,7 +11,7 @@ import type { GymClient } from '../api/client.js';
 import type { OperationDeclaration } from '../operations/declare.js';
 import { INVISIBLE, caret, codePoint } from '../output/sanitize.js';
 import { asFailure, callTimedOut, failureResult, toolFailure } from './failures.js';
-import { fitAnswer } from './fit.js';
+import { fitAnswer, grouped } from './fit.js';
 import { Gate } from './gate.js';
 import { type McpLimits, parseLimits } from './limits.js';
 import { guardRequests, markParamsNotAnObject } from './protocol.js';
@@ -82,7 +82,7 @@ export function progressOf(extra: Extra, noun: string): { report: NonNullable<Ca
     idle = done > sent ? 0 : idle + 1;
     sent = done > sent ? done : done + idle / (idle + 1);
     sentAt = Date.now();
-    const message = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${noun} fetched`;
+    const message = `${grouped(done)} of ${grouped(total)} ${noun} fetched`;
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: sent, total, message } }).catch(() => {});
   };
   const timer = setInterval(() => {
