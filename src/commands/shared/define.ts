@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import { usageError } from '../../failures.js';
+import type { CommandText } from '../../operations/declare.js';
 import { closest } from './suggest.js';
 
 /** The factory of the run, asked for only when a command runs (by then the flags are parsed). */
@@ -35,14 +36,11 @@ export const IGNORE_NOT_FOUND_OPTION = [
 export const LIMIT_OPTION = ['--limit <n>', 'show at most the first n, in the order listed'] as const;
 
 /** A command as data: what its help says, and what it takes. */
-export interface CommandSpec {
-  name: string;
-  description: string;
+export interface CommandSpec extends CommandText {
   /** `<name>` (required), `[name]` (optional), `<name...>` (several), with what it is. */
   arguments?: ReadonlyArray<readonly [string, string]>;
   /** Options of its own (the global ones come from the flag table); `repeatable`: each value given, in a list. */
   options?: ReadonlyArray<readonly [string, string, 'repeatable'?]>;
-  examples: readonly string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: commander hands an action its arguments, options and command untyped.
