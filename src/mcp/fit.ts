@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { described } from '../api/schemas.js';
+import { listed } from '../output/listed.js';
 import { isObject } from './protocol.js';
 
 /** A tool's structured answer: `data`, and what else the tool answers beside it (`notFound`). */
@@ -70,12 +71,7 @@ const NAMED_FIELDS = 50;
 const named = (paths: string[]) => paths.slice(0, NAMED_FIELDS);
 
 /** `a`, `a, b and c`, or `a, b, c, d, e and 45 more` (and nothing for none). */
-function listed(keys: string[]): string {
-  const shown = keys.slice(0, 5);
-  const more = keys.length - shown.length;
-  // One key or none: join has no separator to add.
-  return more > 0 ? `${shown.join(', ')} and ${grouped(more)} more` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join();
-}
+const listedKeys = (keys: string[]) => (keys.length > 5 ? `${keys.slice(0, 5).join(', ')} and ${grouped(keys.length - 5)} more` : listed(keys));
 
 /** The result of `answer`, its `truncated.returnedBytes` the result's own size, its own digits counted (settled in a few rounds). */
 function measured(answer: Answer & { truncated?: Truncated }): CallToolResult {
@@ -143,7 +139,7 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
       const records = first ? [first.record, ...data.slice(1, n)] : data.slice(0, n);
       const note: Truncated = {
         ...base,
-        note: `${said}: it holds the first ${grouped(n)} of its ${grouped(total)} records${first?.omitted.length ? `, the first without ${listed(first.omitted)}` : ''}.`,
+        note: `${said}: it holds the first ${grouped(n)} of its ${grouped(total)} records${first?.omitted.length ? `, the first without ${listedKeys(first.omitted)}` : ''}.`,
         returned: n,
         total,
         next,
@@ -175,7 +171,7 @@ export function fitAnswer(answer: Answer, limit: number, how: Shortening, unfetc
       data: record,
       truncated: {
         ...base,
-        note: `${said}: it holds the record without ${listed(omitted)}, each too long to fit.`,
+        note: `${said}: it holds the record without ${listedKeys(omitted)}, each too long to fit.`,
         omittedFields: named(omitted.map((key) => `data.${key}`)),
         next: `To see them whole, ask the user to run \`${how.command}\`, or ${raise}.`,
       },
