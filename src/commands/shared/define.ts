@@ -69,7 +69,7 @@ export function defineCommand(spec: CommandSpec, action: Action): Command {
 }
 
 /** A group (auth, config, cache): alone it prints its help and succeeds, as gh's do; with a word not its command, a usage error suggesting the closest. */
-export function defineGroup(spec: Omit<CommandSpec, 'arguments' | 'options'>, commands: readonly Command[]): Command {
+export function defineGroup(spec: CommandText, commands: readonly Command[]): Command {
   const group: Command = new Command(spec.name)
     .description(spec.description)
     .helpCommand(false)
