@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { hostOptions, proxyFor } from './network.js';
 import { stoppable, viaFetch } from './senders.web.js';
 import type { Connection, Exchange, NodeStream, Send } from './exchange.js';
-import type { TransportOptions } from './types.js';
+import type { ClientOptions } from './types.js';
 
 export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
   const secure = base.protocol === 'https:';
@@ -84,7 +84,7 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
   };
 }
 
-export async function openConnection(options: TransportOptions, timeout: number): Promise<Connection> {
+export async function openConnection(options: ClientOptions, timeout: number): Promise<Connection> {
   const { fetch, dispatcher, maxConnections } = options;
   const base = new URL(options.baseUrl);
   if (fetch) return { send: viaFetch(fetch, base.origin, dispatcher), close: async () => {} };

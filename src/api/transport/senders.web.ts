@@ -2,7 +2,7 @@
 // anything is sent. Its sending through a fetch, and stopping any promise-based send, serve senders.ts too.
 import { usageError } from '../errors.js';
 import type { AttemptControl, Connection, Exchange, Send } from './exchange.js';
-import type { DispatcherLike, FetchLike, TransportOptions } from './types.js';
+import type { DispatcherLike, FetchLike, ClientOptions } from './types.js';
 
 /** What the web build uses of the platform besides fetch. */
 const NEEDED = ['AbortController', 'AbortSignal', 'Headers', 'Response', 'ReadableStream', 'TextDecoder', 'TextEncoder'];
@@ -10,7 +10,7 @@ const NEEDED = ['AbortController', 'AbortSignal', 'Headers', 'Response', 'Readab
 /** Options only Node's senders can honour: undici's dispatcher, and the environment its proxies are read from. */
 const NODE_ONLY = ['dispatcher', 'env'] as const;
 
-export async function openConnection(options: TransportOptions, _timeout?: number): Promise<Connection> {
+export async function openConnection(options: ClientOptions, _timeout?: number): Promise<Connection> {
   const nodeOnly = NODE_ONLY.filter((name) => options[name] !== undefined);
   if (nodeOnly.length > 0)
     throw usageError(`${nodeOnly.join(' and ')}: proxies and undici are for Node (and Bun and Deno), not this runtime's build of gymctl; its fetch decides the way`);

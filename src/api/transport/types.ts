@@ -51,9 +51,6 @@ export interface ClientOptions<M extends IdMode = IdMode> {
   ids?: M | undefined;
 }
 
-/** The transport's name for the client's options (an alias, so that compiler messages name the exported `ClientOptions`). */
-export type TransportOptions = ClientOptions;
-
 /** One call's own options over the client's: `getAcademy(1, { signal, timeoutMs, retries, headers })`. */
 export interface RequestOptions extends Pick<ClientOptions, 'signal' | 'timeoutMs' | 'retries'> {
   /** Headers of this call, over the client's `defaultHeaders`, with the same limits. */
