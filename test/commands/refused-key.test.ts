@@ -95,7 +95,7 @@ describe('a refused key stops the batch', () => {
 });
 
 describe('a refused key stops an MCP call', () => {
-  it("get_academies of 20 ids: at most the gate's places in requests, and the call fails as unauthorized", async () => {
+  it(`${batchName(academyOperation)} of 20 ids: at most the gate's places in requests, and the call fails as unauthorized`, async () => {
     const server = await counting(() => ({ status: 401, body: refusal(401) }), 20);
     const mcp = await inProcessMcp(OPERATIONS, server.url, KEY);
     try {

@@ -97,7 +97,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     }
   });
 
-  it('list_academies answers all 200 academies of the key in one call, with at most 8 requests in flight', async () => {
+  it(`${LIST_ACADEMIES} answers all 200 academies of the key in one call, with at most 8 requests in flight`, async () => {
     const result = await mcp.client.callTool({ name: LIST_ACADEMIES, arguments: {} });
     const answer = result.structuredContent as Answer;
     expect((answer.data as Array<{ id: string }>).map((record) => record.id)).toEqual(ACADEMIES.map(String));
@@ -108,7 +108,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     expect(mostOpen).toBeGreaterThan(1);
   });
 
-  it('list_academies fetches at most 500 academies in one call, and names the rest for another', async () => {
+  it(`${LIST_ACADEMIES} fetches at most 500 academies in one call, and names the rest for another`, async () => {
     const many = await spawnMcp(['--base-url', base], config.dir, { GYMCTL_API_KEY: MANY });
     try {
       const answer = (await many.client.callTool({ name: LIST_ACADEMIES, arguments: {} })).structuredContent as Answer & {
@@ -125,7 +125,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     }
   });
 
-  it('50 concurrent get_academies calls never have more than --concurrency requests in flight', async () => {
+  it(`50 concurrent ${GET_ACADEMIES} calls never have more than --concurrency requests in flight`, async () => {
     const limited = await spawnMcp(['--base-url', base, '--concurrency', '3'], config.dir, { GYMCTL_API_KEY: KEY });
     try {
       const calls = Array.from({ length: 50 }, (_, call) =>
@@ -182,7 +182,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
     }
   });
 
-  it('a smaller --max-answer shortens list_academies to the records that fit, naming the rest for get_academies', async () => {
+  it(`a smaller --max-answer shortens ${LIST_ACADEMIES} to the records that fit, naming the rest for ${GET_ACADEMIES}`, async () => {
     const small = await spawnMcp(['--base-url', base, '--max-answer', '16KB'], config.dir, { GYMCTL_API_KEY: KEY });
     try {
       const result = await small.client.callTool({ name: LIST_ACADEMIES, arguments: {} });
@@ -192,7 +192,7 @@ describe('gymctl mcp holds each answer, call and request to its limits', () => {
       expect(answer.truncated.returned).toBe(answer.data.length);
       expect(answer.data.length).toBeGreaterThan(10);
       expect([...answer.data.map((record) => record.id), ...answer.truncated.omittedIds]).toEqual(ACADEMIES.map(String));
-      expect(answer.truncated.next).toMatch(/Call get_academies again with the ids in omittedIds/);
+      expect(answer.truncated.next).toMatch(`Call ${GET_ACADEMIES} again with the ids in omittedIds`);
     } finally {
       await small.close();
     }
@@ -208,7 +208,7 @@ describe('gymctl mcp against an API that never answers, with the default setting
       const error = toolError(await mcp.client.callTool({ name: GET_ACADEMY, arguments: { academyId: '1' } }));
       expect(error).toMatchObject({ kind: 'unavailable', id: '1', message: "academy 1: no answer within 45 s, this server's time limit for one call (retries included)" });
       expect(error.next).toMatch(/--call-timeout/);
-      expect(mcp.stderr()).toMatch(/^gymctl mcp: get_academy: academy 1: no answer within 45 s/m);
+      expect(mcp.stderr()).toMatch(new RegExp(`^gymctl mcp: ${GET_ACADEMY}: academy 1: no answer within 45 s`, 'm'));
     } finally {
       await mcp.close();
     }

@@ -194,7 +194,7 @@ describe('gymctl mcp against a loopback API that fails in every way', () => {
     // One request each, none retried (--retries 0).
     expect(seen.map((request) => request.url)).toEqual(['/me', '/academies/9', '/academies/429', '/academies/7', '/academies/502']);
     // Each failure is in the client's log too, through MCP logging.
-    await expect.poll(() => logged.some((line) => line.includes('get_academy: academy 9: Resource not found'))).toBe(true);
+    await expect.poll(() => logged.some((line) => line.includes(`${GET_ACADEMY}: academy 9: Resource not found`))).toBe(true);
   });
 
   it('a 64-bit id comes back with every digit, as a string', async () => {

@@ -186,7 +186,7 @@ describe("each cause's next step, in full, as the API's own failures make it", (
     );
   });
 
-  it("list_academies' cap names the cap and how to page past it, never --max-answer, which does not lift it", () => {
+  it(`${toolsOf([academy]).at(-1)!.name}'s cap names the cap and how to page past it, never --max-answer, which does not lift it`, () => {
     const how = toolsOf([academy]).at(-1)!.shortening({});
     const data = Array.from({ length: 500 }, (_, i) => ({ id: String(i + 1) }));
     const { truncated } = fitAnswer({ data, notFound: [] }, 1024 * 1024, how, [{ ids: ['501', '502'], reason: 'cap' }]).structuredContent as { truncated: Truncated };

@@ -75,7 +75,7 @@ type Partial = {
 };
 
 describe('a long call', () => {
-  it('list_academies past its time limit answers the records fetched, not an error, names the rest, and reports progress on the way', async () => {
+  it(`${LIST_ACADEMIES} past its time limit answers the records fetched, not an error, names the rest, and reports progress on the way`, async () => {
     const { client } = await connect(await slowApi());
     const progress: Progress[] = [];
     const result = (await client.callTool({ name: LIST_ACADEMIES, arguments: {} }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
@@ -94,7 +94,7 @@ describe('a long call', () => {
       `This call's time limit (2 s, this server's --call-timeout) ran out before ${200 - answer.data.length} records were fetched: it holds the first ${answer.data.length} of its 200 records.`,
     );
     expect(answer.truncated.next).toBe(
-      'Call get_academies again with the ids in omittedIds, at most 20 at a time: those the time limit left out were not refused, only not reached in time.',
+      `Call ${GET_ACADEMIES} again with the ids in omittedIds, at most 20 at a time: those the time limit left out were not refused, only not reached in time.`,
     );
     // Progress: records settled, of 200, each notification further on than the last, with a message.
     expect(progress.length).toBeGreaterThanOrEqual(2);
@@ -104,7 +104,7 @@ describe('a long call', () => {
     expect(progress.at(-1)!.progress).toBeLessThanOrEqual(answer.data.length);
   });
 
-  it('get_academies past its time limit answers what it fetched too, and names the rest in the order asked', async () => {
+  it(`${GET_ACADEMIES} past its time limit answers what it fetched too, and names the rest in the order asked`, async () => {
     const { client } = await connect(await slowApi());
     const ids = ACADEMIES.slice(0, 20).map(String);
     const result = (await client.callTool({ name: GET_ACADEMIES, arguments: { academyIds: ids } })) as CallToolResult;
@@ -113,7 +113,7 @@ describe('a long call', () => {
     expect(answer.complete).toBe(false);
     expect(answer.data.length).toBeGreaterThan(5);
     expect([...answer.data.map((record) => record.id), ...answer.truncated.omittedIds]).toEqual(ids);
-    expect(answer.truncated.next).toMatch(/^Call get_academies again with the ids in omittedIds, at most 20 at a time/);
+    expect(answer.truncated.next).toMatch(new RegExp(`^Call ${GET_ACADEMIES} again with the ids in omittedIds, at most 20 at a time`));
   });
 
   it('a complete answer says so, and has no truncated', async () => {

@@ -9,7 +9,7 @@ import { createClient } from '../../src/api/client.js';
 import { GymApiError } from '../../src/api/errors.js';
 import { redactError, redactHead, redactText } from '../../src/api/transport/redact.js';
 import { toolName } from '../../src/mcp/tools.js';
-import { academy, OPERATIONS } from '../../src/operations/index.js';
+import { academy, OPERATIONS, whoami } from '../../src/operations/index.js';
 import { gymctl } from '../helpers/harness.js';
 import { inProcessMcp } from '../helpers/mcp.js';
 import { httpServer } from '../helpers/servers.js';
@@ -147,7 +147,7 @@ describe('an API that echoes the key in every form', () => {
       const answer = (await mcp.client.callTool({ name: toolName(academy), arguments: { [academy.param!.name]: '1' } })) as CallToolResult;
       expect(answer.isError).toBeFalsy();
       expect(answer.structuredContent).toMatchObject({ data: { name: expect.stringContaining('[redacted]') } });
-      const failed = (await mcp.client.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
+      const failed = (await mcp.client.callTool({ name: toolName(whoami), arguments: {} })) as CallToolResult;
       expect(failed.isError).toBe(true);
       for (const [where, text] of Object.entries({ answer: JSON.stringify(answer), failure: JSON.stringify(failed), log: mcp.log.join('\n') })) {
         expectNoForm(text, where);
