@@ -14,9 +14,9 @@ export type Answer = { data: unknown } & Record<string, unknown>;
 
 /** How a tool's answer is shortened, and how its caller gets the rest. */
 export interface Shortening {
-  /** `list`: records of one answer (a family); `batch`: records asked for by id, which can be asked for again; `record`: one record. */
+  /** `list`: the records of one answer; `batch`: records asked for by id, which can be asked for again; `record`: one record. */
   shape: 'list' | 'batch' | 'record';
-  /** The command that prints the whole answer at a terminal: `gymctl family 501 --json`. */
+  /** The command that prints the whole answer at a terminal, with `--json`. */
   command: string;
   /** For a batch: the tool to call with the ids left out, and how many ids it takes in one call. */
   tool?: string;
