@@ -2,8 +2,8 @@
 // npm run test:mutation: Stryker (test/mutation/stryker.config.mjs) on the guarded modules (test/mutation/modules.mjs), or on those
 // named with --mutate, then the gate (scripts/mutation-gate.mjs) on its JSON report, reports/mutation/mutation.json,
 // which stays there to be read (timeouts included).
-// Each mutant that timed out is run again alone (concurrency 1), with RERUN_TIMEOUT_MS: on a busy machine a survivor can
-// time out, and a time-out counts as detected. Stryker is named each one by its span, which takes in every mutant inside
+// Each mutant that timed out is run again apart from the first run (two at once, one a core), with RERUN_TIMEOUT_MS: on
+// a busy machine a survivor can time out, and a time-out counts as detected. Stryker is named each one by its span, which takes in every mutant inside
 // it too, so it is also given the first run's report without its time-outs as its incremental file
 // (reports/mutation/incremental.json, removed after): each other mutant keeps its first result, and only those that
 // timed out run. That run's report is reports/mutation/rerun.json.
@@ -93,7 +93,7 @@ if (status !== 0) {
 const report = read(REPORT);
 if (!report) console.error(`Stryker wrote no report at ${path.relative(ROOT, REPORT)} (is the json reporter on?)`);
 
-// Each mutant that timed out, by its span (Stryker's columns start at 0, the report's at 1), run again alone.
+// Each mutant that timed out, by its span (Stryker's columns start at 0, the report's at 1), run again.
 const timedOut = Object.entries(report?.files ?? {})
   .filter(([file]) => expected.includes(file))
   .flatMap(([file, entry]) =>
@@ -101,12 +101,12 @@ const timedOut = Object.entries(report?.files ?? {})
   );
 let rerun;
 if (timedOut.length > 0) {
-  console.log(`\n${timedOut.length} mutants timed out: each is run again alone, with ${RERUN_TIMEOUT_MS / 1000} s.\n`);
+  console.log(`\n${timedOut.length} mutants timed out: each is run again, two at once, with ${RERUN_TIMEOUT_MS / 1000} s.\n`);
   writeFileSync(path.join(ROOT, INCREMENTAL), JSON.stringify(withoutTimeouts(report)));
   renameSync(REPORT, `${REPORT}.first`);
   try {
     const spans = [...new Set(timedOut)].join(',');
-    status = stryker(['--mutate', spans, '--incremental', '--incrementalFile', INCREMENTAL, '--concurrency', '1', '--timeoutMS', String(RERUN_TIMEOUT_MS)]);
+    status = stryker(['--mutate', spans, '--incremental', '--incrementalFile', INCREMENTAL, '--concurrency', '2', '--timeoutMS', String(RERUN_TIMEOUT_MS)]);
     if (existsSync(REPORT)) renameSync(REPORT, RERUN);
   } finally {
     renameSync(`${REPORT}.first`, REPORT);
