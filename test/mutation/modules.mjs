@@ -22,7 +22,6 @@ export const MODULES = {
   'src/cache/duration.ts': ['test/unit/duration.test.ts'],
   // The one path rule of the response cache, the config store and the code cache.
   'src/files/trusted-path.ts': ['test/unit/trusted-path.test.ts', 'test/unit/windows-safety.test.ts', 'test/unit/no-uid.test.ts'],
-  // The code cache's frame and signature, and the secret it is signed with.
   // The key kept out of what a server echoes; the answer read and checked; the request loop.
   'src/api/transport/redact.ts': ['test/unit/redact.test.ts', 'test/unit/redact-forms.test.ts', 'test/unit/transport.test.ts', 'test/commands/api-include.test.ts'],
   'src/api/transport/response.ts': [
