@@ -177,7 +177,7 @@ export class GymClient<M extends IdMode = 'number'> {
     return this.#transport.get(operation, options);
   }
 
-  /** Runs a declared operation and returns its validated data: what a declaration's `values.load` asks with. */
+  /** @internal Runs a declared operation and returns its validated data: what a declaration's `values.load` asks with (the CLI's, not the library's). */
   readonly ask: Ask = async (declaration, id, signal) => (await this.request(operationFor(declaration, id), signal)).data;
 
   /** Closes the connection pool. */

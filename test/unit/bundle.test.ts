@@ -238,6 +238,8 @@ describe('what the library holds', () => {
     }
     expect(files.sort()).toEqual([...reached].sort());
     expect(files.filter((file) => /^(commands|mcp|sandbox|terminal|startup|keyring|config|cache|run|files|sea)\//.test(file))).toEqual([]);
+    // What src/ marks @internal (the client's `ask`, the CLI's) is not the library's: tsc's stripInternal leaves it out.
+    expect(readFileSync(path.join(types, 'api', 'client.d.ts'), 'utf8')).not.toMatch(/@internal|\bask\b/);
   });
 
   it('the JSON tools import nothing else of gymctl', () => {
