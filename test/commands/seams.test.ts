@@ -80,8 +80,9 @@ describe('what goes to a terminal', () => {
         // Ctrl-C once the sandbox says it is up and how to stop it: its keys are printed by then.
         ...interruptWhen('the sandbox up', (streams) => streams.stderr().includes('Press Ctrl-C to stop.')),
       });
-      // Stopped by Ctrl-C: 130, as every command so stopped.
+      // Stopped by Ctrl-C: 130, as every command so stopped, once the sandbox has closed (it handles the interrupt itself).
       expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toMatch(/Press Ctrl-C to stop\.\nSandbox stopped\.\n$/);
       expect(result.stdout).toContain('Desk^[]0;pwned^G<U+202E>');
       expect(result.stdout).not.toMatch(HIDDEN);
     } finally {
