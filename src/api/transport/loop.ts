@@ -62,8 +62,9 @@ const NUMBERS: ReadonlyArray<readonly ['maxBodyBytes' | 'maxConnections' | 'retr
 
 /** Headers a caller may not set: the transport's own (it decodes only what it asks for). */
 const RESERVED_HEADERS = new Set(['accept-encoding', 'host', 'connection', 'content-length', 'transfer-encoding']);
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A header's name (RFC 9110's token) and value (no line break or control character), as the client and `gymctl api -H` take them. */
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** `base` with a timeout and headers over it (a name in any case replaces the same), all checked; a bad value is never quoted. */
 function over(base: Call, timeoutMs: number | undefined, headers: Readonly<Record<string, string>> | undefined, option: string): Call {

@@ -4,6 +4,7 @@
  */
 import { operations } from '../../api/client.js';
 import { GymctlError, usageError } from '../../api/errors.js';
+import { HEADER_NAME, HEADER_VALUE } from '../../api/transport/loop.js';
 import { isJsonText } from '../../api/transport/response.js';
 import type { GlobalFlags } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
@@ -38,8 +39,6 @@ const REFUSED_HEADERS: Readonly<Record<string, string>> = {
   host: 'requests go to the base URL alone',
   ...Object.fromEntries(CONNECTION_HEADERS.map((name) => [name, 'gymctl sets the headers of the connection itself'])),
 };
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** -H's headers by name, each checked (a value is never quoted: it may be a secret); the last of a name wins. */
 function requestHeaders(given: readonly string[]): Record<string, string> {
