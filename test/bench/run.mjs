@@ -57,23 +57,9 @@ const nodes = [process.execPath, ...(process.env.BENCH_NODE ?? '').split(path.de
 const work = mkdtempSync(path.join(tmpdir(), 'gymctl-bench-'));
 /** The other build's code cache, apart: the cold case empties this build's before each of its runs. */
 const BASE_OPTIONS = { extraEnv: { XDG_CACHE_HOME: path.join(work, 'base-cache') } };
-const env = { ...process.env, GYMCTL_CONFIG_DIR: path.join(work, 'config'), XDG_CACHE_HOME: path.join(work, 'cache'), NO_COLOR: '1' };
-for (const name of [
-  'NODE_EXTRA_CA_CERTS',
-  'NODE_OPTIONS',
-  'GYMCTL_API_KEY',
-  'GYMCTL_BASE_URL',
-  'GYMCTL_PROFILE',
-  'GYMCTL_FORCE_TTY',
-  'GYMCTL_DEBUG',
-  'GYMCTL_NO_CODE_CACHE',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'http_proxy',
-  'https_proxy',
-]) {
-  delete env[name];
-}
+// Nothing of the caller's that would change what is timed: every GYMCTL_ setting, the proxy variables, NODE_OPTIONS and NODE_EXTRA_CA_CERTS.
+const kept = Object.entries(process.env).filter(([name]) => !/^(GYMCTL_\w+|NODE_OPTIONS|NODE_EXTRA_CA_CERTS|(https?|all|no)_proxy)$/i.test(name));
+const env = { ...Object.fromEntries(kept), GYMCTL_CONFIG_DIR: path.join(work, 'config'), XDG_CACHE_HOME: path.join(work, 'cache'), NO_COLOR: '1' };
 
 /** Runs a command once; returns milliseconds, and peak memory in MB when asked (`memory: 'env'`: the command preloads max-rss.cjs itself, through NODE_OPTIONS). */
 function time(command, args, { input, stdinFile, memory = false, extraEnv } = {}) {
