@@ -189,7 +189,7 @@ describe('the design card’s packages, each loaded only where it works', () => 
   });
 });
 
-describe("the build's interventions in third-party code (build/common.mjs; build-interventions.test.ts runs each)", () => {
+describe("the build's interventions in third-party code (build/common.mjs; build.test.ts runs each)", () => {
   it('conf is built without env-paths, which reads os.homedir() as it loads (and fails where Node has no home to give)', () => {
     const conf = readFileSync(path.join(ROOT, 'dist', 'side', 'config-conf.cjs'), 'utf8');
     expect(conf).toContain('conf asked env-paths for its folder: gymctl gives conf its cwd');
