@@ -41,7 +41,7 @@ const NODE_GROUPS = [
 ];
 const nodeGroup = (module) => NODE_GROUPS.find(([pattern]) => pattern.test(module))?.[1] ?? `Node: ${module}`;
 
-/** `undici` of `../node_modules/undici/lib/x.js`, `@inquirer/core` of a scoped path, `src/output/ndjson.ts` of gymctl's own. */
+/** `undici` of `../node_modules/undici/lib/x.js`, `@inquirer/core` of a scoped path, `src/output/csv.ts` of gymctl's own. */
 export function sourceGroup(source) {
   const parts = source.replaceAll('\\', '/').split('node_modules/');
   if (parts.length > 1) {

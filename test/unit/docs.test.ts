@@ -2,8 +2,9 @@
  * What the docs name exists: every `gymctl …` command line (in code blocks and
  * inline code) is a command of the parser with options it takes, every option
  * named is one gymctl has, every environment variable gymctl is said to read
- * is read in src/, and every repository path that a doc or a comment in src/
- * names is there. The docs are README.md, CONTRIBUTING.md and docs/*.md.
+ * is read in src/, and every repository path that a doc or a comment in src/,
+ * test/, build/ or scripts/ names is there; docs/library.md lists the failure reasons the type declares.
+ * The docs are README.md, CONTRIBUTING.md and docs/*.md.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -252,6 +253,12 @@ describe('the docs name only what exists', () => {
     return found.length > 0;
   }
 
+  it("the library's failure reasons are the FailureReason type's, every one", () => {
+    const declared = /export type FailureReason = ([^;]+);/.exec(text('src/api/errors.ts'))![1]!.match(/'[\w]+'/g)!.map((name) => name.slice(1, -1));
+    const listed = /`reason` tells failures of one kind apart \(([^)]+)\)/.exec(text('docs/library.md').replace(/\s+/g, ' '))![1]!.match(/`\w+`/g)!.map((name) => name.slice(1, -1));
+    expect(listed).toEqual(declared);
+  });
+
   it('every repository path a doc names is there', () => {
     const wrong: string[] = [];
     for (const file of DOCS) {
@@ -261,9 +268,9 @@ describe('the docs name only what exists', () => {
     expect(exists('src/commands/*/run.ts') && !exists('src/nothing-here.ts')).toBe(true);
   });
 
-  it('every repository path a comment in src/ names is there', () => {
+  it('every repository path a comment in src/, test/, build/ or scripts/ names is there', () => {
     const wrong: string[] = [];
-    for (const file of filesIn('src').filter((name) => name.endsWith('.ts'))) {
+    for (const file of ['src', 'test', 'build', 'scripts'].flatMap(filesIn).filter((name) => /\.(ts|mjs|cjs)$/.test(name))) {
       const comments = readFileSync(path.join(ROOT, file), 'utf8').match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? [];
       for (const comment of comments) for (const named of pathsIn(comment)) if (!exists(named)) wrong.push(`${file}: ${named}`);
     }
