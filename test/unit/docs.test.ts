@@ -254,8 +254,13 @@ describe('the docs name only what exists', () => {
   }
 
   it("the library's failure reasons are the FailureReason type's, every one", () => {
-    const declared = /export type FailureReason = ([^;]+);/.exec(text('src/api/errors.ts'))![1]!.match(/'[\w]+'/g)!.map((name) => name.slice(1, -1));
-    const listed = /`reason` tells failures of one kind apart \(([^)]+)\)/.exec(text('docs/library.md').replace(/\s+/g, ' '))![1]!.match(/`\w+`/g)!.map((name) => name.slice(1, -1));
+    const names = (pattern: RegExp, within: string, quote: RegExp) =>
+      pattern
+        .exec(within)![1]!
+        .match(quote)!
+        .map((name) => name.slice(1, -1));
+    const declared = names(/export type FailureReason = ([^;]+);/, text('src/api/errors.ts'), /'\w+'/g);
+    const listed = names(/`reason` tells failures of one kind apart \(([^)]+)\)/, text('docs/library.md').replace(/\s+/g, ' '), /`\w+`/g);
     expect(listed).toEqual(declared);
   });
 
