@@ -246,10 +246,11 @@ export const GLOBAL_CONFIG_KEYS = {
 
 export type GlobalConfigKey = keyof typeof GLOBAL_CONFIG_KEYS;
 
-export function configKey(name: string): ConfigKey | GlobalConfigKey {
+/** A config key by its name; the key itself is refused, naming the login to run instead, with `again()` (profileFlag's) after it. */
+export function configKey(name: string, again = () => ''): ConfigKey | GlobalConfigKey {
   if (Object.hasOwn(CONFIG_KEYS, name) || Object.hasOwn(GLOBAL_CONFIG_KEYS, name)) return name as ConfigKey | GlobalConfigKey;
   if (name === 'api-key' || name === 'key') {
-    throw usageError('the API key is not a config setting: store it with `gymctl auth login`, which keeps it out of the command line');
+    throw usageError(`the API key is not a config setting: store it with \`gymctl auth login${again()}\`, which keeps it out of the command line`);
   }
   const names = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)];
   throw usageError(`unknown config key ${JSON.stringify(name)}: expected one of ${names.join(', ')}${didYouMean(name, names)}`);

@@ -498,7 +498,9 @@ describe('config', () => {
     expectFailure(await gymctl(['config', 'set', 'timeout', '-3']), 2, /invalid timeout/);
     expectFailure(await gymctl(['config', 'set', 'format', 'xml']), 2, /invalid format/);
     expectFailure(await gymctl(['config', 'set', 'base-url', 'not a url']), 2, /invalid base URL/);
-    expectFailure(await gymctl(['config', 'set', 'api-key', 'k']), 2, /auth login/);
+    expectFailure(await gymctl(['config', 'set', 'api-key', 'k']), 2, /`gymctl auth login`/);
+    // Following the message stores the key in the profile that was named, not the default one.
+    expectFailure(await gymctl(['config', 'set', 'api-key', 'k', '--profile', 'work']), 2, /`gymctl auth login --profile work`/);
     expect(readFileSync(configFile(), 'utf8')).toBe(before);
   });
 

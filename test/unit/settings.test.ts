@@ -278,8 +278,9 @@ describe('configKey', () => {
     expect(configKey(name)).toBe(name);
   });
 
-  it.each(['api-key', 'key'])('refuses %s, pointing to auth login', (name) => {
-    expect(usage(() => configKey(name)).message).toContain('gymctl auth login');
+  it.each(['api-key', 'key'])('refuses %s, pointing to auth login, of the profile acted on when one is named', (name) => {
+    expect(usage(() => configKey(name)).message).toContain('store it with `gymctl auth login`, which');
+    expect(usage(() => configKey(name, () => ' --profile work')).message).toContain('store it with `gymctl auth login --profile work`, which');
   });
 
   it.each(['colour', 'baseUrl', 'toString', '__proto__', 'constructor', ''])('rejects unknown key %j', (name) => {

@@ -39,6 +39,9 @@ async function state(f: ConfigDeps) {
   return { store, file, profileName: profile.value };
 }
 
+/** configKey, whose refusal of the API key names the login of the profile this command acts on. */
+const keyNamed = (f: ConfigDeps, name: string) => configKey(name, () => profileFlag(f.profileName().value, f.config().read()));
+
 const ALL_KEYS = [...Object.keys(CONFIG_KEYS), ...Object.keys(GLOBAL_CONFIG_KEYS)] as Array<ConfigKey | GlobalConfigKey>;
 
 export async function runConfigList(f: ConfigDeps): Promise<void> {
@@ -54,7 +57,7 @@ export async function runConfigList(f: ConfigDeps): Promise<void> {
 }
 
 export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
-  const key = configKey(name);
+  const key = keyNamed(f, name);
   // A setting of the whole file is read whatever the active profile is.
   const { file, profileName } = isGlobal(key) ? { file: f.config().read(), profileName: '' } : await state(f);
   const text = asText(key, effectiveValue(file, profileName, key));
@@ -63,7 +66,7 @@ export async function runConfigGet(f: ConfigDeps, name: string): Promise<void> {
 }
 
 export async function runConfigSet(f: ConfigDeps, name: string, value: string, options: { allowHttp?: boolean } = {}): Promise<void> {
-  const key = configKey(name);
+  const key = keyNamed(f, name);
   if (isGlobal(key)) {
     const setting = GLOBAL_CONFIG_KEYS[key];
     const parsed = setting.parse(value);
@@ -113,7 +116,7 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
 }
 
 export async function runConfigUnset(f: ConfigDeps, name: string): Promise<void> {
-  const key = configKey(name);
+  const key = keyNamed(f, name);
   if (isGlobal(key)) {
     // Whatever the active profile: this is the way out of a default-profile that names none.
     const store = f.config();
