@@ -42,6 +42,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { whereTimeGoes } from './profile.mjs';
 import { measureSea, seaBuild, signed } from './sea.mjs';
+import { TARGETS } from './targets.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -136,7 +137,7 @@ async function measure(node, baseUrl, idsFile) {
   // Warm the file cache; the warm case's code cache is written by the run before it.
   for (let i = 0; i < 3; i++) for (const c of start) time(c.command, c.args, c.options);
   const [base, version_, floor, whoami, cold, jq, helpText, helpParsed, baseWhoami] = interleaved(start, runs, 'start-up');
-  const whoamiTarget = major <= 20 ? 1.4 : 1.3;
+  const whoamiTarget = major <= 20 ? TARGETS.whoamiNode20 : TARGETS.whoami;
   const ids = idsFile(batchIds);
   const batch = [
     { name: `batch floor (floor-batch.cjs), ${batchIds} ids`, command: node, args: [path.join(here, 'floor-batch.cjs'), baseUrl, KEY], options: { stdinFile: ids } },
@@ -174,7 +175,7 @@ async function measure(node, baseUrl, idsFile) {
   const baseRss100k = baseBin && rss(100_000, baseBin);
   const rows = [
     [start[0].name, base.toFixed(1), '1.00', '', ''],
-    [start[1].name, version_.toFixed(1), (version_ / base).toFixed(2), '≤ 1.2× node -e 0', verdict(version_ / base, 1.2)],
+    [start[1].name, version_.toFixed(1), (version_ / base).toFixed(2), `≤ ${TARGETS.version}× node -e 0`, verdict(version_ / base, TARGETS.version)],
     [start[2].name, floor.toFixed(1), '1.00', '', ''],
     [start[3].name, whoami.toFixed(1), (whoami / floor).toFixed(2), `≤ ${whoamiTarget}× one-call floor`, verdict(whoami / floor, whoamiTarget)],
     // The first run after an install writes the cache: what it costs over a warm run.
@@ -184,17 +185,17 @@ async function measure(node, baseUrl, idsFile) {
     [start[6].name, helpText.toFixed(1), `${(helpText / base).toFixed(2)} (${signed(helpText - helpParsed)} ms)`, '', ''],
     [start[7].name, helpParsed.toFixed(1), (helpParsed / base).toFixed(2), '', ''],
     [batch[0].name, batchFloor.toFixed(0), '1.00', '', ''],
-    [batch[1].name, batchGymctl.toFixed(0), (batchGymctl / batchFloor).toFixed(2), '≤ 1.3× batch floor', verdict(batchGymctl / batchFloor, 1.3)],
+    [batch[1].name, batchGymctl.toFixed(0), (batchGymctl / batchFloor).toFixed(2), `≤ ${TARGETS.batch}× batch floor`, verdict(batchGymctl / batchFloor, TARGETS.batch)],
     [tables[0].name, pipe10k.toFixed(0), '1.00', '', ''],
     [tables[1].name, table10k.toFixed(0), `${(table10k / pipe10k).toFixed(2)}× pipe`, '', ''],
-    [tables[2].name, table20k.toFixed(0), `${(table20k / table10k).toFixed(2)}× 10000`, '≤ 2.2× 10000 rows', verdict(table20k / table10k, 2.2)],
+    [tables[2].name, table20k.toFixed(0), `${(table20k / table10k).toFixed(2)}× 10000`, `≤ ${TARGETS.table}× 10000 rows`, verdict(table20k / table10k, TARGETS.table)],
     ['peak memory, 50,000 ids (MB)', rss50k.toFixed(0), '', '', ''],
     [
       'peak memory, 100,000 ids (MB)',
       rss100k.toFixed(0),
       `${(rss100k / rss50k).toFixed(2)}× 50,000`,
-      '< 128 MB, flat (≤ 1.1×)',
-      rss100k < 128 && rss100k <= rss50k * 1.1 ? 'pass' : 'FAIL',
+      `< ${TARGETS.memoryMb} MB, flat (≤ ${TARGETS.memoryFlat}×)`,
+      rss100k < TARGETS.memoryMb && rss100k <= rss50k * TARGETS.memoryFlat ? 'pass' : 'FAIL',
     ],
   ];
   if (baseBin) {
@@ -238,9 +239,9 @@ function curlComparison(baseUrl, ids) {
   const speedup = ((curl / CURL_IDS) * batchIds) / lastBatch;
   table([
     [`xargs -P 8 curl, ${CURL_IDS} ids (once)`, curl.toFixed(0), '', '', ''],
-    ["  gymctl's speed-up over curl, per id (first Node above)", '', `${speedup.toFixed(1)}×`, '≥ 10×', verdict(speedup, 10, false)],
+    ["  gymctl's speed-up over curl, per id (first Node above)", '', `${speedup.toFixed(1)}×`, `≥ ${TARGETS.curlSpeedup}×`, verdict(speedup, TARGETS.curlSpeedup, false)],
   ]);
-  return speedup < 10;
+  return speedup < TARGETS.curlSpeedup;
 }
 
 const idCache = new Map();

@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TARGETS } from './targets.mjs';
 
 /** A difference with its sign: `+18`, `-18`. */
 export const signed = (difference, digits = 0) => `${difference < 0 ? '-' : '+'}${Math.abs(difference).toFixed(digits)}`;
@@ -65,10 +66,10 @@ export function measureSea(sea, { bin, here, baseUrl, key, runs, time, interleav
   const rows = [
     [start[0].name, base.toFixed(1), '1.00', '', ''],
     [start[1].name, npmVersion.toFixed(1), ratio(npmVersion, base), '', ''],
-    [start[2].name, seaVersion.toFixed(1), ratio(seaVersion, base), '≤ 1.3× node -e 0', verdict(seaVersion / base, 1.3)],
+    [start[2].name, seaVersion.toFixed(1), ratio(seaVersion, base), `≤ ${TARGETS.seaVersion}× node -e 0`, verdict(seaVersion / base, TARGETS.seaVersion)],
     [start[3].name, floor.toFixed(1), '1.00', '', ''],
     [start[4].name, npmWhoami.toFixed(1), ratio(npmWhoami, floor), '', ''],
-    [start[5].name, seaWhoami.toFixed(1), ratio(seaWhoami, floor), '≤ 1.1× one-call floor', verdict(seaWhoami / floor, 1.1)],
+    [start[5].name, seaWhoami.toFixed(1), ratio(seaWhoami, floor), `≤ ${TARGETS.seaWhoami}× one-call floor`, verdict(seaWhoami / floor, TARGETS.seaWhoami)],
     ['peak memory, npm build whoami --json (MB)', mb(npmRss), '', '', ''],
     ['peak memory, binary whoami --json (MB)', mb(seaRss), Number.isNaN(seaRss) ? '' : `${signed(seaRss - npmRss)} MB`, '', ''],
     [`binary size (MiB; ${sea.stripped ? 'stripped' : 'not stripped'})`, (sea.size / 2 ** 20).toFixed(1), '', '', ''],

@@ -264,6 +264,16 @@ describe('the docs name only what exists', () => {
     expect(listed).toEqual(declared);
   });
 
+  it("docs/performance.md states the bench's targets (test/bench/targets.mjs), each number once", async () => {
+    const { TARGETS } = await import('../bench/targets.mjs');
+    const doc = text('docs/performance.md');
+    const cells = [...doc.matchAll(/^\| .+ \| (.+) \|$/gm)].map(([, target]) => target!).filter((target) => /[≤<]/.test(target));
+    const curl = /over `xargs -P 8 curl`[^(]*\((≥ [\d.]+×)\)/.exec(doc.replace(/\s+/g, ' '))![1]!;
+    const stated = [...cells, curl].flatMap((cell) => [...cell.matchAll(/[≤<≥] (\d+(?:\.\d+)?)/g)].map(([, number]) => Number(number)));
+    const sorted = (numbers: number[]) => [...numbers].sort((a, b) => a - b);
+    expect(sorted(stated)).toEqual(sorted(Object.values(TARGETS)));
+  });
+
   it('every repository path a doc names is there', () => {
     const wrong: string[] = [];
     for (const file of DOCS) {
