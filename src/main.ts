@@ -1,6 +1,6 @@
 /**
- * Runs one command: `run(argv, { io, env, signal })` parses, runs, reports any failure on stderr and returns the exit code, the
- * only place that turns failures into exit codes. Loaded by cli.ts for all but --version and the top-level help; tests call it
+ * Runs one command: `run(argv, { io, env, signal })` parses, runs, reports any failure on stderr and returns the exit code (a
+ * second interrupt alone exits without it: run/interrupt.ts). Loaded by cli.ts for all but --version and the top-level help; tests call it
  * in-process. The wiring: the pre-scan of argv (argv.ts), the one factory made once the parser has read the flags, the race
  * with an interrupt (run/interrupt.ts), the outcome (run/settle.ts) and its report (run/report.ts).
  */

@@ -158,7 +158,7 @@ function isHead(value: unknown): value is ResponseHead {
   );
 }
 
-/** The largest entry read back: the client's body cap. */
+/** The largest entry read back: above the client's 10 MiB body cap, as an entry holds the body escaped in JSON, with its head. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
 export function openCache(options: CacheOptions): ResponseCache {

@@ -7,7 +7,7 @@ const ERROR_LINES = [
   'CSV is output for programs (a script, a spreadsheet import), as JSON is: a program reads a failure by its kind and status, which the JSON line gives whole. stdout holds the CSV alone either way, so `> file` keeps data and nothing else; the error stays on the screen.',
 ].join('\n\n');
 
-/** The exit codes, from the one table that main.ts maps failures with. */
+/** The exit codes, from the one table failures are mapped with (failures.ts's EXIT_CODES). */
 function exitCodesTopic(): string {
   const rows = EXIT_CODES.map(({ code, kind, when }) => `  ${String(code).padEnd(5)}${kind ? `${kind}: ` : ''}${when}`);
   return `Exit codes\n\n${rows.join('\n')}\n\nWith several ids, the exit code is that of the first failure in argument order; a refused key (401, 403) stops the batch at once, in one error line that counts the ids not tried (notTried in JSON).\n\n${ERROR_LINES}\n`;

@@ -225,7 +225,7 @@ export class ConfigStore {
   }
 }
 
-/** Temporary files of dead writers beside `target` (conf's `.tmp-…`, older gymctl's `.<pid>.<random>.tmp`); called with the lock held. */
+/** Temporary files of dead writers beside `target` (conf's `.tmp-…`, older gymctl's `.<pid>.<random>.tmp`); removed only with the lock held. */
 function leftoversOf(target: string): string[] {
   const dir = path.dirname(target);
   const name = path.basename(target);

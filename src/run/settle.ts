@@ -4,7 +4,7 @@ import type { GymctlError } from '../api/errors.js';
 import { type ArgvScan, scanArgv } from '../argv.js';
 import { AlreadyReported, Interrupted, usageError, exitCodeOf, exitCodeOfKind, toFailure } from '../failures.js';
 
-/** Commander's errors, told apart without loading commander (see main). */
+/** Commander's errors, told apart by their `commander.` code (this file imports commander's types alone). */
 function isCommanderError(error: unknown): error is Error & { code: string; exitCode: number } {
   const code = (error as { code?: unknown } | undefined)?.code;
   return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');

@@ -1,4 +1,4 @@
-/** The HTTP transport (this folder alone talks to the network): each call's checked settings, then its attempts, each under one deadline. */
+/** The HTTP transport (every API request goes through this folder): each call's checked settings, then its attempts, each under one deadline. */
 import { VERSION } from '../../version.js';
 import { baseUrlProblem, schemeProblem } from '../base-url.js';
 import { API_KEY_FORM, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_RETRIES, MAX_TIMEOUT_MS } from '../defaults.js';
