@@ -3,14 +3,14 @@
 // mutant left alive must be listed as equivalent (test/mutation/equivalent.json), with the reason no test can tell it
 // from the code. A listed mutant that is no longer left alive (killed, or no longer made) is stale, and fails the run
 // too: the list says only what is true of the code as it stands. A mutant that timed out counts as detected only once it
-// times out again, or is killed, run alone with a generous limit (scripts/test-mutation.mjs runs it again). A
-// `Stryker disable` comment in src/ must be listed too, with its reason.
+// times out again, or is killed, in a second run apart from the others, with a generous limit (scripts/test-mutation.mjs
+// runs it). A `Stryker disable` comment in src/ must be listed too, with its reason.
 // Stryker's own `thresholds.break` looks only at the total, which a strong module can lift over a weak one, and a
 // `mutate` entry that matches no file only makes it warn.
 
 /** The lowest mutation score, in percent, that each module must reach. */
 export const BAR = 90;
-/** The time limit of a mutant's second run, alone, after it timed out among the others: a busy machine is no excuse. */
+/** The time limit of a mutant's second run (two at once, one a core), after it timed out among the others: a busy machine is no excuse. */
 export const RERUN_TIMEOUT_MS = 30_000;
 const DETECTED = new Set(['Killed', 'Timeout']);
 const ALIVE = new Set(['Survived', 'NoCoverage']);
@@ -90,7 +90,7 @@ export function withoutTimeouts(report) {
 
 /**
  * A mutant's status once its time-out is settled: one that timed out is looked for in `rerun`, the report of its
- * second run alone (RERUN_TIMEOUT_MS), and takes the status it has there; only a second timeout, or a kill, is
+ * second run (RERUN_TIMEOUT_MS), and takes the status it has there; only a second timeout, or a kill, is
  * detected. One never run again counts as alive. The other mutants of `rerun` kept their first run's result (see
  * withoutTimeouts) and are not looked at: a mutant is found by its mutator, replacement and exact span, which is how
  * Stryker itself names it, so a mutant inside a timed-out one's span never stands in for it.
@@ -98,7 +98,7 @@ export function withoutTimeouts(report) {
 function settled(file, mutant, rerun) {
   if (mutant.status !== 'Timeout') return mutant.status;
   const again = (rerun?.files?.[file]?.mutants ?? []).find((other) => sameMutant(other, mutant));
-  return again ? again.status : 'Timeout, not run again alone';
+  return again ? again.status : 'Timeout, not run again';
 }
 
 /**
@@ -106,7 +106,7 @@ function settled(file, mutant, rerun) {
  * `exists(file)` whether a module's file is there; `pending` the modules whose tests are still being written: they are
  * run, scored and judged as the others, and a score under the bar, an unlisted survivor or a stale listing of theirs is
  * printed but does not fail the run (a pending module missing or unscored does). `rerun` is the report of the mutants
- * that timed out, each run again alone; `disables` every `Stryker disable` comment in src/, each of which must be
+ * that timed out, each run again in a second pass; `disables` every `Stryker disable` comment in src/, each of which must be
  * listed (mutator DISABLE, its line's text); `ranges` the lines a `--mutate file:A-B` run was given, per file: only
  * the listings inside them are judged, and the score is not held to the bar.
  * Returns the lines to print and whether the run failed.
@@ -131,7 +131,7 @@ export function judge({ report, expected, equivalents, exists, pending = [], rer
     }
     const mutants = (entry.mutants ?? []).map((m) => ({ ...m, status: settled(file, m, rerun), first: m.status }));
     const detected = mutants.filter((m) => DETECTED.has(m.status));
-    // A mutant that timed out and then did not time out again alone, nor was killed, is alive.
+    // A mutant that timed out and then did not time out again in the second run, nor was killed, is alive.
     const alive = mutants.filter((m) => ALIVE.has(m.status) || (m.first === 'Timeout' && !DETECTED.has(m.status)));
     const timeouts = mutants.filter((m) => m.status === 'Timeout').length;
     const other = mutants.length - detected.length - alive.length;

@@ -129,7 +129,7 @@ describe('no way around the gate', () => {
     const again = (status: string) => ({ files: { 'src/f.ts': { mutants: [mutant(status)] } } });
     const never = run(report);
     expect(never.failed).toBe(true);
-    expect(never.lines.join('\n')).toContain('src/f.ts:2:10: Timeout, not run again alone, and not listed as equivalent');
+    expect(never.lines.join('\n')).toContain('src/f.ts:2:10: Timeout, not run again, and not listed as equivalent');
     expect(run(report, { rerun: again('Survived') }).failed).toBe(true);
     expect(run(report, { rerun: again('Killed') }).failed).toBe(false);
     expect(run(report, { rerun: again('Timeout') }).failed).toBe(false);
