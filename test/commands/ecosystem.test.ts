@@ -83,6 +83,15 @@ describe('profiles', () => {
     ]);
   });
 
+  it('auth status --all refuses --sandbox and --base-url, which would stand in for every stored base URL and key, before any request', async () => {
+    await login('work');
+    const before = world.requests.length;
+    for (const [flag, ...value] of [['--sandbox'], ['--base-url', world.sandbox.url]]) {
+      expectFailure(await gymctl(['auth', 'status', '--all', flag!, ...value]), 2, new RegExp(`--all checks every stored profile .*cannot be used with ${flag}`));
+    }
+    expect(world.requests.length).toBe(before);
+  });
+
   it('auth status --all on a narrow terminal: the long statuses give way, the base URL and the headers stay whole', async () => {
     await login('work');
     await login('audit', DEMO_KEY_NO_ACADEMIES);

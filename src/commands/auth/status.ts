@@ -1,5 +1,5 @@
 /** `gymctl auth status [--all]`: the profile, base URL, masked key, where each comes from, and the key's owner. */
-import { GymctlError } from '../../api/errors.js';
+import { GymctlError, usageError } from '../../api/errors.js';
 import { AlreadyReported, toFailure } from '../../failures.js';
 import { type GlobalFlags, maskKey, parseBaseUrl } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
@@ -83,6 +83,9 @@ async function runStatusAll(f: StatusDeps, options: StatusFlags): Promise<void> 
 
 export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<void> {
   await f.output(); // --jq and the format are checked before anything is sent
+  // Each stored profile is checked with its own base URL and key: a flag that would stand in for them is refused, never ignored.
+  const insteadOfStored = options.sandbox ? '--sandbox' : options.baseUrl !== undefined ? '--base-url' : undefined;
+  if (options.all && insteadOfStored) throw usageError(`--all checks every stored profile with its own base URL and key: it cannot be used with ${insteadOfStored}`);
   if (options.all) return runStatusAll(f, options);
   const { client, settings, baseUrl, apiKey, explain } = await f.client();
   const store = f.config();
