@@ -193,6 +193,19 @@ describe('habits gymctl answers with its own way, in one line', () => {
     }
   });
 
+  it('a key given to auth login as an argument points to --with-key, never showing the key', async () => {
+    for (const args of [
+      ['auth', 'login', '--with-key', SECRET],
+      ['auth', 'login', SECRET, '--base-url', 'https://api.example.com'],
+    ]) {
+      const result = await refused(
+        args,
+        'gymctl auth login takes no argument: pipe the key to `gymctl auth login --with-key` (an argument stays in shell history and ps), and name a profile with --profile',
+      );
+      expect(result.stderr).not.toContain(SECRET);
+    }
+  });
+
   it('is a JSON line when errors are JSON', async () => {
     const result = await refused(['whoami', '--json', '--verbose'], /^\{"error":/);
     expect(JSON.parse(result.stderr)).toMatchObject({ error: { kind: 'usage', message: DEBUG } });

@@ -44,6 +44,10 @@ const HABITS: ReadonlyArray<readonly [habit: string, answer: string | ((rest: re
   ['--verbose', DEBUG],
   ['* -v', DEBUG],
   ['--api-key', 'gymctl takes no key as an option (shell history and ps would keep it): pipe it to `gymctl auth login --with-key`, or set GYMCTL_API_KEY'],
+  [
+    'auth login *',
+    'gymctl auth login takes no argument: pipe the key to `gymctl auth login --with-key` (an argument stays in shell history and ps), and name a profile with --profile',
+  ],
   ['api --paginate', 'the API has no pages: gymctl api prints each answer whole'],
   ['version --short', 'gymctl version has no --short: `gymctl --version` prints the version alone'],
   ['status', 'gymctl has no status command: `gymctl auth status` checks the key, `gymctl whoami` shows what it sees'],
