@@ -83,6 +83,11 @@ describe('the key store a profile names', () => {
     );
   });
 
+  it("a value in other letters' case is suggested in the case gymctl takes", () => {
+    expect(usage(() => CONFIG_KEYS['key-store'].parse('KEYRING')).message).toMatch(/\(Did you mean keyring\?\)$/);
+    expect(usage(() => CONFIG_KEYS.format.parse('JSON')).message).toMatch(/\(Did you mean json\?\)$/);
+  });
+
   it('gymctl config set key-store with a misspelt store exits 2 and stores nothing', async () => {
     const config = tempConfigDir();
     try {

@@ -22,7 +22,8 @@ export function closest(word: string, names: readonly string[]): string | undefi
     }
     return row[b.length]!;
   };
-  const [best] = names.map((name) => ({ name, d: distance(word, name) })).sort((x, y) => x.d - y.d);
+  // Case aside: `JSON` is json, as a shell user means it.
+  const [best] = names.map((name) => ({ name, d: distance(word.toLowerCase(), name.toLowerCase()) })).sort((x, y) => x.d - y.d);
   return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.name : undefined;
 }
 
