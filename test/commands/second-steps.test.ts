@@ -66,6 +66,14 @@ describe('a mistyped value gets a suggestion, as a mistyped command does', () =>
     // A field's last part alone names the dotted field.
     const city = await gymctl(['academy', '1', '--columns', 'id,city'], { env: api() });
     expect(city.stderr).toMatch(/^gymctl: unknown column "city" for --columns: .* \(Did you mean address\.city\?\)\n$/);
+    // A header a terminal table shows (`ID`, `City`) is answered with its column.
+    for (const [header, column] of [
+      ['ID', 'id'],
+      ['City', 'address\\.city'],
+    ]) {
+      const shown = await gymctl(['academy', '1', '--columns', header!], { env: api() });
+      expect(shown.stderr).toMatch(new RegExp(`^gymctl: unknown column "${header}" for --columns: .* \\(Did you mean ${column}\\?\\)\n$`));
+    }
     // Nothing near: no guess.
     const far = await gymctl(['academy', '1', '--format', 'xml'], { env: api() });
     expect(far.stderr).toBe('gymctl: invalid format "xml" (from --format): expected one of table, json, ndjson, csv\n');
