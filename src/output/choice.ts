@@ -37,9 +37,8 @@ export async function resolveOutput(flags: GlobalFlags, stored: Setting<OutputFo
   const format = chosen ?? stored;
   if (flags.bom && format.value !== 'csv') throw usageError(`--bom applies to CSV output, not to ${format.value} (from ${format.origin ?? format.source}): add --format csv`);
   if (format.value === 'json' || format.value === 'ndjson') {
-    const flag = flags.columns !== undefined ? '--columns' : !headers ? '--no-headers' : undefined;
-    if (flag)
-      throw usageError(`${flag} applies to table, tab-separated and CSV output, not to ${format.value} (from ${format.origin ?? format.source}): use --jq to pick fields of JSON`);
+    const [flag, instead] = flags.columns !== undefined ? ['--columns', ': use --jq to pick fields of JSON'] : !headers ? ['--no-headers', ''] : [];
+    if (flag) throw usageError(`${flag} applies to table, tab-separated and CSV output, not to ${format.value} (from ${format.origin ?? format.source})${instead}`);
   }
   const bom = format.value === 'csv' && (flags.bom ?? storedBom);
   return { format: format.value, headers, ...(flags.columns !== undefined ? { columns: flags.columns } : {}), ...(bom ? { bom } : {}) };

@@ -220,6 +220,10 @@ describe('--columns and --no-headers', () => {
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
     }
+    // Picking fields with --jq is the answer to --columns alone: JSON has no header row to leave out.
+    const message = async (args: string[]) => JSON.parse((await gymctl(args)).stderr).error.message;
+    expect(await message(['academy', '1', '--json', '--columns', 'id'])).toMatch(/not to json \(from --json\): use --jq to pick fields of JSON$/);
+    expect(await message(['academy', '1', '--json', '--no-headers'])).toBe('--no-headers applies to table, tab-separated and CSV output, not to json (from --json)');
     expect(world.requests).toEqual([]);
   });
 
