@@ -56,6 +56,28 @@ describe('fitAnswer', () => {
     expect(bytesOf({ structuredContent: more, content: [{ type: 'text', text: JSON.stringify(more) }] })).toBeGreaterThan(limit);
   });
 
+  it('weighs a long list over the limit only until its room is spent: records past it are written only to size the whole', () => {
+    // Trying every count from the whole list down would write out a batch of 20,000 records 20,000 times over: an MCP call that hangs.
+    for (const how of [LIST, BATCH]) {
+      const written = new Map<string, number>();
+      const data = records(600, 100).map((record) => ({
+        ...record,
+        toJSON: () => {
+          written.set(record.id, (written.get(record.id) ?? 0) + 1);
+          return record;
+        },
+      }));
+      bytesOf(asResult({ data }));
+      const toSize = written.get('600');
+      written.clear();
+      const kept = structured(fitAnswer({ data }, 24 * 1024, how)).data as unknown[];
+      expect(kept.length, how.shape).toBeGreaterThan(20);
+      // Past the records kept, the one that went over the room and the few its measuring as written gave back are weighed again.
+      const past = data.slice(kept.length + 3).map((record) => written.get(record.id));
+      expect(past, how.shape).toEqual(past.map(() => toSize));
+    }
+  });
+
   it("names a batch's records left out by id, in order, for another call", () => {
     const data = records(200, 100);
     const answer = structured(fitAnswer({ data, notFound: ['999'] }, 16 * 1024, BATCH));
