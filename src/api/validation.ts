@@ -9,9 +9,7 @@ const formatPath = (path: readonly PropertyKey[]) =>
 
 export function unwrapSchema(schema: Schema): Schema {
   let current = schema;
-  while (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable') {
-    current = (current._zod.def as unknown as { innerType: Schema }).innerType;
-  }
+  while (current._zod.def.type === 'optional' || current._zod.def.type === 'nullable') current = (current._zod.def as unknown as { innerType: Schema }).innerType;
   return current;
 }
 

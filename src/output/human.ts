@@ -24,9 +24,7 @@ export function labelledText(rows: ReadonlyArray<readonly [string, Cell]>, termi
 
 /** Aligned columns on a terminal; elsewhere each row's cells joined by the gap. */
 export async function columnsText(rows: ReadonlyArray<readonly Cell[]>, terminal: Terminal, indent: number, gap = 2, labels = false): Promise<string> {
-  if (!terminal.isTTY) {
-    return rows.map((row) => `${' '.repeat(indent)}${row.map(cellText).join(' '.repeat(gap))}\n`).join('');
-  }
+  if (!terminal.isTTY) return rows.map((row) => `${' '.repeat(indent)}${row.map(cellText).join(' '.repeat(gap))}\n`).join('');
   const { drawColumns } = await import('./table.js');
   return drawColumns(rows, { gap, indent, labels, color: terminal.color, ...(terminal.width ? { width: terminal.width } : {}) });
 }

@@ -45,9 +45,7 @@ export function parseSandboxData(input: unknown): SandboxData {
       seen.add(String(id));
     });
   };
-  for (const [name, items] of Object.entries(data)) {
-    unique(name, name === 'keys' ? data.keys.map((k) => k.key.id) : (items ?? []).map((item) => (item as { id?: unknown })?.id));
-  }
+  for (const [name, items] of Object.entries(data)) unique(name, name === 'keys' ? data.keys.map((k) => k.key.id) : (items ?? []).map((item) => (item as { id?: unknown })?.id));
   const secrets = new Set<string>();
   data.keys.forEach((k, i) => {
     if (secrets.has(k.secret)) throw new Error(`keys[${i}].secret: duplicate secret`);
