@@ -1,6 +1,6 @@
 /** Choosing one of a list on stderr: @inquirer/search, or in accessible mode a numbered list, as a screen reader is silent on a redraw. */
 import search from '@inquirer/search';
-import { Interrupted } from '../failures.js';
+import { Interrupted, usageError } from '../failures.js';
 import { sanitizeLine } from '../output/sanitize.js';
 import { askLine } from './prompt.js';
 import type { IO } from './io.js';
@@ -12,15 +12,25 @@ export async function pick<T>(io: IO, message: string, choices: ReadonlyArray<Pi
   // Names may come from a server: made safe before they reach the terminal.
   const safe = choices.map((choice) => ({ value: choice.value, name: sanitizeLine(choice.name) }));
   if (io.accessible) return pickByLine(io, message, safe, signal);
+  let asked = '';
   const prompt = search<T>(
     {
       message,
-      source: (term) => matching(safe, term ?? ''),
+      source: (term = '') => {
+        asked = term;
+        return matching(safe, term);
+      },
     },
     { input: io.stdin, output: io.stderr, clearPromptOnDone: true, ...(signal ? { signal } : {}) },
   );
   try {
-    return await prompt;
+    // Enter read with the text before it (a paste) comes before the list is filtered by that text, so the prompt answers from
+    // the list as it was: then the answer is the first that the text matches, as the prompt shows (with none, a usage error).
+    const value = await prompt;
+    const matches = matching(safe, asked);
+    if (matches.some((choice) => choice.value === value)) return value;
+    if (!matches[0]) throw usageError(`nothing in the list matches ${JSON.stringify(sanitizeLine(asked))}`);
+    return matches[0].value;
   } catch (error) {
     // Ctrl-C in the list, or the run's interrupt: an interrupt, as anywhere else.
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw signal?.reason ?? new Interrupted();

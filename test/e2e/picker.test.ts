@@ -37,7 +37,7 @@ describe.skipIf(!hasTool('tmux', ['-V']))('choosing an academy at a terminal', (
       'bash --norc --noprofile',
       [
         line('gymctl academy --sandbox', /Shibuya Judo Dojo \(id 4\)/),
-        // Enter once the list shows the filter's effect: pressed sooner, it would pick from the list as it was.
+        // Enter once the list shows the filter's effect (keys read together, as a paste is, are in test/unit/picker.test.ts).
         keys('Shib', (shown) => !shown.includes('Alfama')),
         { press: ['Enter'], until: /Name\s+Shibuya/ },
       ],

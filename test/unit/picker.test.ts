@@ -2,9 +2,11 @@
  * The picker in accessible mode: a numbered list and a line read, where a
  * line is a number of the list shown or text to filter by, as its
  * question ("type to filter") says. The list drawn in place
- * (@inquirer/search) is typed into under tmux in test/e2e/picker.test.ts.
+ * (@inquirer/search) is typed into under tmux in test/e2e/picker.test.ts,
+ * and here given keys that arrive in one read, as a paste does.
  */
 import { describe, expect, it } from 'vitest';
+import { GymctlError } from '../../src/api/errors.js';
 import { Interrupted } from '../../src/failures.js';
 import { createIO } from '../../src/terminal/io.js';
 import { pick } from '../../src/terminal/picker.js';
@@ -78,6 +80,42 @@ describe('the accessible picker', () => {
       fakes.terminal!.end(before);
       await expect(picking, JSON.stringify(before)).rejects.toBeInstanceOf(Interrupted);
     }
+  });
+});
+
+describe('the list drawn in place, given keys in one read (a paste, tmux send-keys, expect)', () => {
+  /** Picks from CHOICES, each of `reads` written once the list (or the last question) is drawn; the value picked and stderr. */
+  async function pasted(...reads: string[]) {
+    const fakes = fakeStreams({ stdinTTY: true, stdoutTTY: true, stderrTTY: true });
+    const picking = pick(createIO(fakes.streams, { env: {} }), 'Which academy?', CHOICES);
+    let mark = 0;
+    for (const read of reads) {
+      // Once a list is drawn (its pointer ❯) since the last keys, after the end (✔) of the question they answered, if they did.
+      for (let turns = 0; ; turns++) {
+        const since = fakes.stderr().slice(mark);
+        if (since.slice(mark === 0 ? 0 : since.lastIndexOf('✔') + 1 || since.length).includes('❯')) break;
+        if (turns === 1000) throw new Error(`no list drawn: ${JSON.stringify(fakes.stderr())}`);
+        await new Promise(setImmediate);
+      }
+      mark = fakes.stderr().length;
+      fakes.terminal!.write(read);
+    }
+    return { value: await picking, stderr: fakes.stderr() };
+  }
+
+  it('text and Enter together pick the first academy the text matches, as the prompt shows, not the first of the list before it', async () => {
+    expect((await pasted('Shib\r')).value).toBe('4');
+    expect((await pasted('sh\r')).value).toBe('3');
+  });
+
+  it('arrows and Enter together pick the academy the arrows reach', async () => {
+    expect((await pasted('\u001b[B\u001b[B\r')).value).toBe('3');
+  });
+
+  it('text that matches nothing, with Enter, picks nothing: a usage error that says so', async () => {
+    const failure = await pasted('zzz\r').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(GymctlError);
+    expect(failure).toMatchObject({ kind: 'usage', message: 'nothing in the list matches "zzz"' });
   });
 });
 
