@@ -22,7 +22,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, what: string]> =
   ['GYMCTL_DEBUG', '1: trace requests on stderr, the key redacted (as --debug); 0, false, no or off: no trace'],
   ['GYMCTL_FORCE_TTY', 'any value: format output as for a terminal, even in a pipe'],
   ['GYMCTL_NO_PROGRESS', 'any value: no progress line for long batches'],
-  ['GYMCTL_NO_INPUT', 'any value: never ask at a terminal (gymctl academy with no id is a usage error)'],
+  ['GYMCTL_NO_INPUT', 'any value: never ask at a terminal (gymctl academy with no id is a usage error; auth login takes the key piped in)'],
   ['GYMCTL_ACCESSIBLE', '1: accessible output (no borders, plain cards, progress lines appended); also ACCESSIBLE'],
   ['GYMCTL_NO_CODE_CACHE', "1: no compile cache of gymctl's code (Node 22.1+; in $XDG_CACHE_HOME/gymctl-code-cache)"],
   ['GYMCTL_MCP_TOKEN', 'the bearer token of gymctl mcp --http (16 or more visible ASCII characters); unset: one made and printed at start'],

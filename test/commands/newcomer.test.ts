@@ -192,6 +192,15 @@ describe('auth login', () => {
     expect(result.stderr).not.toContain(DEMO_KEY);
     expect(result.stderr).toContain('Logged in to');
   });
+
+  it('with GYMCTL_NO_INPUT at a terminal, asks nothing (neither the key nor whether to replace one): pipe the key in', async () => {
+    const env = { GYMCTL_NO_INPUT: '1' };
+    expect((await gymctl(['auth', 'login', '--with-key', '--base-url', world.sandbox.url], { stdin: DEMO_KEY, env })).code).toBe(0);
+    for (const args of [[], ['--with-key']]) {
+      const result = await gymctl(['auth', 'login', ...args], { stdinTTY: true, env });
+      expectFailure(result, 2, /^gymctl: GYMCTL_NO_INPUT is set, so there is no prompt: pipe the key in \(`gymctl auth login --with-key < keyfile`\)\n$/);
+    }
+  });
 });
 
 describe('timeouts', () => {
