@@ -160,8 +160,8 @@ describe('gymctl api -H and -X, as gh api takes them', () => {
 describe('habits gymctl answers with its own way, in one line', () => {
   const DEBUG = 'gymctl has no verbose mode: --debug traces each request on stderr, the key redacted';
   const cases: Array<[string[], string]> = [
-    [['whoami', '--template', '{{.name}}'], "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.data.name'"],
-    [['academy', '1', '--template={{.name}}'], "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.data.name'"],
+    [['whoami', '--template', '{{.name}}'], "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.name'"],
+    [['academy', '1', '--template={{.name}}'], "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.name'"],
     [['whoami', '--verbose'], DEBUG],
     [['whoami', '-v'], DEBUG],
     [['-v', 'academy', '1'], DEBUG],
@@ -180,6 +180,12 @@ describe('habits gymctl answers with its own way, in one line', () => {
       await refused(args, line);
     });
   }
+
+  it("--template's answer is a filter that works: it prints the name of the key and of an academy", async () => {
+    const filter = /--jq '([^']+)'/.exec(cases[0]![1])![1]!;
+    expect(await gymctl(['whoami', '--sandbox', '--jq', filter])).toMatchObject({ code: 0, stdout: 'Front desk (demo)\n' });
+    expect(await gymctl(['academy', '1', '--sandbox', '--jq', filter])).toMatchObject({ code: 0, stdout: 'Alfama Jiu-Jitsu\n' });
+  });
 
   it('--api-key, in every form, points to auth login --with-key and GYMCTL_API_KEY, never showing the key', async () => {
     for (const args of [

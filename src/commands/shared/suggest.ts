@@ -41,7 +41,7 @@ const PROFILES = 'gymctl has profiles, not contexts:';
  * the command's words then an option (`*`: after any command), matched once the parser has refused argv.
  */
 const HABITS: ReadonlyArray<readonly [habit: string, answer: string | ((rest: readonly string[]) => string)]> = [
-  ['--template', "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.data.name'"],
+  ['--template', "gymctl has no --template: --jq (-q) picks from the JSON, as --jq '.name'"],
   ['--verbose', DEBUG],
   ['* -v', DEBUG],
   ['--api-key', 'gymctl takes no key as an option (shell history and ps would keep it): pipe it to `gymctl auth login --with-key`, or set GYMCTL_API_KEY'],
