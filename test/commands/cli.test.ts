@@ -530,4 +530,8 @@ describe('gymctl sandbox', () => {
     expectFailure(result, 2, new RegExp(`invalid sandbox data in ${file}: academies\\[0\\]\\.id: expected integer, got string`));
     expectFailure(await gymctl(['sandbox', '--port', 'x']), 2, /invalid port/);
   });
+
+  it('--data of an empty name (an unset variable) is refused, never the demo data served instead', async () => {
+    expectFailure(await gymctl(['sandbox', '--port', '0', '--data', '']), 2, /^gymctl: cannot read sandbox data "" \(ENOENT\)\n$/);
+  });
 });

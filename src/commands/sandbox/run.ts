@@ -23,7 +23,7 @@ function loadData(file: string): SandboxData {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw usageError(`cannot read sandbox data ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw usageError(`cannot read sandbox data ${JSON.stringify(file)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   // Deep nesting is said as such (the exact parser would run out of stack on it), never read.
   if (nestsDeeperThan(text)) throw usageError(`sandbox data ${file} nests deeper than ${MAX_JSON_DEPTH} levels, which no sandbox data does`);
@@ -45,7 +45,7 @@ export async function runSandbox(f: Pick<Factory, 'io' | 'signal'>, options: { p
   if (port === undefined) throw usageError(`invalid port ${JSON.stringify(options.port)}: expected a whole number from 0 to 65535 (0 picks a free one)`);
   const host = options.host ?? '127.0.0.1';
   if (host.trim() === '') throw usageError('--host needs an address, such as 127.0.0.1 (an empty one would listen on every interface)');
-  const data = options.data ? loadData(options.data) : DEMO_DATA;
+  const data = options.data === undefined ? DEMO_DATA : loadData(options.data);
   const faults = (options.fault ?? []).map((spec): Fault => {
     try {
       return parseFault(spec);
