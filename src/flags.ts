@@ -66,7 +66,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   },
   { flags: '--timeout <duration>', description: 'time limit of each request: seconds (10, 0.5) or 500ms, 5s, 2m (default 30s)', commands: NETWORK },
   { flags: '--retries <n>', description: 'retries of 408, 429, 5xx, timeouts and dropped connections, 0 to 10 (default 2)', commands: NETWORK },
-  { flags: '--allow-http', description: 'allow a plain http base URL that is not loopback (the key is sent in clear)', commands: [...NETWORK, 'config set'] },
+  { flags: '--allow-http', description: 'allow a plain http base URL that is not loopback (the key is sent in clear)', commands: [...NETWORK, 'config set', 'config list'] },
   { flags: '--debug', description: 'trace requests on stderr, the key redacted (also GYMCTL_DEBUG=1)', commands: NETWORK },
   { flags: '--no-color', description: 'no colour in tables (also NO_COLOR=1)', commands: [...RECORDS, 'auth status', 'doctor'] },
 ];

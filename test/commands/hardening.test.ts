@@ -220,9 +220,13 @@ describe('the base URL', () => {
     });
   }
 
-  it('config set base-url applies the same rule', async () => {
+  it('config set base-url applies the same rule; config list then takes the --allow-http its refusal asks for', async () => {
     expectFailure(await gymctl(['config', 'set', 'base-url', 'http://api.example.com']), 2, /--allow-http/);
     expect((await gymctl(['config', 'set', 'base-url', 'http://api.example.com', '--allow-http'])).code).toBe(0);
+    expectFailure(await gymctl(['config', 'list']), 2, /pass --allow-http if you must\n$/);
+    const listed = await gymctl(['config', 'list', '--allow-http']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('base-url=http://api.example.com');
   });
 });
 
