@@ -3,7 +3,7 @@ import { EXIT_CODES } from '../failures.js';
 
 /** How a failure is written, and why CSV's are JSON (the contract's rule). */
 const ERROR_LINES = [
-  'Each failure is one line on stderr: text with table output, `gymctl: <message> (HTTP <status>, correlation ID <id>)`; one JSON line with json, ndjson and csv, and with --jq, `{"error":{…}}` with its message, correlationId, status, kind and id.',
+  'Each failure is one line on stderr (a system keyring out of reach adds the ways around it, indented, below it): text with table output, `gymctl: <message> (HTTP <status>, correlation ID <id>)`; one JSON line with json, ndjson and csv, and with --jq, `{"error":{…}}` with its message, correlationId, status, kind and id.',
   'CSV is output for programs (a script, a spreadsheet import), as JSON is: a program reads a failure by its kind and status, which the JSON line gives whole. stdout holds the CSV alone either way, so `> file` keeps data and nothing else; the error stays on the screen.',
 ].join('\n\n');
 
