@@ -117,6 +117,8 @@ async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnectio
   let { baseUrl, apiKey } = settings;
   // Each command a message names keeps the profile (--sandbox, with its own key and base URL, names none).
   const again = flags.sandbox ? '' : profileFlag(profile, config().read());
+  // A mistyped --profile is said as such, not as a missing key (with --sandbox too, as the profile's settings still apply).
+  checkProfileExists(settings.profile, config().read());
   if (flags.sandbox) {
     if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
     const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
@@ -125,8 +127,6 @@ async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnectio
     baseUrl = { value: server.url, source: 'flag', origin: '--sandbox' };
     apiKey = { value: DEMO_KEY, source: 'flag', origin: '--sandbox' };
   } else {
-    // A mistyped --profile is said as such, not as a missing key.
-    checkProfileExists(settings.profile, config().read());
     apiKey ??= await f.keyring.read(profile);
     const login = `\`gymctl auth login --keyring${again}\` (or --no-keyring to keep it in the config file)`;
     if (!apiKey && config().profile(profile)?.keyStore === 'keyring')

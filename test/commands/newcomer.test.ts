@@ -120,6 +120,8 @@ describe('a profile that does not exist', () => {
       ['config', 'list'],
       ['config', 'set', 'format', 'json'],
       ['config', 'unset', 'format'],
+      // The sandbox's key and base URL stand in for the profile's, but its other settings still apply.
+      ['whoami', '--sandbox'],
     ]) {
       expectFailure(await gymctl([...args, '--profile', 'wrok']), 2, noWrok);
     }
