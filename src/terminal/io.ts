@@ -46,8 +46,8 @@ export function createIO(streams: IOStreams, options: { env: NodeJS.ProcessEnv; 
       return Boolean(streams.stdin.isTTY);
     },
     color: decideColor(stdoutIsTTY, options.env, options.colorFlag),
-    // GYMCTL_ACCESSIBLE or the cross-tool ACCESSIBLE, set to anything but empty, 0 or false.
-    accessible: [options.env.GYMCTL_ACCESSIBLE, options.env.ACCESSIBLE].some((value) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false'),
+    // GYMCTL_ACCESSIBLE or the cross-tool ACCESSIBLE, set to anything but the words that say no (those of GYMCTL_DEBUG).
+    accessible: [options.env.GYMCTL_ACCESSIBLE, options.env.ACCESSIBLE].some((value) => value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())),
     out: (text) => void streams.stdout.write(text),
     err: (text) => void streams.stderr.write(text),
   };

@@ -42,6 +42,13 @@ describe('accessible mode', () => {
     expect(stdout).not.toMatch(BOX);
   });
 
+  it('a value that says no (empty, 0, false, no, off, in any case) leaves it off, as GYMCTL_DEBUG reads the same words', async () => {
+    for (const value of ['', '0', 'false', 'no', 'Off', ' NO ']) {
+      const { stdout } = await gymctl(['academies', '--sandbox'], terminal({ GYMCTL_ACCESSIBLE: value, ACCESSIBLE: value }));
+      expect(stdout, JSON.stringify(value)).toMatch(BOX);
+    }
+  });
+
   it('progress is appended, a line every tenth of the batch at most, and nothing moves the cursor', async () => {
     const ids = Array.from({ length: 40 }, (_, i) => String((i % 4) + 1));
     const { stdout, stderr, code } = await gymctl(['academy', ...ids, '--sandbox'], terminal({ GYMCTL_ACCESSIBLE: '1' }));
