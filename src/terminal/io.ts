@@ -47,7 +47,7 @@ export function createIO(streams: IOStreams, options: { env: NodeJS.ProcessEnv; 
     },
     color: decideColor(stdoutIsTTY, options.env, options.colorFlag),
     // GYMCTL_ACCESSIBLE or the cross-tool ACCESSIBLE, set to anything but the words that say no (those of GYMCTL_DEBUG).
-    accessible: [options.env.GYMCTL_ACCESSIBLE, options.env.ACCESSIBLE].some((value) => value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())),
+    accessible: [options.env.GYMCTL_ACCESSIBLE, options.env.ACCESSIBLE].some((value = '') => !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())),
     out: (text) => void streams.stdout.write(text),
     err: (text) => void streams.stderr.write(text),
   };
