@@ -414,6 +414,9 @@ describe('academies', () => {
     expect(await gymctl(['academies', '--format', 'csv'], noScope)).toMatchObject({ code: 0 });
     const tty = await gymctl(['academies', '--no-color'], { env: { ...noScope.env, GYMCTL_FORCE_TTY: '1' } });
     expect(tty).toMatchObject({ code: 0, stdout: '', stderr: 'The key "Reporting, unscoped (demo)" is scoped to no academies.\n' });
+    // With no id at a terminal, nothing to choose from: not found, said as the rest of gymctl's messages are.
+    const picker = await inProcess(['academy'], { configDir: world.config.dir, env: { ...env(), ...noScope.env }, stdinTTY: true, stdoutTTY: true });
+    expect(picker).toMatchObject({ code: 3, stdout: '', stderr: 'gymctl: the key "Reporting, unscoped (demo)" is scoped to no academies, so there is none to choose\n' });
   });
 
   it('a refused key fails at GET /me with exit 4', async () => {

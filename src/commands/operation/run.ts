@@ -43,7 +43,7 @@ async function choose(f: ReadDeps, declaration: OperationDeclaration, param: Pat
   }
   const { client, explain } = await f.client(concurrency);
   const { ids, none } = await values.load(client.ask, f.signal).catch((error: unknown) => Promise.reject(explain(error)));
-  if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '')}, so there is none to choose`);
+  if (ids.length === 0) throw new GymctlError('not_found', `${none.replace(/\.$/, '').replace(/^The /, 'the ')}, so there is none to choose`);
   const { label } = values;
   // A name that cannot be had is left out, but a refused key (401, 403) is refused for every id: the rest are cancelled.
   const refused = new AbortController();
