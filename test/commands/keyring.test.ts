@@ -126,6 +126,17 @@ describe.skipIf(!hasSecretService())('the system keyring (gnome-keyring on D-Bus
     expect(readConfig()).toBe(before);
   });
 
+  it('with no D-Bus at all: config set key-store keyring is refused, which could not be undone there (nothing could read the keyring)', async () => {
+    expect((await login()).code).toBe(0);
+    expect((await gymctl(['auth', 'logout'])).code).toBe(0);
+    const before = readConfig();
+    const result = await gymctl(['config', 'set', 'key-store', 'keyring'], {}, null);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^gymctl: keyring unavailable: no D-Bus session bus /);
+    expect(readConfig()).toBe(before);
+    expect((await gymctl(['auth', 'logout'], {}, null)).code).toBe(0);
+  });
+
   it('a key piped in without --with-key is a usage error (exit 2) before the keyring is asked anything', async () => {
     const result = await gymctl(['auth', 'login', '--keyring', '--base-url', world.sandbox.url], { stdin: DEMO_KEY }, null);
     expect(result.code).toBe(2);

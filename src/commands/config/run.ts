@@ -87,15 +87,10 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
   const profile = f.config().profile(profileName);
   const current = profile?.keyStore ?? 'config';
   if (next === current) return;
-  // An install without the keyring module can neither keep a key there nor read one: said at once, when asked to keep
-  // keys there; a key it cannot read is left where it is, and said so, when asked to stop.
+  // A keyring that cannot be used is said at once when asked to keep keys there (nothing could read it to undo the change);
+  // an install without the keyring module leaves a key it cannot read where it is, and says so, when asked to stop.
   const unreadable = (error: unknown) => error instanceof Error && error.message.startsWith(KEYRING_MISSING);
-  if (next === 'keyring') {
-    const { readKeyringKey } = await import('../../keyring/client.js');
-    await readKeyringKey(profileName, { env: f.env, signal: f.signal }).catch((error: unknown) => {
-      if (unreadable(error)) throw error;
-    });
-  }
+  if (next === 'keyring') await (await import('../../keyring/client.js')).readKeyringKey(profileName, { env: f.env, signal: f.signal });
   const held =
     current === 'config'
       ? profile?.apiKey !== undefined
