@@ -343,6 +343,10 @@ describe('formats of the other commands', () => {
     expect(await gymctl(['family', '99999', '--json', '--ignore-not-found'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(await gymctl(['family', '99999', '--format', 'csv', '--ignore-not-found', '--columns', 'familyOf,id'])).toMatchObject({ code: 0, stdout: 'familyOf,id\r\n' });
     expect((await gymctl(['family', '99999', '--json'])).code).toBe(3);
+    // In JSON, an array for each id in argument order, an empty family in its place, a failed id's left out (as docs/commands.md says).
+    const arrays = await gymctl(['family', '501', '99999', '520', '510', '--json']);
+    expect(arrays.code).toBe(3);
+    expect((JSON.parse(arrays.stdout) as Array<Array<{ id: number }>>).map((family) => family.map((member) => member.id))).toEqual([[502, 503], [], [511]]);
     const noted = await inProcess(['family', '99999', '--ignore-not-found'], { configDir: world.config.dir, env: env(), stderrTTY: true });
     expect(noted.code).toBe(0);
     expect(noted.stderr).toMatch(/^gymctl: skipped member 99999: Resource not found \(HTTP 404/);
