@@ -203,6 +203,19 @@ describe('gymctl doctor reports what would break other commands', () => {
     expect(cached.stderr).toContain(`${secret} is not a regular file`);
   });
 
+  it('a cache folder that cannot be made (a file where XDG_CACHE_HOME points) is a warning, not "none yet"', async () => {
+    const file = `${world.config.dir}-file`;
+    writeFileSync(file, '');
+    try {
+      const result = await doctor({ ...api(), XDG_CACHE_HOME: file }, '--offline');
+      for (const check of ['cache folder', 'code cache']) expect(result.of(check), check).toMatchObject({ status: 'warn', fix: 'set XDG_CACHE_HOME to a folder of your own' });
+      expect(result.of('cache folder')!.detail).toBe(`${path.join(file, 'gymctl')} cannot be made (ENOTDIR)`);
+      expect(result.code).toBe(0);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it('a code cache folder others can open (which turns the code cache off), or a link in its place, is a warning with its fix', async () => {
     const cacheHome = `${world.config.dir}-xdg`;
     const dir = path.join(cacheHome, 'gymctl-code-cache');

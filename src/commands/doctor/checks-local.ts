@@ -106,7 +106,10 @@ function folderCheck(check: string, dir: string, env: NodeJS.ProcessEnv, platfor
   let stat: Stats;
   try {
     stat = fs.lstatSync(dir);
-  } catch {
+  } catch (error) {
+    // None yet only when it can be made: not where a file stands in the path (ENOTDIR).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return result(check, 'warn', `${dir} cannot be made (${code})${off && `, ${off}`}`, 'set XDG_CACHE_HOME to a folder of your own');
     return result(check, 'pass', `${none} (${dir})`);
   }
   const uid = currentUid();
