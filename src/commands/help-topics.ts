@@ -35,7 +35,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, what: string]> =
   ['APPDATA', 'Windows: where the config folder goes by default (%APPDATA%\\gymctl)'],
   ['LOCALAPPDATA', 'Windows: where the caches go by default (%LOCALAPPDATA%\\gymctl, gymctl-code-cache)'],
   ['XDG_CONFIG_HOME', 'where the config folder goes by default, on every system'],
-  ['XDG_CACHE_HOME', 'where --cache keeps answers ($XDG_CACHE_HOME/gymctl, default ~/.cache/gymctl)\nand gymctl its code cache ($XDG_CACHE_HOME/gymctl-code-cache)'],
+  ['XDG_CACHE_HOME', 'where --cache keeps answers ($XDG_CACHE_HOME/gymctl, default ~/.cache/gymctl), and gymctl its code cache ($XDG_CACHE_HOME/gymctl-code-cache)'],
   ['DBUS_SESSION_BUS_ADDRESS', 'the D-Bus session bus of the Secret Service (Linux), for keys kept in the keyring'],
 ];
 
