@@ -249,9 +249,9 @@ describe('academies --limit N, as gh list commands take it', () => {
     expect(more.stdout).toBe(all.stdout);
   });
 
-  for (const bad of ['0', '-1', 'x', '2.5']) {
-    it(`--limit ${bad} is a usage error before anything is sent`, async () => {
-      await refused(['academies', '--limit', bad], `invalid --limit "${bad}": expected a positive whole number`);
+  for (const bad of ['0', '-1', 'x', '2.5', '99999999999999999999']) {
+    it(`--limit ${bad} is a usage error before anything is sent, naming the range`, async () => {
+      await refused(['academies', '--limit', bad], `invalid --limit "${bad}": expected a whole number from 1 to 9007199254740991`);
     });
   }
 });

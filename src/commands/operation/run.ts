@@ -84,7 +84,8 @@ export async function runPerId(f: ReadDeps, declaration: OperationDeclaration, i
 export async function runAll(f: ReadDeps, declaration: OperationDeclaration, flags: ReadFlags): Promise<void> {
   const concurrency = parseConcurrency(flags.concurrency);
   const limit = flags.limit === undefined ? undefined : parseWholeNumber(flags.limit, 1, Number.MAX_SAFE_INTEGER);
-  if (flags.limit !== undefined && limit === undefined) throw usageError(`invalid --limit ${JSON.stringify(flags.limit)}: expected a positive whole number`);
+  if (flags.limit !== undefined && limit === undefined)
+    throw usageError(`invalid --limit ${JSON.stringify(flags.limit)}: expected a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`);
   await checkColumns(f, viewsOf(declaration).many);
   const session = await f.client(concurrency);
   const { client, explain } = session;
