@@ -6,6 +6,7 @@
  * pattern, a Set), and every such mutant survives whatever the tests say.
  */
 import config, { suite } from '../../vitest.config.js';
+import { RERUN_TIMEOUT_MS } from '../../scripts/mutation-gate.mjs';
 import { MODULES } from './modules.mjs';
 
 const selected = process.env.GYMCTL_MUTATE ? process.env.GYMCTL_MUTATE.split(',') : Object.keys(MODULES);
@@ -16,6 +17,10 @@ export default {
     ...suite,
     // No check for processes left at the end: Stryker keeps vitest running in processes of its own between mutants.
     globalSetup: [],
+    // A mutant that leaves a promise unsettled fails its test at the second run's limit, as a kill (the suite's own
+    // ceilings are minutes): Stryker's time-out would end it no sooner, and would start a new test process after it.
+    testTimeout: RERUN_TIMEOUT_MS,
+    hookTimeout: RERUN_TIMEOUT_MS,
     include: [...new Set(selected.flatMap((module) => MODULES[module] ?? []))],
   },
 };
