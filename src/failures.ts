@@ -72,8 +72,7 @@ export const EXIT_CODES = [
   { code: 143, kind: undefined, when: 'terminated (SIGTERM)' },
 ] as const satisfies ReadonlyArray<{ code: number; kind: ErrorKind | undefined; when: string }>;
 
-// `aborted` is the library's: the CLI's own aborts carry an Interrupted reason, which is thrown as it is. Were one to
-// reach the CLI, it ends as an interrupt does.
+// `aborted` is the library's: the CLI's own aborts carry an Interrupted reason, which is thrown as it is. Were one to reach the CLI, it ends as an interrupt does.
 const CODE_OF_KIND = {
   ...Object.fromEntries(EXIT_CODES.filter((row) => row.kind).map((row) => [row.kind, row.code])),
   aborted: 130,

@@ -21,8 +21,7 @@ export class ApiPromise<T> extends Promise<T> {
 
   /** `answer`: the answer, or how to ask for it (then the request starts at once, unless `asResponse()` is called first). */
   constructor(answer: Promise<ApiResponse<T>> | Answer<T>, url = '') {
-    // Settles at once, unused; then() reads the answer lazily (as openai-node's APIPromise), so a failure read only
-    // through withResponse() is not also an unhandled rejection.
+    // Settles at once, unused; then() reads the answer lazily (as openai-node's APIPromise): a failure read only through withResponse() is not also an unhandled rejection.
     super((resolve) => resolve(undefined as T));
     this.#url = url;
     this.#ask = typeof answer === 'function' ? answer : () => answer;

@@ -65,14 +65,15 @@ function formatIssue(issue: Issue & { expected?: string; maximum?: unknown; mini
     if (def?.type === 'number' && def.format === 'safeint') return `${where}: integer out of range (beyond ±9007199254740991)`;
     return `${where}: ${issue.code === 'too_big' ? 'too large' : 'too small'}`;
   }
+  // The allowed values only: a value the server sent is never echoed (it may hold anything), nor one of the config file.
+  if (issue.code === 'invalid_value') return `${where}: expected one of ${issue.values.map(String).join(', ')}`;
   return `${where}: ${issue.message}`;
 }
 
 export function formatIssues(issues: readonly Issue[], root: Schema): string {
   const [first, ...rest] = issues;
   if (!first) return 'does not match the expected shape';
-  const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
-  return formatIssue(first, root) + more;
+  return formatIssue(first, root) + (rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '');
 }
 
 /** How many problems of one answer --debug lists; past them, how many more. */

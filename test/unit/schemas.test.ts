@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { academyResponseSchema, academySchema, apiKeySchema, errorBodySchema, familyMemberSchema, familyResponseSchema, meResponseSchema } from '../../src/api/public.js';
 import { errorBodyAsRead } from '../../src/api/schemas.js';
+import { configFileSchema } from '../../src/config/schema.js';
 import { describeValue, formatIssues, LISTED_PROBLEMS, listIssues } from '../../src/api/validation.js';
 import { parseSandboxData } from '../../src/sandbox/data.js';
 import { DEMO_DATA } from '../../src/sandbox/demo-data.js';
@@ -125,6 +126,10 @@ describe('formatIssues', () => {
     const members = [member(), { ...member(), id: 502, primaryFamilyMember: 'yes' }];
     expect(problem(familyResponseSchema, { data: members })).toBe('data[1].primaryFamilyMember: expected boolean, got string');
     expect(problem(familyResponseSchema, { data: [{ ...member(), primaryFamilyMember: 'yes' }] })).toBe('data[0].primaryFamilyMember: expected boolean, got string');
+  });
+
+  it('names the values a setting may take, not "Invalid input"', () => {
+    expect(problem(configFileSchema(), { profiles: { default: { format: 'yaml' } } })).toBe('profiles.default.format: expected one of table, json, ndjson, csv');
   });
 
   it('names elements of an id list', () => {
