@@ -189,6 +189,21 @@ describe('gymctl doctor reports what would break other commands', () => {
     expect(result.of('key')).toBeUndefined();
   });
 
+  it('a stored plain-http base URL, which every command refuses, is a failing row with the way out, and the rest is still reported (exit 2)', async () => {
+    expect((await gymctl(['config', 'set', 'base-url', 'http://example.com', '--allow-http'], { configDir: world.config.dir })).code).toBe(0);
+    const result = await doctor({}, '--offline');
+    expect(result.code).toBe(2);
+    expect(result.of('settings')).toEqual({
+      check: 'settings',
+      status: 'fail',
+      detail: 'refusing to send the API key over plain http to example.com (base URL from profile "default"): use https, or pass --allow-http if you must',
+      fix: null,
+    });
+    expect(result.checks.map((c) => c.check)).toEqual(['node', 'config file', 'profile', 'settings', 'cache folder', 'cache secret', 'code cache']);
+    expect(result.stderr).toBe('');
+    expect((await doctor({}, '--offline', '--allow-http')).of('base URL')).toMatchObject({ status: 'pass', detail: 'http://example.com (from profile "default")' });
+  });
+
   it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {
     const cache = path.join(cleanEnv(world.config.dir).XDG_CACHE_HOME!, 'gymctl');
     mkdirSync(cache, { recursive: true, mode: 0o700 });

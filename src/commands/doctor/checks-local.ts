@@ -2,6 +2,7 @@
  * The doctor checks that stay on this machine: Node's version, the config file (readable, the user's own, closed to others, no
  * lock left), the profile and its key's source, the response cache's folder and secret, and the compile cache's folder.
  */
+import { GymctlError } from '../../api/errors.js';
 import { checkProfileExists, loginFor, profileFlag } from '../../config/settings.js';
 import { toFailure } from '../../failures.js';
 import type { Factory } from '../../factory.js';
@@ -72,7 +73,9 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   }
   const out = [result('profile', 'pass', `"${name.value}" (from ${PROFILE_SOURCES[name.source] ?? name.source})`)];
   const stored = f.config().profile(name.value);
-  const settings = await f.settings();
+  // A stored setting every command refuses (a plain-http base URL, without --allow-http) is a failing row, as an unreadable config file is.
+  const settings = await f.settings().catch(toFailure);
+  if (settings instanceof GymctlError) return [...out, result('settings', 'fail', settings.message, null, settings.kind)];
   const again = profileFlag(name.value, f.config().read()); // each login named keeps the profile
   if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring'))
     return [...out, result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key')];
@@ -98,10 +101,7 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   return out;
 }
 
-/**
- * A cache folder: none yet, or the user's own, closed to others. `notFolder`: the row for something else there; `off`: what
- * a folder that fails costs.
- */
+/** A cache folder: none yet, or the user's own, closed to others. `notFolder`: the row for something else there; `off`: what a folder that fails costs. */
 function folderCheck(check: string, dir: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform, none: string, notFolder: (stat: Stats) => Outcome, off = ''): Outcome {
   let stat: Stats;
   try {

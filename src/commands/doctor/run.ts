@@ -20,10 +20,11 @@ const COLUMNS = (['check', 'status', 'detail', 'fix'] as const).map(
   (key): Column<CheckResult> => ({ key, label: `${key[0]!.toUpperCase()}${key.slice(1)}`, value: (row) => row[key] }),
 );
 
-/** JSON or the table, as every command takes it; with a config file that cannot be read, from the flags alone, so that it is a failing row, not the end. */
+/** JSON or the table, as every command takes it; with a config file that cannot be read or a setting refused, from the flags alone, so that it is a failing row, not the end. */
 async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
   // From the flags alone, the filter itself is compiled when the report is printed through it (printJson).
-  const { format } = configReadable ? await f.output() : await resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
+  const fromFlags = () => resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
+  const { format } = configReadable ? await f.output().catch(fromFlags) : await fromFlags();
   return flags.jq !== undefined || format === 'json';
 }
 
@@ -34,14 +35,14 @@ export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?
   const json = await printsJson(f, options, configReadable); // --jq and the format are checked before anything is sent
   const failedEarly = results.some((r) => r.status === 'fail');
   if (!failedEarly) results.push(...(await profileAndKeyChecks(f)));
-  const settings = failedEarly ? undefined : await f.settings();
+  const settings = failedEarly ? undefined : await f.settings().catch(() => undefined); // refused: profileAndKeyChecks's row says why
   const baseUrl = settings?.baseUrl ? new URL(settings.baseUrl.value) : undefined;
   const progress = checkProgress(f.io, f.env);
   if (failedEarly) results.push(result('base URL', 'skip', `not checked: ${configReadable ? 'Node is not supported' : 'the config file cannot be read'}`));
-  else if (!baseUrl) {
+  else if (!baseUrl && settings) {
     const fix = `pass --base-url, set GYMCTL_BASE_URL, or gymctl config set base-url URL${profileFlag(settings!.profile.value, f.config().read())}`;
     results.push(result('base URL', 'fail', 'no base URL', fix, 'usage'));
-  } else {
+  } else if (baseUrl) {
     const profile = settings!.profile.value;
     const { origin, source } = settings!.baseUrl!;
     results.push(result('base URL', 'pass', `${baseUrl.href.replace(/\/$/, '')} (from ${origin ?? source})`), proxyCheck(baseUrl, f.env), ...extraCaCheck(f.env));
