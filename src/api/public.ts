@@ -20,10 +20,7 @@ export interface FamilyMember extends IdsAs<Read.FamilyMember, 'number'> {}
 /** A record as a client of mode M hands it back: its named type (`Academy`), or with every id a bigint. */
 export type InMode<Named, Exact, M extends IdMode> = M extends 'number' ? Named : IdsAs<Exact, M>;
 
-/**
- * A record's schema, typed by what it parses from JSON.parse's output: ids as numbers (the client's own reading, exact
- * past 2^53, may hand it bigints too, which it accepts).
- */
+/** A record's schema, typed by what it parses from JSON.parse's output: ids as numbers (the client's own reading, exact past 2^53, may hand it bigints too, which it accepts). */
 const asRead = <T, S extends z.ZodMiniType>(schema: S) => schema as S & z.ZodMiniType<T, unknown>;
 
 export const userSchema = asRead<User, ReturnType<typeof schemas.user>>(schemas.user());

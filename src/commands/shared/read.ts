@@ -79,10 +79,7 @@ function rows(response: ApiResponse<unknown>, id: Id, of: string): Array<OutputI
   return rawArrayItems(response.rawData).map((raw, i) => ({ data: { [of]: id, ...records[i] }, raw: withFirstMember(raw, of, String(id)) }));
 }
 
-/**
- * An operation fetched for each id, each result printed in argument order (see runBatch); failures on stderr as they happen,
- * then the first one's exit code.
- */
+/** An operation fetched for each id, each result printed in argument order (see runBatch); failures on stderr as they happen, then the first one's exit code. */
 export async function fetchOperation(f: BatchDeps, declaration: OperationDeclaration, { client, explain, settings }: Session, options: FetchOptions): Promise<void> {
   const { ids, output } = options;
   const list = declaration.listAnswer;
