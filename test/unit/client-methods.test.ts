@@ -109,3 +109,14 @@ describe('to the TypeScript language service', () => {
     }
   }, 120_000);
 });
+
+describe('createClient', () => {
+  it('refuses a base URL with credentials, a query or a fragment, which requests would leave out, before any request', () => {
+    for (const baseUrl of ['https://user:pw@api.gym.test', 'https://api.gym.test/v1?tenant=7', 'https://api.gym.test/v1?', 'https://api.gym.test/v1#x']) {
+      expect(() => createClient({ baseUrl, apiKey: 'k' }), baseUrl).toThrow(
+        expect.objectContaining({ kind: 'usage', message: 'invalid base URL: it must not contain credentials, a query or a fragment' }),
+      );
+    }
+    expect(() => createClient({ baseUrl: 'https://api.gym.test/v1/', apiKey: 'k' })).not.toThrow();
+  });
+});
