@@ -146,7 +146,7 @@ export class GymClient<M extends IdMode = 'number'> {
     if (!ID_MODES.includes(this.#ids)) throw usageError(`invalid ids ${JSON.stringify(String(this.#ids))}: expected 'number' or 'bigint'`);
     const base = new URL(options.baseUrl);
     // As the CLI refuses them: the requests would go out without them, silently.
-    if (base.username || base.password || /[?#]/.test(options.baseUrl)) throw usageError('invalid base URL: it must not contain credentials, a query or a fragment');
+    if (base.username || base.password || /[?#]/.test(String(options.baseUrl))) throw usageError('invalid base URL: it must not contain credentials, a query or a fragment');
     this.#base = base.origin + base.pathname.replace(/\/+$/, '');
   }
 

@@ -112,8 +112,14 @@ describe('to the TypeScript language service', () => {
 
 describe('createClient', () => {
   it('refuses a base URL with credentials, a query or a fragment, which requests would leave out, before any request', () => {
-    for (const baseUrl of ['https://user:pw@api.gym.test', 'https://api.gym.test/v1?tenant=7', 'https://api.gym.test/v1?', 'https://api.gym.test/v1#x']) {
-      expect(() => createClient({ baseUrl, apiKey: 'k' }), baseUrl).toThrow(
+    for (const baseUrl of [
+      'https://user:pw@api.gym.test',
+      'https://api.gym.test/v1?tenant=7',
+      'https://api.gym.test/v1?',
+      'https://api.gym.test/v1#x',
+      new URL('https://api.gym.test/v1?tenant=7'),
+    ]) {
+      expect(() => createClient({ baseUrl, apiKey: 'k' }), String(baseUrl)).toThrow(
         expect.objectContaining({ kind: 'usage', message: 'invalid base URL: it must not contain credentials, a query or a fragment' }),
       );
     }
