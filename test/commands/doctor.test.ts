@@ -193,15 +193,27 @@ describe('gymctl doctor reports what would break other commands', () => {
     expect((await gymctl(['config', 'set', 'base-url', 'http://example.com', '--allow-http'], { configDir: world.config.dir })).code).toBe(0);
     const result = await doctor({}, '--offline');
     expect(result.code).toBe(2);
-    expect(result.of('settings')).toEqual({
-      check: 'settings',
+    expect(result.of('base URL')).toEqual({
+      check: 'base URL',
       status: 'fail',
       detail: 'refusing to send the API key over plain http to example.com (base URL from profile "default"): use https, or pass --allow-http if you must',
-      fix: null,
+      fix: 'gymctl config set base-url URL',
     });
-    expect(result.checks.map((c) => c.check)).toEqual(['node', 'config file', 'profile', 'settings', 'cache folder', 'cache secret', 'code cache']);
+    expect(result.checks.map((c) => c.check)).toEqual(['node', 'config file', 'profile', 'base URL', 'cache folder', 'cache secret', 'code cache']);
     expect(result.stderr).toBe('');
     expect((await doctor({}, '--offline', '--allow-http')).of('base URL')).toMatchObject({ status: 'pass', detail: 'http://example.com (from profile "default")' });
+    // A flag or variable refused is the command's usage error, as for every command, not a row.
+    for (const [env, args] of [
+      [{}, ['--timeout', 'abc']],
+      [{ GYMCTL_BASE_URL: 'http://example.com' }, []],
+    ] as const) {
+      const refused = await doctor(env, '--offline', ...args);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect((JSON.parse(refused.stderr) as { error: { message: string } }).error.message).toMatch(
+        /^(invalid timeout "abc" \(from --timeout\)|refusing to send the API key over plain http to example\.com \(base URL from GYMCTL_BASE_URL\))/,
+      );
+    }
   });
 
   it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {

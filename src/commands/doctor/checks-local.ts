@@ -73,10 +73,10 @@ export async function profileAndKeyChecks(f: Pick<Factory, 'config' | 'keyring' 
   }
   const out = [result('profile', 'pass', `"${name.value}" (from ${PROFILE_SOURCES[name.source] ?? name.source})`)];
   const stored = f.config().profile(name.value);
-  // A stored setting every command refuses (a plain-http base URL, without --allow-http) is a failing row, as an unreadable config file is.
-  const settings = await f.settings().catch(toFailure);
-  if (settings instanceof GymctlError) return [...out, result('settings', 'fail', settings.message, null, settings.kind)];
   const again = profileFlag(name.value, f.config().read()); // each login named keeps the profile
+  // The stored base URL, when every command refuses it (plain http without --allow-http): runDoctor checked the flags and variables.
+  const settings = await f.settings().catch(toFailure);
+  if (settings instanceof GymctlError) return [...out, result('base URL', 'fail', settings.message, `gymctl config set base-url URL${again}`, settings.kind)];
   if (settings.apiKey?.source === 'env' && (stored?.apiKey || stored?.keyStore === 'keyring'))
     return [...out, result('key', 'warn', `GYMCTL_API_KEY overrides the key stored for profile "${name.value}"`, 'unset GYMCTL_API_KEY to use the stored key')];
   if (settings.apiKey) {

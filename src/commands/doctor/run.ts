@@ -4,7 +4,7 @@
  */
 import { AlreadyReported } from '../../failures.js';
 import type { Factory } from '../../factory.js';
-import { type GlobalFlags, profileFlag } from '../../config/settings.js';
+import { type GlobalFlags, profileFlag, resolveSettings } from '../../config/settings.js';
 import { resolveOutput } from '../../output/choice.js';
 import { recordsText } from '../../output/human.js';
 import type { Column } from '../../output/tsv.js';
@@ -20,7 +20,7 @@ const COLUMNS = (['check', 'status', 'detail', 'fix'] as const).map(
   (key): Column<CheckResult> => ({ key, label: `${key[0]!.toUpperCase()}${key.slice(1)}`, value: (row) => row[key] }),
 );
 
-/** JSON or the table, as every command takes it; with a config file that cannot be read or a setting refused, from the flags alone, so that it is a failing row, not the end. */
+/** JSON or the table, as every command takes it; with a config file that cannot be read or a stored base URL refused, from the flags alone, so that it is a failing row, not the end. */
 async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
   // From the flags alone, the filter itself is compiled when the report is printed through it (printJson).
   const fromFlags = () => resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
@@ -29,13 +29,14 @@ async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, config
 }
 
 export async function runDoctor(f: DoctorDeps, options: GlobalFlags & { offline?: boolean }): Promise<void> {
+  resolveSettings(options, f.env, { value: '', source: 'default' }, undefined); // a flag or variable refused is a usage error, as for every command
   const old = oldConfigCheck(configFolder(f.env));
   const results: Outcome[] = [nodeCheck(), ...configCheck(f), ...(old ? [old] : [])];
   const configReadable = !results.some((r) => r.check === 'config file' && r.status === 'fail');
   const json = await printsJson(f, options, configReadable); // --jq and the format are checked before anything is sent
   const failedEarly = results.some((r) => r.status === 'fail');
   if (!failedEarly) results.push(...(await profileAndKeyChecks(f)));
-  const settings = failedEarly ? undefined : await f.settings().catch(() => undefined); // refused: profileAndKeyChecks's row says why
+  const settings = failedEarly ? undefined : await f.settings().catch(() => undefined); // a stored base URL refused: profileAndKeyChecks's row
   const baseUrl = settings?.baseUrl ? new URL(settings.baseUrl.value) : undefined;
   const progress = checkProgress(f.io, f.env);
   if (failedEarly) results.push(result('base URL', 'skip', `not checked: ${configReadable ? 'Node is not supported' : 'the config file cannot be read'}`));
