@@ -65,7 +65,7 @@ function formatIssue(issue: Issue & { expected?: string; maximum?: unknown; mini
     if (def?.type === 'number' && def.format === 'safeint') return `${where}: integer out of range (beyond ±9007199254740991)`;
     return `${where}: ${issue.code === 'too_big' ? 'too large' : 'too small'}`;
   }
-  // The allowed values only: a value the server sent is never echoed (it may hold anything), nor one of the config file.
+  // The allowed values only: a value the server sent is never echoed (it may hold anything), nor a value from the config file.
   if (issue.code === 'invalid_value') return `${where}: expected one of ${issue.values.map(String).join(', ')}`;
   return `${where}: ${issue.message}`;
 }
