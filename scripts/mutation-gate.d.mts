@@ -6,6 +6,8 @@ export interface ReportMutant {
   mutatorName: string;
   replacement?: string;
   status: string;
+  /** Why, as Stryker read it from the test runner: the failing test's message, for one killed. */
+  statusReason?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 export interface Report {
@@ -37,6 +39,7 @@ export interface Disable {
 export function mutantKey(file: string, source: string, mutant: ReportMutant, others?: readonly ReportMutant[]): MutantKey;
 /** The first run's report without the mutants that timed out: the second run's incremental file. */
 export function withoutTimeouts<R extends Report>(report: R): R;
+export function statusOf(mutant: ReportMutant): string;
 export function listedLine(source: string, entry: Pick<MutantKey, 'line' | 'ordinal'>): number | undefined;
 export function judge(options: {
   report: Report | undefined;

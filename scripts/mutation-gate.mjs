@@ -13,6 +13,11 @@ export const BAR = 90;
 /** The time limit of a mutant's second run (two at once, one a core), after it timed out among the others: a busy machine is no excuse. */
 export const RERUN_TIMEOUT_MS = 30_000;
 const DETECTED = new Set(['Killed', 'Timeout']);
+/**
+ * A mutant's status as the gate reads it: a test that vitest stopped at its own limit (`testTimeout` in
+ * test/mutation/vitest.config.ts, the second run's 30 s) timed out, though Stryker reports it killed.
+ */
+export const statusOf = (mutant) => (mutant.status === 'Killed' && /^(?:Test|Hook) timed out in \d+ms/.test(mutant.statusReason ?? '') ? 'Timeout' : mutant.status);
 const ALIVE = new Set(['Survived', 'NoCoverage']);
 /** What a listing of a `Stryker disable` comment gives as its mutator: the comment's line is its `line`. */
 export const DISABLE = 'Stryker disable';
@@ -84,7 +89,7 @@ const sameMutant = (a, b) =>
  * mutants inside the timed-out ones' spans only those run again; and none is reused as a time-out.
  */
 export function withoutTimeouts(report) {
-  const files = Object.entries(report.files).map(([file, entry]) => [file, { ...entry, mutants: entry.mutants.filter((m) => m.status !== 'Timeout') }]);
+  const files = Object.entries(report.files).map(([file, entry]) => [file, { ...entry, mutants: entry.mutants.filter((m) => statusOf(m) !== 'Timeout') }]);
   return { ...report, files: Object.fromEntries(files) };
 }
 
@@ -96,9 +101,9 @@ export function withoutTimeouts(report) {
  * Stryker itself names it, so a mutant inside a timed-out one's span never stands in for it.
  */
 function settled(file, mutant, rerun) {
-  if (mutant.status !== 'Timeout') return mutant.status;
+  if (statusOf(mutant) !== 'Timeout') return mutant.status;
   const again = (rerun?.files?.[file]?.mutants ?? []).find((other) => sameMutant(other, mutant));
-  return again ? again.status : 'Timeout, not run again';
+  return again ? statusOf(again) : 'Timeout, not run again';
 }
 
 /**
@@ -129,7 +134,7 @@ export function judge({ report, expected, equivalents, exists, pending = [], rer
       all.push(`${file}: not in Stryker's report, so never scored`);
       continue;
     }
-    const mutants = (entry.mutants ?? []).map((m) => ({ ...m, status: settled(file, m, rerun), first: m.status }));
+    const mutants = (entry.mutants ?? []).map((m) => ({ ...m, status: settled(file, m, rerun), first: statusOf(m) }));
     const detected = mutants.filter((m) => DETECTED.has(m.status));
     // A mutant that timed out and then did not time out again in the second run, nor was killed, is alive.
     const alive = mutants.filter((m) => ALIVE.has(m.status) || (m.first === 'Timeout' && !DETECTED.has(m.status)));

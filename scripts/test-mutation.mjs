@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { judge, RERUN_TIMEOUT_MS, withoutTimeouts } from './mutation-gate.mjs';
+import { judge, RERUN_TIMEOUT_MS, statusOf, withoutTimeouts } from './mutation-gate.mjs';
 import { MODULES, PENDING } from '../test/mutation/modules.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -97,7 +97,7 @@ if (!report) console.error(`Stryker wrote no report at ${path.relative(ROOT, REP
 const timedOut = Object.entries(report?.files ?? {})
   .filter(([file]) => expected.includes(file))
   .flatMap(([file, entry]) =>
-    entry.mutants.filter((m) => m.status === 'Timeout').map(({ location: { start, end } }) => `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column}`),
+    entry.mutants.filter((m) => statusOf(m) === 'Timeout').map(({ location: { start, end } }) => `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column}`),
   );
 let rerun;
 if (timedOut.length > 0) {

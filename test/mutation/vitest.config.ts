@@ -17,8 +17,9 @@ export default {
     ...suite,
     // No check for processes left at the end: Stryker keeps vitest running in processes of its own between mutants.
     globalSetup: [],
-    // A mutant that leaves a promise unsettled fails its test at the second run's limit, as a kill (the suite's own
-    // ceilings are minutes): Stryker's time-out would end it no sooner, and would start a new test process after it.
+    // A test still waiting at the second run's limit (the suite's own ceilings are minutes) fails, and its test process
+    // goes on, where Stryker's time-out would start a new one; the gate reads that failure as a time-out, in either run
+    // (statusOf in scripts/mutation-gate.mjs), so it is run again or counted as the second, never as a kill.
     testTimeout: RERUN_TIMEOUT_MS,
     hookTimeout: RERUN_TIMEOUT_MS,
     include: [...new Set(selected.flatMap((module) => MODULES[module] ?? []))],

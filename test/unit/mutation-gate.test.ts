@@ -1,7 +1,7 @@
 // The gate of `npm run test:mutation` (scripts/mutation-gate.mjs), judged on small reports made up here: a gate that
 // passes a module it never scored would let a module's tests rot unseen.
 import { describe, expect, it } from 'vitest';
-import { DISABLE, type Equivalent, judge, listedLine, mutantKey, type Report, type ReportMutant, withoutTimeouts } from '../../scripts/mutation-gate.mjs';
+import { DISABLE, type Equivalent, judge, listedLine, mutantKey, type Report, type ReportMutant, statusOf, withoutTimeouts } from '../../scripts/mutation-gate.mjs';
 
 const SOURCE = ['export function f(a: number) {', '  return a >= 8;', '}', ''].join('\n');
 
@@ -161,6 +161,22 @@ describe('no way around the gate', () => {
     const killed = run(report, { equivalents: [EQUIVALENT], rerun: again('Killed') });
     expect(killed.failed).toBe(true);
     expect(killed.lines.join('\n')).toContain('src/f.ts: stale equivalent');
+  });
+
+  it("2. a test stopped at vitest's own limit (the second run's 30 s) timed out, though Stryker says killed: rerun, detected, and never stale", () => {
+    const stopped = (what: string) => ({ ...mutant('Killed'), statusReason: `${what} timed out in 30000ms.\nIf this is a long-running test, …` });
+    expect(statusOf(stopped('Test'))).toBe('Timeout');
+    expect(statusOf(stopped('Hook'))).toBe('Timeout');
+    expect(statusOf({ ...mutant('Killed'), statusReason: 'expected 1 to be 2' })).toBe('Killed');
+    // In the first run it is run again, as a time-out is; in the second it is a second time-out, so detected.
+    const first = { files: { 'src/f.ts': module(stopped('Test')) } };
+    expect(withoutTimeouts(first).files['src/f.ts'].mutants).toHaveLength(9);
+    expect(run(first).lines.join('\n')).toContain('Timeout, not run again');
+    expect(run(first, { rerun: { files: { 'src/f.ts': { mutants: [stopped('Test')] } } } }).failed).toBe(false);
+    // A listed equivalent stopped so, in either run, is not stale, as one that timed out is not.
+    expect(run({ files: { 'src/f.ts': module(stopped('Test')) } }, { equivalents: [EQUIVALENT], rerun: { files: { 'src/f.ts': { mutants: [stopped('Hook')] } } } }).failed).toBe(
+      false,
+    );
   });
 
   it('3. a listing names one mutant: two survivors of the same text, on two lines alike, need two listings told apart by their ordinal', () => {
