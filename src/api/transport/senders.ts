@@ -64,10 +64,8 @@ export async function viaUndici(dispatcher: Dispatcher, origin: string): Promise
           statusText: response.statusText ? Buffer.from(response.statusText, 'utf8').toString('latin1') : (STATUS_CODES[response.statusCode] ?? ''),
           headers: {
             get: (name) => {
-              const wanted = name.toLowerCase();
-              let value: string | null = null;
-              for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
-              return value;
+              const values = raw.filter((_, i) => i % 2 === 1 && raw[i - 1]!.toLowerCase() === name.toLowerCase());
+              return values.length > 0 ? values.join(', ') : null;
             },
           },
           rawHeaders: raw,
