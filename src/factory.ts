@@ -76,13 +76,6 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
     onDispose(() => filter.close());
     return filter;
   });
-  const keyring: Factory['keyring'] = {
-    async read(profile) {
-      if (config().profile(profile)?.keyStore !== 'keyring') return undefined;
-      const key = (await (await import('./keyring/client.js')).readKeyringKey(profile, { env, signal }))?.trim();
-      return key ? { value: key, source: 'keyring', origin: 'the system keyring' } : undefined;
-    },
-  };
   let made: Promise<ApiSession> | undefined;
   const factory: Factory = {
     io,
@@ -96,7 +89,13 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
       if (flags.jq === undefined) return io.out(text);
       await (await compileJq()).print((out) => io.out(out), text, io.stdoutIsTTY, io.stdout);
     },
-    keyring,
+    keyring: {
+      async read(profile) {
+        if (config().profile(profile)?.keyStore !== 'keyring') return undefined;
+        const key = (await (await import('./keyring/client.js')).readKeyringKey(profile, { env, signal }))?.trim();
+        return key ? { value: key, source: 'keyring', origin: 'the system keyring' } : undefined;
+      },
+    },
     makeClient: async (baseUrl, apiKey, use = {}) =>
       newClient(factory, baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(factory, baseUrl, apiKey, use.readCacheMs, true)),
     client: (maxConnections) => (made ??= apiSession(factory, flags, maxConnections)),
