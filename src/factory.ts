@@ -109,15 +109,14 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
  * from the flag or environment, the file, or the keyring that the file names), then the client.
  */
 async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnections: number | undefined): Promise<ApiSession> {
-  const { config } = f;
   const lifetimeMs = flags.cache === undefined ? undefined : parseDuration(flags.cache, '--cache');
   const settings = await f.settings();
   const profile = settings.profile.value;
   let { baseUrl, apiKey } = settings;
   // Each command a message names keeps the profile (--sandbox, with its own key and base URL, names none).
-  const again = flags.sandbox ? '' : profileFlag(profile, config().read());
+  const again = flags.sandbox ? '' : profileFlag(profile, f.config().read());
   // A mistyped --profile is said as such, not as a missing key (with --sandbox too, as the profile's settings still apply).
-  checkProfileExists(settings.profile, config().read());
+  checkProfileExists(settings.profile, f.config().read());
   if (flags.sandbox) {
     if (flags.baseUrl) throw usageError('--sandbox and --base-url cannot be used together');
     const [{ startSandbox }, { DEMO_KEY }] = await Promise.all([import('./sandbox/server.js'), import('./sandbox/demo-data.js')]);
@@ -128,7 +127,7 @@ async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnectio
   } else {
     apiKey ??= await f.keyring.read(profile);
     const login = `\`gymctl auth login --keyring${again}\` (or --no-keyring to keep it in the config file)`;
-    if (!apiKey && config().profile(profile)?.keyStore === 'keyring')
+    if (!apiKey && f.config().profile(profile)?.keyStore === 'keyring')
       throw new GymctlError('unauthorized', `no API key in the system keyring for profile "${profile}", which keeps its key there: run ${login}`);
   }
   if (!apiKey) throw new GymctlError('unauthorized', `no API key for profile "${profile}": run \`${loginFor(baseUrl, again)}\` or set GYMCTL_API_KEY (or try --sandbox)`);
