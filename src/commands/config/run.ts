@@ -89,7 +89,6 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
   if (next === current) return;
   // A keyring that cannot be used is said at once when asked to keep keys there (nothing could read it to undo the change);
   // an install without the keyring module leaves a key it cannot read where it is, and says so, when asked to stop.
-  const unreadable = (error: unknown) => error instanceof Error && error.message.startsWith(KEYRING_MISSING);
   if (next === 'keyring') await (await import('../../keyring/client.js')).readKeyringKey(profileName, { env: f.env, signal: f.signal });
   const held =
     current === 'config'
@@ -97,8 +96,8 @@ async function checkKeyStoreChange(f: ConfigDeps, profileName: string, next: Key
       : await f.keyring.read(profileName).then(
           (key) => key !== undefined,
           (error: unknown) => {
-            if (!unreadable(error)) throw error;
-            f.io.err(`gymctl: ${(error as Error).message}: a key of profile "${profileName}" kept in the system keyring stays there, unused\n`);
+            if (!(error instanceof Error && error.message.startsWith(KEYRING_MISSING))) throw error;
+            f.io.err(`gymctl: ${error.message}: a key of profile "${profileName}" kept in the system keyring stays there, unused\n`);
             return false;
           },
         );
