@@ -10,8 +10,7 @@ import type { JqFilter } from './jq.js';
 import { parseColumns, pickColumns } from './columns.js';
 import { CSV_BOM, csvHeader, csvRow } from './csv.js';
 import { escapeJsonForTerminal } from './sanitize.js';
-import { tsvFieldHeader, tsvFieldRow } from './tsv.js';
-import type { Column } from './tsv.js';
+import { type Column, tsvFieldHeader, tsvFieldRow } from './tsv.js';
 import type { ResourceView } from './views.js';
 
 /** A record: its validated data, and its JSON text exactly as the server sent it. */
