@@ -1,6 +1,5 @@
-// The senders, none following redirects: node:http(s) direct (undici costs tens of ms compiling its WASM parser at start-up);
-// undici's request API, not its fetch (which hides the headers as received, that `api -i` prints); or the caller's fetch
-// (senders.web.ts, whose own fetch the web build uses). The web build takes senders.web.ts instead (build/index.mjs).
+// The senders, none following redirects: node:http(s) direct (undici costs tens of ms compiling its WASM parser at start-up); undici's request API, not its fetch
+// (which hides the headers as received, that `api -i` prints); or the caller's fetch (senders.web.ts, which the web build takes instead: build/index.mjs).
 import type http from 'node:http';
 import type { Dispatcher } from 'undici';
 import { hostOptions, proxyFor } from './network.js';
