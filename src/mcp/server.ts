@@ -94,9 +94,8 @@ export function progressOf(extra: Extra, noun: string): { report: NonNullable<Ca
   timer.unref();
   return {
     report(settled, of) {
-      const first = sent < 0;
       [done, total] = [settled, of];
-      if (first) send();
+      if (sent < 0) send();
     },
     stop: () => clearInterval(timer),
   };
