@@ -30,9 +30,6 @@ function loginCommand(options: LoginFlags, withKey = true): string {
   return words.join(' ');
 }
 
-const noPrompt = (options: LoginFlags) =>
-  usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(options)} < keyfile\`)`);
-
 async function readKey(f: LoginDeps, options: LoginFlags): Promise<string> {
   // At a terminal, --with-key too reads the key hidden: a pasted key is never shown on the screen.
   const text = f.io.stdinIsTTY ? await promptHidden(f.io, 'Paste your API key (input is hidden): ', f.signal) : await readStdin(f.io);
@@ -53,7 +50,8 @@ export async function runLogin(f: LoginDeps, options: LoginFlags): Promise<void>
   const profile = settings.profile.value;
   if (!settings.baseUrl) throw usageError('no API base URL: pass --base-url URL (it is stored with the key) or set GYMCTL_BASE_URL');
   // How the key will be read is a usage question, answered before anything else is asked of the system.
-  if (!options.withKey && !f.io.stdinIsTTY) throw noPrompt(options);
+  if (!options.withKey && !f.io.stdinIsTTY)
+    throw usageError(`stdin is not a terminal, so there is no prompt: add --with-key to read the key from stdin (\`${loginCommand(options)} < keyfile\`)`);
   if (f.io.stdinIsTTY && f.env.GYMCTL_NO_INPUT) throw usageError(`GYMCTL_NO_INPUT is set, so there is no prompt: pipe the key in (\`${loginCommand(options)} < keyfile\`)`);
   const current = f.config().profile(profile);
   // A config folder that is not the user's own (root with another user's HOME) is refused before the key is asked for or stored anywhere.
