@@ -1,6 +1,6 @@
 /** The single executable's main script: dist/gymctl.cjs, loaded and warmed (warm.ts) while the snapshot is built (docs/sea-notes.md, "Snapshot start"). */
 import { once } from '../api/once.js';
-import { guardStreams, topLevelHelp } from '../startup/boot.js';
+import { exitWhenIdle, guardStreams, topLevelHelp } from '../startup/boot.js';
 import { binaryModules, seaMain } from './main.js';
 import { warmUp } from './warm.js';
 
@@ -24,6 +24,7 @@ function start(dir: string, argv: string[]): void {
   if (topLevelHelp(argv, process.stdout.columns)) return void process.stdout.write(process.getBuiltinModule('node:sea').getAsset('help.txt', 'utf8'));
   const file = process.getBuiltinModule('node:path').join(dir, 'gymctl.cjs');
   fromMain = once(() => binaryModules(dir, { [file]: mainModule.exports })(file));
+  exitWhenIdle();
   void mainModule.exports.main(argv);
 }
 

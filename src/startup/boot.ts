@@ -53,6 +53,9 @@ export function enableCompileCache(
 export const topLevelHelp = (argv: readonly string[], columns?: number): boolean =>
   (columns === undefined || columns === 80) && (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')));
 
+/** Once nothing is left to run, exits as Node would, without first freeing the whole heap (about 1 ms a run: npm run bench). Also the single executable's. */
+export const exitWhenIdle = (): unknown => process.once('beforeExit', () => process.exit());
+
 export function start(argv: string[]): void {
   guardStreams();
   if (topLevelHelp(argv, process.stdout.columns)) {
@@ -65,5 +68,6 @@ export function start(argv: string[]): void {
   if (cached) tuneV8('compile whole');
   const loaded = require(path.join(__dirname, 'gymctl.cjs')) as { main(argv: string[]): Promise<void> };
   if (cached) tuneV8('compile lazily');
+  exitWhenIdle();
   void loaded.main(argv);
 }
