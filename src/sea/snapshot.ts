@@ -34,6 +34,8 @@ startupSnapshot.setDeserializeMainFunction(() => seaMain(start));
 startupSnapshot.addSerializeCallback(() => {
   const blank = { pid: 0, argv: [], argv0: '', execArgv: [], execPath: '', title: '' };
   for (const [name, value] of Object.entries(blank)) Object.defineProperty(process, name, { ...Object.getOwnPropertyDescriptor(process, name), value });
+  // Nor the warm-up's config file, whose inode and times node:fs keeps from its last stat, as it would keep them for the next.
+  (process as unknown as { binding(name: 'fs'): { statValues: Float64Array } }).binding('fs').statValues.fill(0);
 });
 // The snapshot is taken once this has run (and the event loop is empty): a failed warm-up fails the build.
 void warmUp(mainModule.exports.main, __GYMCTL_WARM_UP_ME__);

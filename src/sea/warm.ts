@@ -1,5 +1,5 @@
 /** The warm-up run inside the start-up snapshot (docs/sea-notes.md, "Warm-up"). */
-const { Readable, Writable } = process.getBuiltinModule('node:stream');
+const [{ Readable, Writable }, fs, path] = [process.getBuiltinModule('node:stream'), process.getBuiltinModule('node:fs'), process.getBuiltinModule('node:path')];
 
 /** node:http with an Agent that holds nothing and a request, a stream (destroy(reason) fails it, as node:http's), that answers `body` once ended, unless destroyed first. */
 function standInHttp(body: string) {
@@ -46,10 +46,13 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
   function referenced<T>(this: T): T {
     return this;
   }
-  // HOME and the XDG folders under a path that does not exist: nothing is read or written.
-  const folders = Object.fromEntries(['HOME', 'GYMCTL_CONFIG_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'].map((name) => [name, '/nonexistent/gymctl-snapshot-warm-up']));
+  // As after `gymctl auth login`, the snapshot holding that path compiled: the key and base URL in a config file, in a
+  // folder of its own removed after; HOME and the XDG folders under a path that does not exist.
+  const config = fs.mkdtempSync(path.join(getBuiltinModule('node:os').tmpdir(), 'gymctl-warm-up-'));
+  fs.writeFileSync(path.join(config, 'config.json'), JSON.stringify({ profiles: { default: { apiKey: 'warm-up', baseUrl: 'http://127.0.0.1:9' } } }), { mode: 0o600 });
+  const folders = Object.fromEntries(['HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'].map((name) => [name, '/nonexistent/gymctl-snapshot-warm-up']));
   const standIns: Array<[object, string, unknown]> = [
-    [process, 'env', { GYMCTL_API_KEY: 'snapshot-warm-up', GYMCTL_BASE_URL: 'http://127.0.0.1:9', NO_COLOR: '1', ...folders }],
+    [process, 'env', { GYMCTL_CONFIG_DIR: config, NO_COLOR: '1', ...folders }],
     [process, 'stdin', Readable.from([], { objectMode: false })],
     [process, 'stdout', writer('stdout')],
     [process, 'stderr', writer('stderr')],
@@ -67,6 +70,7 @@ export async function warmUp(main: (argv: string[]) => Promise<unknown>, meBody:
   try {
     await main(['whoami', '--json']);
   } finally {
+    fs.rmSync(config, { recursive: true, force: true });
     for (const putBack of saved) putBack();
     process.exitCode = exitCode;
   }
