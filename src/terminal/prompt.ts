@@ -105,17 +105,11 @@ export function askLine<T>(io: IO, question: string, answer: (line: string) => T
   );
 }
 
+const YES_OR_NO = new Map(Object.entries({ y: true, yes: true, '': false, n: false, no: false }));
+
 /** y or yes; n, no or Enter is no; else it asks again, so an Enter after `y` never lands in a key prompt that follows. */
 export function confirm(io: IO, question: string, signal?: AbortSignal): Promise<boolean> {
-  return askLine(
-    io,
-    question,
-    (line) => {
-      const word = line.toLowerCase();
-      return word === 'y' || word === 'yes' ? true : word === '' || word === 'n' || word === 'no' ? false : undefined;
-    },
-    { again: 'Please answer y or n. ', onEnd: false, signal },
-  );
+  return askLine(io, question, (line) => YES_OR_NO.get(line.toLowerCase()), { again: 'Please answer y or n. ', onEnd: false, signal });
 }
 
 /** All of stdin, up to `maxBytes` (by default, more than a key can be), as text: UTF-8, or UTF-16 with its byte-order mark (decode.ts). */
