@@ -14,29 +14,33 @@ export function viaNodeHttp(base: URL, maxConnections?: number): Connection {
   // Only http/1.1 by ALPN: an HTTP/2-only server fails the handshake rather than answer what looks like a 403.
   const agent = new module.Agent({ keepAlive: true, ...(maxConnections ? { maxSockets: maxConnections } : {}), ...(secure ? { ALPNProtocols: ['http/1.1'] } : {}) });
   const target = { protocol: base.protocol, port: base.port, ...hostOptions(base) };
-  const send: Send = (path, headers, control) => {
-    let request: http.ClientRequest | undefined;
-    const start = () =>
-      new Promise<Exchange>((resolve, reject) => {
-        request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
-          // Hold the headers, not the response: a batch keeps answers until their turn.
-          const received = response.headers;
-          resolve({
-            status: response.statusCode ?? 0,
-            statusText: response.statusMessage ?? '',
-            headers: { get: (name) => nodeHeader(received[name.toLowerCase()]) },
-            rawHeaders: response.rawHeaders,
-            httpVersion: response.httpVersion,
-            body: response,
-            cancel: () => void response.destroy(),
-          });
-        });
-        request.on('error', reject);
-        request.end();
+  const send: Send = (path, headers, control) =>
+    new Promise<Exchange>((resolve, reject) => {
+      let request: http.ClientRequest | undefined;
+      let stopped = false;
+      // Destroying the request fails it and its response with the reason; stopped before it is made, it is not made.
+      control.onStop((reason) => {
+        stopped = true;
+        request?.destroy(reason);
+        reject(reason);
       });
-    // Destroying the request fails it and its response with the reason; stopped before it is made, it is not made.
-    return stoppable(control, start, (reason) => request?.destroy(reason));
-  };
+      if (stopped) return;
+      request = module.request({ ...target, path, method: 'GET', headers, agent }, (response) => {
+        // Hold the headers, not the response: a batch keeps answers until their turn.
+        const received = response.headers;
+        resolve({
+          status: response.statusCode ?? 0,
+          statusText: response.statusMessage ?? '',
+          headers: { get: (name) => nodeHeader(received[name.toLowerCase()]) },
+          rawHeaders: response.rawHeaders,
+          httpVersion: response.httpVersion,
+          body: response,
+          cancel: () => void response.destroy(),
+        });
+      });
+      request.on('error', reject);
+      request.end();
+    });
   return { send, close: async () => agent.destroy() };
 }
 
