@@ -23,39 +23,48 @@ function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string
   return `${where ? `${where}: ` : ''}${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
-/** Where boundedLines says what a request's params were when they were not an object (a string, an array). */
-const NOT_AN_OBJECT = 'gymctl/paramsNotAnObject';
+/** Where markRefusedParams says what was wrong with a request's params, for guardRequests to answer. */
+const REFUSED = 'gymctl/refusedParams';
 
 export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * A parsed request (or batch) whose params are not an object, which the SDK's readers refuse as a message with no id,
- * made one that they read: its params then say what they were, for guardRequests to answer -32602 with the request's
- * id. Anything else is handed back as it is (the same value).
- */
-export function markParamsNotAnObject(message: unknown): unknown {
-  if (Array.isArray(message)) {
-    const marked = message.map(markParamsNotAnObject);
-    return marked.some((one, at) => one !== message[at]) ? marked : message;
-  }
-  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !('params' in message) || isObject(message.params)) return message;
-  const { id, method, params } = message;
-  if (typeof id !== 'string' && typeof id !== 'number') return message;
-  const was = Array.isArray(params) ? 'an array' : params === null ? 'null' : `a ${typeof params}`;
-  return { jsonrpc: '2.0', id, method, params: { _meta: { [NOT_AN_OBJECT]: was } } };
+const kind = (value: unknown) => (Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`);
+
+/** What the SDK's readers refuse in params as a message with no id: params or their `_meta` not an object, a progress token neither text nor whole. */
+function refusal(params: unknown): string | undefined {
+  if (!isObject(params)) return `params must be an object, not ${kind(params)}`;
+  const { _meta: meta } = params;
+  if (meta !== undefined && !isObject(meta)) return `params._meta must be an object, not ${kind(meta)}`;
+  const token = meta?.progressToken;
+  if (token !== undefined && typeof token !== 'string' && !Number.isInteger(token)) return 'params._meta.progressToken must be a string or a whole number';
 }
 
-/** A line of stdin, through markParamsNotAnObject: rewritten only when its params are not an object. */
+/**
+ * A parsed request (or batch) with params the SDK's readers refuse (refusal) made one that they read: its params then
+ * say what was wrong, for guardRequests to answer -32602 with the request's id. Anything else is handed back as it is.
+ */
+export function markRefusedParams(message: unknown): unknown {
+  if (Array.isArray(message)) {
+    const marked = message.map(markRefusedParams);
+    return marked.some((one, at) => one !== message[at]) ? marked : message;
+  }
+  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string' || !('params' in message)) return message;
+  const { id, method, params } = message;
+  const why = refusal(params);
+  return why === undefined || (typeof id !== 'string' && typeof id !== 'number') ? message : { jsonrpc: '2.0', id, method, params: { _meta: { [REFUSED]: why } } };
+}
+
+/** A line of stdin, through markRefusedParams: parsed only when its params are not an object, or it has a `_meta`. */
 function markLine(line: Buffer): Buffer {
   const text = line.toString();
-  if (!/"params"\s*:\s*[^\s{]/.test(text)) return line;
+  if (!/"params"\s*:\s*[^\s{]|"_meta"/.test(text)) return line;
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
     return line;
   }
-  const marked = markParamsNotAnObject(message);
+  const marked = markRefusedParams(message);
   return marked === message ? line : Buffer.from(`${JSON.stringify(marked)}\n`);
 }
 
@@ -66,10 +75,10 @@ export function guardRequests(transport: Transport): void {
   transport.onmessage = (message, extra) => {
     const request = message as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } };
     const schema = request.id !== undefined && typeof request.method === 'string' ? schemaOf(request.method) : undefined;
-    const was = request.params?._meta?.[NOT_AN_OBJECT];
-    const parsed = typeof was === 'string' ? undefined : schema?.safeParse(message);
-    if (schema && (typeof was === 'string' || (parsed && !parsed.success))) {
-      const why = typeof was === 'string' ? `params must be an object, not ${was}` : firstIssue(parsed?.error?.issues ?? []);
+    const refused = request.params?._meta?.[REFUSED];
+    const parsed = typeof refused === 'string' ? undefined : schema?.safeParse(message);
+    if (schema && (typeof refused === 'string' || (parsed && !parsed.success))) {
+      const why = typeof refused === 'string' ? refused : firstIssue(parsed?.error?.issues ?? []);
       const reply = {
         jsonrpc: '2.0' as const,
         id: request.id as string | number,

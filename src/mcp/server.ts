@@ -14,7 +14,7 @@ import { asFailure, callTimedOut, failureResult, toolFailure } from './failures.
 import { fitAnswer, grouped } from './fit.js';
 import { Gate } from './gate.js';
 import { type McpLimits, parseLimits } from './limits.js';
-import { guardRequests, markParamsNotAnObject } from './protocol.js';
+import { guardRequests, markRefusedParams } from './protocol.js';
 import { mapDeep } from './shapes.js';
 import { type CallContext, FAILURES, SHORTENED, type Send, toolsOf } from './tools.js';
 
@@ -183,8 +183,8 @@ export function createMcpServer(options: McpServerOptions) {
       await server.connect(transport);
       guardRequests(transport);
     },
-    /** A message as read from an HTTP body, its params marked where they are not an object, for connect's guard to answer. */
-    received: markParamsNotAnObject,
+    /** A message as read from an HTTP body, its params marked where the SDK would refuse them, for connect's guard to answer. */
+    received: markRefusedParams,
     /** Resolves once every call in flight has answered, or after `ms`, whichever is first. */
     async settled(ms: number) {
       let timer: NodeJS.Timeout | undefined;

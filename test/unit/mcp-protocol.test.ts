@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usageError } from '../../src/failures.js';
-import { boundedLines, markParamsNotAnObject } from '../../src/mcp/protocol.js';
+import { boundedLines, markRefusedParams } from '../../src/mcp/protocol.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { OPERATIONS, academy } from '../../src/operations/index.js';
 import { toolName } from '../../src/mcp/tools.js';
@@ -71,6 +71,22 @@ describe('params that are not an object', () => {
     expect(((await server.reply(11)).result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
   });
 
+  it('a _meta that is not an object, or a progress token neither a string nor a whole number, gets -32602 with the request id', async () => {
+    const server = await stdioServer();
+    const sent: Array<[number, unknown, string]> = [
+      [12, 'x', 'params._meta must be an object, not a string'],
+      [13, [1], 'params._meta must be an object, not an array'],
+      [14, { progressToken: { a: 1 } }, 'params._meta.progressToken must be a string or a whole number'],
+      [15, { progressToken: 1.5 }, 'params._meta.progressToken must be a string or a whole number'],
+    ];
+    for (const [id, meta] of sent) server.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: meta } }));
+    for (const [id, , why] of sent) expect(await server.reply(id)).toEqual({ jsonrpc: '2.0', id, error: { code: -32602, message: `Invalid params for tools/list: ${why}` } });
+    expect(server.replies.filter((message) => message.id === null)).toEqual([]);
+    // A progress token the SDK takes is passed on.
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 16, method: 'tools/list', params: { _meta: { progressToken: 'p' } } }));
+    expect(((await server.reply(16)).result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
+  });
+
   it('an object params, even one holding text that looks like params, is read as it is', async () => {
     const server = await stdioServer();
     server.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: GET_ACADEMY, arguments: { academyId: '"params": "x"' } } }));
@@ -83,11 +99,18 @@ describe('params that are not an object', () => {
     const fine = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const notification = { jsonrpc: '2.0', method: 'notifications/progress', params: 'x' };
     const batch = [fine, notification];
-    for (const message of [fine, notification, batch, 'x', null]) expect(markParamsNotAnObject(message)).toBe(message);
+    for (const message of [fine, notification, batch, 'x', null]) expect(markRefusedParams(message)).toBe(message);
     const bad = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: 'x' };
-    expect(markParamsNotAnObject(bad)).toEqual({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { _meta: { 'gymctl/paramsNotAnObject': 'a string' } } });
-    const marked = markParamsNotAnObject([fine, bad]) as unknown[];
+    expect(markRefusedParams(bad)).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { _meta: { 'gymctl/refusedParams': 'params must be an object, not a string' } },
+    });
+    const withToken = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { _meta: { progressToken: 7 } } };
+    expect(markRefusedParams(withToken)).toBe(withToken);
+    const marked = markRefusedParams([fine, bad]) as unknown[];
     expect(marked[0]).toBe(fine);
-    expect(marked[1]).toEqual(markParamsNotAnObject(bad));
+    expect(marked[1]).toEqual(markRefusedParams(bad));
   });
 });
