@@ -92,7 +92,7 @@ const output = path.join(out, exe);
 // Node 25.5 and later build the binary themselves; Node 24 writes the blob, which postject puts into a copy of Node.
 const buildsItself = run(node, ['--help']).stdout.includes('--build-sea');
 
-// No NODE_OPTIONS, no inspector on SIGUSR1 (docs/sea-notes.md, "Nothing from the environment"); one V8 helper thread, not four (docs/sea-notes.md, "Run").
+// No NODE_OPTIONS, no inspector on SIGUSR1 (docs/sea-notes.md, "Nothing from the environment"); one V8 helper thread, not four (docs/sea-notes.md, "Cost").
 const runtime = { disableExperimentalSEAWarning: true, useSnapshot: true, useCodeCache: false, execArgv: ['--disable-sigusr1', '--v8-pool-size=1'], execArgvExtension: 'none' };
 // Nothing of the build's moment in the snapshot: V8's random seed fixed, and no warning naming the pid (docs/sea-notes.md, "Reproducible").
 const builderFlags = ['--random-seed=20260101', '--disable-warning=ExperimentalWarning'];
