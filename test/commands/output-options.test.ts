@@ -227,6 +227,27 @@ describe('--columns and --no-headers', () => {
     expect(world.requests).toEqual([]);
   });
 
+  it('auth status refuses csv and ndjson asked for on the command line, which it printed as text; a stored format is for the record commands', async () => {
+    for (const [flag, format] of [
+      ['--format', 'csv'],
+      ['-o', 'ndjson'],
+      ['--output', 'csv'],
+    ]) {
+      const result = await gymctl(['auth', 'status', flag!, format!]);
+      expect(result.code, `${flag} ${format}`).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr).error.message).toBe(`auth status prints text or JSON, not ${format}: use --json`);
+      expect((await gymctl(['auth', 'status', '--all', flag!, format!])).code).toBe(2);
+    }
+    expect(world.requests).toEqual([]);
+    // With --jq, ndjson is JSON all the same.
+    expect((await gymctl(['auth', 'status', '--format', 'ndjson', '--jq', '.keyId'])).stdout).toBe('101\n');
+    expect((await gymctl(['config', 'set', 'format', 'csv'])).code).toBe(0);
+    const stored = await gymctl(['auth', 'status']);
+    expect(stored.code).toBe(0);
+    expect(stored.stdout).toContain('Key name: Front desk (demo) (id 101)');
+  });
+
   it('--sandbox on a command that does not read the API is a usage error: config set never writes the real config for it', async () => {
     const result = await gymctl(['config', 'set', 'format', 'json', '--sandbox']);
     expect(result.code).toBe(2);

@@ -1,7 +1,7 @@
 /** `gymctl auth status [--all]`: the profile, base URL, masked key, where each comes from, and the key's owner. */
 import { GymctlError, usageError } from '../../api/errors.js';
 import { AlreadyReported, toFailure } from '../../failures.js';
-import { type GlobalFlags, maskKey, parseBaseUrl } from '../../config/settings.js';
+import { type GlobalFlags, maskKey, parseBaseUrl, resolveFormat } from '../../config/settings.js';
 import type { Factory } from '../../factory.js';
 import type { ApiKey } from '../../operations/index.js';
 import { printDocument } from '../../output/document.js';
@@ -82,8 +82,8 @@ async function runStatusAll(f: StatusDeps, options: StatusFlags): Promise<void> 
 }
 
 export async function runStatus(f: StatusDeps, options: StatusFlags): Promise<void> {
-  await f.output(); // --jq and the format are checked before anything is sent
-  // Each stored profile is checked with its own base URL and key: a flag that would stand in for them is refused, never ignored.
+  const { format, jq } = await f.output(); // checked before anything is sent; csv and ndjson (for records) asked for are refused, not ignored
+  if (!jq && (format === 'csv' || format === 'ndjson') && resolveFormat(options)) throw usageError(`auth status prints text or JSON, not ${format}: use --json`);
   const insteadOfStored = options.sandbox ? '--sandbox' : options.baseUrl !== undefined ? '--base-url' : undefined;
   if (options.all && insteadOfStored) throw usageError(`--all checks every stored profile with its own base URL and key: it cannot be used with ${insteadOfStored}`);
   if (options.all) return runStatusAll(f, options);
