@@ -18,7 +18,7 @@ export function scannedFlags(scan: ArgvScan): GlobalFlags {
 }
 
 /** From the flags (`--jq` implies JSON), else the stored profile, even when the command failed before or over its settings. */
-function errorFormat(f: Pick<Factory, 'config' | 'profileName'>, flags: GlobalFlags): OutputFormat {
+export function errorFormat(f: Pick<Factory, 'config' | 'profileName'>, flags: GlobalFlags): OutputFormat {
   try {
     const chosen = resolveFormat(flags)?.value;
     if (chosen) return chosen;

@@ -214,6 +214,11 @@ describe('gymctl doctor reports what would break other commands', () => {
         /^(invalid timeout "abc" \(from --timeout\)|refusing to send the API key over plain http to example\.com \(base URL from GYMCTL_BASE_URL\))/,
       );
     }
+    // The profile's stored format still holds, as it does for every command's error: the report is JSON without --json.
+    expect((await gymctl(['config', 'set', 'format', 'json'], { configDir: world.config.dir })).code).toBe(0);
+    const stored = await gymctl(['doctor', '--offline'], { configDir: world.config.dir, env: { NODE_EXTRA_CA_CERTS: undefined } });
+    expect(stored.code).toBe(2);
+    expect((JSON.parse(stored.stdout) as Check[]).find((c) => c.check === 'base URL')).toMatchObject({ status: 'fail', fix: 'gymctl config set base-url URL' });
   });
 
   it('a cache secret that is not a regular file (a FIFO) is a warning with its fix, as every --cache run warns of it', async () => {

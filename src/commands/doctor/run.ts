@@ -6,6 +6,7 @@ import { AlreadyReported } from '../../failures.js';
 import type { Factory } from '../../factory.js';
 import { type GlobalFlags, profileFlag, resolveSettings } from '../../config/settings.js';
 import { resolveOutput } from '../../output/choice.js';
+import { errorFormat } from '../../run/report.js';
 import { recordsText } from '../../output/human.js';
 import type { Column } from '../../output/tsv.js';
 import { configFolder } from '../../files/folders.js';
@@ -20,10 +21,9 @@ const COLUMNS = (['check', 'status', 'detail', 'fix'] as const).map(
   (key): Column<CheckResult> => ({ key, label: `${key[0]!.toUpperCase()}${key.slice(1)}`, value: (row) => row[key] }),
 );
 
-/** JSON or the table, as every command takes it; with a config file that cannot be read or a stored base URL refused, from the flags alone, so that it is a failing row, not the end. */
-async function printsJson(f: Pick<Factory, 'output'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
-  // From the flags alone, the filter itself is compiled when the report is printed through it (printJson).
-  const fromFlags = () => resolveOutput(flags, { value: 'table', source: 'default' }, () => Promise.resolve(undefined as never));
+/** JSON or the table; with a config file that cannot be read or a stored base URL refused, as errors are (a failing row, not the end). --jq compiles as it prints (printJson). */
+async function printsJson(f: Pick<Factory, 'output' | 'config' | 'profileName'>, flags: GlobalFlags, configReadable: boolean): Promise<boolean> {
+  const fromFlags = () => resolveOutput(flags, { value: errorFormat(f, flags), source: 'default' }, () => Promise.resolve(undefined as never));
   const { format } = configReadable ? await f.output().catch(fromFlags) : await fromFlags();
   return flags.jq !== undefined || format === 'json';
 }
