@@ -17,8 +17,7 @@ async function markdown() {
       contents: `import { buildProgram, TOP_EXAMPLES } from './src/program.ts';
 import { manualMarkdown } from './src/commands/manual.ts';
 const io = { out() {}, err() {} };
-const program = buildProgram({ io, factory: () => { throw new Error('no command runs here'); }, parsed() {} });
-process.stdout.write(manualMarkdown(program, TOP_EXAMPLES));`,
+buildProgram({ io, factory: () => { throw new Error('no command runs here'); }, parsed() {} }).then((program) => process.stdout.write(manualMarkdown(program, TOP_EXAMPLES)));`,
       resolveDir: process.cwd(),
       loader: 'ts',
     },

@@ -8,7 +8,6 @@ import { GymctlError } from './api/errors.js';
 import { once } from './api/once.js';
 import type { ResponseCache } from './api/transport/types.js';
 import { parseDuration } from './cache/duration.js';
-import { openCache } from './cache/store.js';
 import {
   checkProfileExists,
   type GlobalFlags,
@@ -97,7 +96,7 @@ export function createFactory({ io, env, signal, flags, disposers }: FactoryOpti
       },
     },
     makeClient: async (baseUrl, apiKey, use = {}) =>
-      newClient(factory, baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : openResponseCache(factory, baseUrl, apiKey, use.readCacheMs, true)),
+      newClient(factory, baseUrl, apiKey, undefined, use.readCacheMs === undefined ? undefined : await openResponseCache(factory, baseUrl, apiKey, use.readCacheMs, true)),
     client: (maxConnections) => (made ??= apiSession(factory, flags, maxConnections)),
     onDispose,
   };
@@ -137,7 +136,7 @@ async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnectio
   if (!baseUrl) throw usageError(`no API base URL for profile "${profile}": pass --base-url, set GYMCTL_BASE_URL, or run \`gymctl config set base-url URL${again}\``);
   // With --refresh, answers are only stored, never read. The sandbox listens on a new port each run, and its answers never change: its entries go under one name.
   const cached = flags.cache !== undefined || flags.refresh;
-  const cache = cached ? openResponseCache(f, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, flags.refresh ? undefined : lifetimeMs, false) : undefined;
+  const cache = cached ? await openResponseCache(f, flags.sandbox ? 'sandbox' : baseUrl.value, apiKey.value, flags.refresh ? undefined : lifetimeMs, false) : undefined;
   const client = await newClient(f, baseUrl.value, apiKey.value, maxConnections, cache);
   // The sandbox's base URL is its own, never a wrong one.
   const context = { keyOrigin, baseUrlOrigin: baseUrl.origin ?? baseUrl.source, baseUrl: flags.sandbox ? undefined : baseUrl.value, profileFlag: again };
@@ -145,10 +144,10 @@ async function apiSession(f: Factory, flags: Readonly<GlobalFlags>, maxConnectio
 }
 
 /** The response cache for a base URL and key, if it can be used; read-only (Tab's), it never warns. */
-function openResponseCache({ io, env }: Factory, origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): ResponseCache | undefined {
+async function openResponseCache({ io, env }: Factory, origin: string, apiKey: string, lifetimeMs: number | undefined, readOnly: boolean): Promise<ResponseCache | undefined> {
   const warn = readOnly ? () => {} : (message: string) => io.err(`gymctl: warning: ${message}\n`);
   try {
-    return openCache({ env, baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
+    return (await import('./cache/store.js')).openCache({ env, baseUrl: origin, apiKey, lifetimeMs, warn, readOnly });
   } catch (error) {
     // The cache is a convenience: when it cannot be used (a read-only or foreign folder, a full disk), the answer comes from the server.
     warn(`the cache cannot be used, so the answer comes from the server: ${error instanceof Error ? error.message : String(error)}`);

@@ -45,7 +45,7 @@ export async function run(argv: readonly string[], options: RunOptions): Promise
   let factory: Factory | undefined;
   let handlesInterrupt = false;
   let outcome: number | GymctlError = 0;
-  const program = buildProgram({
+  const program = await buildProgram({
     io,
     scan,
     factory: () => (factory ??= make()),

@@ -1,23 +1,13 @@
 /**
  * The command tree: the global options, from the flag table, and every command, each from its own module (commands/x.ts). The
- * read commands, which scripts call in loops, are loaded with the parser; the others' handlers only when they run.
+ * read commands, which scripts call in loops, are loaded with the parser; the others' definitions and handlers only when they run.
  */
 import { Command, Help, type Option } from 'commander';
 import type { ArgvScan } from './argv.js';
 import { newCmdApi } from './commands/api.js';
-import { newCmdAuth } from './commands/auth.js';
-import { newCmdCache } from './commands/cache.js';
-import { newCmdComplete, newCmdCompletion } from './commands/completion.js';
-import { newCmdConfig } from './commands/config.js';
-import { newCmdHelp } from './commands/help.js';
-import { newCmdMcp } from './commands/mcp.js';
 import { newCmdsOperation } from './commands/operation.js';
 import { commandNames } from './operations/declare.js';
-import { newCmdSandbox } from './commands/sandbox.js';
-import { newCmdSchema } from './commands/schema.js';
 import { examples, type FactoryRef } from './commands/shared/define.js';
-import { newCmdDoctor } from './commands/doctor.js';
-import { newCmdVersion } from './commands/version.js';
 import type { GlobalFlags } from './config/settings.js';
 import { appliesTo, checkFlagScope, GLOBAL_FLAGS } from './flags.js';
 import type { IO } from './terminal/io.js';
@@ -38,25 +28,23 @@ const helpConfiguration = {
   styleTitle: (title: string) => (title === 'Global Options:' ? 'Global options:' : title),
 };
 
-/** Every top-level command, by name, made only when it is added: each declared operation's first, then the rest. */
-const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command]> = [
+const others = () => import('./commands/others.js');
+/** Every top-level command, by name, made only when it is added: each declared operation's first, then the rest (others: a file apart). */
+const COMMANDS: ReadonlyArray<[name: string, make: (f: FactoryRef) => Command | Promise<Command>]> = [
   ...OPERATIONS.flatMap((declaration) => commandNames(declaration).map((name, i): [string, (f: FactoryRef) => Command] => [name, (f) => newCmdsOperation(f, declaration)[i]!])),
-  ['auth', newCmdAuth],
-  ['config', newCmdConfig],
+  ['auth', async (f) => (await others()).newCmdAuth(f)],
+  ['config', async (f) => (await others()).newCmdConfig(f)],
   ['api', newCmdApi],
-  ['cache', newCmdCache],
-  ['schema', newCmdSchema],
-  ['mcp', newCmdMcp],
-  ['completion', newCmdCompletion],
-  ['version', newCmdVersion],
-  ['doctor', newCmdDoctor],
+  ['cache', async (f) => (await others()).newCmdCache(f)],
+  ['schema', async (f) => (await others()).newCmdSchema(f)],
+  ['mcp', async (f) => (await others()).newCmdMcp(f)],
+  ['completion', async (f) => (await others()).newCmdCompletion(f)],
+  ['version', async (f) => (await others()).newCmdVersion(f)],
+  ['doctor', async (f) => (await others()).newCmdDoctor(f)],
 ];
 
 /** Every command's name, and the subcommands' of those built: words that are never a --json field list. */
-export const commandWords = (program: Command): string[] => [
-  ...COMMANDS.map(([name]) => name),
-  ...program.commands.flatMap((command) => command.commands.map((sub) => sub.name())),
-];
+export const commandWords = (program: Command): string[] => [...COMMANDS.map(([name]) => name), ...program.commands.flatMap((c) => c.commands.map((sub) => sub.name()))];
 
 /** The one command a run needs, when argv names it; undefined when it needs the whole tree (help, completion, none, an unknown one). */
 export const namedCommand = ({ help, command }: ArgvScan): string | undefined => (!help && COMMANDS.some(([name]) => name === command) ? command : undefined);
@@ -74,7 +62,7 @@ export interface ProgramOptions {
   scan?: ArgvScan;
 }
 
-export function buildProgram({ io, factory: f, parsed, scan }: ProgramOptions): Command {
+export async function buildProgram({ io, factory: f, parsed, scan }: ProgramOptions): Promise<Command> {
   const program = new Command('gymctl')
     .description(`Read the gym (academy) management API: ${listed(OPERATIONS.map((declaration) => declaration.topic))}.`)
     .version(VERSION, '-V, --version', 'print the version')
@@ -108,8 +96,9 @@ export function buildProgram({ io, factory: f, parsed, scan }: ProgramOptions): 
     return command;
   };
   const only = scan && namedCommand(scan);
-  for (const [name, make] of COMMANDS) if (only === undefined || only === name) program.addCommand(adopt(make(f)));
+  for (const [name, make] of COMMANDS) if (only === undefined || only === name) program.addCommand(adopt(await make(f)));
   if (only !== undefined) return program;
+  const { newCmdComplete, newCmdSandbox, newCmdHelp } = await others();
   program.addCommand(adopt(newCmdComplete(f, program)), { hidden: true });
   program.addCommand(adopt(newCmdSandbox(f)));
   program.addCommand(adopt(newCmdHelp(f, program)));

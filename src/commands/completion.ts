@@ -1,5 +1,5 @@
 /** `gymctl completion <shell>` and the hidden `gymctl __complete` it calls: the definitions; the handlers load when one runs. */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { defineCommand, type FactoryRef } from './shared/define.js';
 
 export const newCmdCompletion = (f: FactoryRef) =>
@@ -16,7 +16,8 @@ export const newCmdCompletion = (f: FactoryRef) =>
 
 /** What can come next on a command line, read from `program` itself. */
 export const newCmdComplete = (f: FactoryRef, program: Command) =>
-  new Command('__complete')
+  program
+    .createCommand('__complete')
     .argument('[words...]')
     .allowUnknownOption()
     .helpOption(false)

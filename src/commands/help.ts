@@ -1,12 +1,13 @@
 /** `gymctl help [command | topic]`: help for a command, or a reference topic (exit-codes, environment). */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { usageError } from '../failures.js';
 import { HELP_TOPICS, wrapTopic } from './help-topics.js';
 import { examples, type FactoryRef } from './shared/define.js';
 import { didYouMean } from './shared/suggest.js';
 
 export const newCmdHelp = (f: FactoryRef, program: Command) =>
-  new Command('help')
+  program
+    .createCommand('help')
     .description('show help for a command, or a topic: exit-codes, environment')
     .argument('[topic...]', 'a command (such as academy or auth login) or a topic')
     .addHelpText('after', examples('gymctl help academy', 'gymctl help exit-codes', 'gymctl help environment'))

@@ -10,7 +10,6 @@ import { GymctlError } from '../api/errors.js';
 import { formatIssues } from '../api/validation.js';
 import { parseJsonExact, stringifyExact } from '../json/exact.js';
 import { describeJsonError } from '../json/positions.js';
-import { acquireLock } from './lock.js';
 import { checkOwnWritable, ownershipWarning } from './ownership.js';
 import { configFileSchema, type ConfigFile, type Profile } from './schema.js';
 import { modesApply, OddFileError, readRegularFile } from '../files/system.js';
@@ -116,7 +115,7 @@ export class ConfigStore {
       throw this.#error('write', error);
     }
     // conf writes the file; loaded only here, so reading never pays for it.
-    const { Conf } = await import('./conf.js');
+    const { Conf, acquireLock } = await import('./conf.js');
     const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
       this.#load(); // under the lock, checked again by the bounded reader before conf reads it
@@ -182,7 +181,7 @@ export class ConfigStore {
     const target = this.#target();
     if (leftoversOf(target).length === 0) return;
     checkOwnWritable(this.dir, this.path);
-    const lock = await acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
+    const lock = await (await import('./conf.js')).acquireLock(`${this.path}.lock`, (_code, error) => this.#error('write', error), this.#options.signal, this.#options.lockWaitMs);
     try {
       removeLeftovers(this.#target());
     } finally {

@@ -13,7 +13,7 @@ import { createIO } from '../../src/terminal/io.js';
 import { fakeStreams, gymctl } from '../helpers/harness.js';
 
 const io = createIO(fakeStreams().streams, { env: {} });
-const program = buildProgram({ io, factory: () => createFactory({ io, env: {}, signal: new AbortController().signal, flags: {}, disposers: [] }), parsed: () => {} });
+const program = await buildProgram({ io, factory: () => createFactory({ io, env: {}, signal: new AbortController().signal, flags: {}, disposers: [] }), parsed: () => {} });
 
 /** Every command the parser defines, by path, with a word for each argument it requires. */
 function commands(parent: Command, prefix: string[] = []): Array<{ path: string[]; command: Command; args: string[] }> {

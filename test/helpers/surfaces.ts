@@ -113,7 +113,7 @@ export async function walkSurfaces(declaration: OperationDeclaration, ids: reado
     expect(appliesTo('--columns', command)).toBe(true);
   }
   const io = createIO(fakeStreams().streams, { env: {} });
-  const program = buildProgram({ io, factory: () => createFactory({ io, env: {}, signal: new AbortController().signal, flags: {}, disposers: [] }), parsed: () => {} });
+  const program = await buildProgram({ io, factory: () => createFactory({ io, env: {}, signal: new AbortController().signal, flags: {}, disposers: [] }), parsed: () => {} });
   expect(manualMarkdown(program, TOP_EXAMPLES)).toContain(`### gymctl ${name}`);
   expect(manualMarkdown(program, TOP_EXAMPLES)).toContain(`(\`gymctl ${name}\`)`);
   expect(lines((await gymctl(['__complete', '--', name, '--columns', ''])).stdout)).toEqual([...columns, ':none']);

@@ -111,7 +111,7 @@ function gymctlWords(words: readonly string[]): string[] | undefined {
 }
 
 const io = createIO(fakeStreams().streams, { env: {} });
-const program = buildProgram({
+const program = await buildProgram({
   io,
   factory: () => {
     throw new Error('the docs test runs no command');

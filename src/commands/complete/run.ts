@@ -178,9 +178,7 @@ async function valueCandidates(f: CompleteDeps, declaration: OperationDeclaratio
     const wanted = ids.filter((id) => String(id).startsWith(current) && !typed.includes(String(id)));
     const { label } = values;
     const named = label && f.env[SHELL_VARIABLE] !== 'bash' ? wanted.slice(0, MAX_NAMED) : [];
-    const unnamed = (error: unknown) => {
-      if (GymApiError.isUnauthorized(error)) void client.close();
-    };
+    const unnamed = (error: unknown) => void (GymApiError.isUnauthorized(error) && client.close());
     const names = await Promise.all(named.map((id) => client.ask(declaration, id).then(label!, unnamed)));
     // Names come from the server: made safe, and never able to break a line or add a field.
     return wanted.map((id, i) => (names[i] ? `${id}\t${sanitizeLine(names[i]!).replace(/\t/g, ' ')}` : String(id)));
